@@ -1,0 +1,64 @@
+"""bk: one backend-agnostic array API, with backends installed as plugins."""
+
+from . import hookspecs
+from ._backend import Backend
+from ._context import context_backend, get_precision, precision, set_global_precision
+from ._convert import convert
+from ._device import ComputeDevice
+from ._dispatch import (
+    backend,
+    backends,
+    choose_backend,
+    default_backend,
+    init_backend,
+    refresh,
+    set_global_default_backend,
+)
+from ._dtype import DType, combine_types, from_numpy_dtype, to_numpy_dtype
+from ._errors import NoBackendFound
+from ._info import info
+from ._markers import hookimpl, hookspec
+from ._object import OBJECTS
+from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
+from ._solve import Preconditioner, SolveResult
+from ._version import __version__
+
+__all__ = [
+    "API_VERSION",
+    "OBJECTS",
+    "Backend",
+    "BackendSpec",
+    "ComputeDevice",
+    "DType",
+    "NoBackendFound",
+    "PluginError",
+    "PluginWarning",
+    "Preconditioner",
+    "SolveResult",
+    "__version__",
+    "backend",
+    "backends",
+    "choose_backend",
+    "combine_types",
+    "context_backend",
+    "convert",
+    "default_backend",
+    "from_numpy_dtype",
+    "get_precision",
+    "hookimpl",
+    "hookspec",
+    "hookspecs",
+    "info",
+    "init_backend",
+    "precision",
+    "refresh",
+    "set_global_default_backend",
+    "set_global_precision",
+    "to_numpy_dtype",
+]
+
+for _name in __all__:  # public objects report bk as their module
+    _obj = globals()[_name]
+    if str(getattr(_obj, "__module__", "")).startswith("bk."):
+        _obj.__module__ = "bk"
+del _name, _obj

@@ -1,0 +1,7 @@
+"""`python -m bk info`."""
+
+import sys
+
+from ._info import main
+
+sys.exit(main())

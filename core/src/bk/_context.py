@@ -1,0 +1,105 @@
+"""All mutable state of bk: default backend, precision and active profile.
+
+Global settings are plain module state; `with` blocks are held in `contextvars`, so every
+thread and every asyncio task sees only the blocks it entered itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from ._backend import Backend
+
+__all__ = [
+    "context_backend",
+    "get_precision",
+    "precision",
+    "set_global_precision",
+]
+
+VALID_PRECISIONS: Final = (16, 32, 64, None)
+
+# Stacks of `with backend:` / `with precision(p):` blocks of the current context.
+BACKEND_STACK: ContextVar[tuple[Backend, ...]] = ContextVar("bk_backend_stack", default=())
+PRECISION_STACK: ContextVar[tuple[int | None, ...]] = ContextVar("bk_precision_stack", default=())
+PROFILE: ContextVar[Any] = ContextVar("bk_profile", default=None)
+
+
+class _Globals:
+    """Process-wide settings, changed only through the public setters."""
+
+    default_backend: Backend | None = None
+    precision: int | None = None
+
+
+GLOBALS: Final = _Globals()
+
+
+def push_backend(backend: Backend) -> None:
+    BACKEND_STACK.set((*BACKEND_STACK.get(), backend))
+
+
+def pop_backend(backend: Backend) -> None:
+    stack = BACKEND_STACK.get()
+    if not stack or stack[-1] is not backend:
+        raise RuntimeError(f"'with {backend}:' blocks must be exited in the order they were entered")
+    BACKEND_STACK.set(stack[:-1])
+
+
+def context_backend() -> Backend | None:
+    """The backend of the innermost `with backend:` block of this context, or `None` outside one."""
+    stack = BACKEND_STACK.get()
+    return stack[-1] if stack else None
+
+
+def _check_precision(floating_point_bits: object) -> int | None:
+    if floating_point_bits not in VALID_PRECISIONS or isinstance(floating_point_bits, bool):
+        raise ValueError(
+            f"precision must be 16, 32, 64 or None (keep the inputs' precision) but got {floating_point_bits!r}"
+        )
+    return floating_point_bits  # type: ignore[return-value]
+
+
+def get_precision() -> int | None:
+    """The floating point precision in bits that backends convert floats to.
+
+    Returns:
+        16, 32 or 64 inside `with precision(p):` or after `set_global_precision(p)`;
+        `None` by default, meaning operations keep their inputs' precision and new floats are float32.
+    """
+    stack = PRECISION_STACK.get()
+    return stack[-1] if stack else GLOBALS.precision
+
+
+def set_global_precision(floating_point_bits: int | None) -> None:
+    """Sets the precision for all threads and tasks outside `with precision(p):` blocks.
+
+    Args:
+        floating_point_bits: 16, 32, 64, or `None` to keep the inputs' precision.
+
+    Raises:
+        ValueError: for any other value.
+    """
+    GLOBALS.precision = _check_precision(floating_point_bits)
+
+
+@contextmanager
+def precision(floating_point_bits: int | None) -> Iterator[None]:
+    """Sets the precision inside a `with` block of the current thread or task only.
+
+    Args:
+        floating_point_bits: 16, 32, 64, or `None` to keep the inputs' precision.
+
+    Raises:
+        ValueError: for any other value.
+    """
+    bits = _check_precision(floating_point_bits)
+    token = PRECISION_STACK.set((*PRECISION_STACK.get(), bits))
+    try:
+        yield
+    finally:
+        PRECISION_STACK.reset(token)

@@ -1,0 +1,310 @@
+"""`DType`: a backend-independent description of an element type."""
+
+from __future__ import annotations
+
+import difflib
+from functools import lru_cache
+from typing import Any, Final
+
+import numpy as np
+
+__all__ = ["DType", "combine_types", "from_numpy_dtype", "to_numpy_dtype"]
+
+_KIND_NAMES: Final = {bool: "bool", int: "int", float: "float", complex: "complex", object: "object", str: "str"}
+_VALID_BITS: Final = {
+    bool: (8,),
+    int: (8, 16, 32, 64),
+    float: (16, 32, 64),
+    complex: (64, 128),
+    object: (None,),
+    str: (None,),
+}
+_DEFAULT_BITS: Final = {bool: 8, int: 32, float: 32, complex: 64, object: None, str: None}
+
+
+class DType:
+    """An immutable, hashable element type: a kind and a size in bits.
+
+    Args:
+        kind: One of the Python types `bool`, `int`, `float`, `complex`, `object`, `str`.
+        bits: Size of one element in bits. Defaults to 8 for bool, 32 for int and float,
+            64 for complex; must be `None` for `object` and `str`.
+        signed: For `int` only: `False` for unsigned integers.
+        brain: For 16-bit floats only: `True` for bfloat16 (8 exponent bits).
+
+    Raises:
+        ValueError: if `kind` is not one of the kinds above or `bits` is not valid for it.
+    """
+
+    __slots__ = ("_kind", "_bits", "_signed", "_brain", "_hash")
+    _interned: dict[tuple[Any, ...], DType] = {}
+
+    def __new__(cls, kind: type, bits: int | None = None, *, signed: bool = True, brain: bool = False) -> DType:
+        key = (kind, bits, signed, brain)
+        cached = cls._interned.get(key)
+        if cached is not None:
+            return cached
+        if kind not in _KIND_NAMES:
+            raise ValueError(
+                f"DType kind must be one of bool, int, float, complex, object, str but got {kind!r}. "
+                f"To parse a name such as 'float32' use DType.parse()."
+            )
+        if bits is None:
+            bits = _DEFAULT_BITS[kind]
+        if bits not in _VALID_BITS[kind]:
+            raise ValueError(f"{_KIND_NAMES[kind]} cannot have {bits} bits; valid sizes: {_VALID_BITS[kind]}")
+        if not signed and kind is not int:
+            raise ValueError(f"only int types can be unsigned, not {_KIND_NAMES[kind]}")
+        if brain and not (kind is float and bits == 16):
+            raise ValueError("brain=True (bfloat16) requires DType(float, 16)")
+        self = object.__new__(cls)
+        object.__setattr__(self, "_kind", kind)
+        object.__setattr__(self, "_bits", bits)
+        object.__setattr__(self, "_signed", signed)
+        object.__setattr__(self, "_brain", brain)
+        object.__setattr__(self, "_hash", hash((kind, bits, signed, brain)))
+        return cls._interned.setdefault((kind, bits, signed, brain), self)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("DType is immutable")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _make_dtype, (self._kind, self._bits, self._signed, self._brain)
+
+    @property
+    def kind(self) -> type:
+        """The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`."""
+        return self._kind  # type: ignore[no-any-return]
+
+    @property
+    def bits(self) -> int | None:
+        """Size of one element in bits (`None` for `object` and `str`)."""
+        return self._bits  # type: ignore[no-any-return]
+
+    @property
+    def signed(self) -> bool:
+        """`False` for unsigned integers."""
+        return self._signed  # type: ignore[no-any-return]
+
+    @property
+    def brain(self) -> bool:
+        """`True` for bfloat16."""
+        return self._brain  # type: ignore[no-any-return]
+
+    @property
+    def precision(self) -> int | None:
+        """Floating point precision in bits: `bits` for float, half of it for complex, else `None`."""
+        if self._kind is float:
+            return self._bits  # type: ignore[no-any-return]
+        if self._kind is complex:
+            return self._bits // 2  # type: ignore[no-any-return]
+        return None
+
+    @property
+    def itemsize(self) -> int | None:
+        """Size of one element in bytes (`None` for `object` and `str`)."""
+        return None if self._bits is None else self._bits // 8
+
+    @property
+    def name(self) -> str:
+        """The NumPy-style name, such as `'float32'`, `'uint8'` or `'bfloat16'`."""
+        if self._brain:
+            return "bfloat16"
+        if self._bits is None or self._kind is bool:
+            return _KIND_NAMES[self._kind]
+        prefix = "u" if not self._signed else ""
+        return f"{prefix}{_KIND_NAMES[self._kind]}{self._bits}"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, DType):
+            return False
+        return (self._kind, self._bits, self._signed, self._brain) == (
+            other._kind,
+            other._bits,
+            other._signed,
+            other._brain,
+        )
+
+    def __hash__(self) -> int:
+        return self._hash  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def parse(name: str | DType | type | np.dtype[Any]) -> DType:
+        """Parses a dtype name such as `'float32'`, `'int'`, `'uint8'`, `'complex128'` or `'bfloat16'`.
+
+        Also accepts a `DType`, a Python type (`float` gives float32) or a NumPy dtype.
+
+        Raises:
+            ValueError: for an unknown name, listing the close valid names.
+        """
+        if isinstance(name, DType):
+            return name
+        if isinstance(name, type) and name in _KIND_NAMES:
+            return DType(name)
+        if isinstance(name, np.dtype):
+            return from_numpy_dtype(name)
+        if isinstance(name, str):
+            result = _NAMES.get(name.strip().lower())
+            if result is not None:
+                return result
+            close = difflib.get_close_matches(name.lower(), list(_NAMES), n=3)
+            hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            raise ValueError(f"unknown dtype name {name!r}.{hint} Valid names: {', '.join(sorted(_NAMES))}")
+        if isinstance(name, type) and issubclass(name, np.generic):
+            return from_numpy_dtype(np.dtype(name))
+        raise ValueError(f"cannot interpret {name!r} as a dtype; pass a DType, a name such as 'float32' or a NumPy dtype")
+
+
+def _make_dtype(kind: type, bits: int | None, signed: bool, brain: bool) -> DType:
+    return DType(kind, bits, signed=signed, brain=brain)
+
+
+def _all_names() -> dict[str, DType]:
+    names: dict[str, DType] = {}
+    for kind, sizes in _VALID_BITS.items():
+        for bits in sizes:
+            dtype = DType(kind, bits)
+            names[dtype.name] = dtype
+            if kind is int:
+                unsigned = DType(int, bits, signed=False)
+                names[unsigned.name] = unsigned
+    names.update(
+        bool=DType(bool),
+        int=DType(int, 32),
+        float=DType(float, 32),
+        complex=DType(complex, 64),
+        bfloat16=DType(float, 16, brain=True),
+        half=DType(float, 16),
+        single=DType(float, 32),
+        double=DType(float, 64),
+        bool_=DType(bool),
+        object=DType(object),
+        str=DType(str),
+    )
+    return names
+
+
+_NAMES: Final = _all_names()
+
+
+# ---------------------------------------------------------------- NumPy conversion
+
+_TO_NUMPY: dict[DType, Any] = {
+    DType(bool): np.dtype(np.bool_),
+    DType(float, 16): np.dtype(np.float16),
+    DType(float, 32): np.dtype(np.float32),
+    DType(float, 64): np.dtype(np.float64),
+    DType(complex, 64): np.dtype(np.complex64),
+    DType(complex, 128): np.dtype(np.complex128),
+    DType(object): np.dtype(object),
+    DType(str): np.dtype(str),
+}
+for _bits in (8, 16, 32, 64):
+    _TO_NUMPY[DType(int, _bits)] = np.dtype(f"int{_bits}")
+    _TO_NUMPY[DType(int, _bits, signed=False)] = np.dtype(f"uint{_bits}")
+_FROM_NUMPY: dict[Any, DType] = {v: k for k, v in _TO_NUMPY.items() if k.kind is not str}
+
+
+def _bfloat16_numpy() -> Any:
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError("bfloat16 has no NumPy dtype: install the 'ml_dtypes' package to use it with NumPy") from None
+    dtype = np.dtype(ml_dtypes.bfloat16)
+    _TO_NUMPY[DType(float, 16, brain=True)] = dtype
+    _FROM_NUMPY[dtype] = DType(float, 16, brain=True)
+    return dtype
+
+
+def to_numpy_dtype(dtype: DType) -> np.dtype[Any]:
+    """The NumPy dtype of a `DType` (bfloat16 through `ml_dtypes`).
+
+    Raises:
+        TypeError: if NumPy cannot represent `dtype`.
+    """
+    result = _TO_NUMPY.get(dtype)
+    if result is not None:
+        return result  # type: ignore[no-any-return]
+    if not isinstance(dtype, DType):
+        raise TypeError(f"expected a bk.DType but got {type(dtype).__name__} {dtype!r}; use DType.parse() for names")
+    if dtype.brain:
+        return _bfloat16_numpy()  # type: ignore[no-any-return]
+    raise TypeError(f"NumPy has no dtype for {dtype}")
+
+
+def from_numpy_dtype(np_dtype: Any) -> DType:
+    """The `DType` of a NumPy dtype (or anything `numpy.dtype()` accepts).
+
+    Raises:
+        TypeError: for NumPy dtypes without a `DType`, such as structured or datetime dtypes.
+    """
+    result = _FROM_NUMPY.get(np_dtype)
+    if result is not None:
+        return result
+    np_dtype = np.dtype(np_dtype)
+    result = _FROM_NUMPY.get(np_dtype)
+    if result is not None:
+        return result
+    if np_dtype.kind in "US":
+        return DType(str)
+    if np_dtype.name == "bfloat16":
+        _FROM_NUMPY[np_dtype] = DType(float, 16, brain=True)
+        return DType(float, 16, brain=True)
+    raise TypeError(f"NumPy dtype {np_dtype} has no bk.DType equivalent")
+
+
+# ---------------------------------------------------------------- promotion
+
+_KIND_ORDER: Final = {bool: 0, int: 1, float: 2, complex: 3, str: 4, object: 5}
+
+
+@lru_cache(maxsize=1024)
+def _combine(dtypes: tuple[DType, ...], fp_precision: int | None) -> DType:
+    kinds = {d.kind for d in dtypes}
+    top = max(kinds, key=_KIND_ORDER.__getitem__)
+    if top is object or top is str:
+        return DType(object) if object in kinds or len(kinds) > 1 else DType(str)
+    if top is bool:
+        return DType(bool)
+    if top is int:
+        return _combine_ints([d for d in dtypes if d.kind is int])
+    floats = [d.precision for d in dtypes if d.kind in (float, complex)]
+    precision = fp_precision or max(p for p in floats if p is not None)
+    if top is complex:
+        return DType(complex, 2 * max(precision, 32))
+    if fp_precision is None and all(d.brain for d in dtypes if d.kind is float) and precision == 16:
+        return DType(float, 16, brain=True)
+    if fp_precision is None and precision == 16 and any(d.brain for d in dtypes if d.kind is float):
+        return DType(float, 32)  # float16 with bfloat16, as in PyTorch and JAX
+    return DType(float, precision)
+
+
+def _combine_ints(ints: list[DType]) -> DType:
+    result = np.result_type(*[to_numpy_dtype(d) for d in ints])
+    if result.kind == "f":  # uint64 with a signed int: NumPy falls back to float64; keep an integer
+        return DType(int, 64)
+    return from_numpy_dtype(result)
+
+
+def combine_types(*dtypes: DType, fp_precision: int | None = None) -> DType:
+    """The result type of an operation on values of the given types.
+
+    Follows NumPy's promotion among booleans and integers (uint8 with int8 gives int16);
+    integers combined with floats give the float type, whose size does not grow through the
+    integer (int64 with float32 gives float32, as in PyTorch and JAX); floats with complex give complex.
+
+    Args:
+        *dtypes: Types of the operands.
+        fp_precision: If given, floating point results have this precision (16, 32 or 64).
+
+    Raises:
+        ValueError: if no dtype is given.
+    """
+    if not dtypes:
+        raise ValueError("combine_types() needs at least one DType")
+    return _combine(dtypes, fp_precision)

@@ -1,0 +1,109 @@
+"""A fast reader of one entry-point group.
+
+`importlib.metadata.entry_points()` parses every installed distribution's metadata and costs
+tens of milliseconds in a large environment. bk only needs one group, so for the common case
+(directories on `sys.path` holding `*.dist-info` / `*.egg-info` folders) it reads just the
+`entry_points.txt` files; zip files and other path entries go through `importlib.metadata`.
+The first distribution of a name on `sys.path` wins, as in `importlib.metadata`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+__all__ = ["EntryPointInfo", "find_entry_points"]
+
+_NORMALIZE = re.compile(r"[-_.]+")
+
+
+@dataclass(frozen=True)
+class EntryPointInfo:
+    """One entry point of the group, with the distribution that declares it."""
+
+    name: str
+    value: str
+    distribution: str
+    version: str
+
+
+def find_entry_points(group: str, path: list[str] | None = None) -> list[EntryPointInfo]:
+    """All entry points of `group` on `path` (default `sys.path`), in path order."""
+    seen: set[str] = set()
+    found: list[EntryPointInfo] = []
+    for entry in path if path is not None else sys.path:
+        directory = entry or os.getcwd()
+        if os.path.isdir(directory):
+            _scan_directory(directory, group, seen, found)
+        elif os.path.isfile(directory):
+            _scan_other(directory, group, seen, found)
+    return found
+
+
+def _scan_directory(directory: str, group: str, seen: set[str], found: list[EntryPointInfo]) -> None:
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    for folder in names:
+        if not (folder.endswith(".dist-info") or folder.endswith(".egg-info")):
+            continue
+        stem = folder.rsplit(".", 1)[0]
+        dist, _, version = stem.partition("-")
+        key = _NORMALIZE.sub("-", dist).lower()
+        if key in seen:
+            continue
+        try:
+            with open(os.path.join(directory, folder, "entry_points.txt"), encoding="utf-8") as file:
+                text = file.read()
+        except OSError:
+            seen.add(key)
+            continue
+        seen.add(key)
+        dist_name, dist_version = _name_and_version(os.path.join(directory, folder), dist, version)
+        for name, value in _parse_group(text, group):
+            found.append(EntryPointInfo(name, value, dist_name, dist_version))
+
+
+def _name_and_version(folder: str, dist: str, version: str) -> tuple[str, str]:
+    if version and not version.startswith("0.0.0"):
+        return dist.replace("_", "-"), version.partition("-")[0]
+    try:  # egg-info folders may carry no version in their name
+        with open(os.path.join(folder, "PKG-INFO" if folder.endswith(".egg-info") else "METADATA"), encoding="utf-8") as f:
+            head = f.read(2048)
+    except OSError:
+        return dist.replace("_", "-"), version
+    match = re.search(r"^Version: *(\S+)", head, re.MULTILINE)
+    return dist.replace("_", "-"), match.group(1) if match else version
+
+
+def _parse_group(text: str, group: str) -> list[tuple[str, str]]:
+    entries: list[tuple[str, str]] = []
+    inside = False
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line[0] == "[":
+            inside = line[1:-1].strip() == group
+            continue
+        if inside and "=" in line:
+            name, _, value = line.partition("=")
+            entries.append((name.strip(), value.strip()))
+    return entries
+
+
+def _scan_other(path_entry: str, group: str, seen: set[str], found: list[EntryPointInfo]) -> None:
+    from importlib import metadata  # rare: zipped path entries
+
+    for dist in metadata.distributions(path=[path_entry]):
+        name = dist.metadata["Name"] or "unknown"
+        key = _NORMALIZE.sub("-", name).lower()
+        if key in seen:
+            continue
+        seen.add(key)
+        for ep in dist.entry_points:
+            if ep.group == group:
+                found.append(EntryPointInfo(ep.name, ep.value, name, dist.version))

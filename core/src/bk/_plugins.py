@@ -1,0 +1,310 @@
+"""Plugin discovery: entry points of the group `bk.backends`, pluggy hooks, lazy loading.
+
+Discovery imports only the light entry-point modules; a backend's implementation (and so its
+framework) is imported the first time the backend is used. Every failure is isolated to the
+plugin that caused it: it is recorded, reported by `bk.info()`, and warned about (or raised with
+`BK_STRICT_PLUGINS=1`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+import threading
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Final
+
+import pluggy
+
+from . import hookspecs
+from ._entrypoints import EntryPointInfo, find_entry_points
+from ._markers import PROJECT
+
+if TYPE_CHECKING:
+    from ._backend import Backend
+
+__all__ = ["API_VERSION", "BackendSpec", "PluginError", "PluginWarning", "REGISTRY"]
+
+API_VERSION: Final = 1
+"""The version of the plugin contract this core implements; `BackendSpec.api` must equal it."""
+
+ENTRY_POINT_GROUP: Final = "bk.backends"
+
+
+@dataclass(frozen=True)
+class BackendSpec:
+    """How to find and load one backend, returned by a plugin's `bk_backends` hook.
+
+    Args:
+        name: Unique backend name, such as `'torch'`.
+        modules: Top-level modules whose types this backend owns, such as `('torch',)`.
+        load: `'module:attribute'` of the `Backend` subclass (or factory); imported on first use only.
+        priority: Dispatch priority: NumPy 0, frameworks 10. Values of a lower-priority backend are
+            constants next to those of a higher one.
+        api: The `bk.API_VERSION` the plugin was written for.
+        description: One line about the backend.
+        framework: Distribution name of the framework, for `bk.info()` (defaults to `modules[0]`).
+        features: Optional static manifest of the features the plugin claims.
+    """
+
+    name: str
+    modules: tuple[str, ...]
+    load: str
+    priority: int = 0
+    api: int = API_VERSION
+    description: str = ""
+    framework: str | None = None
+    features: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.isidentifier():
+            raise ValueError(f"BackendSpec.name must be an identifier-like string but got {self.name!r}")
+        if isinstance(self.modules, str) or not all(isinstance(m, str) for m in self.modules):
+            raise ValueError(f"BackendSpec.modules must be a tuple of module names but got {self.modules!r}")
+        object.__setattr__(self, "modules", tuple(self.modules))
+        if not isinstance(self.load, str) or ":" not in self.load:
+            raise ValueError(f"BackendSpec.load must look like 'package.module:ClassName' but got {self.load!r}")
+
+
+class PluginError(Exception):
+    """A plugin could not be discovered or loaded (raised for it with `BK_STRICT_PLUGINS=1`)."""
+
+
+class PluginWarning(UserWarning):
+    """A plugin was skipped; the message names its distribution and why."""
+
+
+@dataclass
+class PluginProblem:
+    """A recorded plugin failure, as reported by `bk.info()`."""
+
+    distribution: str
+    entry_point: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"plugin {self.entry_point!r} of distribution {self.distribution!r}: {self.reason}"
+
+
+@dataclass
+class Entry:
+    """A discovered backend."""
+
+    spec: BackendSpec
+    distribution: str
+    version: str
+    entry_point: str
+    backend: Backend | None = None
+    error: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
+
+
+class Registry:
+    """All discovered backends and plugin problems of this process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.entries: dict[str, Entry] = {}
+        self.by_module: dict[str, list[Entry]] = {}
+        self.problems: list[PluginProblem] = []
+        self.manager: pluggy.PluginManager | None = None
+        self.discovered = False
+        self.generation = 0
+
+    # ---------------------------------------------------------------- discovery
+
+    def ensure(self) -> None:
+        """Discovers plugins once."""
+        if not self.discovered:
+            with self._lock:
+                if not self.discovered:
+                    self._discover()
+
+    def refresh(self) -> None:
+        """Discovers again, keeping loaded backends that are still installed."""
+        with self._lock:
+            old = self.entries
+            self.entries, self.by_module, self.problems = {}, {}, []
+            self._discover()
+            for name, entry in self.entries.items():
+                previous = old.get(name)
+                if previous is not None and previous.spec == entry.spec:
+                    entry.backend, entry.error = previous.backend, previous.error
+            self.generation += 1
+
+    def _discover(self) -> None:
+        manager = pluggy.PluginManager(PROJECT)
+        manager.add_hookspecs(hookspecs)
+        self.manager = manager
+        infos = self._selected_entry_points(find_entry_points(ENTRY_POINT_GROUP))
+        for info in infos:
+            module = self._import_plugin(info)
+            if module is not None:
+                self._register(manager, info, module)
+        self.discovered = True
+
+    def _selected_entry_points(self, infos: list[EntryPointInfo]) -> list[EntryPointInfo]:
+        known = {i.name for i in infos} | {i.distribution for i in infos}
+        blocked = _env_list("BK_BLOCK_PLUGINS")
+        wanted = _env_list("BK_PLUGINS")
+        for variable, names in (("BK_BLOCK_PLUGINS", blocked), ("BK_PLUGINS", wanted)):
+            for unknown in sorted(set(names) - known):
+                _warn(f"{variable} names {unknown!r}, but no installed plugin has that name; installed: {', '.join(sorted(i.name for i in infos)) or 'none'}")
+        selected = [i for i in infos if i.name not in blocked and i.distribution not in blocked]
+        if _env_flag("BK_DISABLE_PLUGIN_AUTOLOAD"):
+            selected = [i for i in selected if i.name in wanted or i.distribution in wanted]
+        return selected
+
+    def _import_plugin(self, info: EntryPointInfo) -> Any:
+        module_name, _, attribute = info.value.partition(":")
+        try:
+            obj: Any = importlib.import_module(module_name.strip())
+            for part in filter(None, attribute.strip().split(".")):
+                obj = getattr(obj, part)
+            return obj
+        except Exception as error:  # noqa: BLE001 - a broken plugin must not break bk
+            self._problem(info, f"cannot import entry point {info.value!r}: {type(error).__name__}: {error}")
+            return None
+
+    def _register(self, manager: pluggy.PluginManager, info: EntryPointInfo, plugin: Any) -> None:
+        try:
+            manager.register(plugin, name=f"{info.distribution}:{info.name}")
+        except Exception as error:  # noqa: BLE001
+            self._problem(info, f"invalid hook implementation: {error}")
+            return
+        for impl in manager.hook.bk_backends.get_hookimpls():
+            if impl.plugin is plugin:
+                self._collect(info, impl.function)
+
+    def _collect(self, info: EntryPointInfo, hook: Any) -> None:
+        try:
+            specs = hook()
+        except Exception as error:  # noqa: BLE001
+            self._problem(info, f"its bk_backends() hook raised {type(error).__name__}: {error}")
+            return
+        if not isinstance(specs, (list, tuple)):
+            specs = [specs]
+        for spec in specs:
+            self._add_spec(info, spec)
+
+    def _add_spec(self, info: EntryPointInfo, spec: Any) -> None:
+        if not isinstance(spec, BackendSpec):
+            self._problem(info, f"bk_backends() must return bk.BackendSpec objects, not {type(spec).__name__}")
+            return
+        if spec.api != API_VERSION:
+            self._problem(
+                info,
+                f"backend {spec.name!r} was written for bk API {spec.api}, but this bk-core provides API {API_VERSION}; "
+                f"install a version of {info.distribution} made for this bk-core, or a bk-core for API {spec.api}",
+            )
+            return
+        existing = self.entries.get(spec.name)
+        if existing is not None:
+            self._problem(
+                info,
+                f"backend name {spec.name!r} is already provided by distribution {existing.distribution!r}; "
+                f"this one was skipped. Uninstall one of them or block it with BK_BLOCK_PLUGINS={info.name}",
+            )
+            return
+        entry = Entry(spec, info.distribution, info.version, info.name)
+        self.entries[spec.name] = entry
+        for module in spec.modules:
+            self.by_module.setdefault(module, []).append(entry)
+
+    def _problem(self, info: EntryPointInfo, reason: str) -> None:
+        problem = PluginProblem(info.distribution, info.name, reason)
+        self.problems.append(problem)
+        if _env_flag("BK_STRICT_PLUGINS"):
+            raise PluginError(f"{problem} (BK_STRICT_PLUGINS is set)")
+        _warn(f"bk skipped {problem}")
+
+    # ---------------------------------------------------------------- loading
+
+    def names(self) -> list[str]:
+        self.ensure()
+        return sorted(self.entries)
+
+    def entry(self, name: str) -> Entry:
+        """The entry of backend `name`.
+
+        Raises:
+            ValueError: for an unknown name, listing the installed backends and close matches.
+        """
+        self.ensure()
+        entry = self.entries.get(name)
+        if entry is None:
+            raise ValueError(unknown_backend_message(name, list(self.entries)))
+        return entry
+
+    def load(self, name: str) -> Backend:
+        """The backend `name`, importing and instantiating it on first use.
+
+        Raises:
+            ValueError: for an unknown name.
+            PluginError: if the backend's `load` target cannot be imported or is not a `Backend`.
+        """
+        entry = self.entry(name)
+        backend = entry.backend
+        if backend is not None:
+            return backend
+        with entry.lock:
+            if entry.backend is None:
+                entry.backend = self._instantiate(entry)
+            return entry.backend
+
+    def _instantiate(self, entry: Entry) -> Backend:
+        from ._backend import Backend
+
+        module_name, _, attribute = entry.spec.load.partition(":")
+        try:
+            target: Any = importlib.import_module(module_name)
+            for part in attribute.split("."):
+                target = getattr(target, part)
+            backend = target() if callable(target) and not isinstance(target, Backend) else target
+        except Exception as error:
+            entry.error = f"cannot load {entry.spec.load!r}: {type(error).__name__}: {error}"
+            raise PluginError(
+                f"backend {entry.spec.name!r} of distribution {entry.distribution!r} failed to load: {entry.error}. "
+                f"Reinstall it (pip install --force-reinstall {entry.distribution}) or check that its framework is installed."
+            ) from error
+        if not isinstance(backend, Backend):
+            entry.error = f"{entry.spec.load!r} gave a {type(backend).__name__}, not a bk.Backend"
+            raise PluginError(f"backend {entry.spec.name!r} of distribution {entry.distribution!r}: {entry.error}")
+        if backend.name != entry.spec.name:
+            entry.error = f"{entry.spec.load!r} created a backend named {backend.name!r}, not {entry.spec.name!r}"
+            raise PluginError(f"backend {entry.spec.name!r} of distribution {entry.distribution!r}: {entry.error}")
+        backend._bk_priority = entry.spec.priority  # type: ignore[attr-defined]
+        entry.error = None
+        return backend
+
+    def convert_hook(self, tensor: Any, source: Backend, target: Backend) -> Any:
+        """The first non-None result of the plugins' `bk_convert` hooks."""
+        self.ensure()
+        if self.manager is None:
+            return None
+        return self.manager.hook.bk_convert(tensor=tensor, source=source, target=target)
+
+
+def _warn(message: str) -> None:
+    warnings.warn(message, PluginWarning, stacklevel=4)
+
+
+def unknown_backend_message(name: object, installed: list[str]) -> str:
+    close = difflib.get_close_matches(str(name), installed, n=3) if isinstance(name, str) else []
+    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    listing = ", ".join(sorted(installed)) or "none"
+    return f"no backend named {name!r}; installed: {listing}.{hint} To add one: pip install bk-NAME"
+
+
+REGISTRY: Final = Registry()
+

@@ -25,12 +25,12 @@ from ._version import __version__
 
 __all__ = [
     "API_VERSION",
-    "OBJECTS",
     "Backend",
     "BackendSpec",
     "ComputeDevice",
     "DType",
     "NoBackendFound",
+    "OBJECTS",
     "PluginError",
     "PluginWarning",
     "Preconditioner",

@@ -27,7 +27,7 @@ Tensor = Any
 _INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features"})
 
 
-class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
+class Backend(ABC):
     """A numerics library seen through one common API.
 
     Subclasses implement the required set (`is_tensor`, `as_tensor`, `is_available`, `numpy`,
@@ -287,6 +287,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
     @generic()
     def block_until_ready(self, values: Any) -> None:
         """Waits until asynchronous computations producing `values` have finished."""
+        return None
 
     @generic()
     def call(self, f: Callable[..., Any], *args: Any, name: str | None = None) -> Any:
@@ -402,7 +403,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
             raise NotImplementedError(f"{self.name} cannot call NumPy functions on traced values")
         output = f(*[self.numpy(a) for a in args], **aux_args)
         if isinstance(output, (tuple, list)):
-            return type(output)(self.cast(self.as_tensor(o), d) for o, d in zip(output, output_dtypes))
+            return type(output)(self.cast(self.as_tensor(o), d) for o, d in zip(output, output_dtypes, strict=True))
         return self.cast(self.as_tensor(output), output_dtypes)
 
     # ------------------------------------------------------------ creation
@@ -575,8 +576,8 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         """`value` reversed along `axes`."""
         ndims = self.ndims(value)
-        axes = {a % ndims for a in axes}
-        return value[tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(ndims))]
+        flipped = {a % ndims for a in axes}
+        return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
 
     @generic()
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
@@ -1027,7 +1028,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order)."""
         strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
-        return self.stack([flat_index // stride % size for stride, size in zip(strides, shape)], -1)
+        return self.stack([flat_index // stride % size for stride, size in zip(strides, shape, strict=True)], -1)
 
     @generic("as_tensor", "cast", "dtype", "sum", "clip", "all", "where")
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:
@@ -1132,7 +1133,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
         raise NotImplementedError(f"{self.name} does not implement einsum")
 
     @optional
-    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:  # noqa: N803
+    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` matrix (dense or sparse) times `(batch, cols)` vectors gives `(batch, rows)`."""
         raise NotImplementedError(f"{self.name} does not implement mul_matrix_batched_vector")
 
@@ -1195,7 +1196,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
         if callable(lin):
             return lin(vector)
         if isinstance(lin, (tuple, list)):
-            return self.stack([self.mul_matrix_batched_vector(m, v[None])[0] for m, v in zip(lin, self.unstack(vector))])
+            return self.stack([self.mul_matrix_batched_vector(m, v[None])[0] for m, v in zip(lin, self.unstack(vector), strict=True)])
         if len(self.staticshape(lin)) != 2:
             raise ValueError(f"the linear operator must be a matrix but has shape {self.staticshape(lin)}")
         return self.mul_matrix_batched_vector(lin, vector)
@@ -1275,31 +1276,31 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
             `(batch, rows, channels, dense_cols)`.
         """
         values, dense = self.auto_cast(values, dense)
-        batch, _nnz, channels = self.staticshape(values)
-        _, rows, _, cols = self.staticshape(dense)
-        flat = self.reshape(dense, (batch, rows, channels * cols))  # type: ignore[operator]
+        batch, _nnz, channels = _known(self.staticshape(values), "values")
+        _, rows, _, cols = _known(self.staticshape(dense), "dense")
+        flat = self.reshape(dense, (batch, rows, channels * cols))
         gathered = self.batched_gather_nd(flat, indices[:, :, 1:2])
         gathered = self.reshape(gathered, (batch, -1, channels, cols))
-        products = self.reshape(values[:, :, :, None] * gathered, (batch, -1, channels * cols))  # type: ignore[operator]
-        base = self.zeros((batch, shape[0], channels * cols), self.dtype(dense))  # type: ignore[operator]
+        products = self.reshape(values[:, :, :, None] * gathered, (batch, -1, channels * cols))
+        base = self.zeros((batch, shape[0], channels * cols), self.dtype(dense))
         result = self.scatter(base, indices[:, :, 0:1], products, mode="add")
         return self.reshape(result, (batch, shape[0], channels, cols))
 
     @generic("staticshape", "zeros", "scatter", "dtype")
     def coo_to_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, ...], contains_duplicates: bool) -> Tensor:
         """Dense `(batch, *shape, channels)` from `(batch, nnz, ndims)` indices and `(batch, nnz, channels)` values."""
-        batch, _nnz, channels = self.staticshape(values)
-        base = self.zeros((batch, *shape, channels), self.dtype(values))  # type: ignore[arg-type]
+        batch, _nnz, channels = _known(self.staticshape(values), "values")
+        base = self.zeros((batch, *shape, channels), self.dtype(values))
         return self.scatter(base, indices, values, mode="add" if contains_duplicates else "update")
 
     @generic("staticshape", "repeat", "range", "stack", "dtype")
     def csr_to_coo(self, column_indices: Tensor, row_pointers: Tensor) -> Tensor:
         """`(batch, nnz, 2)` COO indices of `(batch, nnz)` column indices and `(batch, rows + 1)` row pointers."""
-        batch, nnz = self.staticshape(column_indices)
+        batch, nnz = _known(self.staticshape(column_indices), "column_indices")
         repeats = row_pointers[:, 1:] - row_pointers[:, :-1]
         rows = self.staticshape(repeats)[-1]
         row_range = self.range(rows, dtype=self.dtype(column_indices))
-        row_indices = [self.repeat(row_range, repeats[b], 0, new_length=nnz) for b in range(batch)]  # type: ignore[arg-type]
+        row_indices = [self.repeat(row_range, repeats[b], 0, new_length=nnz) for b in range(batch)]
         return self.stack([self.stack(row_indices), column_indices], axis=-1)
 
     @generic("csr_to_coo", "mul_coo_dense")
@@ -1360,7 +1361,7 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
         Returns:
             The new function, or `NotImplemented` if this backend cannot define custom gradients.
         """
-        return NotImplemented
+        return NotImplemented  # type: ignore[no-any-return]
 
     @generic("jit_compile", "jacobian")
     def jit_compile_grad(self, f: Callable[..., Any], wrt: Sequence[int], get_output: bool, is_f_scalar: bool) -> Callable[..., Any]:
@@ -1370,7 +1371,8 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
     @generic("jit_compile", "hessian")
     def jit_compile_hessian(self, f: Callable[..., Any], wrt: Sequence[int], get_output: bool, get_gradient: bool) -> Callable[..., Any]:
         """`jit_compile(hessian(...))`."""
-        return self.jit_compile(self.hessian(f, wrt, get_output, get_gradient))
+        compiled: Callable[..., Any] = self.jit_compile(self.hessian(f, wrt, get_output, get_gradient))
+        return compiled
 
     @generic("stop_gradient", "copy", "stack", "any")
     def while_loop(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: int | Sequence[int] | None) -> Any:
@@ -1385,17 +1387,18 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
         """
         values = self.stop_gradient_tree(values)
         if isinstance(max_iter, (tuple, list)):
-            trajectory = [self.copy_leaves(values, only_mutable=True)] if 0 in max_iter else []
-            for i in range(1, max(max_iter) + 1):
+            checkpoints = list(max_iter)
+            trajectory = [self.copy_leaves(values, only_mutable=True)] if 0 in checkpoints else []
+            for i in range(1, max(checkpoints) + 1):
                 if not self.any(values[0]):
                     break
                 values = loop(*values)
-                if i in max_iter:
+                if i in checkpoints:
                     trajectory.append(self.copy_leaves(values, only_mutable=True))
-            trajectory.extend([self.copy_leaves(values, only_mutable=True)] * (len(max_iter) - len(trajectory)))
+            trajectory.extend([self.copy_leaves(values, only_mutable=True)] * (len(checkpoints) - len(trajectory)))
             return self.stop_gradient_tree(self.stack_leaves(trajectory))
-        i = 0
-        while (max_iter is None or i < max_iter) and self.any(values[0]):
+        i, limit = 0, max_iter
+        while (limit is None or i < limit) and self.any(values[0]):  # type: ignore[operator]
             values = loop(*values)
             i += 1
         return self.stop_gradient_tree(values)
@@ -1413,6 +1416,12 @@ class Backend(ABC):  # noqa: PLR0904 - the catalogue is the point of this class
 
 def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:
     return backend.as_tensor(tensor)
+
+
+def _known(shape: tuple[int | None, ...], what: str) -> tuple[int, ...]:
+    if any(s is None for s in shape):
+        raise ValueError(f"the shape of {what} must be known, but is {shape}")
+    return shape  # type: ignore[return-value]
 
 
 def _map_tree(function: Callable[[Any], Any], tree: Any) -> Any:

@@ -56,12 +56,12 @@ def context_backend() -> Backend | None:
     return stack[-1] if stack else None
 
 
-def _check_precision(floating_point_bits: object) -> int | None:
-    if floating_point_bits not in VALID_PRECISIONS or isinstance(floating_point_bits, bool):
+def _check_precision(floating_point_bits: int | None) -> int | None:
+    if floating_point_bits is not None and (type(floating_point_bits) is not int or floating_point_bits not in VALID_PRECISIONS):
         raise ValueError(
             f"precision must be 16, 32, 64 or None (keep the inputs' precision) but got {floating_point_bits!r}"
         )
-    return floating_point_bits  # type: ignore[return-value]
+    return floating_point_bits
 
 
 def get_precision() -> int | None:

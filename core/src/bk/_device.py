@@ -31,7 +31,7 @@ class ComputeDevice:
         ValueError: for a `device_type` other than CPU, GPU or TPU.
     """
 
-    __slots__ = ("backend", "name", "device_type", "memory", "processor_count", "description", "ref")
+    __slots__ = ("backend", "description", "device_type", "memory", "name", "processor_count", "ref")
 
     def __init__(
         self,

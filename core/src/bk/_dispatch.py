@@ -71,7 +71,7 @@ def choose_backend(*values: Any, prefer_default: bool = False) -> Backend:
         a = _OWNERS.get(type(values[0]), _SEQUENCE)
         b = _OWNERS.get(type(values[1]), _SEQUENCE)
         if a is b and a is not _SEQUENCE:
-            return default_backend() if a is None else a  # type: ignore[no-any-return]
+            return default_backend() if a is None else a
     return _choose(values, prefer_default)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
@@ -36,8 +36,13 @@ class DType:
         ValueError: if `kind` is not one of the kinds above or `bits` is not valid for it.
     """
 
-    __slots__ = ("_kind", "_bits", "_signed", "_brain", "_hash")
-    _interned: dict[tuple[Any, ...], DType] = {}
+    __slots__ = ("_bits", "_brain", "_hash", "_kind", "_signed")
+    _kind: type
+    _bits: int | None
+    _signed: bool
+    _brain: bool
+    _hash: int
+    _interned: ClassVar[dict[tuple[Any, ...], DType]] = {}
 
     def __new__(cls, kind: type, bits: int | None = None, *, signed: bool = True, brain: bool = False) -> DType:
         key = (kind, bits, signed, brain)
@@ -74,30 +79,30 @@ class DType:
     @property
     def kind(self) -> type:
         """The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`."""
-        return self._kind  # type: ignore[no-any-return]
+        return self._kind
 
     @property
     def bits(self) -> int | None:
         """Size of one element in bits (`None` for `object` and `str`)."""
-        return self._bits  # type: ignore[no-any-return]
+        return self._bits
 
     @property
     def signed(self) -> bool:
         """`False` for unsigned integers."""
-        return self._signed  # type: ignore[no-any-return]
+        return self._signed
 
     @property
     def brain(self) -> bool:
         """`True` for bfloat16."""
-        return self._brain  # type: ignore[no-any-return]
+        return self._brain
 
     @property
     def precision(self) -> int | None:
         """Floating point precision in bits: `bits` for float, half of it for complex, else `None`."""
         if self._kind is float:
-            return self._bits  # type: ignore[no-any-return]
+            return self._bits
         if self._kind is complex:
-            return self._bits // 2  # type: ignore[no-any-return]
+            return None if self._bits is None else self._bits // 2
         return None
 
     @property
@@ -128,7 +133,7 @@ class DType:
         )
 
     def __hash__(self) -> int:
-        return self._hash  # type: ignore[no-any-return]
+        return self._hash
 
     def __repr__(self) -> str:
         return self.name
@@ -194,7 +199,7 @@ _NAMES: Final = _all_names()
 
 # ---------------------------------------------------------------- NumPy conversion
 
-_TO_NUMPY: dict[DType, Any] = {
+_TO_NUMPY: dict[DType, np.dtype[Any]] = {
     DType(bool): np.dtype(np.bool_),
     DType(float, 16): np.dtype(np.float16),
     DType(float, 32): np.dtype(np.float32),
@@ -210,12 +215,12 @@ for _bits in (8, 16, 32, 64):
 _FROM_NUMPY: dict[Any, DType] = {v: k for k, v in _TO_NUMPY.items() if k.kind is not str}
 
 
-def _bfloat16_numpy() -> Any:
+def _bfloat16_numpy() -> np.dtype[Any]:
     try:
         import ml_dtypes
     except ImportError:
         raise TypeError("bfloat16 has no NumPy dtype: install the 'ml_dtypes' package to use it with NumPy") from None
-    dtype = np.dtype(ml_dtypes.bfloat16)
+    dtype: np.dtype[Any] = np.dtype(ml_dtypes.bfloat16)
     _TO_NUMPY[DType(float, 16, brain=True)] = dtype
     _FROM_NUMPY[dtype] = DType(float, 16, brain=True)
     return dtype
@@ -229,11 +234,11 @@ def to_numpy_dtype(dtype: DType) -> np.dtype[Any]:
     """
     result = _TO_NUMPY.get(dtype)
     if result is not None:
-        return result  # type: ignore[no-any-return]
+        return result
     if not isinstance(dtype, DType):
         raise TypeError(f"expected a bk.DType but got {type(dtype).__name__} {dtype!r}; use DType.parse() for names")
     if dtype.brain:
-        return _bfloat16_numpy()  # type: ignore[no-any-return]
+        return _bfloat16_numpy()
     raise TypeError(f"NumPy has no dtype for {dtype}")
 
 

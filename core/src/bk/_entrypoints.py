@@ -48,7 +48,7 @@ def _scan_directory(directory: str, group: str, seen: set[str], found: list[Entr
     except OSError:
         return
     for folder in names:
-        if not (folder.endswith(".dist-info") or folder.endswith(".egg-info")):
+        if not folder.endswith((".dist-info", ".egg-info")):
             continue
         stem = folder.rsplit(".", 1)[0]
         dist, _, version = stem.partition("-")

@@ -47,4 +47,5 @@ def optional(function: F) -> F:
 
 def uses_of(function: Any) -> tuple[str, ...] | None:
     """The operations a base-class default uses, or `None` when it has no default."""
-    return getattr(function, USES_ATTR, None)  # type: ignore[no-any-return]
+    uses: tuple[str, ...] | None = getattr(function, USES_ATTR, None)
+    return uses

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import platform
 import sys
@@ -28,10 +29,8 @@ def info(load: bool = False) -> dict[str, Any]:
     for name in sorted(REGISTRY.entries):
         entry = REGISTRY.entries[name]
         if load and entry.backend is None and entry.error is None:
-            try:
+            with contextlib.suppress(Exception):  # the failure is recorded in entry.error
                 REGISTRY.load(name)
-            except Exception:  # noqa: BLE001, S110 - recorded in entry.error
-                pass
         backends.append(_describe(entry))
     return {
         "core": __version__,

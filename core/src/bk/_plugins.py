@@ -172,14 +172,14 @@ class Registry:
             for part in filter(None, attribute.strip().split(".")):
                 obj = getattr(obj, part)
             return obj
-        except Exception as error:  # noqa: BLE001 - a broken plugin must not break bk
+        except Exception as error:
             self._problem(info, f"cannot import entry point {info.value!r}: {type(error).__name__}: {error}")
             return None
 
     def _register(self, manager: pluggy.PluginManager, info: EntryPointInfo, plugin: Any) -> None:
         try:
             manager.register(plugin, name=f"{info.distribution}:{info.name}")
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self._problem(info, f"invalid hook implementation: {error}")
             return
         for impl in manager.hook.bk_backends.get_hookimpls():
@@ -189,7 +189,7 @@ class Registry:
     def _collect(self, info: EntryPointInfo, hook: Any) -> None:
         try:
             specs = hook()
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self._problem(info, f"its bk_backends() hook raised {type(error).__name__}: {error}")
             return
         if not isinstance(specs, (list, tuple)):
@@ -283,7 +283,7 @@ class Registry:
         if backend.name != entry.spec.name:
             entry.error = f"{entry.spec.load!r} created a backend named {backend.name!r}, not {entry.spec.name!r}"
             raise PluginError(f"backend {entry.spec.name!r} of distribution {entry.distribution!r}: {entry.error}")
-        backend._bk_priority = entry.spec.priority  # type: ignore[attr-defined]
+        backend._bk_priority = entry.spec.priority
         entry.error = None
         return backend
 

@@ -1,0 +1,70 @@
+# bk monorepo. `make demo` and `make test` set everything up on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+PIP := $(PY) -m pip --disable-pip-version-check
+STAMP := $(VENV)/.installed
+CONSTRAINTS := constraints.txt
+
+# Every distribution of the repository (a folder with a pyproject.toml).
+DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/pyproject.toml testkit/pyproject.toml))
+DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
+TEST_DIRS := $(wildcard $(foreach d,$(DISTS),$(d)/tests))
+# Backends whose conformance `make test` certifies with the testkit.
+CERTIFY := $(patsubst plugins/bk-%,%,$(wildcard plugins/bk-*))
+
+.PHONY: all demo test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
+
+all: test
+
+venv: $(STAMP)
+
+$(STAMP): $(CONSTRAINTS) requirements-dev.txt $(DIST_SOURCES)
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "Installing frameworks and tools into $(VENV) (first time: a few minutes)..."
+	$(PIP) install -q -c $(CONSTRAINTS) -r requirements-dev.txt
+	$(PIP) install -q -c $(CONSTRAINTS) --no-build-isolation --no-deps $(foreach d,$(DISTS),-e ./$(d))
+	@touch $@
+
+demo: $(STAMP)
+	$(PY) -m bk info
+	$(PY) examples/demo.py
+
+test: $(STAMP)
+	$(PY) -m pytest $(TEST_DIRS)
+
+test-core: $(STAMP)
+	$(PY) -m pytest core/tests
+
+test-numpy: $(STAMP)
+	$(PY) -m pytest plugins/bk-numpy/tests
+
+test-torch: $(STAMP)
+	$(PY) -m pytest plugins/bk-torch/tests
+
+test-jax: $(STAMP)
+	$(PY) -m pytest plugins/bk-jax/tests
+
+test-tf: $(STAMP)
+	$(PY) -m pytest plugins/bk-tf/tests
+
+test-testkit: $(STAMP)
+	$(PY) -m pytest testkit/tests
+
+bench: $(STAMP)
+	@test -d .bench/phiml || $(PIP) install -q -c $(CONSTRAINTS) --no-deps --target .bench/phiml phiml
+	PYTHONPATH=.bench/phiml $(PY) bench/run.py
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy core/src
+
+dist: $(STAMP)
+	rm -rf dist && mkdir -p dist
+	@for d in $(DISTS); do $(PY) -m build --no-isolation --outdir dist $$d >/dev/null || exit 1; echo "built $$d"; done
+	@ls dist
+
+clean:
+	rm -rf $(VENV) dist .bench .pytest_cache .mypy_cache .ruff_cache docs/_build
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

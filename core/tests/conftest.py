@@ -1,0 +1,150 @@
+"""Fixtures of the core's tests: throw-away plugins installed on a temporary `sys.path` entry.
+
+The core's tests need no framework. Fake "frameworks" are tiny modules whose tensor type wraps a
+NumPy array; their backends are real plugins, discovered through `*.dist-info/entry_points.txt`.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import bk
+from bk import _context
+from bk._dispatch import _reset_owner_cache
+
+# A fake framework: a module that defines a tensor type. `{name}` is substituted.
+FAKE_FRAMEWORK = '''
+import numpy as np
+
+class Tensor:
+    """A fake framework tensor wrapping a NumPy array."""
+
+    def __init__(self, array):
+        self.array = np.asarray(array)
+
+    def __dlpack__(self, **kwargs):
+        return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.array.__dlpack_device__()
+
+    def __repr__(self):
+        return f"{name}.Tensor({{self.array!r}})"
+'''
+
+# The backend of a fake framework: the required set plus DLPack and a few operations.
+FAKE_BACKEND = '''
+import numpy as np
+import bk
+import {name}
+
+class FakeBackend(bk.Backend):
+    def __init__(self):
+        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, 1, "fake", "cpu")
+        super().__init__("{name}", [cpu], cpu)
+
+    def is_tensor(self, x, only_native=False):
+        if isinstance(x, {name}.Tensor):
+            return True
+        return not only_native and isinstance(x, (int, float, bool, complex, np.ndarray, list, tuple))
+
+    def as_tensor(self, x, convert_external=True):
+        return x if isinstance(x, {name}.Tensor) else {name}.Tensor(np.asarray(x))
+
+    def is_available(self, tensor):
+        return True
+
+    def numpy(self, tensor):
+        return tensor.array if isinstance(tensor, {name}.Tensor) else np.asarray(tensor)
+
+    def dtype(self, array):
+        return bk.from_numpy_dtype(self.numpy(array).dtype)
+
+    def staticshape(self, tensor):
+        return self.numpy(tensor).shape
+
+    def cast(self, x, dtype):
+        return {name}.Tensor(self.numpy(x).astype(bk.to_numpy_dtype(dtype)))
+
+    def to_dlpack(self, tensor):
+        return tensor
+
+    def from_dlpack(self, capsule):
+        return {name}.Tensor(np.from_dlpack(capsule))
+
+    def sum(self, value, axis=None, keepdims=False):
+        return {name}.Tensor(np.sum(self.numpy(value), axis=axis, keepdims=keepdims))
+'''
+
+PLUGIN = '''
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="{name}", modules=("{name}",), load="{name}_backend:FakeBackend", priority={priority}, api={api})]
+'''
+
+
+@dataclass
+class Site:
+    """A temporary `sys.path` entry to install throw-away plugins into."""
+
+    path: Path
+    monkeypatch: pytest.MonkeyPatch
+
+    def activate(self, *plugins: str) -> list[str]:
+        """Enables the entry points `plugins` (through BK_PLUGINS) and discovers again."""
+        self.monkeypatch.setenv("BK_PLUGINS", ",".join(plugins))
+        names = bk.refresh()
+        _context.GLOBALS.default_backend = None
+        return names
+
+    def module(self, name: str, source: str) -> None:
+        (self.path / f"{name}.py").write_text(textwrap.dedent(source))
+
+    def distribution(self, dist: str, entry_points: dict[str, str], version: str = "1.0") -> None:
+        info = self.path / f"{dist.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+        lines = "".join(f"{k} = {v}\n" for k, v in entry_points.items())
+        (info / "entry_points.txt").write_text(f"[bk.backends]\n{lines}")
+
+    def fake_framework(self, name: str, priority: int = 10, api: int = bk.API_VERSION, dist: str | None = None) -> None:
+        """A fake framework module `name`, its backend, and a plugin distribution for it."""
+        self.module(name, FAKE_FRAMEWORK.format(name=name))
+        self.module(f"{name}_backend", FAKE_BACKEND.format(name=name))
+        self.module(f"{name}_plugin", PLUGIN.format(name=name, priority=priority, api=api))
+        self.distribution(dist or f"bk-{name}", {name: f"{name}_plugin"})
+
+
+def reset_bk() -> None:
+    """Forgets discovered plugins, cached ownership and the global default backend."""
+    _context.GLOBALS.default_backend = None
+    _context.GLOBALS.precision = None
+    bk.refresh()
+    _reset_owner_cache()
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    """A temporary site on `sys.path`; only its plugins are loaded (autoload of others is disabled)."""
+    path = tmp_path / "site"
+    path.mkdir()
+    monkeypatch.syspath_prepend(str(path))
+    monkeypatch.setenv("BK_DISABLE_PLUGIN_AUTOLOAD", "1")
+    for variable in ("BK_PLUGINS", "BK_BLOCK_PLUGINS", "BK_DEFAULT_BACKEND", "BK_STRICT_PLUGINS"):
+        monkeypatch.delenv(variable, raising=False)
+    before = set(sys.modules)
+    yield Site(path, monkeypatch)
+    monkeypatch.undo()
+    for name in set(sys.modules) - before:  # fake frameworks must not leak into other tests
+        if name.startswith(("fake", "broken")):
+            del sys.modules[name]
+    reset_bk()
+

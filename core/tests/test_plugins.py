@@ -1,0 +1,277 @@
+"""Plugin discovery with real throw-away plugins: every failure stays with its plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import bk
+
+BROKEN_IMPORT = "raise ImportError('this plugin is broken on purpose')\n"
+HOOK_RAISES = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    raise RuntimeError("hook failed on purpose")
+"""
+MISSING_LOAD = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="ghost", modules=("ghostlib",), load="ghost_backend_missing:GhostBackend", priority=10)]
+"""
+NOT_A_BACKEND = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="notabackend", modules=("nab",), load="collections:OrderedDict", priority=10)]
+"""
+
+
+def problems() -> list[str]:
+    return [p["reason"] for p in bk.info()["problems"]]
+
+
+def test_fake_plugin_is_discovered_and_loaded_lazily(site):
+    site.fake_framework("fakea")
+    assert site.activate("fakea") == ["fakea"]
+    assert "fakea_backend" not in sys.modules  # listing loads nothing
+    backend = bk.backend("fakea")
+    assert backend.name == "fakea" and isinstance(backend, bk.Backend)
+    assert bk.backend("fakea") is backend
+    report = bk.info()
+    assert report["backends"][0]["distribution"] == "bk-fakea"
+    assert report["backends"][0]["loaded"] is True
+
+
+def test_plugin_that_fails_to_import_is_skipped_with_a_warning(site):
+    site.fake_framework("fakea")
+    site.module("broken_plugin", BROKEN_IMPORT)
+    site.distribution("bk-broken", {"broken": "broken_plugin"})
+    with pytest.warns(bk.PluginWarning, match=r"bk-broken.*broken on purpose"):
+        names = site.activate("fakea", "broken")
+    assert names == ["fakea"]
+    assert bk.backend("fakea").name == "fakea"
+    assert any("broken on purpose" in reason for reason in problems())
+
+
+def test_hook_that_raises_is_skipped(site):
+    site.fake_framework("fakea")
+    site.module("broken_hook", HOOK_RAISES)
+    site.distribution("bk-brokenhook", {"brokenhook": "broken_hook"})
+    with pytest.warns(bk.PluginWarning, match=r"bk-brokenhook.*hook failed on purpose"):
+        names = site.activate("fakea", "brokenhook")
+    assert names == ["fakea"]
+
+
+def test_incompatible_api_is_skipped(site):
+    site.fake_framework("fakea")
+    site.fake_framework("fakefuture", api=bk.API_VERSION + 1)
+    with pytest.warns(bk.PluginWarning, match=r"bk-fakefuture.*API 2"):
+        names = site.activate("fakea", "fakefuture")
+    assert names == ["fakea"]
+
+
+def test_duplicate_name_is_skipped_and_the_first_wins(site):
+    site.fake_framework("fakea")
+    # a second distribution that reuses the backend name 'fakea'
+    site.module("dup_plugin", PLUGIN_DUP)
+    site.distribution("zz-impostor", {"impostor": "dup_plugin"})
+    with pytest.warns(bk.PluginWarning, match=r"zz-impostor.*already provided by distribution 'bk-fakea'"):
+        names = site.activate("fakea", "impostor")
+    assert names == ["fakea"]
+    assert bk.info()["backends"][0]["distribution"] == "bk-fakea"
+
+
+PLUGIN_DUP = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="fakea", modules=("fakea",), load="nowhere:Nothing", priority=10)]
+"""
+
+
+def test_plugin_reusing_the_name_numpy_is_skipped(site):
+    site.module("numpy_plugin", NUMPY_PLUGIN.format(load="fakea_backend:FakeBackend"))
+    site.fake_framework("fakea")
+    site.distribution("bk-numpy", {"numpy": "numpy_plugin"})
+    site.module("impostor_plugin", NUMPY_PLUGIN.format(load="nowhere:Nothing"))
+    site.distribution("zz-evil-numpy", {"evilnumpy": "impostor_plugin"})
+    with pytest.warns(bk.PluginWarning, match=r"zz-evil-numpy.*'numpy' is already provided by distribution 'bk-numpy'"):
+        names = site.activate("numpy", "evilnumpy")
+    assert names == ["numpy"]
+    assert next(b for b in bk.info()["backends"] if b["name"] == "numpy")["distribution"] == "bk-numpy"
+
+
+NUMPY_PLUGIN = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="numpy", modules=("numpy",), load="{load}", priority=0)]
+"""
+
+
+def test_missing_load_target_fails_only_that_backend(site):
+    site.fake_framework("fakea")
+    site.module("ghost_plugin", MISSING_LOAD)
+    site.distribution("bk-ghost", {"ghost": "ghost_plugin"})
+    assert site.activate("fakea", "ghost") == ["fakea", "ghost"]
+    with pytest.raises(bk.PluginError, match=r"'ghost' of distribution 'bk-ghost' failed to load.*ghost_backend_missing"):
+        bk.backend("ghost")
+    assert bk.backend("fakea").name == "fakea"
+    ghost = next(b for b in bk.info()["backends"] if b["name"] == "ghost")
+    assert ghost["loaded"] is False and "ghost_backend_missing" in ghost["error"]
+
+
+def test_load_target_that_is_not_a_backend(site):
+    site.module("nab_plugin", NOT_A_BACKEND)
+    site.distribution("bk-nab", {"nab": "nab_plugin"})
+    site.activate("nab")
+    with pytest.raises(bk.PluginError, match="not a bk.Backend"):
+        bk.backend("notabackend")
+
+
+def test_strict_mode_turns_warnings_into_errors(site, monkeypatch):
+    site.module("broken_plugin", BROKEN_IMPORT)
+    site.distribution("bk-broken", {"broken": "broken_plugin"})
+    monkeypatch.setenv("BK_STRICT_PLUGINS", "1")
+    with pytest.raises(bk.PluginError, match="bk-broken"):
+        site.activate("broken")
+    monkeypatch.delenv("BK_STRICT_PLUGINS")
+
+
+def test_block_list_skips_named_plugins(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.fake_framework("fakeb")
+    monkeypatch.setenv("BK_BLOCK_PLUGINS", "fakeb")
+    assert site.activate("fakea", "fakeb") == ["fakea"]
+
+
+def test_unknown_names_in_variables_warn_but_never_fail(site, monkeypatch):
+    site.fake_framework("fakea")
+    monkeypatch.setenv("BK_BLOCK_PLUGINS", "nosuchplugin")
+    with pytest.warns(bk.PluginWarning, match="BK_BLOCK_PLUGINS names 'nosuchplugin'"):
+        assert site.activate("fakea") == ["fakea"]
+
+
+def test_default_backend_from_environment(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.fake_framework("fakeb")
+    site.activate("fakea", "fakeb")
+    monkeypatch.setenv("BK_DEFAULT_BACKEND", "fakeb")
+    assert bk.default_backend().name == "fakeb"
+
+
+def test_unknown_default_backend_warns(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.activate("fakea")
+    monkeypatch.setenv("BK_DEFAULT_BACKEND", "fakeaa")
+    with pytest.warns(bk.PluginWarning, match="Did you mean 'fakea'"), pytest.raises(bk.NoBackendFound, match="bk-numpy is not installed"):
+        bk.default_backend()
+
+
+def test_refresh_picks_up_plugins_installed_later(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.activate("fakea")
+    assert bk.backends() == ["fakea"]
+    site.fake_framework("fakeb")
+    monkeypatch.setenv("BK_PLUGINS", "fakea,fakeb")
+    assert bk.backends() == ["fakea"]
+    assert bk.refresh() == ["fakea", "fakeb"]
+
+
+def test_installing_a_backend_does_not_change_the_default(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.activate("fakea")
+    bk.set_global_default_backend("fakea")
+    site.fake_framework("fakeb", priority=100)
+    monkeypatch.setenv("BK_PLUGINS", "fakea,fakeb")
+    bk.refresh()
+    assert bk.default_backend().name == "fakea"
+
+
+def test_unknown_backend_name_lists_installed_and_close_matches(site):
+    site.fake_framework("fakea")
+    site.activate("fakea")
+    with pytest.raises(ValueError, match=r"no backend named 'fakeaa'; installed: fakea\. Did you mean 'fakea'\?.*pip install bk-NAME"):
+        bk.backend("fakeaa")
+
+
+def test_backend_spec_validates_its_fields():
+    with pytest.raises(ValueError, match="identifier"):
+        bk.BackendSpec(name="my backend", modules=("x",), load="x:Y")
+    with pytest.raises(ValueError, match="tuple of module names"):
+        bk.BackendSpec(name="x", modules="x", load="x:Y")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="package.module:ClassName"):
+        bk.BackendSpec(name="x", modules=("x",), load="x.Y")
+
+
+def test_bk_convert_hook_is_a_fast_path(site):
+    site.fake_framework("fakea")
+    site.fake_framework("fakeb")
+    site.module("convert_plugin", CONVERT_HOOK)
+    site.distribution("bk-fastconvert", {"fastconvert": "convert_plugin"})
+    site.activate("fakea", "fakeb", "fastconvert")
+    import fakea
+
+    result = bk.convert(fakea.Tensor(np.arange(3)), bk.backend("fakeb"))
+    assert getattr(result, "converted_by_hook", False)
+
+
+CONVERT_HOOK = """
+import bk
+
+@bk.hookimpl
+def bk_convert(tensor, source, target):
+    if source.name == "fakea" and target.name == "fakeb":
+        result = target.as_tensor(source.numpy(tensor))
+        result.converted_by_hook = True
+        return result
+    return None
+"""
+
+
+def test_python_m_bk_info_json_reports_everything(site):
+    site.fake_framework("fakea")
+    site.module("broken_plugin", BROKEN_IMPORT)
+    site.distribution("bk-broken", {"broken": "broken_plugin"})
+    env = {**os.environ, "PYTHONPATH": str(site.path), "BK_DISABLE_PLUGIN_AUTOLOAD": "1", "BK_PLUGINS": "fakea,broken"}
+    result = subprocess.run([sys.executable, "-W", "ignore", "-m", "bk", "info", "--json"], capture_output=True, text=True, check=True, env=env)
+    report = json.loads(result.stdout)
+    assert report["core"] == bk.__version__
+    (fakea,) = report["backends"]
+    assert fakea["name"] == "fakea" and fakea["distribution"] == "bk-fakea" and fakea["version"] == "1.0"
+    assert fakea["loaded"] is True and fakea["devices"][0]["type"] == "CPU"
+    assert report["problems"][0]["distribution"] == "bk-broken"
+    text = subprocess.run([sys.executable, "-W", "ignore", "-m", "bk", "info"], capture_output=True, text=True, check=True, env=env).stdout
+    assert "fakea" in text and "bk-broken" in text and "broken on purpose" in text
+
+
+def test_many_plugins_are_discovered_without_loading_any(site):
+    names = []
+    for i in range(30):
+        name = f"fakemany{i}"
+        site.module(f"{name}_plugin", MANY.format(name=name))
+        site.distribution(f"bk-{name}", {name: f"{name}_plugin"})
+        names.append(name)
+    assert site.activate(*names) == sorted(names)
+    assert not any(m.endswith("_never_imported") for m in sys.modules)
+
+
+MANY = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="{name}", modules=("{name}",), load="{name}_never_imported:B", priority=10)]
+"""

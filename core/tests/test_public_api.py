@@ -1,0 +1,30 @@
+"""The public surface of `bk`: complete, sorted, and reporting `bk` as its module."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import bk
+
+
+def test_all_is_sorted_and_complete():
+    assert bk.__all__ == sorted(bk.__all__)
+    public = {name for name in vars(bk) if not name.startswith("_")}
+    assert public == set(bk.__all__) - {"__version__"}
+
+
+def test_public_objects_report_bk_as_module():
+    for name in bk.__all__:
+        obj = getattr(bk, name)
+        if isinstance(obj, type) or callable(obj) and hasattr(obj, "__qualname__"):
+            assert obj.__module__ == "bk", name
+
+
+def test_hookspecs_are_public():
+    assert callable(bk.hookspecs.bk_backends) and callable(bk.hookspecs.bk_convert)
+
+
+def test_import_bk_imports_no_framework_and_does_not_discover():
+    code = "import sys, bk; assert not [m for m in ('torch', 'jax', 'tensorflow', 'scipy') if m in sys.modules]; assert not bk._plugins.REGISTRY.discovered"
+    subprocess.run([sys.executable, "-c", code], check=True)

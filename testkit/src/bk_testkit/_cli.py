@@ -1,0 +1,130 @@
+"""The `testkit` command: `testkit certify ...` and `testkit list-features`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from typing import Final
+
+import bk
+
+from ._catalogue import catalogue, describe_feature
+from ._certify import BackendLoadError, BackendReport, certify_backend
+from ._report import format_summary, to_json, to_markdown
+from ._run import select_features
+
+__all__ = ["main"]
+
+EXIT_OK: Final = 0
+EXIT_FAILED: Final = 1
+EXIT_USAGE: Final = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="testkit", description="Certifies what installed bk backends support.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    certify = sub.add_parser("certify", help="run the conformance catalogue against installed backends")
+    certify.add_argument("names", nargs="*", metavar="NAME", help="installed backend names, such as numpy")
+    certify.add_argument("--all", action="store_true", help="certify every installed backend")
+    certify.add_argument("--json", metavar="FILE", help="write the JSON report (schema certify-1) to FILE")
+    certify.add_argument("--markdown", metavar="FILE", help="write a Markdown feature table to FILE")
+    certify.add_argument("--features", metavar="PATTERN", help="comma-separated glob patterns of feature ids, e.g. 'sum,arc*'")
+    certify.add_argument("--precision", type=int, choices=(32, 64), help="run precision-dependent checks only at this precision")
+    certify.add_argument("--timeout", type=float, default=20.0, help="seconds one case may run (default 20)")
+    sub.add_parser("list-features", help="print every feature id, its number of cases and a description")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `testkit` console command; returns the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and EXIT_USAGE
+    if args.command == "list-features":
+        return _list_features()
+    return _certify(parser, args)
+
+
+def _list_features() -> int:
+    counts = catalogue()
+    for feature, count in counts.items():
+        print(f"{feature:<36} {count:>3}  {describe_feature(feature)}")
+    missing = sum(1 for c in counts.values() if c == 0)
+    print(f"\n{len(counts)} features, {sum(counts.values())} cases; {missing} features without a case yet.")
+    return EXIT_OK
+
+
+def _certify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    if bool(args.names) == bool(args.all):
+        parser.print_usage(sys.stderr)
+        print("testkit certify: name one or more backends, or pass --all (not both)", file=sys.stderr)
+        return EXIT_USAGE
+    names = list(bk.backends()) if args.all else list(dict.fromkeys(args.names))
+    if not names:
+        print("testkit certify --all: no backends are installed. Install one, e.g. pip install bk-numpy", file=sys.stderr)
+        return EXIT_USAGE
+    features = select_features(args.features)
+    if not features:
+        print(f"testkit certify: no feature id matches {args.features!r}; see testkit list-features", file=sys.stderr)
+        return EXIT_USAGE
+    precisions = (None, 32, 64) if args.precision is None else (args.precision,)
+    start = time.perf_counter()
+    reports: list[BackendReport] = []
+    progress = _Progress()
+    for name in names:
+        try:
+            reports.append(certify_backend(name, features, precisions, args.timeout, progress))
+        except BackendLoadError as error:
+            progress.clear()
+            print(f"testkit certify: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        progress.finish(reports[-1])
+    print(format_summary(reports, time.perf_counter() - start))
+    _write(args, reports)
+    failed = any(r.status == "failed" and r.claimed for rep in reports for r in rep.features.values())
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _write(args: argparse.Namespace, reports: list[BackendReport]) -> None:
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as file:
+            json.dump(to_json(reports, args.precision), file, indent=2)
+            file.write("\n")
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as file:
+            file.write(to_markdown(reports))
+
+
+class _Progress:
+    """A progress bar on stderr when it is a terminal; otherwise a short line every 10 %."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last_tenth = -1
+
+    def __call__(self, backend: str, done: int, total: int, case: str) -> None:
+        if self.tty:
+            width = 30
+            filled = width * done // max(total, 1)
+            sys.stderr.write(f"\r{backend:<8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {case[:40]:<40}")
+            sys.stderr.flush()
+            return
+        tenth = 10 * done // max(total, 1)
+        if tenth != self.last_tenth:
+            self.last_tenth = tenth
+            print(f"{backend}: {done}/{total} cases", file=sys.stderr, flush=True)
+
+    def clear(self) -> None:
+        if self.tty:
+            sys.stderr.write("\r" + " " * 100 + "\r")
+
+    def finish(self, report: BackendReport) -> None:
+        self.clear()
+        self.last_tenth = -1
+        counts = ", ".join(f"{v} {k}" for k, v in report.counts().items() if v)
+        print(f"{report.name}: {counts} ({report.seconds:.1f} s)", file=sys.stderr, flush=True)

@@ -1,0 +1,15 @@
+"""The conformance catalogue, one module per topic; importing this package registers every case."""
+
+from . import (  # noqa: F401
+    autodiff,
+    creation,
+    devices,
+    elementwise,
+    indexing,
+    linalg,
+    misc,
+    operators,
+    reductions,
+    shape,
+    sparse,
+)

@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 import bk
+import pytest
 from bk import _context
 from bk._dispatch import _reset_owner_cache
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import bk
 import numpy as np
 import pytest
-
-import bk
 from bk import DType
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import pytest
-
 import bk
+import pytest
 from bk import _context
 
 

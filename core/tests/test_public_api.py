@@ -17,7 +17,7 @@ def test_all_is_sorted_and_complete():
 def test_public_objects_report_bk_as_module():
     for name in bk.__all__:
         obj = getattr(bk, name)
-        if isinstance(obj, type) or callable(obj) and hasattr(obj, "__qualname__"):
+        if isinstance(obj, type) or (callable(obj) and hasattr(obj, "__qualname__")):
             assert obj.__module__ == "bk", name
 
 

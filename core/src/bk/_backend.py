@@ -6,7 +6,6 @@ each method declares whether it is required, a generic default, or an optional f
 
 from __future__ import annotations
 
-import difflib
 import math
 import warnings
 from abc import ABC, abstractmethod
@@ -18,6 +17,7 @@ import numpy as np
 from . import _context
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types
+from ._errors import did_you_mean
 from ._features import CAPABILITIES, generic, optional, uses_of
 
 __all__ = ["Backend"]
@@ -1454,8 +1454,7 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...]) -> bool:
     base = getattr(Backend, name, None)
     if base is None or name not in _METHOD_FEATURES:
         valid = [*_METHOD_FEATURES, *CAPABILITIES]
-        close = difflib.get_close_matches(name, valid, n=3)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        hint = did_you_mean(name, valid)
         raise ValueError(f"unknown feature {name!r}.{hint} Features are Backend method names or one of {', '.join(CAPABILITIES)}.")
     if name in _REQUIRED or getattr(cls, name) is not base:
         return True
@@ -1463,3 +1462,4 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...]) -> bool:
     if uses is None or name in visiting:
         return False
     return all(_resolve_support(cls, op, (*visiting, name)) for op in uses)
+

@@ -121,8 +121,8 @@ def _owner_of_type(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         _OWNERS[kind] = _SEQUENCE
         return _SEQUENCE
-    if isinstance(value, numbers.Number):
-        _OWNERS[kind] = _NEUTRAL
+    if isinstance(value, numbers.Number) or kind.__module__.partition(".")[0] == "numpy":
+        _OWNERS[kind] = _NEUTRAL  # numbers, and NumPy values when no installed backend owns NumPy
         return _NEUTRAL
     if isinstance(value, (str, bytes)):
         from ._object import OBJECTS

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 from functools import lru_cache
 from typing import Any, ClassVar, Final
 
 import numpy as np
+
+from ._errors import did_you_mean
 
 __all__ = ["DType", "combine_types", "from_numpy_dtype", "to_numpy_dtype"]
 
@@ -157,8 +158,7 @@ class DType:
             result = _NAMES.get(name.strip().lower())
             if result is not None:
                 return result
-            close = difflib.get_close_matches(name.lower(), list(_NAMES), n=3)
-            hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+            hint = did_you_mean(name.lower(), list(_NAMES))
             raise ValueError(f"unknown dtype name {name!r}.{hint} Valid names: {', '.join(sorted(_NAMES))}")
         if isinstance(name, type) and issubclass(name, np.generic):
             return from_numpy_dtype(np.dtype(name))
@@ -313,3 +313,4 @@ def combine_types(*dtypes: DType, fp_precision: int | None = None) -> DType:
     if not dtypes:
         raise ValueError("combine_types() needs at least one DType")
     return _combine(dtypes, fp_precision)
+

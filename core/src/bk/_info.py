@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import json
 import platform
 import sys
 from typing import Any
@@ -103,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     info_parser.add_argument("--json", action="store_true", help="print JSON for machines")
     info_parser.add_argument("--no-load", action="store_true", help="do not load backends (no framework import)")
     args = parser.parse_args(argv)
+    import json
+
     report = info(load=not args.no_load)
     print(json.dumps(report, indent=2) if args.json else format_info(report))
     return 0

@@ -8,7 +8,6 @@ plugin that caused it: it is recorded, reported by `bk.info()`, and warned about
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import os
 import threading
@@ -20,6 +19,7 @@ import pluggy
 
 from . import hookspecs
 from ._entrypoints import EntryPointInfo, find_entry_points
+from ._errors import did_you_mean
 from ._markers import PROJECT
 
 if TYPE_CHECKING:
@@ -300,8 +300,7 @@ def _warn(message: str) -> None:
 
 
 def unknown_backend_message(name: object, installed: list[str]) -> str:
-    close = difflib.get_close_matches(str(name), installed, n=3) if isinstance(name, str) else []
-    hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+    hint = did_you_mean(name, installed) if isinstance(name, str) else ""
     listing = ", ".join(sorted(installed)) or "none"
     return f"no backend named {name!r}; installed: {listing}.{hint} To add one: pip install bk-NAME"
 

@@ -1,0 +1,28 @@
+"""bk-numpy's arithmetic against raw NumPy ufuncs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from _harness import Figure, per_call_ns
+
+import bk
+
+OPS = {"add": np.add, "mul": np.multiply, "sub": np.subtract, "div": np.divide}
+
+
+def run() -> list[Figure]:
+    if "numpy" not in bk.backends():
+        return []
+    backend = bk.backend("numpy")
+    figures = []
+    for size, target in ((10, 1.5), (1_000_000, 1.03)):
+        a = np.random.default_rng(0).random(size, dtype=np.float32) + 1
+        b = np.random.default_rng(1).random(size, dtype=np.float32) + 1
+        repeat = 15 if size == 10 else 31
+        for name, ufunc in OPS.items():
+            method = getattr(backend, name)
+            raw = per_call_ns(lambda u=ufunc: u(a, b), repeat=repeat)
+            ours = per_call_ns(lambda m=method: m(a, b), repeat=repeat)
+            figures.append(Figure(f"bk_numpy {name}, {size:,} float32 / numpy", ours / raw, target, "x", f"({ours:.0f} ns vs {raw:.0f} ns)"))
+    return figures

@@ -1,0 +1,41 @@
+"""`make bench`: every speed and memory target of the project, printed beside its target.
+
+Exit status 1 if any figure misses its target. Timings never appear in tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _harness import print_table  # noqa: E402
+
+SUITES = {
+    "Import and discovery": "bench_import",
+    "Dispatch": "bench_dispatch",
+    "NumPy backend arithmetic": "bench_ops",
+    "Testkit": "bench_certify",
+}
+
+
+def main() -> int:
+    missed = []
+    for title, module_name in SUITES.items():
+        module = importlib.import_module(module_name)
+        figures = module.run()
+        if figures:
+            print_table(title, figures)
+            missed += [f.name for f in figures if not f.ok]
+    print()
+    if missed:
+        print(f"{len(missed)} figure(s) missed their target: {', '.join(missed)}")
+        return 1
+    print("every figure is within its target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from _harness import Figure, per_call_ns
 
 import bk

@@ -36,7 +36,7 @@ def run() -> list[Figure]:
     try:
         phiml_ms = cold_start_ms("import phiml.backend", runs=10, quiet=True)
         figures[0].note += f"; phiml.backend costs {phiml_ms - numpy_ms:.0f} ms more than numpy"
-    except Exception:  # noqa: BLE001 - phiml is only a comparison
+    except Exception:
         figures[0].note += "; phiml not installed for comparison"
     with tempfile.TemporaryDirectory() as tmp:
         make_site(Path(tmp), 100)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-
 from _harness import Figure, per_call_ns
 
 import bk
@@ -22,7 +21,7 @@ def run() -> list[Figure]:
         repeat = 15 if size == 10 else 31
         for name, ufunc in OPS.items():
             method = getattr(backend, name)
-            raw = per_call_ns(lambda u=ufunc: u(a, b), repeat=repeat)
-            ours = per_call_ns(lambda m=method: m(a, b), repeat=repeat)
+            raw = per_call_ns(lambda u=ufunc, a=a, b=b: u(a, b), repeat=repeat)
+            ours = per_call_ns(lambda m=method, a=a, b=b: m(a, b), repeat=repeat)
             figures.append(Figure(f"bk_numpy {name}, {size:,} float32 / numpy", ours / raw, target, "x", f"({ours:.0f} ns vs {raw:.0f} ns)"))
     return figures

@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from _harness import print_table  # noqa: E402
+from _harness import print_table
 
 SUITES = {
     "Import and discovery": "bench_import",

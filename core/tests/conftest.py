@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import bk
+import numpy as np
 import pytest
-from bk import _context
+
+import bk
+from bk import DType, _context
 from bk._dispatch import _reset_owner_cache
 
 # A fake framework: a module that defines a tensor type. `{name}` is substituted.
@@ -147,3 +149,146 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
             del sys.modules[name]
     reset_bk()
 
+
+
+# ---------------------------------------------------------------- NumPy-backed fake backends
+
+class Minimal(bk.Backend):
+    """Implements only the required set, on NumPy arrays."""
+
+    def __init__(self) -> None:
+        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "", "cpu")
+        super().__init__("minimal", [cpu], cpu)
+
+    def is_tensor(self, x, only_native=False):
+        return isinstance(x, np.ndarray) or (not only_native and isinstance(x, (int, float, bool, list, tuple)))
+
+    def as_tensor(self, x, convert_external=True):
+        return np.asarray(x)
+
+    def is_available(self, tensor):
+        return True
+
+    def numpy(self, tensor):
+        return np.asarray(tensor)
+
+    def dtype(self, array):
+        if isinstance(array, bool):
+            return DType(bool)
+        if isinstance(array, int):
+            return DType(int, 32)
+        if isinstance(array, float):
+            return DType(float, 64)
+        return bk.from_numpy_dtype(np.asarray(array).dtype)
+
+    def staticshape(self, tensor):
+        return np.shape(tensor)
+
+    def cast(self, x, dtype):
+        return np.asarray(x).astype(bk.to_numpy_dtype(dtype), copy=False)
+
+
+class Richer(Minimal):
+    """A few primitives more, enough for most generic defaults."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._name = "richer"
+
+    def stack(self, values, axis=0):
+        return np.stack(values, axis)
+
+    def tile(self, value, multiples):
+        return np.tile(value, multiples)
+
+    def pad(self, value, pad_width, mode="constant", constant_values=0):
+        if mode != "constant":
+            return NotImplemented
+        return np.pad(value, pad_width, constant_values=constant_values)
+
+    def gather(self, values, indices, axis):
+        return np.take(values, indices, axis)
+
+    def exp(self, x):
+        return np.exp(x)
+
+    def log_gamma(self, x):
+        from math import lgamma
+
+        return np.vectorize(lgamma)(x)
+
+    def reshape(self, value, shape):
+        return np.reshape(value, shape)
+
+    def zeros(self, shape, dtype=None):
+        return np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type))
+
+    def batched_gather_nd(self, values, indices):
+        batch = np.arange(max(values.shape[0], indices.shape[0])).reshape((-1,) + (1,) * (indices.ndim - 2))
+        return values[(batch, *np.moveaxis(indices, -1, 0))]
+
+    def scatter(self, base_grid, indices, values, mode):
+        result = base_grid.copy()
+        batch = np.arange(result.shape[0])[:, None]
+        index = (batch, *np.moveaxis(np.broadcast_to(indices, (result.shape[0], *indices.shape[1:])), -1, 0))
+        values = np.broadcast_to(values, (result.shape[0], indices.shape[1], result.shape[-1]))
+        if mode == "add":
+            np.add.at(result, index, values)
+        else:
+            result[index] = values
+        return result
+
+    def range(self, start, limit=None, delta=1, dtype=DType(int, 32)):
+        return np.arange(start, limit, delta, bk.to_numpy_dtype(dtype)) if limit is not None else np.arange(start, dtype=bk.to_numpy_dtype(dtype))
+
+    def repeat(self, x, repeats, axis, new_length=None):
+        return np.repeat(x, repeats, axis)
+
+    def any(self, boolean_tensor, axis=None, keepdims=False):
+        return np.any(boolean_tensor, axis=axis, keepdims=keepdims)
+
+    def sum(self, value, axis=None, keepdims=False):
+        return np.sum(value, axis=axis, keepdims=keepdims)
+
+    def clip(self, x, minimum, maximum):
+        return np.clip(x, minimum, maximum)
+
+    def all(self, boolean_tensor, axis=None, keepdims=False):
+        return np.all(boolean_tensor, axis=axis, keepdims=keepdims)
+
+    def where(self, condition, x=None, y=None):
+        return np.where(condition, x, y)
+
+    def stop_gradient(self, value):
+        return value
+
+    def copy(self, tensor, only_mutable=False):
+        return np.copy(tensor)
+
+    def divide_no_nan(self, x, y):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(y == 0, 0, x / np.where(y == 0, 1, y))
+
+    def isfinite(self, x):
+        return np.isfinite(x)
+
+    def maximum(self, a, b):
+        return np.maximum(a, b)
+
+    def ones(self, shape, dtype=None):
+        return np.ones(shape, bk.to_numpy_dtype(dtype or self.float_type))
+
+    def mul_matrix_batched_vector(self, A, b):
+        return (A @ b.T).T
+
+
+@pytest.fixture
+def minimal() -> Minimal:
+    """A backend with only the required set."""
+    return Minimal()
+
+
+@pytest.fixture
+def richer() -> Richer:
+    """A NumPy-backed backend with enough primitives for most generic defaults."""
+    return Richer()

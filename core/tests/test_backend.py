@@ -2,136 +2,23 @@
 
 from __future__ import annotations
 
-import bk
 import numpy as np
 import pytest
+
+import bk
 from bk import DType
-
-
-class Minimal(bk.Backend):
-    """Implements only the required set, on NumPy arrays."""
-
-    def __init__(self) -> None:
-        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "", "cpu")
-        super().__init__("minimal", [cpu], cpu)
-
-    def is_tensor(self, x, only_native=False):
-        return isinstance(x, np.ndarray) or (not only_native and isinstance(x, (int, float, bool, list, tuple)))
-
-    def as_tensor(self, x, convert_external=True):
-        return np.asarray(x)
-
-    def is_available(self, tensor):
-        return True
-
-    def numpy(self, tensor):
-        return np.asarray(tensor)
-
-    def dtype(self, array):
-        if isinstance(array, bool):
-            return DType(bool)
-        if isinstance(array, int):
-            return DType(int, 32)
-        if isinstance(array, float):
-            return DType(float, 64)
-        return bk.from_numpy_dtype(np.asarray(array).dtype)
-
-    def staticshape(self, tensor):
-        return np.shape(tensor)
-
-    def cast(self, x, dtype):
-        return np.asarray(x).astype(bk.to_numpy_dtype(dtype), copy=False)
-
-
-class Richer(Minimal):
-    """A few primitives more, enough for most generic defaults."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._name = "richer"
-
-    def stack(self, values, axis=0):
-        return np.stack(values, axis)
-
-    def tile(self, value, multiples):
-        return np.tile(value, multiples)
-
-    def pad(self, value, pad_width, mode="constant", constant_values=0):
-        if mode != "constant":
-            return NotImplemented
-        return np.pad(value, pad_width, constant_values=constant_values)
-
-    def gather(self, values, indices, axis):
-        return np.take(values, indices, axis)
-
-    def exp(self, x):
-        return np.exp(x)
-
-    def log_gamma(self, x):
-        from math import lgamma
-
-        return np.vectorize(lgamma)(x)
-
-    def reshape(self, value, shape):
-        return np.reshape(value, shape)
-
-    def zeros(self, shape, dtype=None):
-        return np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type))
-
-    def batched_gather_nd(self, values, indices):
-        batch = np.arange(max(values.shape[0], indices.shape[0])).reshape((-1,) + (1,) * (indices.ndim - 2))
-        return values[(batch, *np.moveaxis(indices, -1, 0))]
-
-    def scatter(self, base_grid, indices, values, mode):
-        result = base_grid.copy()
-        batch = np.arange(result.shape[0])[:, None]
-        index = (batch, *np.moveaxis(np.broadcast_to(indices, (result.shape[0], *indices.shape[1:])), -1, 0))
-        values = np.broadcast_to(values, (result.shape[0], indices.shape[1], result.shape[-1]))
-        if mode == "add":
-            np.add.at(result, index, values)
-        else:
-            result[index] = values
-        return result
-
-    def range(self, start, limit=None, delta=1, dtype=DType(int, 32)):
-        return np.arange(start, limit, delta, bk.to_numpy_dtype(dtype)) if limit is not None else np.arange(start, dtype=bk.to_numpy_dtype(dtype))
-
-    def repeat(self, x, repeats, axis, new_length=None):
-        return np.repeat(x, repeats, axis)
-
-    def any(self, boolean_tensor, axis=None, keepdims=False):
-        return np.any(boolean_tensor, axis=axis, keepdims=keepdims)
-
-    def sum(self, value, axis=None, keepdims=False):
-        return np.sum(value, axis=axis, keepdims=keepdims)
-
-    def clip(self, x, minimum, maximum):
-        return np.clip(x, minimum, maximum)
-
-    def all(self, boolean_tensor, axis=None, keepdims=False):
-        return np.all(boolean_tensor, axis=axis, keepdims=keepdims)
-
-    def where(self, condition, x=None, y=None):
-        return np.where(condition, x, y)
-
-    def stop_gradient(self, value):
-        return value
-
-    def copy(self, tensor, only_mutable=False):
-        return np.copy(tensor)
-
 
 # ---------------------------------------------------------------- supports()
 
 
-def test_required_set_is_always_supported():
-    backend = Minimal()
+def test_required_set_is_always_supported(minimal):
+    backend = minimal
     for feature in ("is_tensor", "as_tensor", "is_available", "numpy", "dtype", "staticshape", "cast"):
         assert backend.supports(feature)
 
 
-def test_inherited_not_implemented_is_not_supported():
-    backend = Minimal()
+def test_inherited_not_implemented_is_not_supported(minimal):
+    backend = minimal
     for feature in ("sum", "fft", "jacobian", "custom_gradient", "grid_sample", "gradients", "jit", "sparse", "dlpack", "devices"):
         assert not backend.supports(feature), feature
     with pytest.raises(NotImplementedError, match="minimal does not implement sum"):
@@ -139,8 +26,7 @@ def test_inherited_not_implemented_is_not_supported():
     assert backend.custom_gradient(lambda x: x, lambda *a: a) is NotImplemented
 
 
-def test_generic_default_is_supported_only_with_its_operations():
-    minimal, richer = Minimal(), Richer()
+def test_generic_default_is_supported_only_with_its_operations(minimal, richer):
     assert minimal.supports("add") and minimal.supports("ndims") and minimal.supports("to_float")
     assert not minimal.supports("stack_leaves") and richer.supports("stack_leaves")
     assert not minimal.supports("tile_to") and richer.supports("tile_to")
@@ -149,25 +35,24 @@ def test_generic_default_is_supported_only_with_its_operations():
     assert not richer.supports("batched_bincount")  # needs bincount
 
 
-def test_supports_accepts_unbound_methods_and_capabilities():
-    richer = Richer()
+def test_supports_accepts_unbound_methods_and_capabilities(richer):
     assert richer.supports(bk.Backend.stack)
     assert not richer.supports(bk.Backend.fft)
     assert richer.supports("float64")
 
 
-def test_float64_capability_is_declared_by_the_class():
-    class NoDouble(Minimal):
+def test_float64_capability_is_declared_by_the_class(minimal):
+    class NoDouble(type(minimal)):  # type: ignore[misc]
         float64_supported = False
 
     assert not NoDouble().supports("float64")
 
 
-def test_unknown_feature_names_close_matches():
+def test_unknown_feature_names_close_matches(minimal):
     with pytest.raises(ValueError, match=r"unknown feature 'stak'\. Did you mean 'stack'"):
-        Minimal().supports("stak")
+        minimal.supports("stak")
     with pytest.raises(ValueError, match="unknown feature"):
-        Minimal().supports("_name")
+        minimal.supports("_name")
 
 
 def test_features_lists_methods_and_capabilities():
@@ -176,19 +61,19 @@ def test_features_lists_methods_and_capabilities():
     assert len(set(features)) == len(features)
 
 
-def test_override_makes_a_feature_supported():
-    class WithFFT(Minimal):
+def test_override_makes_a_feature_supported(minimal):
+    class WithFFT(type(minimal)):  # type: ignore[misc]
         def fft(self, x, axes):
             return np.fft.fftn(x, axes=axes)
 
-    assert WithFFT().supports("fft") and not Minimal().supports("fft")
+    assert WithFFT().supports("fft") and not minimal.supports("fft")
 
 
 # ---------------------------------------------------------------- generic defaults
 
 
-def test_operators_auto_cast():
-    b = Minimal()
+def test_operators_auto_cast(minimal):
+    b = minimal
     result = b.add(np.array([1, 2], np.int8), np.array([0.5, 1], np.float32))
     assert result.dtype == np.float32 and np.allclose(result, [1.5, 3])
     assert b.add(np.array([True]), np.array([True])).dtype == np.int32
@@ -196,8 +81,8 @@ def test_operators_auto_cast():
         assert b.mul(np.float32(2), np.float32(3)).dtype == np.float64
 
 
-def test_flip_unstack_and_shape_helpers():
-    b = Minimal()
+def test_flip_unstack_and_shape_helpers(minimal):
+    b = minimal
     x = np.arange(6).reshape(2, 3)
     np.testing.assert_array_equal(b.flip(x, [1]), x[:, ::-1])
     assert [u.tolist() for u in b.unstack(x, axis=1)] == [[0, 3], [1, 4], [2, 5]]
@@ -210,8 +95,8 @@ def test_flip_unstack_and_shape_helpers():
         b.determine_size([np.ones(3), np.ones(4)], 0)
 
 
-def test_pad_to_and_tile_to():
-    b = Richer()
+def test_pad_to_and_tile_to(richer):
+    b = richer
     np.testing.assert_array_equal(b.pad_to(np.array([1, 2]), 0, 4, 9), [1, 2, 9, 9])
     np.testing.assert_array_equal(b.pad_to(np.array([1, 2, 3]), 0, 2, 9), [1, 2])
     np.testing.assert_array_equal(b.tile_to(np.array([[1, 2]]), 0, 3), [[1, 2]] * 3)
@@ -219,8 +104,8 @@ def test_pad_to_and_tile_to():
         b.tile_to(np.ones((2, 1)), 0, 3)
 
 
-def test_stack_leaves_and_vectorized_call():
-    b = Richer()
+def test_stack_leaves_and_vectorized_call(richer):
+    b = richer
     trees = [{"a": (np.ones(2) * i, np.zeros(1))} for i in range(3)]
     stacked = b.stack_leaves(trees)
     assert stacked["a"][0].shape == (3, 2) and stacked["a"][1].shape == (3, 1)
@@ -228,8 +113,8 @@ def test_stack_leaves_and_vectorized_call():
     np.testing.assert_array_equal(result, [0, 2, 4])
 
 
-def test_unravel_and_ravel_multi_index():
-    b = Richer()
+def test_unravel_and_ravel_multi_index(richer):
+    b = richer
     flat = np.array([0, 5, 11])
     multi = b.unravel_index(flat, (3, 4))
     np.testing.assert_array_equal(multi, np.stack(np.unravel_index(flat, (3, 4)), -1))
@@ -242,15 +127,15 @@ def test_unravel_and_ravel_multi_index():
         b.ravel_multi_index(outside, (3, 4), mode="wrap")
 
 
-def test_factorial():
-    b = Richer()
+def test_factorial(richer):
+    b = richer
     np.testing.assert_array_equal(b.factorial(np.array([0, 5, 12], np.int32)), [1, 120, 479001600])
     assert b.factorial(np.array([20], np.int64))[0] == 2432902008176640000
     np.testing.assert_allclose(b.factorial(np.array([3.0, 4.5])), [6.0, 52.34277778], rtol=1e-6)
 
 
-def test_sparse_generics_against_dense():
-    b = Richer()
+def test_sparse_generics_against_dense(richer):
+    b = richer
     rng = np.random.default_rng(0)
     dense_matrix = np.array([[1.0, 0, 2], [0, 3, 0]])
     rows, cols = np.nonzero(dense_matrix)
@@ -266,8 +151,8 @@ def test_sparse_generics_against_dense():
     np.testing.assert_allclose(b.csr_to_dense(column_indices, row_pointers, values, (2, 3))[0, ..., 0], dense_matrix)
 
 
-def test_gather_and_scatter_generics():
-    b = Richer()
+def test_gather_and_scatter_generics(richer):
+    b = richer
     values = np.arange(12.0).reshape(4, 3)
     np.testing.assert_array_equal(b.gather_1d(np.arange(5), np.array([4, 0])), [4, 0])
     np.testing.assert_array_equal(b.gather_nd(values, np.array([[1], [3]])), values[[1, 3]])
@@ -278,8 +163,8 @@ def test_gather_and_scatter_generics():
     np.testing.assert_array_equal(grid, [[0, 7], [0, 0]])
 
 
-def test_while_loop_with_and_without_checkpoints():
-    b = Richer()
+def test_while_loop_with_and_without_checkpoints(richer):
+    b = richer
 
     def loop(active, x):
         x = x + 1
@@ -292,8 +177,8 @@ def test_while_loop_with_and_without_checkpoints():
     np.testing.assert_array_equal(trajectory[1], [0, 1, 3, 3])
 
 
-def test_linear_applies_functions_and_matrix_lists():
-    class WithMatmul(Richer):
+def test_linear_applies_functions_and_matrix_lists(richer):
+    class WithMatmul(type(richer)):  # type: ignore[misc]
         def mul_matrix_batched_vector(self, A, b):
             return b @ A.T
 
@@ -306,8 +191,8 @@ def test_linear_applies_functions_and_matrix_lists():
         b.linear(np.ones(3), vectors)
 
 
-def test_devices():
-    b = Minimal()
+def test_devices(minimal, richer):
+    b = minimal
     (cpu,) = b.list_devices()
     assert b.list_devices("GPU") == [] and b.get_device(np.ones(1)) is cpu
     assert b.get_device_by_ref("cpu") is cpu
@@ -315,7 +200,7 @@ def test_devices():
         assert b.set_default_device("GPU") is False
     assert b.set_default_device("CPU") is True
     with pytest.raises(ValueError, match="belongs to backend"):
-        b.set_default_device(Richer().get_default_device())
+        b.set_default_device(type(richer)().get_default_device())
     with pytest.raises(ValueError, match="device_type must be"):
         b.list_devices("QPU")
     with pytest.raises(ValueError, match="device_type must be one of"):
@@ -323,8 +208,8 @@ def test_devices():
     assert "minimal device 'CPU' (CPU)" in repr(cpu)
 
 
-def test_numpy_call_and_dense_disassemble():
-    b = Minimal()
+def test_numpy_call_and_dense_disassemble(minimal):
+    b = minimal
     result = b.numpy_call(lambda x: x * 2, (2,), DType(float, 64), np.array([1.0, 2.0]))
     np.testing.assert_array_equal(result, [2, 4])
     assemble, parts = b.disassemble(np.ones(2))

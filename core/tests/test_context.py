@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 import threading
 
-import bk
 import pytest
+
+import bk
 from bk import _context
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import bk
 import numpy as np
 import pytest
+
+import bk
 
 
 @pytest.fixture

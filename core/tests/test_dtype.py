@@ -6,6 +6,7 @@ import pickle
 
 import numpy as np
 import pytest
+
 from bk import DType, combine_types, from_numpy_dtype, to_numpy_dtype
 
 I8, I16, I32, I64 = (DType(int, b) for b in (8, 16, 32, 64))

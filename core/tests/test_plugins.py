@@ -7,9 +7,10 @@ import os
 import subprocess
 import sys
 
-import bk
 import numpy as np
 import pytest
+
+import bk
 
 BROKEN_IMPORT = "raise ImportError('this plugin is broken on purpose')\n"
 HOOK_RAISES = """

@@ -19,11 +19,13 @@ from ._device import ComputeDevice
 from ._dtype import DType, combine_types
 from ._errors import did_you_mean
 from ._features import CAPABILITIES, generic, optional, uses_of
+from ._solve import Preconditioner, SolveResult
 
 __all__ = ["Backend"]
 
 Tensor = Any
 
+_SOLVER_OPS: Final = ("linear", "while_loop", "sum", "where", "divide_no_nan", "isfinite", "maximum", "zeros", "ones")
 _INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features"})
 
 
@@ -355,9 +357,9 @@ class Backend(ABC):
         """The number of dimensions of `tensor`."""
         return len(self.staticshape(tensor))
 
-    @generic("shape", "prod")
+    @generic("shape")
     def size(self, array: Tensor) -> Any:
-        """The number of elements of `array`."""
+        """The number of elements of `array` (under tracing with unknown sizes, this needs `prod`)."""
         shape = self.shape(array)
         if all(isinstance(s, int) for s in shape):
             return math.prod(shape)
@@ -1200,6 +1202,90 @@ class Backend(ABC):
         if len(self.staticshape(lin)) != 2:
             raise ValueError(f"the linear operator must be a matrix but has shape {self.staticshape(lin)}")
         return self.mul_matrix_batched_vector(lin, vector)
+
+    # ------------------------------------------------------------ generic algorithms: solves and minimisation
+
+    @generic(*_SOLVER_OPS)
+    def linear_solve(self, method: str, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
+        """Solves the batched linear systems `A x = y`.
+
+        Args:
+            method: 'auto' (adaptive CG), 'CG', 'CG-adaptive', 'biCG-stab' (= 'biCG-stab(1)'),
+                'biCG-stab(n)', 'scipy-direct', 'scipy-CG', 'scipy-GMres', 'scipy-biCG',
+                'scipy-biCG-stab', 'scipy-CGS', 'scipy-QMR' or 'scipy-GCrotMK'.
+            lin: A dense or sparse `(n, n)` matrix, a list of matrices (one per batch entry), or a
+                linear function of `(batch, n)` tensors.
+            y: Right-hand sides, `(batch, n)`.
+            x0: Initial guesses, `(batch, n)`.
+            rtol: Relative tolerance on the residual norm, scalar or `(batch,)`.
+            atol: Absolute tolerance on the residual norm, scalar or `(batch,)`.
+            max_iter: Iteration limit: an int, `(batch,)`, or `(checkpoints, batch)` to record the
+                state at each checkpoint (a trajectory: every result gets an outer checkpoint axis).
+            pre: Preconditioner or `None`.
+            matrix_offset: A constant added to every matrix entry, or `None`.
+
+        Raises:
+            ValueError: for an unknown method or badly shaped arguments.
+        """
+        if method in ("auto", "CG-adaptive"):
+            return self.conjugate_gradient_adaptive(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+        if method == "CG":
+            return self.conjugate_gradient(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+        if method == "biCG-stab":
+            return self.bi_conjugate_gradient(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset, poly_order=1)
+        if method.startswith("biCG-stab(") and method.endswith(")") and method[10:-1].isdigit():
+            return self.bi_conjugate_gradient(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset, poly_order=int(method[10:-1]))
+        if method.startswith("scipy-"):
+            from ._linalg import scipy_solve
+
+            return scipy_solve(self, method[6:], lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+        raise ValueError(
+            f"unknown linear solve method {method!r}; use 'auto', 'CG', 'CG-adaptive', 'biCG-stab', 'biCG-stab(n)', "
+            "or one of 'scipy-direct', 'scipy-CG', 'scipy-GMres', 'scipy-biCG', 'scipy-biCG-stab', 'scipy-CGS', 'scipy-QMR', 'scipy-GCrotMK'"
+        )
+
+    @generic(*_SOLVER_OPS)
+    def conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
+        """Preconditioned conjugate gradient; arguments as `linear_solve`."""
+        from ._linalg import cg
+
+        return cg(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+
+    @generic(*_SOLVER_OPS)
+    def conjugate_gradient_adaptive(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
+        """Conjugate gradient with directions recomputed from the residual; arguments as `linear_solve`."""
+        from ._linalg import cg_adaptive
+
+        return cg_adaptive(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+
+    @generic(*_SOLVER_OPS)
+    def bi_conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any, poly_order: int = 2) -> SolveResult:
+        """BiCGstab(`poly_order`) for general square systems; arguments as `linear_solve`."""
+        from ._linalg import bicg
+
+        return bicg(self, lin, y, x0, rtol, atol, max_iter, pre, poly_order, matrix_offset)
+
+    @generic("sum", "where", "numpy", "as_tensor", "cast")
+    def minimize(self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool) -> SolveResult | list[SolveResult]:
+        """Minimises `f(x) -> loss` for `(batch, n)` parameters, each batch entry independently.
+
+        Args:
+            method: 'GD' (gradient descent, needs `gradients`), 'auto' (= 'L-BFGS-B'), or any
+                method of `scipy.optimize.minimize` such as 'L-BFGS-B', 'BFGS', 'CG'. SciPy methods get
+                gradients from this backend's autodiff, or estimate them by finite differences if it has none.
+            f: Loss function returning `(batch,)` values.
+            x0: Initial parameters, `(batch, n)`.
+            atol: Tolerance (of the largest gradient component for 'GD', SciPy's `tol` otherwise).
+            max_iter: Iteration limit.
+            trj: Return the list of states after every iteration instead of the final one.
+        """
+        if method == "GD":
+            from ._minimize import gradient_descent
+
+            return gradient_descent(self, f, x0, atol, max_iter, trj)
+        from ._minimize import scipy_minimize
+
+        return scipy_minimize(self, "L-BFGS-B" if method == "auto" else method, f, x0, atol, max_iter, trj)
 
     # ------------------------------------------------------------ FFT, convolution, sampling
 

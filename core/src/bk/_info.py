@@ -46,7 +46,7 @@ def _describe(entry: Entry) -> dict[str, Any]:
         "name": entry.spec.name,
         "distribution": entry.distribution,
         "version": entry.version,
-        "framework": entry.spec.framework or entry.spec.modules[0] if entry.spec.modules else None,
+        "framework": entry.spec.framework or (entry.spec.modules[0] if entry.spec.modules else None),
         "framework_version": _framework_version(entry),
         "description": entry.spec.description,
         "priority": entry.spec.priority,

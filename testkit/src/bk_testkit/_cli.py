@@ -45,9 +45,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) and EXIT_USAGE
-    if args.command == "list-features":
-        return _list_features()
-    return _certify(parser, args)
+    try:
+        if args.command == "list-features":
+            return _list_features()
+        return _certify(parser, args)
+    except BrokenPipeError:  # output piped into `head` and the like
+        sys.stderr.close()
+        return EXIT_OK
 
 
 def _list_features() -> int:

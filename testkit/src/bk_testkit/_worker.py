@@ -51,7 +51,7 @@ def main() -> int:
 
     try:
         backend = bk.backend(config["backend"])
-    except Exception as error:  # noqa: BLE001 - reported to the parent
+    except Exception as error:
         _send(stream, event="load_error", message=f"{type(error).__name__}: {error}")
         return LOAD_ERROR_STATUS
     claimed = {f: bool(backend.supports(f)) for f in bk.Backend.features()}

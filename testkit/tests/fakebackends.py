@@ -1,0 +1,116 @@
+"""Throw-away NumPy-backed backends for the testkit's own tests (also installable as a plugin).
+
+- `honest`: the required set plus sum, cos, exp, reshape and concat, all correct.
+- `liar`: like honest, but `sum` adds one and `cos` computes the sine.
+- `modest`: like honest plus a correct `abs` that `supports()` denies.
+- `crashy`: like honest plus `sin` that hangs and `tanh` that kills the interpreter.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import numpy as np
+
+import bk
+
+
+class Honest(bk.Backend):
+    def __init__(self, name: str = "honest") -> None:
+        super().__init__(name, [], None)  # type: ignore[arg-type]
+        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, 1, "NumPy in tests", "cpu")
+        self._devices, self._default_device = (cpu,), cpu
+
+    # required set
+    def is_tensor(self, x: Any, only_native: bool = False) -> bool:
+        return isinstance(x, (np.ndarray, np.generic)) or (not only_native and isinstance(x, (bool, int, float, complex, list, tuple)))
+
+    def as_tensor(self, x: Any, convert_external: bool = True) -> Any:
+        array = np.asarray(x)
+        p = bk.get_precision()
+        if p is not None and array.dtype.kind == "f":
+            array = array.astype(f"float{p}")
+        if p is not None and array.dtype.kind == "c":
+            array = array.astype(f"complex{2 * p}")
+        return array
+
+    def is_available(self, tensor: Any) -> bool:
+        return True
+
+    def numpy(self, tensor: Any) -> np.ndarray:
+        return np.asarray(tensor)
+
+    def dtype(self, array: Any) -> bk.DType:
+        if isinstance(array, bool):
+            return bk.DType(bool)
+        if isinstance(array, int):
+            return bk.DType(int, 32)
+        return bk.from_numpy_dtype(np.asarray(array).dtype)
+
+    def staticshape(self, tensor: Any) -> tuple[int, ...]:
+        return tuple(np.shape(tensor))
+
+    def cast(self, x: Any, dtype: bk.DType) -> Any:
+        return np.asarray(x).astype(bk.to_numpy_dtype(dtype), copy=False)
+
+    # a few features
+    def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        return np.sum(value, axis=axis, keepdims=keepdims)
+
+    def cos(self, x: Any) -> Any:
+        return np.cos(x)
+
+    def exp(self, x: Any) -> Any:
+        return np.exp(x)
+
+    def reshape(self, value: Any, shape: Any) -> Any:
+        return np.reshape(value, shape)
+
+    def concat(self, values: Any, axis: int) -> Any:
+        return np.concatenate(values, axis)
+
+
+class Liar(Honest):
+    def __init__(self) -> None:
+        super().__init__("liar")
+
+    def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        return np.sum(value, axis=axis, keepdims=keepdims) + 1
+
+    def cos(self, x: Any) -> Any:
+        return np.sin(x)
+
+
+class Modest(Honest):
+    """Implements `abs` without claiming it."""
+
+    def __init__(self) -> None:
+        super().__init__("modest")
+
+    def abs(self, x: Any) -> Any:
+        return np.abs(x)
+
+    def supports(self, feature: Any) -> bool:
+        return False if feature == "abs" else super().supports(feature)
+
+
+class Crashy(Honest):
+    def __init__(self) -> None:
+        super().__init__("crashy")
+
+    def sin(self, x: Any) -> Any:
+        time.sleep(600)
+        return np.sin(x)
+
+    def tanh(self, x: Any) -> Any:
+        os._exit(7)
+
+
+_CLASSES = {"honest": Honest, "liar": Liar, "modest": Modest, "crashy": Crashy}
+
+
+@bk.hookimpl
+def bk_backends() -> list[bk.BackendSpec]:
+    return [bk.BackendSpec(name=n, modules=("numpy",), load=f"fakebackends:{c.__name__}", priority=-1, description="test backend") for n, c in _CLASSES.items() if os.environ.get("FAKE_BACKENDS", n).find(n) >= 0]

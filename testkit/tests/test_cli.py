@@ -1,0 +1,77 @@
+"""The `testkit` command, run in subprocesses against throw-away backends installed as a plugin."""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import bk_testkit
+
+HERE = pathlib.Path(__file__).parent
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """A folder with the fake backends as an installed plugin (a dist-info with an entry point)."""
+    root = tmp_path_factory.mktemp("site")
+    shutil.copy(HERE / "fakebackends.py", root / "fakebackends.py")
+    info = root / "bk_fakes-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bk-fakes\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[bk.backends]\nfakes = fakebackends\n")
+    return root
+
+
+def run(site, *args, backends="honest,liar,modest,crashy"):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), "FAKE_BACKENDS": backends}
+    env.pop("COLUMNS", None)
+    return subprocess.run([sys.executable, "-c", "import sys; from bk_testkit._cli import main; sys.exit(main())", *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_honest_backend_exits_0_and_json_matches_schema(site, tmp_path):
+    jsonschema = pytest.importorskip("jsonschema")
+    out = tmp_path / "report.json"
+    md = tmp_path / "report.md"
+    result = run(site, "certify", "honest", "--json", str(out), "--markdown", str(md), backends="honest")
+    assert result.returncode == 0, result.stdout + result.stderr
+    report = json.loads(out.read_text())
+    jsonschema.validate(report, bk_testkit.load_schema())
+    features = report["backends"]["honest"]["features"]
+    assert features["sum"] == {**features["sum"], "claimed": True, "status": "certified"}
+    assert features["sin"]["status"] == "unsupported" and not features["sin"]["claimed"]
+    assert features["csr_matrix_batched"]["status"] == "skipped"
+    assert report["backends"]["honest"]["distribution"] == "bk-fakes"
+    assert "| `sum` | yes |" in md.read_text()
+    assert "certified" in result.stdout and "Ran " in result.stdout
+
+
+def test_lying_backend_exits_1_naming_sum_and_cos(site, tmp_path):
+    out = tmp_path / "liar.json"
+    result = run(site, "certify", "liar", "--json", str(out), "--features", "sum,cos,exp,reshape,sin,ravel*", "--precision", "32", backends="liar")
+    assert result.returncode == 1, result.stdout + result.stderr
+    features = json.loads(out.read_text())["backends"]["liar"]["features"]
+    assert sorted(f for f, r in features.items() if r["status"] == "failed") == ["cos", "sum"]
+    assert "  sum [claimed]:" in result.stdout and "  cos [claimed]:" in result.stdout
+
+
+def test_crashing_and_hanging_cases_are_reported_and_the_run_completes(site, tmp_path):
+    out = tmp_path / "crashy.json"
+    result = run(site, "certify", "crashy", "--json", str(out), "--features", "tanh,sin,cos,exp", "--timeout", "3", backends="crashy")
+    assert result.returncode == 1, result.stdout + result.stderr
+    features = json.loads(out.read_text())["backends"]["crashy"]["features"]
+    assert features["cos"]["status"] == features["exp"]["status"] == "certified"
+    assert features["tanh"]["status"] == "failed" and "crashed the worker process twice (exit status 7" in features["tanh"]["failures"][0]
+    assert features["sin"]["status"] == "failed" and "did not finish within 3 s" in features["sin"]["failures"][0]
+
+
+def test_unknown_backend_and_usage_errors_exit_2(site):
+    result = run(site, "certify", "nosuch", backends="honest")
+    assert result.returncode == 2
+    assert "pip install bk-nosuch" in result.stderr
+    assert run(site, "certify", backends="honest").returncode == 2

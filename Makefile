@@ -10,7 +10,7 @@ CONSTRAINTS := constraints.txt
 # Every distribution of the repository (a folder with a pyproject.toml).
 DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/pyproject.toml testkit/pyproject.toml))
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
-TEST_DIRS := $(wildcard $(foreach d,$(DISTS),$(d)/tests))
+TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 # Backends whose conformance `make test` certifies with the testkit.
 CERTIFY := $(patsubst plugins/bk-%,%,$(wildcard plugins/bk-*))
 

@@ -11,5 +11,6 @@ from . import (  # noqa: F401
     operators,
     reductions,
     shape,
+    solvers,
     sparse,
 )

@@ -103,7 +103,16 @@ def _repeat(t: Trial) -> None:
     t.check(t.b.repeat(t.tensor(x), 2, 1), np.repeat(x, 2, axis=1), "repeat((2, 3), 2, axis=1)")
     reps = np.array([1, 0, 2], np.int32)
     t.check(t.b.repeat(t.tensor(x), t.tensor(reps), 1), np.repeat(x, reps, axis=1), "repeat((2, 3), [1, 0, 2], axis=1)")
-    t.check(t.b.repeat(t.tensor(x), t.tensor(reps[:2]), 0, new_length=3), np.repeat(x, [1, 0], axis=0)[:3], "repeat with new_length")
+    for counts, length in (([1, 2], 5), ([2, 2], 3)):  # padded with the last value, or cut (as jnp.repeat)
+        t.check(t.b.repeat(t.tensor(x), t.tensor(np.array(counts, np.int32)), 0, new_length=length), _repeat_to(x, counts, length), f"repeat({counts}, axis=0, new_length={length})")
+
+
+def _repeat_to(x: np.ndarray, counts: list[int], length: int) -> np.ndarray:
+    """`np.repeat` along axis 0 to exactly `length` rows: cut, or padded by repeating the last row."""
+    repeated = np.repeat(x, counts, axis=0)
+    if len(repeated) >= length:
+        return repeated[:length]
+    return np.concatenate([repeated, np.repeat(repeated[-1:], length - len(repeated), axis=0)])
 
 
 _PAD_MODES = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "symmetric": "symmetric", "reflect": "reflect"}

@@ -1,0 +1,310 @@
+"""`TorchBackend`: the bk operation catalogue on native PyTorch operations.
+
+This module holds the required set, conversion, devices, creation and random numbers; the other
+topics live in mixins (`_math`, `_indexing`, `_linalg`, `_autodiff`). Only the backend's modules
+import PyTorch; `bk_torch` and `bk_torch.plugin` do not.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+
+from ._autodiff import AutodiffMixin
+from ._devices import list_torch_devices, normalize_device
+from ._dtypes import from_torch_dtype, to_torch_dtype
+from ._indexing import IndexingMixin
+from ._linalg import LinalgMixin
+from ._math import MathMixin
+
+__all__ = ["TorchBackend"]
+
+Tensor = Any
+_SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
+
+
+class TorchBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
+    """PyTorch as a bk backend: CPU, every CUDA/ROCm device and Apple MPS.
+
+    New tensors are created on the default device, which is the CPU until `set_default_device`
+    chooses another one, as PyTorch users expect. Random numbers come from one backend-owned
+    `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
+    """
+
+    def __init__(self) -> None:
+        devices = list_torch_devices(self)
+        super().__init__("torch", devices, devices[0])
+        self._generators: dict[torch.device, torch.Generator] = {}
+        self._seed: int | None = None
+
+    # ------------------------------------------------------------ helpers
+
+    @property
+    def _torch_device(self) -> torch.device:
+        return self._default_device.ref  # type: ignore[no-any-return]
+
+    def _t(self, x: Any) -> torch.Tensor:
+        """`x` as a native tensor (precision applied to converted values)."""
+        return x if isinstance(x, torch.Tensor) else self.as_tensor(x)
+
+    def _same_device(self, *tensors: Any) -> None:
+        """Raises a clear error when native tensors live on different devices."""
+        devices = {t.device for t in tensors if isinstance(t, torch.Tensor) and t.ndim > 0}
+        if len(devices) > 1:
+            names = ", ".join(sorted(str(d) for d in devices))
+            raise ValueError(
+                f"tensors live on different devices ({names}); move them to one device with allocate_on_device() first"
+            )
+
+    # ------------------------------------------------------------ required set
+
+    def is_tensor(self, x: Any, only_native: bool = False) -> bool:
+        """Native: `torch.Tensor` (dense or sparse); otherwise also NumPy arrays, numbers and lists of them."""
+        if isinstance(x, torch.Tensor):
+            return True
+        if only_native:
+            return False
+        if isinstance(x, (np.ndarray, np.bool_, np.number)):
+            return x.dtype.kind in "biufc"
+        if isinstance(x, numbers.Number):
+            return True
+        if isinstance(x, (tuple, list)):
+            return all(self.is_tensor(e) for e in x)
+        return False
+
+    def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
+        """A tensor on the default device; floats converted to the current precision when one is set.
+
+        Python floats become float32 when the precision is `None` (PyTorch's default); NumPy
+        arrays keep their precision and share memory with the tensor on the CPU.
+
+        Raises:
+            TypeError: for values PyTorch cannot hold, such as strings or object arrays.
+        """
+        if isinstance(x, torch.Tensor):
+            tensor = x
+        elif not convert_external and isinstance(x, numbers.Number) and not isinstance(x, np.generic):
+            return x
+        else:
+            tensor = self._convert_external(x)
+        kind = from_torch_dtype(tensor.dtype).kind if not tensor.is_sparse else None
+        precision = get_precision()
+        if precision is not None and kind is float and tensor.dtype != to_torch_dtype(DType(float, precision)):
+            return tensor.to(to_torch_dtype(DType(float, precision)))
+        if precision is not None and kind is complex and tensor.dtype != to_torch_dtype(DType(complex, 2 * max(precision, 32))):
+            return tensor.to(to_torch_dtype(DType(complex, 2 * max(precision, 32))))
+        return tensor
+
+    def _convert_external(self, x: Any) -> torch.Tensor:
+        if isinstance(x, (np.ndarray, np.generic)):
+            array = np.asarray(x)
+            if array.dtype.kind not in "biufc":
+                raise TypeError(
+                    f"PyTorch cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values"
+                )
+            if not array.flags.writeable:  # torch warns about read-only memory; give it a private copy
+                array = array.copy()
+            return torch.as_tensor(array, device=self._torch_device)
+        if isinstance(x, (tuple, list)) and any(isinstance(e, torch.Tensor) for e in x):
+            return torch.stack([self._t(e) for e in x])
+        try:
+            return torch.as_tensor(x, device=self._torch_device)
+        except (TypeError, ValueError, RuntimeError) as err:
+            raise TypeError(f"cannot convert {type(x).__name__} to a torch tensor: {err}") from err
+
+    def is_available(self, tensor: Tensor) -> bool:
+        """False while `torch.jit.trace` records a graph or inside `torch.vmap` / `torch.func` transforms."""
+        if torch._C._get_tracing_state() is not None:
+            return False
+        if isinstance(tensor, torch.Tensor):
+            return not torch._C._functorch.is_functorch_wrapped_tensor(tensor)
+        return True
+
+    def numpy(self, tensor: Tensor) -> Any:
+        """A NumPy array (a SciPy sparse matrix for 2-D sparse tensors); copies off the CPU."""
+        if not isinstance(tensor, torch.Tensor):
+            return np.asarray(tensor)
+        if tensor.layout in _SPARSE_LAYOUTS:
+            return self._sparse_to_scipy(tensor)
+        tensor = tensor.detach().resolve_conj().resolve_neg()
+        if tensor.device.type != "cpu":
+            tensor = tensor.cpu()
+        if tensor.dtype == torch.bfloat16:
+            return tensor.view(torch.int16).numpy().view(to_numpy_dtype(DType(float, 16, brain=True)))
+        return tensor.numpy()
+
+    def dtype(self, array: Tensor) -> DType:
+        """The `DType` of a tensor; Python `int` is int32 and `float` float64, as everywhere in bk."""
+        if isinstance(array, torch.Tensor):
+            return from_torch_dtype(array.dtype)
+        if isinstance(array, bool):
+            return DType(bool)
+        if isinstance(array, int):
+            return DType(int, 32)
+        if isinstance(array, float):
+            return DType(float, 64)
+        if isinstance(array, complex):
+            return DType(complex, 128)
+        return from_numpy_dtype(np.asarray(array).dtype)
+
+    def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
+        if isinstance(tensor, (torch.Tensor, np.ndarray, np.generic)):
+            return tuple(tensor.shape)
+        return tuple(np.shape(tensor))
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        """`x` as a tensor of `dtype`; `x` itself when it already is one.
+
+        Raises:
+            TypeError: for a dtype PyTorch has no tensors of.
+        """
+        torch_dtype = to_torch_dtype(dtype)
+        if isinstance(x, torch.Tensor):
+            return x if x.dtype == torch_dtype else x.to(torch_dtype)
+        if isinstance(x, (np.ndarray, np.generic)):
+            return self._convert_external(x).to(torch_dtype)
+        return torch.as_tensor(x, dtype=torch_dtype, device=self._torch_device)
+
+    # ------------------------------------------------------------ conversion
+
+    def to_dlpack(self, tensor: Tensor) -> Any:
+        """The tensor itself (it implements `__dlpack__`), detached from autograd and with conjugation resolved."""
+        return self._t(tensor).detach().resolve_conj().resolve_neg()
+
+    def from_dlpack(self, capsule: Any) -> Tensor:
+        """A tensor sharing the memory of an object implementing `__dlpack__`, or of a DLPack capsule."""
+        if hasattr(capsule, "__dlpack__"):
+            return torch.from_dlpack(capsule)
+        return torch.utils.dlpack.from_dlpack(capsule)
+
+    # ------------------------------------------------------------ devices and memory
+
+    def get_device(self, tensor: Tensor) -> ComputeDevice:
+        """The device of a tensor; NumPy arrays and numbers report the default device."""
+        if not isinstance(tensor, torch.Tensor):
+            return self._default_device
+        return self.get_device_by_ref(normalize_device(tensor.device))
+
+    def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
+        """`tensor` on `device` (the same tensor if it is already there).
+
+        Raises:
+            ValueError: for a device of another backend.
+        """
+        if not isinstance(device, ComputeDevice) or device.backend is not self:
+            owner = getattr(device, "backend", None)
+            raise ValueError(
+                f"{device!r} is not a device of the torch backend (it belongs to {owner}); pick one from list_devices()"
+            )
+        return self._t(tensor).to(device.ref)
+
+    def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:
+        """A copy; torch tensors are mutable, so they are always copied (gradients flow through the copy)."""
+        return torch.clone(self._t(tensor))
+
+    def block_until_ready(self, values: Any) -> None:
+        """Waits for the CUDA streams of every tensor in `values` (tuples, lists, dicts)."""
+        if isinstance(values, (tuple, list)):
+            for v in values:
+                self.block_until_ready(v)
+        elif isinstance(values, dict):
+            self.block_until_ready(list(values.values()))
+        elif isinstance(values, torch.Tensor) and values.device.type == "cuda":
+            torch.cuda.synchronize(values.device)
+
+    def is_module(self, obj: Any) -> bool:
+        """Whether `obj` is a `torch.nn.Module`."""
+        return isinstance(obj, torch.nn.Module)
+
+    def seed(self, seed: int) -> None:
+        """Seeds the backend's generators on every device (PyTorch's global generator is left alone)."""
+        self._seed = int(seed)
+        for generator in self._generators.values():
+            generator.manual_seed(self._seed)
+
+    def _generator(self) -> torch.Generator:
+        device = self._torch_device
+        generator = self._generators.get(device)
+        if generator is None:
+            generator = torch.Generator(device=device)
+            if self._seed is None:
+                generator.seed()
+            else:
+                generator.manual_seed(self._seed)
+            self._generators[device] = generator
+        return generator
+
+    # ------------------------------------------------------------ creation
+
+    def _new_dtype(self, dtype: DType | None) -> torch.dtype:
+        return to_torch_dtype(dtype or self.float_type)
+
+    def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        return torch.zeros(tuple(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+
+    def zeros_like(self, tensor: Tensor) -> Tensor:
+        return torch.zeros_like(self._t(tensor))
+
+    def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        return torch.ones(tuple(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+
+    def ones_like(self, tensor: Tensor) -> Tensor:
+        return torch.ones_like(self._t(tensor))
+
+    def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
+        if limit is None:
+            start, limit = 0, start
+        return torch.arange(start, limit, delta, dtype=to_torch_dtype(dtype), device=self._torch_device)
+
+    def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
+        return torch.linspace(float(start), float(stop), int(number), dtype=self._new_dtype(None), device=self._torch_device)
+
+    def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
+        tensors = [self._t(c) for c in coordinates]
+        self._same_device(*tensors)
+        return list(torch.meshgrid(*tensors, indexing="ij"))
+
+    def variable(self, value: Tensor) -> Any:
+        """A `torch.nn.Parameter` holding a copy of `value` (trainable for float and complex values)."""
+        tensor = torch.clone(self._t(value)).detach()
+        return torch.nn.Parameter(tensor, requires_grad=tensor.is_floating_point() or tensor.is_complex())
+
+    # ------------------------------------------------------------ random
+
+    def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
+        """Uniform values in `[low, high)`: integers for int dtypes, the current float type by default.
+
+        Raises:
+            ValueError: for bool or other non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        shape, generator, device = tuple(shape), self._generator(), self._torch_device
+        if dtype.kind is int:
+            return torch.randint(int(low), int(high), shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
+        if dtype.kind is float:
+            unit = torch.rand(shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
+            return unit * (high - low) + low
+        if dtype.kind is complex:
+            part = to_torch_dtype(DType(float, dtype.bits // 2))  # type: ignore[operator]
+            low, high = complex(low), complex(high)
+            real = torch.rand(shape, generator=generator, dtype=part, device=device) * (high.real - low.real) + low.real
+            imag = torch.rand(shape, generator=generator, dtype=part, device=device) * (high.imag - low.imag) + low.imag
+            return torch.complex(real, imag)
+        raise ValueError(f"random_uniform needs an int, float or complex dtype but got {dtype}")
+
+    def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
+        """Standard normal values (complex: independent real and imaginary parts of variance 1/2 each, as PyTorch).
+
+        Raises:
+            ValueError: for non-float dtypes.
+        """
+        dtype = dtype or self.float_type
+        if dtype.kind not in (float, complex):
+            raise ValueError(f"random_normal needs a float or complex dtype but got {dtype}")
+        return torch.randn(tuple(shape), generator=self._generator(), dtype=to_torch_dtype(dtype), device=self._torch_device)

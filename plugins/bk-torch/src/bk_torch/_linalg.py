@@ -1,0 +1,328 @@
+"""Linear algebra, FFT, convolution, grid sampling and sparse tensors on native PyTorch operations."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import torch
+
+Tensor = Any
+
+_LAYOUT_FORMATS = {torch.sparse_coo: "coo", torch.sparse_csr: "csr", torch.sparse_csc: "csc"}
+_EXTRAPOLATIONS = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
+
+
+class LinalgMixin:
+    """Linear algebra, FFT, convolution, grid sampling and sparse tensors of `TorchBackend`."""
+
+    # ------------------------------------------------------------ linear algebra
+
+    def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
+        a, b = self.auto_cast(self._t(a), self._t(b))
+        self._same_device(a, b)
+        return torch.tensordot(a, b, dims=(list(a_axes), list(b_axes)))
+
+    def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
+        tensors = self.auto_cast(*[self._t(t) for t in tensors])
+        self._same_device(*tensors)
+        return torch.einsum(equation, *tensors)
+
+    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
+        """`(rows, cols)` dense or sparse (COO, CSR, CSC) matrix times `(batch, cols)` vectors."""
+        A, b = self._t(A), self._t(b)
+        self._same_device(A, b)
+        if A.layout in _LAYOUT_FORMATS:
+            b = b.to(A.dtype) if A.dtype != b.dtype and (A.is_complex() or not b.is_complex()) else b
+            matrix = A.to_sparse_csr() if A.layout == torch.sparse_csc else A
+            return (matrix.to(b.dtype) @ b.T).T
+        A, b = self.auto_cast(A, b)
+        if A.ndim == 3:  # one matrix per batch entry
+            return torch.einsum("brc,bc->br", A, b)
+        return b @ A.T
+
+    def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """Least squares with `torch.linalg.lstsq` ('gelsd' on the CPU, 'gels' on GPUs, where rank and
+        singular values are `None`)."""
+        matrix, rhs = self.auto_cast(self._t(matrix), self._t(rhs), int_to_float=True, bool_to_int=True)
+        self._same_device(matrix, rhs)
+        driver = "gelsd" if matrix.device.type == "cpu" else None
+        solution, residuals, rank, singular_values = torch.linalg.lstsq(matrix, rhs, driver=driver)
+        if driver is None:
+            return solution, None, None, None
+        return solution, residuals, rank, singular_values
+
+    def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` vectors or `(batch, n, k)` matrices."""
+        matrix, rhs = self.auto_cast(self._t(matrix), self._t(rhs), int_to_float=True, bool_to_int=True)
+        self._same_device(matrix, rhs)
+        vector = rhs.ndim == matrix.ndim - 1
+        solution = torch.linalg.solve_triangular(
+            matrix, rhs[..., None] if vector else rhs, upper=not lower, unitriangular=unit_diagonal
+        )
+        return solution[..., 0] if vector else solution
+
+    def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
+        matrix = self._t(matrix)
+        matrix = matrix if matrix.is_floating_point() or matrix.is_complex() else self.to_float(matrix)
+        return torch.linalg.matrix_rank(matrix, hermitian=hermitian)
+
+    def eigvals(self, matrix: Tensor) -> Tensor:
+        """Eigenvalues, always complex (as `torch.linalg.eigvals`)."""
+        return torch.linalg.eigvals(self._float_op(lambda m: m, matrix))
+
+    def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
+        """Complex eigenvalues and eigenvectors (columns, unit norm)."""
+        values, vectors = torch.linalg.eig(self._float_op(lambda m: m, matrix))
+        return values, vectors
+
+    def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        u, s, vh = torch.linalg.svd(self._float_op(lambda m: m, matrix), full_matrices=full_matrices)
+        return u, s, vh
+
+    # ------------------------------------------------------------ FFT, convolution, sampling
+
+    def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
+        x = self.to_complex(self._t(x))
+        return torch.fft.fftn(x, dim=tuple(axes)) if axes else x
+
+    def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
+        k = self.to_complex(self._t(k))
+        return torch.fft.ifftn(k, dim=tuple(axes)) if axes else k
+
+    def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
+        """Cross-correlation with `torch.nn.functional.conv1d/2d/3d`; 'same' output is centred like SciPy.
+
+        Integer inputs are computed in float64 and rounded back.
+
+        Raises:
+            ValueError: for other than 1 to 3 spatial dimensions or mismatching channels.
+        """
+        value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)
+        self._same_device(value, kernel)
+        spatial = value.ndim - 2
+        if spatial not in (1, 2, 3) or kernel.ndim != value.ndim + 1:
+            raise ValueError(
+                f"conv needs (batch, in, 1-3 spatial dims) values and (batch, out, in, kernel...) kernels, got {tuple(value.shape)} and {tuple(kernel.shape)}"
+            )
+        if kernel.shape[2] != value.shape[1] or kernel.shape[0] not in (1, value.shape[0]):
+            raise ValueError(
+                f"kernel {tuple(kernel.shape)} does not fit values {tuple(value.shape)}: in-channels and batch (or 1) must match"
+            )
+        integer = not (value.is_floating_point() or value.is_complex())
+        original = value.dtype
+        if integer:
+            value, kernel = value.to(torch.float64), kernel.to(torch.float64)
+        if zero_padding:
+            widths = [w for k in reversed(kernel.shape[3:]) for w in (k // 2, k - 1 - k // 2)]
+            value = torch.nn.functional.pad(value, widths)
+        function = (torch.nn.functional.conv1d, torch.nn.functional.conv2d, torch.nn.functional.conv3d)[spatial - 1]
+        if kernel.shape[0] == 1:
+            result = function(value, kernel[0])
+        else:  # one kernel per batch entry: a grouped convolution over the folded batch
+            batch, out_channels = value.shape[0], kernel.shape[1]
+            folded = value.reshape(1, -1, *value.shape[2:])
+            result = function(folded, kernel.reshape(batch * out_channels, *kernel.shape[2:]), groups=batch)
+            result = result.reshape(batch, out_channels, *result.shape[2:])
+        return torch.round(result).to(original) if integer else result
+
+    def grid_sample(self, grid: Tensor, coordinates: Tensor, extrapolation: str) -> Tensor:
+        """Multilinear interpolation of `(batch, spatial..., channels)` at index coordinates, any number of dims.
+
+        Raises:
+            ValueError: for an unknown extrapolation or mismatching shapes.
+        """
+        if extrapolation not in _EXTRAPOLATIONS:
+            raise ValueError(f"extrapolation must be one of {_EXTRAPOLATIONS} but got {extrapolation!r}")
+        grid, coordinates = self._t(grid), self._t(coordinates)
+        self._same_device(grid, coordinates)
+        coordinates = coordinates if coordinates.is_floating_point() else self.to_float(coordinates)
+        spatial = grid.shape[1:-1]
+        if coordinates.shape[-1] != len(spatial):
+            raise ValueError(
+                f"coordinates need {len(spatial)} components for a grid of shape {tuple(grid.shape)} but have {coordinates.shape[-1]}"
+            )
+        lower = torch.floor(coordinates)
+        fraction = coordinates - lower
+        lower = lower.to(torch.int64)
+        result = 0
+        for corner in itertools.product((0, 1), repeat=len(spatial)):
+            index, weight, inside = [], 1, None
+            for d, (offset, size) in enumerate(zip(corner, spatial, strict=True)):
+                i = lower[..., d] + offset
+                weight = weight * (fraction[..., d] if offset else 1 - fraction[..., d])
+                if extrapolation == "zeros":
+                    valid = (i >= 0) & (i < size)
+                    inside = valid if inside is None else inside & valid
+                index.append(_extrapolate_index(i, size, extrapolation))
+            values = self.batched_gather_nd(grid, torch.stack(index, -1))
+            if inside is not None:
+                values = torch.where(inside[..., None], values, torch.zeros_like(values))
+            result = result + weight[..., None].to(values.dtype if values.is_complex() else weight.dtype) * values
+        return result
+
+    # ------------------------------------------------------------ sparse
+
+    def is_sparse(self, x: Tensor) -> bool:
+        """Whether `x` is a sparse COO, CSR or CSC tensor."""
+        return isinstance(x, torch.Tensor) and x.layout in _LAYOUT_FORMATS
+
+    def get_sparse_format(self, x: Tensor) -> str:
+        return _LAYOUT_FORMATS.get(x.layout, "dense") if isinstance(x, torch.Tensor) else "dense"
+
+    def disassemble(self, x: Tensor) -> tuple[Callable[..., Tensor], Sequence[Tensor]]:
+        """`(assemble, parts)`: COO gives `(indices (nnz, ndims), values)` (coalesced), CSR
+        `(column_indices, row_pointers, values)`, CSC `(column_pointers, row_indices, values)`;
+        `assemble(backend, *parts)` rebuilds the tensor on any backend that supports the format."""
+        if not self.is_sparse(x):
+            return _assemble_dense, (x,)
+        shape = tuple(x.shape)
+        if x.layout == torch.sparse_coo:
+            x = x.coalesce()
+            return functools.partial(_assemble_coo, shape), (x.indices().T, x.values())
+        batched = x.ndim - x.dense_dim() > 2
+        if x.layout == torch.sparse_csr:
+            return functools.partial(_assemble_csr, shape, batched), (x.col_indices(), x.crow_indices(), x.values())
+        return functools.partial(_assemble_csc, shape, batched), (x.ccol_indices(), x.row_indices(), x.values())
+
+    def sparse_coo_tensor(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
+        """A COO tensor from `(nnz, ndims)` indices; invariants (indices inside `shape`) are checked."""
+        indices, values = self._t(indices).to(torch.int64), self._t(values)
+        self._same_device(indices, values)
+        return torch.sparse_coo_tensor(indices.T, values, tuple(shape), check_invariants=True)
+
+    def sparse_coo_tensor_batched(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
+        """A COO tensor of shape `(batch, *shape)` from `(batch, nnz, ndims)` indices and `(batch, nnz)` values."""
+        indices, values = self._t(indices).to(torch.int64), self._t(values)
+        batch, nnz = indices.shape[0], indices.shape[1]
+        batch_index = torch.arange(batch, device=indices.device).repeat_interleave(nnz)[:, None]
+        flat = torch.cat([batch_index, indices.reshape(batch * nnz, -1)], dim=1)
+        return torch.sparse_coo_tensor(
+            flat.T, values.reshape(batch * nnz, *values.shape[2:]), (batch, *shape), check_invariants=True
+        )
+
+    def csr_matrix(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
+        col, crow, values = self._compressed_parts(column_indices, row_pointers, values)
+        with _QuietSparseBeta():
+            return torch.sparse_csr_tensor(crow, col, values, tuple(shape), check_invariants=True)
+
+    def csr_matrix_batched(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
+        """Batched CSR of shape `(batch, rows, cols, channels)` from `(batch, nnz, channels)` values."""
+        col, crow, values = self._compressed_parts(column_indices, row_pointers, values)
+        with _QuietSparseBeta():
+            return torch.sparse_csr_tensor(crow, col, values, (col.shape[0], *shape, *values.shape[2:]), check_invariants=True)
+
+    def csc_matrix(self, column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
+        row, ccol, values = self._compressed_parts(row_indices, column_pointers, values)
+        with _QuietSparseBeta():
+            return torch.sparse_csc_tensor(ccol, row, values, tuple(shape), check_invariants=True)
+
+    def csc_matrix_batched(self, column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
+        """Batched CSC of shape `(batch, rows, cols, channels)` from `(batch, nnz, channels)` values."""
+        row, ccol, values = self._compressed_parts(row_indices, column_pointers, values)
+        with _QuietSparseBeta():
+            return torch.sparse_csc_tensor(ccol, row, values, (row.shape[0], *shape, *values.shape[2:]), check_invariants=True)
+
+    def _compressed_parts(self, indices: Tensor, pointers: Tensor, values: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        indices, pointers, values = self._t(indices).to(torch.int64), self._t(pointers).to(torch.int64), self._t(values)
+        self._same_device(indices, pointers, values)
+        return indices, pointers, values
+
+    def csr_to_coo(self, column_indices: Tensor, row_pointers: Tensor) -> Tensor:
+        """`(batch, nnz, 2)` COO indices, the row of each entry found by a batched `searchsorted`."""
+        column_indices, row_pointers = self._t(column_indices), self._t(row_pointers)
+        positions = torch.arange(column_indices.shape[-1], device=column_indices.device).expand(column_indices.shape).contiguous()
+        rows = torch.searchsorted(row_pointers[:, 1:].contiguous().to(torch.int64), positions, right=True)
+        return torch.stack([rows.to(column_indices.dtype), column_indices], dim=-1)
+
+    def mul_coo_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, int], dense: Tensor) -> Tensor:
+        """Batched COO matrices `(batch, nnz, 2)`, `(batch, nnz, channels)` times `(batch, cols, channels, dense_cols)`."""
+        indices = self._t(indices).to(torch.int64)
+        values, dense = self.auto_cast(self._t(values), self._t(dense))
+        self._same_device(indices, values, dense)
+        batch = _broadcast_batch(indices.shape[0], values.shape[0], dense.shape[0])
+        indices, values = indices.expand(batch, *indices.shape[1:]), values.expand(batch, *values.shape[1:])
+        dense = dense.expand(batch, *dense.shape[1:])
+        batch_index = torch.arange(batch, device=dense.device)[:, None]
+        products = values[..., None] * dense[batch_index, indices[..., 1]]  # (batch, nnz, channels, dense_cols)
+        rows = (batch_index * shape[0] + indices[..., 0]).reshape(-1)
+        result = torch.zeros((batch * shape[0], *dense.shape[2:]), dtype=products.dtype, device=dense.device)
+        result = result.index_add(0, rows, products.reshape(-1, *dense.shape[2:]))
+        return result.reshape(batch, shape[0], *dense.shape[2:])
+
+    def _sparse_to_scipy(self, tensor: Tensor) -> Any:
+        """A SciPy sparse matrix of a 2-D sparse tensor (a dense array for other ranks)."""
+        if tensor.ndim != 2 or tensor.dense_dim():
+            return self.numpy(tensor.to_dense())
+        try:
+            import scipy.sparse
+        except ImportError:
+            raise ImportError("converting sparse torch tensors to NumPy needs SciPy: pip install 'bk-torch[scipy]'") from None
+        tensor = tensor.detach().cpu()
+        if tensor.layout == torch.sparse_coo:
+            tensor = tensor.coalesce()
+            rows, cols = tensor.indices().numpy()
+            return scipy.sparse.coo_matrix((self.numpy(tensor.values()), (rows, cols)), shape=tuple(tensor.shape))
+        if tensor.layout == torch.sparse_csr:
+            parts = (self.numpy(tensor.values()), tensor.col_indices().numpy(), tensor.crow_indices().numpy())
+            return scipy.sparse.csr_matrix(parts, shape=tuple(tensor.shape))
+        parts = (self.numpy(tensor.values()), tensor.row_indices().numpy(), tensor.ccol_indices().numpy())
+        return scipy.sparse.csc_matrix(parts, shape=tuple(tensor.shape))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class _QuietSparseBeta(warnings.catch_warnings):
+    """Hides PyTorch's one-time "CSR/CSC support is in beta" notice, which users cannot act on."""
+
+    def __enter__(self) -> Any:
+        result = super().__enter__()
+        warnings.filterwarnings("ignore", message="Sparse CS[RC] tensor support is in beta state", category=UserWarning)
+        return result
+
+
+def _broadcast_batch(*sizes: int) -> int:
+    other = {s for s in sizes if s != 1}
+    if len(other) > 1:
+        raise ValueError(f"batch sizes {sizes} do not match; use equal sizes or 1 for broadcasting")
+    return other.pop() if other else 1
+
+
+def _extrapolate_index(i: torch.Tensor, size: int, extrapolation: str) -> torch.Tensor:
+    if extrapolation == "periodic":
+        return torch.remainder(i, size)
+    if extrapolation == "symmetric":
+        i = torch.remainder(i, 2 * size)
+        return torch.where(i < size, i, 2 * size - 1 - i)
+    if extrapolation == "reflect" and size > 1:
+        i = torch.remainder(i, 2 * (size - 1))
+        return torch.where(i < size, i, 2 * (size - 1) - i)
+    return torch.clamp(i, 0, size - 1)  # boundary, undefined, and zeros (masked by the caller)
+
+
+def _assemble_dense(backend: Any, tensor: Tensor) -> Tensor:
+    return backend.as_tensor(tensor)
+
+
+def _assemble_coo(shape: tuple[int, ...], backend: Any, indices: Tensor, values: Tensor) -> Tensor:
+    return backend.sparse_coo_tensor(indices, values, shape)
+
+
+def _assemble_csr(
+    shape: tuple[int, ...], batched: bool, backend: Any, column_indices: Tensor, row_pointers: Tensor, values: Tensor
+) -> Tensor:
+    if batched:
+        return backend.csr_matrix_batched(column_indices, row_pointers, values, shape[1:3])
+    return backend.csr_matrix(column_indices, row_pointers, values, shape)
+
+
+def _assemble_csc(
+    shape: tuple[int, ...], batched: bool, backend: Any, column_pointers: Tensor, row_indices: Tensor, values: Tensor
+) -> Tensor:
+    if batched:
+        return backend.csc_matrix_batched(column_pointers, row_indices, values, shape[1:3])
+    return backend.csc_matrix(column_pointers, row_indices, values, shape)

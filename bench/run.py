@@ -17,6 +17,8 @@ SUITES = {
     "Import and discovery": "bench_import",
     "Dispatch": "bench_dispatch",
     "NumPy backend arithmetic": "bench_ops",
+    "Linear solves": "bench_solvers",
+    "Conversion between backends": "bench_convert",
     "Testkit": "bench_certify",
 }
 

@@ -127,7 +127,7 @@ class Site:
 def reset_bk() -> None:
     """Forgets discovered plugins, cached ownership and the global default backend."""
     _context.GLOBALS.default_backend = None
-    _context.GLOBALS.precision = None
+    bk.set_global_precision(None)
     bk.refresh()
     _reset_owner_cache()
 

@@ -17,8 +17,8 @@ def frameworks(site):
     site.fake_framework("fakea")
     site.fake_framework("fakeb")
     site.module("fakenp_plugin", FAKE_NUMPY_PLUGIN)
-    site.distribution("bk-fakenp", {"numpy": "fakenp_plugin"})
-    site.activate("fakea", "fakeb", "numpy")
+    site.distribution("bk-fakenp", {"fakenp": "fakenp_plugin"})
+    site.activate("fakea", "fakeb", "fakenp")
     import fakea
     import fakeb
 

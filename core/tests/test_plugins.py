@@ -103,13 +103,13 @@ def bk_backends():
 def test_plugin_reusing_the_name_numpy_is_skipped(site):
     site.module("numpy_plugin", NUMPY_PLUGIN.format(load="fakea_backend:FakeBackend"))
     site.fake_framework("fakea")
-    site.distribution("bk-numpy", {"numpy": "numpy_plugin"})
+    site.distribution("bk-numpy-original", {"fakenumpy": "numpy_plugin"})
     site.module("impostor_plugin", NUMPY_PLUGIN.format(load="nowhere:Nothing"))
     site.distribution("zz-evil-numpy", {"evilnumpy": "impostor_plugin"})
-    with pytest.warns(bk.PluginWarning, match=r"zz-evil-numpy.*'numpy' is already provided by distribution 'bk-numpy'"):
-        names = site.activate("numpy", "evilnumpy")
+    with pytest.warns(bk.PluginWarning, match=r"zz-evil-numpy.*'numpy' is already provided by distribution 'bk-numpy-original'"):
+        names = site.activate("fakenumpy", "evilnumpy")
     assert names == ["numpy"]
-    assert next(b for b in bk.info()["backends"] if b["name"] == "numpy")["distribution"] == "bk-numpy"
+    assert next(b for b in bk.info()["backends"] if b["name"] == "numpy")["distribution"] == "bk-numpy-original"
 
 
 NUMPY_PLUGIN = """

@@ -6,6 +6,7 @@ thread and every asyncio task sees only the blocks it entered itself.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -34,6 +35,18 @@ class _Globals:
 
     default_backend: Backend | None = None
     precision: int | None = None
+    precision_blocks: int = 0
+    """Open `with precision(p):` blocks with `p` not None, in all threads and tasks together."""
+    precision_free: bool = True
+    """True while no precision is set anywhere (global None, no such block open): then
+    `get_precision()` is None in every context. Fast paths of backends read this one attribute."""
+
+
+_LOCK: Final = threading.Lock()
+
+
+def _update_precision_free() -> None:
+    GLOBALS.precision_free = GLOBALS.precision is None and GLOBALS.precision_blocks == 0
 
 
 GLOBALS: Final = _Globals()
@@ -84,7 +97,10 @@ def set_global_precision(floating_point_bits: int | None) -> None:
     Raises:
         ValueError: for any other value.
     """
-    GLOBALS.precision = _check_precision(floating_point_bits)
+    bits = _check_precision(floating_point_bits)
+    with _LOCK:
+        GLOBALS.precision = bits
+        _update_precision_free()
 
 
 @contextmanager
@@ -98,8 +114,18 @@ def precision(floating_point_bits: int | None) -> Iterator[None]:
         ValueError: for any other value.
     """
     bits = _check_precision(floating_point_bits)
+    if bits is not None:
+        _count_block(+1)
     token = PRECISION_STACK.set((*PRECISION_STACK.get(), bits))
     try:
         yield
     finally:
         PRECISION_STACK.reset(token)
+        if bits is not None:
+            _count_block(-1)
+
+
+def _count_block(delta: int) -> None:
+    with _LOCK:
+        GLOBALS.precision_blocks += delta
+        _update_precision_free()

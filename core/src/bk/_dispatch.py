@@ -34,10 +34,14 @@ _SEQUENCE: Final = object()  # marker: look at the elements
 _MISSING: Final = object()
 # type -> owning backend, None (neutral) or _SEQUENCE
 _OWNERS: dict[type, Any] = {}
+# type -> owning backend, for backend-owned types only: the fast path needs one lookup
+_OWNED: dict[type, Backend] = {}
+_owned = _OWNED.get
 
 
 def _reset_owner_cache() -> None:
     _OWNERS.clear()
+    _OWNED.clear()
     for neutral in (int, float, bool, complex):
         _OWNERS[neutral] = _NEUTRAL
     _OWNERS[list] = _SEQUENCE
@@ -61,17 +65,16 @@ def choose_backend(*values: Any, prefer_default: bool = False) -> Backend:
         NoBackendFound: when two frameworks own the values (use `bk.convert` first), or when no
             installed backend can handle a value.
     """
-    if len(values) == 1 and not prefer_default:
-        owner = _OWNERS.get(type(values[0]), _SEQUENCE)
-        if owner is _NEUTRAL:
-            return default_backend()
-        if owner is not _SEQUENCE:
-            return owner  # type: ignore[no-any-return]
-    elif len(values) == 2 and not prefer_default:
-        a = _OWNERS.get(type(values[0]), _SEQUENCE)
-        b = _OWNERS.get(type(values[1]), _SEQUENCE)
-        if a is b and a is not _SEQUENCE:
-            return default_backend() if a is None else a
+    if not prefer_default:  # fast paths: one or two values of one backend-owned type
+        count = len(values)
+        if count == 1:
+            owner = _owned(type(values[0]))
+            if owner is not None:
+                return owner
+        elif count == 2:
+            owner = _owned(type(values[0]))
+            if owner is not None and owner is _owned(type(values[1])):
+                return owner
     return _choose(values, prefer_default)
 
 
@@ -116,7 +119,7 @@ def _owner_of_type(value: Any) -> Any:
         except PluginError as error:
             raise NoBackendFound(f"a {kind.__module__}.{kind.__qualname__} belongs to backend {entry.spec.name!r}, which cannot be used: {error}") from error
         if candidate.is_tensor(value, only_native=True) or candidate.is_module(value):
-            _OWNERS[kind] = candidate
+            _OWNERS[kind] = _OWNED[kind] = candidate
             return candidate
     if isinstance(value, (list, tuple)):
         _OWNERS[kind] = _SEQUENCE
@@ -127,7 +130,7 @@ def _owner_of_type(value: Any) -> Any:
     if isinstance(value, (str, bytes)):
         from ._object import OBJECTS
 
-        _OWNERS[kind] = OBJECTS
+        _OWNERS[kind] = _OWNED[kind] = OBJECTS
         return OBJECTS
     modules = ", ".join(sorted(REGISTRY.by_module)) or "none"
     raise NoBackendFound(

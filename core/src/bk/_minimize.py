@@ -92,15 +92,17 @@ def scipy_minimize(b: Backend, method: str, f: Callable[[Tensor], Tensor], x0: A
     shape = b.staticshape(x_initial)
     dtype = b.dtype(x_initial) if b.dtype(x_initial).kind is float else DType(float, 64)
     evaluate = _value_and_gradient(b, f) if b.supports("jacobian") else None
+    # SciPy's finite-difference steps (~1e-8) vanish in float32: without autodiff, evaluate in float64.
+    search_dtype = DType(float, 64) if evaluate is None and b.supports("float64") else dtype
     evaluations = [0]
     history: list[np.ndarray] = []
 
-    def native(flat: np.ndarray) -> Tensor:
-        return b.cast(b.as_tensor(np.reshape(flat, shape)), dtype)
+    def native(flat: np.ndarray, as_type: DType = dtype) -> Tensor:
+        return b.cast(b.as_tensor(np.reshape(flat, shape)), as_type)
 
     def fun(flat: np.ndarray) -> Any:
         evaluations[0] += 1
-        x = native(flat)
+        x = native(flat, search_dtype)
         if evaluate is None:
             return float(np.sum(b.numpy(f(x)), dtype=np.float64))
         loss, grad = evaluate(x)

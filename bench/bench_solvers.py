@@ -1,0 +1,48 @@
+"""The CG solve of the 2-D Poisson problem on a 128x128 grid, against `scipy.sparse.linalg.cg`."""
+
+from __future__ import annotations
+
+import timeit
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from _harness import Figure
+
+import bk
+
+SIZE = 128
+RTOL = 1e-5
+
+
+def poisson(size: int) -> sp.csr_matrix:
+    one_d = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(size, size))
+    eye = sp.identity(size)
+    return (sp.kron(one_d, eye) + sp.kron(eye, one_d)).tocsr()
+
+
+def best_of(function, repeat: int = 3) -> float:
+    function()  # warm-up: compilation, caches
+    return min(timeit.repeat(function, number=1, repeat=repeat))
+
+
+def run() -> list[Figure]:
+    names = bk.backends()
+    matrix = poisson(SIZE)
+    y = np.random.default_rng(0).normal(size=(1, SIZE * SIZE))
+    scipy_s = best_of(lambda: spla.cg(matrix, y[0], rtol=RTOL, atol=0.0, maxiter=10_000))
+    figures = []
+    if "numpy" in names:
+        b = bk.backend("numpy")
+        seconds = best_of(lambda: b.linear_solve("CG", matrix, y, np.zeros_like(y), RTOL, 0.0, 10_000, None, None))
+        figures.append(Figure("CG, Poisson 128x128, bk-numpy / scipy.sparse.linalg.cg", seconds / scipy_s, 1.5, "x", f"({seconds * 1e3:.0f} ms vs {scipy_s * 1e3:.0f} ms)"))
+    if "jax" in names:
+        b = bk.backend("jax")
+        with bk.precision(64):
+            a = b.sparse_coo_tensor(np.stack(matrix.nonzero(), -1), matrix.data, matrix.shape) if b.supports("sparse_coo_tensor") else b.as_tensor(matrix.toarray())
+            y_j, x0 = b.as_tensor(y), b.as_tensor(np.zeros_like(y))
+            solve = b.jit_compile(lambda y, x0: b.linear_solve("CG", a, y, x0, RTOL, 0.0, 10_000, None, None).x)
+            seconds = best_of(lambda: b.block_until_ready(solve(y_j, x0)))
+        figures.append(Figure("CG, Poisson 128x128, bk-jax jit / scipy.sparse.linalg.cg", seconds / scipy_s, 1.0, "x", f"({seconds * 1e3:.0f} ms vs {scipy_s * 1e3:.0f} ms, after compilation)"))
+    return figures

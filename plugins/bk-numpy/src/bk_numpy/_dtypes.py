@@ -1,0 +1,126 @@
+"""Dtypes and precision: `bk.DType` <-> NumPy, result types of mixed operations, precision casts.
+
+Python scalars are *weak* in mixed operations, as in NumPy 2, PyTorch and JAX: `float32 + 1.5`
+stays float32, and a Python float only turns integers into the float type of the precision.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Final
+
+import numpy as np
+
+from bk import DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+
+__all__ = [
+    "FAST_DTYPES",
+    "PYTHON_SCALARS",
+    "binary_dtype",
+    "complex_dtype",
+    "float_dtype",
+    "python_scalar_dtype",
+    "to_precision",
+]
+
+PYTHON_SCALARS: Final = (bool, int, float, complex)
+
+# Same-dtype operands of these dtypes need no promotion: 0 for integers (precision never applies),
+# else the float precision in bits that must match the current precision, if one is set.
+FAST_DTYPES: Final[dict[np.dtype[Any], int]] = {np.dtype(c): 0 for c in "bhilqBHILQ"}
+FAST_DTYPES.update({np.dtype(np.float16): 16, np.dtype(np.float32): 32, np.dtype(np.float64): 64})
+FAST_DTYPES.update({np.dtype(np.complex64): 32, np.dtype(np.complex128): 64})
+
+_KIND_RANK: Final = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_PY_RANK: Final = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def float_dtype(precision: int | None) -> np.dtype[Any]:
+    """The NumPy float type of new tensors under `precision` (float32 for `None`)."""
+    return np.dtype(f"float{precision or 32}")
+
+
+def complex_dtype(precision: int | None) -> np.dtype[Any]:
+    """The complex type matching `float_dtype(precision)`; complex64 at least."""
+    return np.dtype(f"complex{2 * max(precision or 32, 32)}")
+
+
+def python_scalar_dtype(x: Any) -> DType:
+    """The `DType` of a Python number as the reference defines it: int is int32, float float64."""
+    if isinstance(x, bool):
+        return DType(bool)
+    if isinstance(x, int):
+        return DType(int, 32)
+    if isinstance(x, float):
+        return DType(float, 64)
+    if isinstance(x, complex):
+        return DType(complex, 128)
+    raise TypeError(f"expected a Python bool, int, float or complex but got {type(x).__name__}")
+
+
+def to_precision(array: Any, precision: int | None) -> Any:
+    """`array` with float (and complex) values converted to `precision`; unchanged for `None`."""
+    if precision is None:
+        return array
+    kind = array.dtype.kind
+    if kind == "f" and array.dtype.itemsize * 8 != precision:
+        return array.astype(float_dtype(precision))
+    if kind == "c" and array.dtype != complex_dtype(precision):
+        return array.astype(complex_dtype(precision))
+    return array
+
+
+def binary_dtype(a: Any, b: Any) -> np.dtype[Any]:
+    """The NumPy dtype in which a binary operation on `a` and `b` is computed.
+
+    Arrays promote with `bk.combine_types` under the current precision; Python scalars are weak
+    and only raise the kind (bool < int < float < complex).
+    """
+    precision = get_precision()
+    strong = [d for d in (_strong_dtype(a), _strong_dtype(b)) if d is not None]
+    weak = [x for x in (a, b) if _strong_dtype(x) is None]
+    if strong:
+        result = to_numpy_dtype(combine_types(*[from_numpy_dtype(d) for d in strong], fp_precision=precision))
+    else:
+        result = _scalar_default(weak[0], precision)
+        weak = weak[1:]
+    for scalar in weak:
+        result = _raise_kind(result, _PY_RANK[_python_kind(scalar)], precision)
+    return result
+
+
+def _strong_dtype(x: Any) -> np.dtype[Any] | None:
+    dtype = getattr(x, "dtype", None)
+    if isinstance(dtype, np.dtype):
+        return dtype
+    if isinstance(x, (*PYTHON_SCALARS, numbers.Number)):
+        return None
+    return np.asarray(x).dtype  # lists and other array-likes are converted in full anyway
+
+
+def _python_kind(x: Any) -> type:
+    for kind in (bool, int, float, complex):
+        if isinstance(x, kind):
+            return kind
+    return complex if isinstance(x, numbers.Complex) else float
+
+
+def _scalar_default(x: Any, precision: int | None) -> np.dtype[Any]:
+    kind = _python_kind(x)
+    if kind is bool:
+        return np.dtype(bool)
+    if kind is int:
+        return np.dtype(np.int64)
+    return float_dtype(precision) if kind is float else complex_dtype(precision)
+
+
+def _raise_kind(dtype: np.dtype[Any], rank: int, precision: int | None) -> np.dtype[Any]:
+    if rank <= _KIND_RANK.get(dtype.kind, 4):
+        return dtype
+    if rank == 1:
+        return np.dtype(np.int64)
+    if rank == 2:
+        return float_dtype(precision)
+    if dtype.kind == "f":
+        return complex_dtype(precision or dtype.itemsize * 8)
+    return complex_dtype(precision)

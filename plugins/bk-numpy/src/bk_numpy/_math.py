@@ -1,0 +1,396 @@
+"""Elementwise maths, operators and reductions of the NumPy backend (a mixin of `NumPyBackend`).
+
+Floating point errors (division by zero, invalid values, overflow) are reported as NumPy's own
+settings say (`numpy.seterr`, `numpy.errstate`): by default as a `RuntimeWarning`, with the IEEE
+754 result (inf, NaN). Changing the error state around every call would cost more than the
+operation itself on small arrays. Only `divide_no_nan`, which handles zeros by definition, is silent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+
+from bk import DType, get_precision, to_numpy_dtype
+from bk import _context as _bk_context
+
+from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
+
+__all__ = ["MathMixin"]
+
+Tensor = Any
+
+# `GLOBALS.precision_free` is read directly (not through `bk.get_precision()`) in the fast paths of
+# the arithmetic operators, where a Python function call costs as much as the whole operation.
+_GLOBALS: Final = _bk_context.GLOBALS
+_IGNORE: Final = {"all": "ignore"}
+_BOOL: Final = np.dtype(bool)
+_FLOATS: Final = frozenset(d for d in FAST_DTYPES if d.kind in "fc")
+
+
+def _array(x: Any) -> Any:
+    return x if isinstance(x, (np.ndarray, np.generic)) else np.asarray(x)
+
+
+def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[..., Any]:
+    """A binary operator with a fast path for two arrays of one dtype under the default precision.
+
+    For such operands `_binary` would call the ufunc on them unchanged, except for booleans
+    (which `add` and `sub` compute as int32). The check is inlined in the returned function
+    because it runs on every call: a helper call would cost as much as a ufunc on small arrays.
+    """
+    settings = _GLOBALS
+    boolean = _BOOL
+
+    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        try:
+            dtype = a.dtype
+            if dtype is b.dtype and settings.precision_free and dtype is not boolean:
+                return ufunc(a, b)
+        except AttributeError:  # Python numbers and lists
+            pass
+        return _binary(ufunc, a, b, bool_to_int=bool_to_int)
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _floats(x: Any) -> Any:
+    """`x` as floats (or complex) of the current precision; ints and bools become the float type."""
+    x = _array(x)
+    if x.dtype.kind in "biu":
+        return x.astype(float_dtype(get_precision()))
+    return to_precision(x, get_precision())
+
+
+def _keep_ints(x: Any) -> Any:
+    """`x` as an array; floats follow the current precision, ints and bools stay as they are."""
+    x = _array(x)
+    return x if x.dtype.kind in "biu" else to_precision(x, get_precision())
+
+
+def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], Any] = _floats) -> Callable[..., Any]:
+    def operation(self: Any, x: Tensor) -> Tensor:
+        return function(prepare(x))
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _special(name: str, doc: str) -> Callable[..., Any]:
+    def operation(self: Any, x: Tensor) -> Tensor:
+        from scipy import special  # imported on first use: loading the backend stays fast
+
+        x = _floats(x)
+        return np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _special2(name: str, doc: str) -> Callable[..., Any]:
+    def operation(self: Any, a: Tensor, x: Tensor) -> Tensor:
+        from scipy import special
+
+        dtype = binary_dtype(a, x)
+        if dtype.kind in "biu":
+            dtype = float_dtype(get_precision())
+        return np.asarray(getattr(special, name)(np.asarray(a, dtype), np.asarray(x, dtype))).astype(dtype, copy=False)
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _operands(a: Any, b: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
+    """`a` and `b` as `dtype`; a Python scalar next to an array stays a (weak) Python scalar."""
+    a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
+    if a_scalar and b_scalar:
+        return np.asarray(a, dtype), np.asarray(b, dtype)
+    if not a_scalar or isinstance(a, (list, tuple)):
+        a = _cast(a, dtype)
+    if not b_scalar or isinstance(b, (list, tuple)):
+        b = _cast(b, dtype)
+    return a, b
+
+
+def _cast(x: Any, dtype: np.dtype[Any]) -> Any:
+    if isinstance(x, np.ndarray):
+        if x.dtype == dtype:
+            return x
+        if x.dtype.kind == "c" and dtype.kind != "c":
+            x = x.real
+        return x.astype(dtype)
+    if hasattr(x, "dtype") and hasattr(x, "astype"):  # NumPy scalars, SciPy sparse matrices
+        return x if x.dtype == dtype else x.astype(dtype)
+    return np.asarray(x, dtype)
+
+
+def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Any:
+    dtype = binary_dtype(a, b)
+    if bool_to_int and dtype.kind == "b":
+        dtype = np.dtype(np.int32)
+    if int_to_float and dtype.kind in "biu":
+        dtype = float_dtype(get_precision())
+    a, b = _operands(a, b, dtype)
+    return ufunc(a, b)
+
+
+def _axis(axis: Any) -> Any:
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+class MathMixin:
+    """Elementwise maths, operators and reductions through NumPy ufuncs and `scipy.special`."""
+
+    # ------------------------------------------------------------ arithmetic operators
+
+    add = _arithmetic(np.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
+    sub = _arithmetic(np.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
+    mul = _arithmetic(np.multiply, "`a * b` in the common type.")
+
+    def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
+        """`numerator / denominator`; integers divide into the float type of the precision."""
+        try:
+            dtype = numerator.dtype
+            if dtype is denominator.dtype and _GLOBALS.precision_free and dtype.kind in "fc":
+                return np.true_divide(numerator, denominator)
+        except AttributeError:  # Python numbers and lists
+            pass
+        return _binary(np.true_divide, numerator, denominator, int_to_float=True)
+
+    def pow(self, base: Tensor, exp: Tensor) -> Tensor:
+        """`base ** exp` in the common type."""
+        return _binary(np.power, base, exp)
+
+    def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
+        """`dividend % divisor` with the sign of the divisor."""
+        return _binary(np.mod, dividend, divisor)
+
+    def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a // b`."""
+        return _binary(np.floor_divide, a, b)
+
+    def and_(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a & b`."""
+        return _binary(np.bitwise_and, a, b)
+
+    def or_(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a | b`."""
+        return _binary(np.bitwise_or, a, b)
+
+    def xor(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a ^ b`."""
+        return _binary(np.bitwise_xor, a, b)
+
+    def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a << b`."""
+        return _binary(np.left_shift, a, b)
+
+    def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a >> b`."""
+        return _binary(np.right_shift, a, b)
+
+    def invert(self, x: Tensor) -> Tensor:
+        """Logical not for booleans, bitwise not for integers."""
+        return np.invert(_array(x))
+
+    # ------------------------------------------------------------ comparisons
+
+    def equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x == y`."""
+        return _binary(np.equal, x, y)
+
+    def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x != y`."""
+        return _binary(np.not_equal, x, y)
+
+    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x > y`."""
+        return _binary(np.greater, x, y)
+
+    def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x >= y`."""
+        return _binary(np.greater_equal, x, y)
+
+    def maximum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise maximum; NaN propagates."""
+        return _binary(np.maximum, a, b)
+
+    def minimum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise minimum; NaN propagates."""
+        return _binary(np.minimum, a, b)
+
+    def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
+        """The angle of the point `(x, y)`."""
+        return _binary(np.arctan2, y, x, int_to_float=True)
+
+    def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
+        """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
+        dtype = binary_dtype(x, y)
+        if dtype.kind in "biu":
+            dtype = float_dtype(get_precision())
+        x, y = np.asarray(x, dtype), np.asarray(y, dtype)
+        zero = y == 0
+        with np.errstate(**_IGNORE):
+            return np.where(zero, np.zeros((), dtype), x / np.where(zero, np.ones((), dtype), y))
+
+    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
+        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""
+        if x is None and y is None:
+            return np.argwhere(condition)
+        if x is None or y is None:
+            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        dtype = binary_dtype(x, y)
+        x, y = _operands(x, y, dtype)
+        return np.where(condition, x, y)
+
+    def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
+        """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for scalar bounds."""
+        x = _keep_ints(x)
+        result = np.clip(x, minimum, maximum)
+        if result.dtype != x.dtype and not hasattr(minimum, "dtype") and not hasattr(maximum, "dtype"):
+            return result.astype(x.dtype)
+        return result
+
+    # ------------------------------------------------------------ unary functions
+
+    abs = _unary(np.abs, "Absolute value (magnitude for complex values).", _keep_ints)
+    sign = _unary(np.sign, "-1, 0 or 1 by the sign of `x`.", _keep_ints)
+    round = _unary(np.round, "Rounds to the nearest integer, halves to even.", _keep_ints)
+    ceil = _unary(np.ceil, "Smallest integer not below `x`.", _keep_ints)
+    floor = _unary(np.floor, "Largest integer not above `x`.", _keep_ints)
+    sqrt = _unary(np.sqrt, "Square root.")
+    exp = _unary(np.exp, "Natural exponential.")
+    sin = _unary(np.sin, "Sine.")
+    arcsin = _unary(np.arcsin, "Inverse sine.")
+    cos = _unary(np.cos, "Cosine.")
+    arccos = _unary(np.arccos, "Inverse cosine.")
+    tan = _unary(np.tan, "Tangent.")
+    arctan = _unary(np.arctan, "Inverse tangent.")
+    sinh = _unary(np.sinh, "Hyperbolic sine.")
+    arcsinh = _unary(np.arcsinh, "Inverse hyperbolic sine.")
+    cosh = _unary(np.cosh, "Hyperbolic cosine.")
+    arccosh = _unary(np.arccosh, "Inverse hyperbolic cosine.")
+    tanh = _unary(np.tanh, "Hyperbolic tangent.")
+    arctanh = _unary(np.arctanh, "Inverse hyperbolic tangent.")
+    log = _unary(np.log, "Natural logarithm.")
+    log2 = _unary(np.log2, "Base-2 logarithm.")
+    log10 = _unary(np.log10, "Base-10 logarithm.")
+    sigmoid = _unary(lambda x: np.exp(-np.logaddexp(np.zeros((), x.dtype), -x)), "`1 / (1 + exp(-x))`, without overflow.")
+    softplus = _unary(lambda x: np.logaddexp(np.zeros((), x.dtype), x), "`log(1 + exp(x))`, computed without overflow.")
+    erf = _special("erf", "The error function (`scipy.special.erf`).")
+    log_gamma = _special("gammaln", "Natural logarithm of the absolute value of the gamma function, as floats.")
+    gamma_inc_l = _special2("gammainc", "Regularized lower incomplete gamma function P(a, x).")
+    gamma_inc_u = _special2("gammaincc", "Regularized upper incomplete gamma function Q(a, x).")
+
+    def isfinite(self, x: Tensor) -> Tensor:
+        """True where `x` is neither infinite nor NaN."""
+        return np.isfinite(x)
+
+    def isnan(self, x: Tensor) -> Tensor:
+        """True where `x` is NaN."""
+        return np.isnan(x)
+
+    def isinf(self, x: Tensor) -> Tensor:
+        """True where `x` is infinite."""
+        return np.isinf(x)
+
+    def real(self, x: Tensor) -> Tensor:
+        """Real part."""
+        return np.real(_keep_ints(x))
+
+    def imag(self, x: Tensor) -> Tensor:
+        """Imaginary part (zeros of the same type for real values)."""
+        x = _keep_ints(x)
+        return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)
+
+    def conj(self, x: Tensor) -> Tensor:
+        """Complex conjugate."""
+        return np.conjugate(_keep_ints(x))
+
+    # ------------------------------------------------------------ reductions
+
+    def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Sum over `axis` (an int, a tuple, or None for all); booleans count, ints stay ints."""
+        if isinstance(value, (list, tuple)) and axis == 0:
+            value = np.stack([_array(v) for v in value])
+        return np.sum(_keep_ints(value), axis=_axis(axis), keepdims=keepdims)
+
+    def prod(self, value: Tensor, axis: Any = None) -> Tensor:
+        """Product over `axis`; for booleans, whether all are true."""
+        value = _keep_ints(value)
+        if value.dtype.kind == "b":
+            return np.all(value, axis=_axis(axis))
+        return np.prod(value, axis=_axis(axis))
+
+    def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Mean over `axis`, as floats."""
+        return np.mean(_floats(value), axis=_axis(axis), keepdims=keepdims)
+
+    def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Population standard deviation over `axis`, as floats."""
+        return np.std(_floats(x), axis=_axis(axis), keepdims=keepdims)
+
+    def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Maximum over `axis`; NaN propagates."""
+        return np.max(_keep_ints(x), axis=_axis(axis), keepdims=keepdims)
+
+    def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Minimum over `axis`; NaN propagates."""
+        return np.min(_keep_ints(x), axis=_axis(axis), keepdims=keepdims)
+
+    def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether any element along `axis` is true."""
+        return np.any(_array(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+
+    def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether all elements along `axis` are true."""
+        return np.all(_array(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+
+    def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index of the first maximum along `axis`."""
+        return np.argmax(x, axis=axis, keepdims=keepdims)
+
+    def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index of the first minimum along `axis`."""
+        return np.argmin(x, axis=axis, keepdims=keepdims)
+
+    def cumsum(self, x: Tensor, axis: int) -> Tensor:
+        """Cumulative sum along `axis`, keeping the dtype of `x` (booleans count as int32)."""
+        x = _keep_ints(x)
+        dtype = np.int32 if x.dtype.kind == "b" else x.dtype
+        return np.cumsum(x, axis=axis, dtype=dtype)
+
+    def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
+        """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
+        x = _floats(x)
+        return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
+
+    # ------------------------------------------------------------ precision-aware conversions
+
+    def to_float(self, x: Tensor) -> Tensor:
+        """`x` as floats of the current precision; floats keep theirs when the precision is `None`."""
+        x = _array(x)
+        if x.dtype.kind == "f":
+            return to_precision(x, get_precision())
+        return x.astype(float_dtype(get_precision()))
+
+    def to_complex(self, x: Tensor) -> Tensor:
+        """`x` as complex values; complex keeps its precision when the precision is `None`."""
+        x = _array(x)
+        precision = get_precision()
+        if x.dtype.kind == "c":
+            return to_precision(x, precision)
+        if x.dtype.kind == "f" and precision is None:
+            return x.astype(complex_dtype(x.dtype.itemsize * 8))
+        return x.astype(complex_dtype(precision))
+
+    def to_int32(self, x: Tensor) -> Tensor:
+        """`x` as int32 (complex values lose their imaginary part)."""
+        return _cast(_array(x), to_numpy_dtype(DType(int, 32)))
+
+    def to_int64(self, x: Tensor) -> Tensor:
+        """`x` as int64."""
+        return _cast(_array(x), to_numpy_dtype(DType(int, 64)))

@@ -11,8 +11,9 @@ CONSTRAINTS := constraints.txt
 DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/pyproject.toml testkit/pyproject.toml))
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
 TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
-# Backends whose conformance `make test` certifies with the testkit.
-CERTIFY := $(patsubst plugins/bk-%,%,$(wildcard plugins/bk-*))
+# Backends whose conformance `make test` certifies with the testkit (each must exit 0).
+CERTIFY := numpy torch
+REPORTS := .reports
 
 .PHONY: all demo test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
 
@@ -33,6 +34,12 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest $(TEST_DIRS)
+	@mkdir -p $(REPORTS)
+	$(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
+
+certify: $(STAMP)
+	@mkdir -p $(REPORTS)
+	$(BIN)/testkit certify --all --json $(REPORTS)/certify-all.json --markdown $(REPORTS)/certify-all.md
 
 test-core: $(STAMP)
 	$(PY) -m pytest core/tests
@@ -66,5 +73,5 @@ dist: $(STAMP)
 	@ls dist
 
 clean:
-	rm -rf $(VENV) dist .bench .pytest_cache .mypy_cache .ruff_cache docs/_build
+	rm -rf $(VENV) dist .bench $(REPORTS) .pytest_cache .mypy_cache .ruff_cache docs/_build
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -126,10 +126,11 @@ def _minimize_gradient_descent(t: Trial) -> None:
     """Gradient descent on a quadratic bowl (backends with gradients only)."""
     if not t.b.supports("gradients"):
         try:
-            t.b.minimize("GD", lambda x: (x * x).sum(-1), t.tensor(np.ones((1, 2)), "float32"), 1e-4, 100, False)
+            t.b.minimize("GD", lambda x: t.b.sum(x * x, -1), t.tensor(np.ones((1, 2)), "float32"), 1e-4, 100, False)
         except NotImplementedError:
             return  # correct: gradient descent needs gradients
         t.fail("minimize('GD')", "worked without gradients")
     center = np.array([[1.0, -2.0]])
-    result = t.b.minimize("GD", lambda x: ((x - t.tensor(center, "float32")) ** 2).sum(-1), t.tensor(np.zeros((1, 2)), "float32"), 1e-4, 500, False)
+    target = t.tensor(center, "float32")
+    result = t.b.minimize("GD", lambda x: t.b.sum((x - target) ** 2, -1), t.tensor(np.zeros((1, 2)), "float32"), 1e-4, 500, False)
     t.check(result.x, center, "minimize('GD', quadratic)", tol_dtype=DType(float, 16), scale=2)

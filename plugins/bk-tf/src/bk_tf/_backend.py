@@ -1,0 +1,552 @@
+"""`TFBackend`: the bk operation catalogue on TensorFlow 2.
+
+This module holds the required set, conversion, devices, creation, random numbers, shape
+manipulation and sparse tensors; the other topics live in mixins (`_math`, `_indexing`, `_linalg`,
+`_autodiff`). Only the backend's modules import TensorFlow (through `_framework`, which keeps its
+start-up messages quiet); `bk_tf` and `bk_tf.plugin` do not.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+
+from ._autodiff import AutodiffMixin
+from ._devices import device_of, list_tf_devices
+from ._dtypes import (
+    PYTHON_SCALARS,
+    complex_tf,
+    float_tf,
+    from_tf_dtype,
+    python_scalar_dtype,
+    to_precision,
+    to_tf_dtype,
+)
+from ._framework import tf
+from ._indexing import IndexingMixin
+from ._linalg import LinalgMixin
+from ._math import MathMixin
+
+__all__ = ["TFBackend"]
+
+Tensor = Any
+_NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
+
+
+def _only_python_values(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_only_python_values(e) for e in x)
+    return isinstance(x, (bool, int, float, complex))
+
+
+def _assemble_coo(backend: Backend, indices: Tensor, values: Tensor, *, shape: tuple[int, ...]) -> Tensor:
+    return backend.sparse_coo_tensor(indices, values, shape)
+
+
+def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:
+    return backend.as_tensor(tensor)
+
+
+class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
+    """TensorFlow 2 as a bk backend, eager by default.
+
+    Native tensors are `tf.Tensor`, `tf.Variable`, `tf.SparseTensor` (COO) and `tf.RaggedTensor`
+    (recognised and owned, but most operations need dense tensors: convert with `.to_tensor()`).
+    Python numbers convert as in PyTorch and JAX: floats to the float type of the precision
+    (float32 by default), ints to int64, complex numbers to complex64. New tensors are created on
+    the default device; random numbers come from a backend-owned `tf.random.Generator`.
+    """
+
+    def __init__(self) -> None:
+        devices = list_tf_devices(self)
+        super().__init__("tf", devices, devices[0])
+        self._generator: Any = None
+
+    # ------------------------------------------------------------ helpers
+
+    def _t(self, x: Any) -> Any:
+        """`x` as a dense native tensor (Variables read, other values converted by `as_tensor`)."""
+        if isinstance(x, tf.Tensor):
+            return x
+        if isinstance(x, tf.Variable):
+            return tf.convert_to_tensor(x)
+        if isinstance(x, tf.RaggedTensor):
+            raise TypeError(
+                "this operation needs a dense tensor but got a tf.RaggedTensor; convert it with ragged.to_tensor() first"
+            )
+        if isinstance(x, tf.SparseTensor):
+            raise TypeError(
+                "this operation needs a dense tensor but got a tf.SparseTensor; convert it with tf.sparse.to_dense() first"
+            )
+        return self.as_tensor(x)
+
+    def _device_scope(self) -> Any:
+        return tf.device(self._default_device.ref)
+
+    # ------------------------------------------------------------ required set
+
+    def is_tensor(self, x: Any, only_native: bool = False) -> bool:
+        """Native: `tf.Tensor`, `tf.Variable`, `tf.SparseTensor`, `tf.RaggedTensor`; else also NumPy arrays, numbers and lists of them."""
+        if isinstance(x, _NATIVE):
+            return True
+        if only_native:
+            return False
+        if isinstance(x, (np.ndarray, np.generic)):
+            return x.dtype.kind in "biufcUS"
+        if isinstance(x, numbers.Number):
+            return True
+        if isinstance(x, (list, tuple)):
+            return all(self.is_tensor(e) for e in x)
+        return False
+
+    def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
+        """`x` as a native tensor; native values are returned as they are, converted to a set precision.
+
+        Python floats become the float type of the precision (float32 when it is `None`), ints
+        int64, complex numbers complex64 (or the precision's). NumPy arrays keep their dtype.
+
+        Args:
+            convert_external: If False, Python numbers are returned unchanged.
+
+        Raises:
+            TypeError: for objects TensorFlow cannot convert.
+        """
+        precision = get_precision()
+        if isinstance(x, (tf.Tensor, tf.Variable)):
+            return to_precision(x, precision)
+        if isinstance(x, tf.SparseTensor):
+            values = to_precision(x.values, precision)
+            return x if values is x.values else tf.SparseTensor(x.indices, values, x.dense_shape)
+        if isinstance(x, tf.RaggedTensor):
+            return x if precision is None else x.with_flat_values(to_precision(x.flat_values, precision))
+        if isinstance(x, (bool, int, float, complex)) and not convert_external:
+            return x
+        array = self._to_numpy_input(x, precision)
+        with self._device_scope():
+            return to_precision(tf.convert_to_tensor(array), precision)
+
+    @staticmethod
+    def _to_numpy_input(x: Any, precision: int | None) -> np.ndarray:
+        if isinstance(x, (bool, int, float, complex)) or (isinstance(x, (list, tuple)) and _only_python_values(x)):
+            array = np.asarray(x)
+            if array.dtype.kind == "f":
+                return array.astype(np.dtype(f"float{precision or 32}"))
+            if array.dtype.kind == "c":
+                return array.astype(np.complex128 if precision == 64 else np.complex64)
+            if array.dtype.kind == "i":
+                return array.astype(np.int64)
+            return array
+        if isinstance(x, (list, tuple)) and any(isinstance(e, _NATIVE) for e in x):
+            return np.stack([np.asarray(e) for e in x])
+        try:
+            array = np.asarray(x)
+        except (TypeError, ValueError) as err:
+            raise TypeError(
+                f"cannot convert {type(x).__name__} to a TensorFlow tensor; pass a number, a list, an array or a tensor"
+            ) from err
+        if array.dtype.kind not in "biufcUS":
+            raise TypeError(f"cannot convert {type(x).__name__} with NumPy dtype {array.dtype} to a TensorFlow tensor")
+        return array
+
+    def is_available(self, tensor: Tensor) -> bool:
+        """False for symbolic tensors inside `tf.function` (graph tensors), True for eager values."""
+        if isinstance(tensor, tf.SparseTensor):
+            tensor = tensor.values
+        if isinstance(tensor, tf.RaggedTensor):
+            tensor = tensor.flat_values
+        if isinstance(tensor, tf.Tensor):
+            return hasattr(tensor, "numpy") and tf.executing_eagerly()
+        return True
+
+    def numpy(self, tensor: Tensor) -> np.ndarray:
+        """The values as a NumPy array (a `scipy.sparse.coo_array` for 2-D `tf.SparseTensor`s).
+
+        Raises:
+            TypeError: for a `tf.RaggedTensor` (NumPy has no ragged arrays) or a symbolic tensor.
+        """
+        if isinstance(tensor, tf.RaggedTensor):
+            raise TypeError("a tf.RaggedTensor has no NumPy equivalent; convert it with ragged.to_tensor() or ragged.to_list()")
+        if isinstance(tensor, tf.SparseTensor):
+            return self._sparse_numpy(tensor)
+        if isinstance(tensor, (tf.Tensor, tf.Variable)):
+            if not self.is_available(tensor):
+                raise TypeError("cannot get the NumPy value of a symbolic tensor inside tf.function; use numpy_call() there")
+            return tensor.numpy()  # type: ignore[no-any-return]
+        return np.asarray(tensor)
+
+    @staticmethod
+    def _sparse_numpy(tensor: Any) -> Any:
+        from scipy.sparse import coo_array
+
+        indices = tensor.indices.numpy()
+        shape = tuple(int(s) for s in tensor.dense_shape.numpy())
+        return coo_array((tensor.values.numpy(), tuple(indices.T)), shape=shape)
+
+    def dtype(self, array: Tensor) -> DType:
+        """The `DType` of a tensor; Python numbers as the reference defines: int is int32, float float64."""
+        dtype = getattr(array, "dtype", None)
+        if isinstance(dtype, tf.DType):
+            return from_tf_dtype(dtype)
+        if isinstance(dtype, np.dtype):
+            return from_numpy_dtype(dtype)
+        if isinstance(array, PYTHON_SCALARS):
+            return python_scalar_dtype(array)
+        return from_tf_dtype(self.as_tensor(array).dtype)
+
+    def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
+        """The shape; sizes unknown while tracing (and ragged dimensions) are `None`."""
+        if isinstance(tensor, (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)):
+            return tuple(tensor.shape.as_list())
+        return tuple(np.shape(tensor))
+
+    def shape(self, tensor: Tensor) -> Any:
+        """The static shape where known, else the dynamic size as a scalar tensor (inside `tf.function`)."""
+        if not isinstance(tensor, (tf.Tensor, tf.Variable)):
+            return self.staticshape(tensor)
+        static = tensor.shape.as_list()
+        if None not in static:
+            return tuple(static)
+        dynamic = tf.shape(tensor)
+        return tuple(s if s is not None else dynamic[i] for i, s in enumerate(static))
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part."""
+        target = to_tf_dtype(dtype)
+        if isinstance(x, tf.SparseTensor):
+            return x if x.dtype == target else tf.SparseTensor(x.indices, self.cast(x.values, dtype), x.dense_shape)
+        if isinstance(x, tf.RaggedTensor):
+            return x if x.dtype == target else x.with_flat_values(self.cast(x.flat_values, dtype))
+        if not isinstance(x, (tf.Tensor, tf.Variable)):
+            x = self.as_tensor(x) if not isinstance(x, np.ndarray) else tf.convert_to_tensor(x)
+        if x.dtype == target:
+            return x
+        if x.dtype.is_complex and not target.is_complex:
+            x = tf.math.real(x)
+        if target == tf.bool:
+            return tf.not_equal(x, tf.zeros((), x.dtype))
+        return tf.cast(x, target)
+
+    def to_complex(self, x: Tensor) -> Tensor:
+        """`x` as complex values; complex keeps its precision when the precision is `None`, float64 gives complex128."""
+        x = self._t(x)
+        precision = get_precision()
+        if x.dtype.is_complex:
+            return to_precision(x, precision)
+        if precision is None and x.dtype == tf.float64:
+            return tf.cast(x, tf.complex128)
+        return tf.cast(x, complex_tf(precision))
+
+    # ------------------------------------------------------------ devices, memory, conversion
+
+    def get_device(self, tensor: Tensor) -> ComputeDevice:
+        """The device `tensor` lives on (`tf.SparseTensor`s: the device of their values)."""
+        if isinstance(tensor, tf.SparseTensor):
+            tensor = tensor.values
+        if isinstance(tensor, tf.RaggedTensor):
+            tensor = tensor.flat_values
+        if not isinstance(tensor, (tf.Tensor, tf.Variable)):
+            return self._default_device
+        try:
+            return self.get_device_by_ref(device_of(tensor))
+        except KeyError:
+            return self._default_device
+
+    def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
+        """A copy of `tensor` on `device` (`tensor` itself when it is there already).
+
+        Raises:
+            ValueError: for a device of another backend.
+        """
+        if device.backend is not self:
+            raise ValueError(
+                f"device {device.name!r} belongs to backend {device.backend}, not tf; use bk.convert() to change backends"
+            )
+        if isinstance(tensor, (tf.Tensor, tf.Variable)) and self.get_device(tensor) == device and isinstance(tensor, tf.Tensor):
+            return tensor
+        with tf.device(device.ref):
+            if isinstance(tensor, tf.SparseTensor):
+                return tf.SparseTensor(tf.identity(tensor.indices), tf.identity(tensor.values), tf.identity(tensor.dense_shape))
+            return tf.identity(self._t(tensor))
+
+    def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:
+        """A copy; immutable `tf.Tensor`s are returned as they are when `only_mutable`. A `tf.Variable` gives a snapshot tensor."""
+        if isinstance(tensor, tf.Variable):
+            return tf.identity(tensor)
+        if isinstance(tensor, tf.Tensor):
+            return tensor if only_mutable else tf.identity(tensor)
+        if isinstance(tensor, (tf.SparseTensor, tf.RaggedTensor)):
+            return tensor  # immutable composite tensors
+        return self.as_tensor(tensor)
+
+    def to_dlpack(self, tensor: Tensor) -> Any:
+        """An object with `__dlpack__` / `__dlpack_device__` sharing the memory of the dense `tensor`."""
+        return _DLPackTensor(self._t(tensor))
+
+    def from_dlpack(self, capsule: Any) -> Tensor:
+        """A tensor sharing the memory of an object with `__dlpack__`, or of a raw DLPack capsule."""
+        if hasattr(capsule, "__dlpack__"):
+            capsule = capsule.__dlpack__()
+        return tf.experimental.dlpack.from_dlpack(capsule)
+
+    def is_module(self, obj: Any) -> bool:
+        """Whether `obj` is a `tf.Module` (Keras layers and models are)."""
+        return isinstance(obj, tf.Module)
+
+    def prefers_channels_last(self) -> bool:
+        """True: TensorFlow's convolutions and pooling are written for channels-last data."""
+        return True
+
+    # ------------------------------------------------------------ creation
+
+    def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Zeros on the default device; `dtype` defaults to the float type of the current precision."""
+        with self._device_scope():
+            return tf.zeros(tuple(shape), to_tf_dtype(dtype or self.float_type))
+
+    def zeros_like(self, tensor: Tensor) -> Tensor:
+        """Zeros of the shape and dtype of `tensor`."""
+        if isinstance(tensor, tf.SparseTensor):
+            return tf.zeros(tensor.dense_shape, tensor.dtype)
+        return tf.zeros_like(self._t(tensor))
+
+    def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Ones on the default device; `dtype` defaults to the float type of the current precision."""
+        with self._device_scope():
+            return tf.ones(tuple(shape), to_tf_dtype(dtype or self.float_type))
+
+    def ones_like(self, tensor: Tensor) -> Tensor:
+        """Ones of the shape and dtype of `tensor`."""
+        if isinstance(tensor, tf.SparseTensor):
+            return tf.ones(tensor.dense_shape, tensor.dtype)
+        return tf.ones_like(self._t(tensor))
+
+    def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
+        """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
+        if limit is None:
+            start, limit = 0, start
+        with self._device_scope():
+            return tf.range(start, limit, delta, dtype=to_tf_dtype(dtype))
+
+    def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
+        """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
+        with self._device_scope():
+            result = tf.linspace(tf.constant(start, tf.float64), tf.constant(stop, tf.float64), number)
+            return tf.cast(result, float_tf(get_precision()))
+
+    def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
+        """Coordinate grids with matrix ('ij') indexing."""
+        return list(tf.meshgrid(*[self._t(c) for c in coordinates], indexing="ij"))
+
+    def variable(self, value: Tensor) -> Any:
+        """A trainable `tf.Variable` holding `value`."""
+        with self._device_scope():
+            return tf.Variable(self._t(value), trainable=True)
+
+    # ------------------------------------------------------------ randomness
+
+    def _rng(self) -> Any:
+        if self._generator is None:
+            self._generator = tf.random.Generator.from_non_deterministic_state()
+        return self._generator
+
+    def seed(self, seed: int) -> None:
+        """Restarts this backend's own `tf.random.Generator` from `seed`; TensorFlow's global seed is untouched."""
+        self._generator = tf.random.Generator.from_seed(seed)
+
+    def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
+        """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex.
+
+        Raises:
+            ValueError: for bool and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        shape = tuple(shape)
+        with self._device_scope():
+            if dtype.kind is int:
+                generated = tf.int64 if dtype.bits == 64 else tf.int32
+                values = self._rng().uniform(shape, int(low), int(high), dtype=generated)
+                return tf.cast(values, to_tf_dtype(dtype))
+            if dtype.kind is float:
+                return self._uniform(shape, low, high, to_tf_dtype(dtype))
+            if dtype.kind is complex:
+                part = tf.float64 if dtype.bits == 128 else tf.float32
+                low, high = complex(low), complex(high)
+                real = self._uniform(shape, low.real, high.real, part)
+                return tf.complex(real, self._uniform(shape, low.imag, high.imag, part))
+        raise ValueError(f"random_uniform() creates int, float or complex values, not {dtype}")
+
+    def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, dtype: Any) -> Any:
+        generated = dtype if dtype in (tf.float32, tf.float64) else tf.float32
+        return tf.cast(self._rng().uniform(shape, low, high, dtype=generated), dtype)
+
+    def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
+        """Standard normal values; for complex dtypes each part has variance 1/2.
+
+        Raises:
+            ValueError: for bool, int and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        shape = tuple(shape)
+        with self._device_scope():
+            if dtype.kind is float:
+                generated = to_tf_dtype(dtype) if dtype.bits in (32, 64) and not dtype.brain else tf.float32
+                return tf.cast(self._rng().normal(shape, dtype=generated), to_tf_dtype(dtype))
+            if dtype.kind is complex:
+                part = tf.float64 if dtype.bits == 128 else tf.float32
+                scale = tf.constant(np.sqrt(0.5), part)
+                return tf.complex(self._rng().normal(shape, dtype=part) * scale, self._rng().normal(shape, dtype=part) * scale)
+        raise ValueError(f"random_normal() creates float or complex values, not {dtype}")
+
+    # ------------------------------------------------------------ shape manipulation
+
+    def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
+        """`value` with a new shape; -1 infers one size."""
+        if isinstance(value, tf.SparseTensor):
+            return tf.sparse.reshape(value, tuple(shape))
+        return tf.reshape(self._t(value), tuple(shape))
+
+    def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
+        """`tensor` with its dimensions permuted to `axes`."""
+        if isinstance(tensor, tf.SparseTensor):
+            return tf.sparse.transpose(tensor, tuple(axes))
+        return tf.transpose(self._t(tensor), tuple(axes))
+
+    def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
+        """`a` with `number` new dimensions of size 1 inserted at `axis`."""
+        a = self._t(a)
+        for _ in range(number):
+            a = tf.expand_dims(a, axis)
+        return a
+
+    def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
+        """Stacks equally shaped tensors along a new axis, in their common type."""
+        return tf.stack(self._common(values), axis=axis)
+
+    def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
+        """Concatenates tensors along an existing axis, in their common type."""
+        if values and all(isinstance(v, tf.SparseTensor) for v in values):
+            return tf.sparse.concat(axis, list(values))
+        return tf.concat(self._common(values), axis=axis)
+
+    def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
+        """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
+        value = self._t(value)
+        missing = len(multiples) - value.shape.rank
+        if missing > 0:
+            value = tf.reshape(value, tf.concat([tf.ones([missing], tf.int32), tf.shape(value)], 0))
+        return tf.tile(value, tuple(multiples))
+
+    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
+        """`value` reversed along `axes`."""
+        return tf.reverse(self._t(value), tuple(axes)) if len(axes) else self._t(value)
+
+    def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
+        """The entries `batches` (an int or list of ints) of the first dimension."""
+        if isinstance(batches, int):
+            batches = [batches]
+        return tf.gather(self._t(tensor), batches, axis=0)
+
+    def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
+        """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""
+        tensor = self._t(tensor)
+        rank = tensor.shape.rank
+        if not -rank <= axis < rank:
+            raise ValueError(f"axis {axis} is out of range for a tensor of {rank} dimensions")
+        slices = tf.unstack(tensor, axis=axis)
+        return tuple(tf.expand_dims(s, axis % rank) for s in slices) if keepdims else tuple(slices)
+
+    # ------------------------------------------------------------ sparse
+
+    def is_sparse(self, x: Tensor) -> bool:
+        """Whether `x` is a `tf.SparseTensor`."""
+        return isinstance(x, tf.SparseTensor)
+
+    def get_sparse_format(self, x: Tensor) -> str:
+        """`'coo'` for `tf.SparseTensor`s (TensorFlow's only sparse format), else `'dense'`."""
+        return "coo" if isinstance(x, tf.SparseTensor) else "dense"
+
+    def disassemble(self, x: Tensor) -> tuple[Callable[..., Tensor], Sequence[Tensor]]:
+        """`(assemble, (indices, values))` for sparse tensors, `(assemble, (x,))` for dense ones.
+
+        `assemble(backend, *parts)` rebuilds `x` on any backend that implements `sparse_coo_tensor`.
+        """
+        if not isinstance(x, tf.SparseTensor):
+            return _assemble_dense, (x,)
+        shape = (
+            tuple(int(s) for s in x.shape.as_list())
+            if x.shape.is_fully_defined()
+            else tuple(int(s) for s in x.dense_shape.numpy())
+        )
+        return partial(_assemble_coo, shape=shape), (x.indices, x.values)
+
+    def sparse_coo_tensor(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
+        """A `tf.SparseTensor` from `(nnz, ndims)` indices and `(nnz,)` values; duplicate indices add up.
+
+        TensorFlow requires unique, ordered indices, so duplicates are summed and entries sorted here.
+        """
+        indices = tf.cast(self._t(indices), tf.int64)
+        values = self._t(values)
+        shape = tuple(int(s) for s in shape)
+        strides = tf.constant([int(np.prod(shape[i + 1 :])) for i in range(len(shape))], tf.int64)
+        flat = tf.reduce_sum(indices * strides, axis=-1)
+        unique, position = tf.unique(flat)
+        summed = tf.math.unsorted_segment_sum(values, position, tf.shape(unique)[0])
+        order = tf.argsort(unique)
+        unique = tf.gather(unique, order)
+        summed = tf.gather(summed, order)
+        unique_indices = (
+            tf.stack([unique // s % n for s, n in zip(tf.unstack(strides), shape, strict=True)], axis=-1)
+            if shape
+            else tf.zeros((0, 0), tf.int64)
+        )
+        return tf.SparseTensor(unique_indices, summed, shape)
+
+    def sparse_dense(self, x: Tensor) -> Tensor:
+        """The dense tensor of a `tf.SparseTensor` (not a catalogue operation)."""
+        return tf.sparse.to_dense(x)
+
+    # ------------------------------------------------------------ helpers for mixed types
+
+    def _common(self, values: Sequence[Any], **kwargs: Any) -> list[Any]:
+        """`values` as dense tensors of their common type."""
+        from ._dtypes import common_dtype
+
+        dtype = to_tf_dtype(common_dtype(*values, **kwargs))
+        return [self._as(v, dtype) for v in values]
+
+    def _as(self, value: Any, dtype: Any) -> Any:
+        """`value` as a dense tensor of `tf.DType` `dtype`."""
+        if isinstance(value, (tf.Tensor, tf.Variable)):
+            if value.dtype == dtype:
+                return tf.convert_to_tensor(value)
+            if value.dtype.is_complex and not dtype.is_complex:
+                value = tf.math.real(value)
+            return tf.cast(value, dtype)
+        if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
+            return self._t(value)
+        with self._device_scope():
+            return tf.constant(
+                np.asarray(value).astype(dtype.as_numpy_dtype) if not isinstance(value, (bool, int, float, complex)) else value,
+                dtype,
+            )
+
+
+class _DLPackTensor:
+    """A dense TensorFlow tensor seen through the DLPack protocol (`__dlpack__`, `__dlpack_device__`)."""
+
+    def __init__(self, tensor: Any) -> None:
+        self.tensor = tensor
+
+    def __dlpack__(self, *, stream: Any = None, **kwargs: Any) -> Any:
+        return tf.experimental.dlpack.to_dlpack(self.tensor)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        device = device_of(self.tensor)
+        index = int(device.rsplit(":", 1)[-1])
+        return (2, index) if ":GPU:" in device else (1, 0)  # kDLCUDA or kDLCPU

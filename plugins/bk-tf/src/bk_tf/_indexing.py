@@ -1,0 +1,336 @@
+"""Gather, scatter, masks, repetition, padding, sorting, searching and counting (a mixin of `TFBackend`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from bk import DType
+
+from ._dtypes import to_tf_dtype
+from ._framework import tf
+
+__all__ = ["IndexingMixin"]
+
+Tensor = Any
+
+_SCATTER: Final = {
+    "update": tf.tensor_scatter_nd_update,
+    "add": tf.tensor_scatter_nd_add,
+    "max": tf.tensor_scatter_nd_max,
+    "min": tf.tensor_scatter_nd_min,
+}
+
+
+def _batch_size(*sizes: int) -> int:
+    """The common batch size of `sizes`, where 1 broadcasts."""
+    others = {s for s in sizes if s != 1}
+    if len(others) > 1:
+        raise ValueError(f"batch sizes must be equal or 1 but got {sizes}")
+    return others.pop() if others else 1
+
+
+def _broadcast_batch(x: Any, batch: int) -> Any:
+    if x.shape[0] == batch:
+        return x
+    return tf.broadcast_to(x, tf.concat([[batch], tf.shape(x)[1:]], 0))
+
+
+def _fit_length(x: Any, axis: int, length: int, fill_value: Any) -> Any:
+    """`x` cut or padded with `fill_value` to `length` along `axis`."""
+    axis %= x.shape.rank
+    current = tf.shape(x)[axis]
+    cut = tf.gather(x, tf.range(tf.minimum(current, length)), axis=axis)
+    widths = [[0, 0]] * x.shape.rank
+    widths[axis] = [0, tf.maximum(length - current, 0)]
+    return tf.pad(cut, widths, constant_values=tf.cast(fill_value, x.dtype))
+
+
+def _edge_pad(x: Any, axis: int, lower: int, upper: int, mode: str) -> Any:
+    """Pads one axis in mode 'boundary' (repeat the edge) or 'periodic' (wrap around)."""
+    if lower == 0 and upper == 0:
+        return x
+    size = x.shape[axis]
+    if mode == "periodic":
+        index = tf.range(-lower, size + upper) % size
+    else:
+        index = tf.clip_by_value(tf.range(-lower, size + upper), 0, size - 1)
+    return tf.gather(x, index, axis=axis)
+
+
+def _lexsort_slices(flat: Any) -> Any:
+    """The order that sorts the rows of the 2-D `flat` lexicographically (stable)."""
+    order = tf.range(tf.shape(flat)[0])
+    for column in reversed(range(flat.shape[1])):
+        keys = tf.gather(flat[:, column], order)
+        order = tf.gather(order, tf.argsort(keys, stable=True))
+    return order
+
+
+def _along_last(x: Any, axis: int, function: Callable[[Any], Any]) -> Any:
+    """`function` applied along the last axis after moving `axis` there, then moved back."""
+    rank = x.shape.rank
+    axis %= rank
+    if axis == rank - 1:
+        return function(x)
+    order = [i for i in range(rank) if i != axis] + [axis]
+    inverse = [order.index(i) for i in range(rank)]
+    return tf.transpose(function(tf.transpose(x, order)), inverse)
+
+
+def _argsort_last(x: Any) -> Any:
+    """Stable argsort of floats along the last axis with NaN after +inf, as NumPy sorts."""
+    nan = tf.math.is_nan(x)
+    keys = tf.where(nan, tf.constant(float("inf"), x.dtype), x)
+    by_value = tf.argsort(keys, axis=-1, stable=True)
+    batch = x.shape.rank - 1
+    flags = tf.gather(tf.cast(nan, tf.int8), by_value, axis=-1, batch_dims=batch)
+    reorder = tf.argsort(flags, axis=-1, stable=True)  # among equal keys (inf, NaN) NaN goes last
+    return tf.gather(by_value, reorder, axis=-1, batch_dims=batch)
+
+
+class IndexingMixin:
+    """Indexing operations through `tf.gather`, `tf.tensor_scatter_nd_*`, `tf.pad`, `tf.sort`, ..."""
+
+    _t: Callable[[Any], Any]
+    _common: Callable[..., list[Any]]
+
+    # ------------------------------------------------------------ gather
+
+    def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """The slices of `values` at the 1-D `indices` along `axis`."""
+        return tf.gather(self._t(values), self._t(indices), axis=axis)
+
+    def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
+        """`values[component_indices]` for integer (tensor) indices, one per dimension."""
+        values = self._t(values)
+        parts = [tf.cast(self._t(i), tf.int64) for i in component_indices]
+        shape = tf.shape(parts[0])
+        for p in parts[1:]:
+            shape = tf.broadcast_dynamic_shape(shape, tf.shape(p))
+        return tf.gather_nd(values, tf.stack([tf.broadcast_to(p, shape) for p in parts], axis=-1))
+
+    def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts."""
+        values, indices = self._t(values), self._t(indices)
+        if indices.shape[-1] != values.shape.rank - 2:
+            raise ValueError(
+                f"indices must hold {values.shape.rank - 2} components for values of shape {values.shape} but hold {indices.shape[-1]}"
+            )
+        batch = _batch_size(values.shape[0], indices.shape[0])
+        if values.shape[0] == 1:
+            return tf.gather_nd(values[0], _broadcast_batch(indices, batch))
+        return tf.gather_nd(values, _broadcast_batch(indices, batch), batch_dims=1)
+
+    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts."""
+        values, indices = self._t(values), self._t(indices)
+        batch = _batch_size(values.shape[0], indices.shape[0])
+        if values.shape[0] == 1:
+            return tf.gather(values[0], _broadcast_batch(indices, batch))
+        return tf.gather(values, _broadcast_batch(indices, batch), batch_dims=1)
+
+    # ------------------------------------------------------------ scatter
+
+    def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """A copy of `(batch, spatial..., channels)` `base_grid` with `values` scattered at `indices`.
+
+        Args:
+            indices: `(batch or 1, updates, ndims)` integer indices.
+            values: `(batch or 1, updates or 1, channels or 1)`.
+            mode: `'update'`, `'add'`, `'max'` or `'min'`. For 'update' with duplicate indices,
+                TensorFlow does not define which value wins.
+
+        Raises:
+            ValueError: for another mode or mismatching batch sizes.
+        """
+        if mode not in _SCATTER:
+            raise ValueError(f"scatter mode must be 'update', 'add', 'max' or 'min' but got {mode!r}")
+        base_grid, values = self._common((base_grid, values))
+        indices = tf.cast(self._t(indices), tf.int64)
+        batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
+        base_grid = _broadcast_batch(base_grid, batch)
+        indices = _broadcast_batch(indices, batch)
+        updates = tf.shape(indices)[1]
+        rows = tf.broadcast_to(tf.range(batch, dtype=tf.int64)[:, None, None], tf.stack([batch, updates, 1]))
+        full_indices = tf.concat([rows, indices], axis=-1)
+        channels = tf.shape(base_grid)[-1]
+        values = tf.broadcast_to(values, tf.stack([batch, updates, channels]))
+        function = _SCATTER[mode]
+        if base_grid.dtype == tf.bool:  # TensorFlow scatters no booleans: add/max as or, min as and
+            as_int = function(tf.cast(base_grid, tf.int8), full_indices, tf.cast(values, tf.int8))
+            return as_int > 0
+        return function(base_grid, full_indices, values)
+
+    def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
+        x, indices = self._t(x), tf.cast(self._t(indices), tf.int32)
+        rank = x.shape.rank
+        axis %= rank
+        if axis == 0:
+            raise ValueError("indexed_segment_sum() sums along a non-batch axis; axis 0 is the batch")
+        batch = _batch_size(x.shape[0], indices.shape[0])
+        x, indices = _broadcast_batch(x, batch), _broadcast_batch(indices, batch)
+        moved = tf.experimental.numpy.moveaxis(x, axis, 1)
+        length, segments = tf.shape(moved)[1], tf.shape(indices)[1]
+        positions = tf.broadcast_to(tf.range(length)[None, :], tf.stack([batch, length]))
+        segment = tf.searchsorted(indices, positions, side="right") - 1  # elements before the first start are dropped
+        segment_ids = tf.where(segment >= 0, segment + tf.range(batch)[:, None] * segments, batch * segments)
+        flat = tf.reshape(moved, tf.concat([[batch * length], tf.shape(moved)[2:]], 0))
+        sums = tf.math.unsorted_segment_sum(flat, tf.reshape(segment_ids, [-1]), batch * segments + 1)[:-1]
+        sums = tf.reshape(sums, tf.concat([[batch, segments], tf.shape(moved)[2:]], 0))
+        return tf.experimental.numpy.moveaxis(sums, 1, axis)
+
+    # ------------------------------------------------------------ masks, repetition, padding
+
+    def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
+        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`."""
+        x, mask = self._t(x), self._t(mask)
+        if mask.dtype != tf.bool:
+            mask = tf.not_equal(mask, tf.zeros((), mask.dtype))
+        result = tf.boolean_mask(x, mask, axis=axis % x.shape.rank)
+        return result if new_length is None else _fit_length(result, axis, new_length, fill_value)
+
+    def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
+        """`(nnz, ndims)` int64 multi-indices of the non-zero elements; cut or padded with `fill_value` to `length`."""
+        values = self._t(values)
+        result = tf.where(values if values.dtype == tf.bool else tf.not_equal(values, tf.zeros((), values.dtype)))
+        return result if length is None else _fit_length(result, 0, length, fill_value)
+
+    def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
+        """Repeats each element along `axis` `repeats[i]` times.
+
+        With `new_length`, the result is cut to that length or padded by repeating its last
+        slice (zeros if it is empty), as `jax.numpy.repeat(total_repeat_length=...)` does.
+        """
+        x = self._t(x)
+        result = tf.repeat(x, self._t(repeats), axis=axis)
+        if new_length is None:
+            return result
+        axis %= x.shape.rank
+        current = tf.shape(result)[axis]
+        last = tf.maximum(current - 1, 0)
+        index = tf.minimum(tf.range(new_length), last)
+        padded = tf.gather(result, index, axis=axis) if result.shape[axis] != 0 else None
+        if padded is None:
+            return _fit_length(result, axis, new_length, 0)
+        return padded
+
+    def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
+        """Pads every axis by `(lower, upper)`; returns `NotImplemented` for an unknown mode.
+
+        Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap), 'symmetric' (mirror
+        including the edge) and 'reflect' (mirror without repeating the edge).
+        """
+        value = self._t(value)
+        widths = [[int(w) for w in pair] for pair in pad_width]
+        if mode == "constant":
+            return tf.pad(value, widths, constant_values=tf.cast(constant_values, value.dtype))
+        if mode in ("symmetric", "reflect"):
+            return tf.pad(value, widths, mode=mode.upper())
+        if mode in ("boundary", "periodic"):
+            for axis, (lower, upper) in enumerate(widths):
+                value = _edge_pad(value, axis, lower, upper, mode)
+            return value
+        return NotImplemented
+
+    # ------------------------------------------------------------ sorting and searching
+
+    def sort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """`x` sorted ascending along `axis`; NaN last, as in NumPy."""
+        x = self._t(x)
+        if x.dtype == tf.bool:
+            return tf.cast(tf.sort(tf.cast(x, tf.int8), axis=axis), tf.bool)
+        if not x.dtype.is_floating:
+            return tf.sort(x, axis=axis)
+        return _along_last(x, axis, lambda v: tf.gather(v, _argsort_last(v), axis=-1, batch_dims=v.shape.rank - 1))
+
+    def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """Indices (int32) that sort `x` along `axis`; stable, NaN last."""
+        x = self._t(x)
+        if x.dtype == tf.bool:
+            x = tf.cast(x, tf.int8)
+        if not x.dtype.is_floating:
+            return tf.argsort(x, axis=axis, stable=True)
+        return _along_last(x, axis, _argsort_last)
+
+    def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
+        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions.
+
+        Raises:
+            ValueError: if `side` is not 'left' or 'right'.
+        """
+        if side not in ("left", "right"):
+            raise ValueError(f"side must be 'left' or 'right' but got {side!r}")
+        sequence, values = self._common((sorted_sequence, search_values))
+        out_type = tf.int64 if dtype.bits == 64 else tf.int32
+        if sequence.shape.rank == 1:
+            flat = tf.reshape(values, [1, -1])
+            result = tf.searchsorted(sequence[None], flat, side=side, out_type=out_type)
+            return tf.cast(tf.reshape(result, tf.shape(values)), to_tf_dtype(dtype))
+        batch = tf.broadcast_dynamic_shape(tf.shape(sequence)[:-1], tf.shape(values)[:-1])
+        sequence = tf.broadcast_to(sequence, tf.concat([batch, tf.shape(sequence)[-1:]], 0))
+        values = tf.broadcast_to(values, tf.concat([batch, tf.shape(values)[-1:]], 0))
+        return tf.cast(tf.searchsorted(sequence, values, side=side, out_type=out_type), to_tf_dtype(dtype))
+
+    def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
+        """Sorted unique slices along `axis`, and as asked the int64 inverse indices and counts."""
+        x = self._t(x)
+        if axis is None:
+            x, axis = tf.reshape(x, [-1]), 0
+        axis %= x.shape.rank
+        moved = tf.experimental.numpy.moveaxis(x, axis, 0)
+        flat = tf.reshape(moved, tf.stack([tf.shape(moved)[0], -1]))
+        order = _lexsort_slices(flat)
+        ordered = tf.gather(flat, order)
+        different = tf.reduce_any(tf.not_equal(ordered[1:], ordered[:-1]), axis=1)
+        starts = tf.concat([tf.ones([tf.minimum(tf.shape(ordered)[0], 1)], tf.bool), different], 0)
+        group = tf.cumsum(tf.cast(starts, tf.int64)) - 1
+        first = tf.boolean_mask(tf.range(tf.shape(ordered)[0]), starts)
+        unique = tf.gather(tf.gather(moved, order), first)
+        result = [tf.experimental.numpy.moveaxis(unique, 0, axis)]
+        if return_inverse:
+            result.append(tf.scatter_nd(tf.cast(order[:, None], tf.int64), group, tf.cast(tf.shape(order), tf.int64)))
+        if return_counts:
+            result.append(tf.math.bincount(tf.cast(group, tf.int32), minlength=tf.shape(first)[0], dtype=tf.int64))
+        return tuple(result)
+
+    # ------------------------------------------------------------ counting
+
+    def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
+        x = tf.cast(self._t(x), tf.int64)
+        valid = tf.logical_and(x >= 0, x < bins)
+        target = tf.where(valid, x, bins)
+        if weights is None:
+            weights = tf.ones_like(x)
+        else:
+            weights = self._t(weights)
+            if weights.dtype == tf.bool:
+                weights = tf.cast(weights, tf.int64)
+        return tf.math.unsorted_segment_sum(weights, target, bins + 1)[:bins]
+
+    def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
+        """`bincount` of every row of `(batch, n)` indices, in one call."""
+        x = tf.cast(self._t(x), tf.int64)
+        batch = x.shape[0]
+        valid = tf.logical_and(x >= 0, x < bins)
+        target = tf.where(valid, x + tf.range(batch, dtype=tf.int64)[:, None] * bins, batch * bins)
+        weights = tf.ones_like(x) if weights is None else tf.broadcast_to(self._t(weights), tf.shape(x))
+        sums = tf.math.unsorted_segment_sum(weights, target, batch * bins + 1)[:-1]
+        return tf.reshape(sums, [batch, bins])
+
+    def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
+        """Batched weighted histograms `(batch, edges - 1)`; the last bin includes its right edge, as in NumPy."""
+        values, weights, edges = self._t(values), self._t(weights), self._t(bin_edges)
+        batch = _batch_size(values.shape[0], weights.shape[0], edges.shape[0])
+        values, edges = self._common((values, edges))
+        values, edges = _broadcast_batch(values, batch), _broadcast_batch(edges, batch)
+        weights = tf.broadcast_to(weights, tf.shape(values))
+        bins = edges.shape[-1] - 1
+        index = tf.searchsorted(edges, values, side="right") - 1
+        index = tf.where(tf.equal(values, edges[:, -1:]), bins - 1, index)  # right edge of the last bin
+        inside = tf.logical_and(values >= edges[:, :1], values <= edges[:, -1:])
+        target = tf.where(inside, index + tf.range(batch)[:, None] * bins, batch * bins)
+        sums = tf.math.unsorted_segment_sum(weights, target, batch * bins + 1)[:-1]
+        return tf.reshape(sums, [batch, bins])

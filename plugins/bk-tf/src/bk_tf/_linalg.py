@@ -1,0 +1,238 @@
+"""Linear algebra, FFT, convolution and grid sampling (a mixin of `TFBackend`)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from bk import get_precision
+
+from ._dtypes import float_tf
+from ._framework import tf
+
+__all__ = ["LinalgMixin"]
+
+Tensor = Any
+
+_EXTRAPOLATIONS: Final = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
+
+
+def _move_last(x: Any, axis: int) -> tuple[Any, list[int]]:
+    """`x` with `axis` moved to the end, and the permutation that undoes it."""
+    rank = x.shape.rank
+    order = [i for i in range(rank) if i != axis] + [axis]
+    inverse = [order.index(i) for i in range(rank)]
+    return tf.transpose(x, order), inverse
+
+
+def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
+    """Integer grid indices mapped into `[0, size)` by the extrapolation mode, and which were inside."""
+    inside = tf.logical_and(index >= 0, index < size)
+    if mode == "periodic":
+        return index % size, inside
+    if mode == "symmetric":
+        index = index % (2 * size)
+        return tf.where(index >= size, 2 * size - 1 - index, index), inside
+    if mode == "reflect" and size > 1:
+        index = index % (2 * size - 2)
+        return tf.where(index >= size, 2 * size - 2 - index, index), inside
+    return tf.clip_by_value(index, 0, size - 1), inside
+
+
+class LinalgMixin:
+    """Dense and sparse linear algebra through `tf.linalg` and `tf.sparse`; FFT, conv, grid_sample."""
+
+    _t: Callable[[Any], Any]
+    _common: Callable[..., list[Any]]
+    _floats: Callable[[Any], Any]
+
+    # ------------------------------------------------------------ products
+
+    def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
+        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
+        a, b = self._common((a, b))
+        return tf.tensordot(a, b, (list(a_axes), list(b_axes)))
+
+    def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
+        """Einstein summation in the common type of `tensors`."""
+        return tf.einsum(equation, *self._common(tensors))
+
+    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
+        """`(rows, cols)` dense matrix or `tf.SparseTensor` times `(batch, cols)` vectors gives `(batch, rows)`."""
+        if isinstance(A, tf.SparseTensor):
+            b = self._t(b)
+            if b.dtype != A.dtype:
+                A = tf.SparseTensor(A.indices, tf.cast(A.values, b.dtype), A.dense_shape)
+            return tf.transpose(tf.sparse.sparse_dense_matmul(A, tf.transpose(b)))
+        A, b = self._common((A, b))
+        return tf.matmul(b, A, transpose_b=True)
+
+    # ------------------------------------------------------------ solving and decompositions
+
+    def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """Least-squares solutions of `(batch, vec, constraints)` systems for `(batch, vec, k)` right sides.
+
+        Returns:
+            `(solution (batch, constraints, k), residuals (batch, k), rank (batch,), singular_values (batch, min))`,
+            computed through the pseudo-inverse, so rank-deficient systems get the minimum-norm solution.
+        """
+        matrix, rhs = self._common((matrix, rhs), int_to_float=True)
+        solution = tf.matmul(tf.linalg.pinv(matrix), rhs)
+        difference = rhs - tf.matmul(matrix, solution)
+        residuals = tf.reduce_sum(tf.abs(difference) ** 2, axis=-2)
+        rank = tf.linalg.matrix_rank(matrix)
+        singular_values = tf.linalg.svd(matrix, compute_uv=False)
+        return solution, residuals, rank, singular_values
+
+    def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides; the other triangle is ignored."""
+        matrix, rhs = self._common((matrix, rhs), int_to_float=True)
+        triangle = tf.linalg.band_part(matrix, -1, 0) if lower else tf.linalg.band_part(matrix, 0, -1)
+        if unit_diagonal:
+            triangle = tf.linalg.set_diag(triangle, tf.ones(tf.shape(triangle)[:-1], triangle.dtype))
+        return tf.linalg.triangular_solve(triangle, rhs[..., None], lower=lower)[..., 0]
+
+    def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
+        """Ranks (int32) of `(batch, rows, cols)` matrices, with NumPy's default tolerance."""
+        return tf.linalg.matrix_rank(self._floats(matrix))
+
+    def eigvals(self, matrix: Tensor) -> Tensor:
+        """Eigenvalues of `(batch..., n, n)` matrices, always complex."""
+        return tf.linalg.eigvals(self._floats(matrix))
+
+    def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
+        """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), always complex."""
+        values, vectors = tf.linalg.eig(self._floats(matrix))
+        return values, vectors
+
+    def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
+        s, u, v = tf.linalg.svd(self._floats(matrix), full_matrices=full_matrices)
+        return u, s, tf.linalg.adjoint(v)
+
+    def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
+        """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""
+        matrices = self._t(matrices)
+        moved = tf.transpose(matrices, [0, 3, 1, 2])
+        return tf.transpose(tf.linalg.diag_part(moved, k=offset), [0, 2, 1])
+
+    # ------------------------------------------------------------ FFT
+
+    def _complex_input(self, x: Any) -> Any:
+        x = self._t(x)
+        precision = get_precision()
+        if x.dtype.is_complex and precision is None:
+            return x
+        if precision is None:
+            precision = 64 if x.dtype == tf.float64 else 32
+        return tf.cast(x, tf.complex128 if precision == 64 else tf.complex64)
+
+    def _fft_axes(self, x: Any, axes: Sequence[int], transform: Callable[[Any], Any]) -> Any:
+        for axis in axes:
+            moved, inverse = _move_last(x, axis % x.shape.rank)
+            x = tf.transpose(transform(moved), inverse)
+        return x
+
+    def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional FFT over `axes`, as complex values of the input's precision."""
+        return self._fft_axes(self._complex_input(x), axes, tf.signal.fft)
+
+    def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional inverse FFT over `axes`, as complex values of the input's precision."""
+        return self._fft_axes(self._complex_input(k), axes, tf.signal.ifft)
+
+    # ------------------------------------------------------------ convolution and sampling
+
+    def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
+        """Cross-correlation of `(batch, in, spatial...)` with `(batch or 1, out, in, kernel...)` kernels (1 to 3 spatial dims).
+
+        Computed with `tf.nn.convolution` in channels-last layout; 'same' output is aligned as
+        `scipy.signal.correlate(mode='same')`. Integers are computed in float64 and cast back;
+        complex values as four real convolutions. A batch of kernels convolves entry by entry.
+
+        Raises:
+            ValueError: if the shapes do not fit together.
+        """
+        value, kernel = self._common((value, kernel), bool_to_int=True)
+        spatial = value.shape.rank - 2
+        if (
+            kernel.shape.rank != value.shape.rank + 1
+            or kernel.shape[2] != value.shape[1]
+            or kernel.shape[0] not in (1, value.shape[0])
+        ):
+            raise ValueError(
+                f"conv() needs value (batch, in, spatial...) and kernel (batch or 1, out, in, kernel...) but got {value.shape} and {kernel.shape}"
+            )
+        if not 1 <= spatial <= 3:
+            raise ValueError(f"TensorFlow convolves 1 to 3 spatial dimensions, not {spatial}")
+        if zero_padding:
+            sizes = kernel.shape[3:]
+            value = tf.pad(value, [[0, 0], [0, 0], *[[k // 2, (k - 1) // 2] for k in sizes]])
+        if value.dtype.is_complex:
+            vr, vi, kr, ki = tf.math.real(value), tf.math.imag(value), tf.math.real(kernel), tf.math.imag(kernel)
+            real = _conv_real(vr, kr) - _conv_real(vi, ki)
+            imag = _conv_real(vr, ki) + _conv_real(vi, kr)
+            return tf.complex(real, imag)
+        if value.dtype.is_integer:
+            return tf.cast(tf.round(_conv_real(tf.cast(value, tf.float64), tf.cast(kernel, tf.float64))), value.dtype)
+        return _conv_real(value, kernel)
+
+    def grid_sample(self, grid: Tensor, coordinates: Tensor, extrapolation: str) -> Tensor:
+        """Linear interpolation of `(batch, spatial..., channels)` at `(batch, instance..., ndims)` index coordinates.
+
+        Outside the grid, 'zeros' gives zeros, 'boundary' (and 'undefined') the edge values, and
+        'periodic', 'symmetric' and 'reflect' the values of the grid padded in that mode.
+        Returns `NotImplemented` for another extrapolation.
+        """
+        if extrapolation not in _EXTRAPOLATIONS:
+            return NotImplemented
+        grid, coordinates = self._t(grid), self._t(coordinates)
+        if not (grid.dtype.is_floating or grid.dtype.is_complex):
+            grid = tf.cast(grid, float_tf(get_precision()))
+        spatial = grid.shape[1:-1]
+        if coordinates.shape[-1] != len(spatial):
+            raise ValueError(
+                f"coordinates must have {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
+            )
+        real = grid.dtype.real_dtype if grid.dtype.is_complex else grid.dtype
+        coordinates = tf.cast(coordinates, real)
+        batch = max(grid.shape[0], coordinates.shape[0])
+        coordinates = tf.broadcast_to(coordinates, tf.concat([[batch], tf.shape(coordinates)[1:]], 0))
+        lower = tf.floor(coordinates)
+        fraction = coordinates - lower
+        lower = tf.cast(lower, tf.int32)
+        result = 0
+        for corner in itertools.product((0, 1), repeat=len(spatial)):
+            weight = 1
+            indices = []
+            for d, (offset, size) in enumerate(zip(corner, spatial, strict=True)):
+                index, inside = _map_index(lower[..., d] + offset, size, extrapolation)
+                weight = weight * (fraction[..., d] if offset else 1 - fraction[..., d])
+                if extrapolation == "zeros":
+                    weight = weight * tf.cast(inside, real)
+                indices.append(index)
+            stacked = tf.stack(indices, axis=-1)
+            values = tf.gather_nd(grid[0], stacked) if grid.shape[0] == 1 else tf.gather_nd(grid, stacked, batch_dims=1)
+            result = result + tf.cast(weight, grid.dtype)[..., None] * values
+        return result
+
+
+def _conv_real(value: Any, kernel: Any) -> Any:
+    """'valid' cross-correlation of real `(batch, in, spatial...)` with `(batch or 1, out, in, kernel...)`."""
+    spatial = value.shape.rank - 2
+    to_last = [0, *range(2, 2 + spatial), 1]
+    from_last = [0, spatial + 1, *range(1, spatial + 1)]
+    kernel_layout = [*range(3, 3 + spatial), 2, 1]  # (kernel..., in, out)
+    if kernel.shape[0] == 1:
+        output = tf.nn.convolution(
+            tf.transpose(value, to_last), tf.transpose(kernel[0], [k - 1 for k in kernel_layout]), padding="VALID"
+        )
+        return tf.transpose(output, from_last)
+    results = []
+    for b in range(value.shape[0]):
+        output = tf.nn.convolution(
+            tf.transpose(value[b : b + 1], to_last), tf.transpose(kernel[b], [k - 1 for k in kernel_layout]), padding="VALID"
+        )
+        results.append(tf.transpose(output, from_last)[0])
+    return tf.stack(results)

@@ -1,0 +1,370 @@
+"""Elementwise maths, operators and reductions (a mixin of `TFBackend`).
+
+TensorFlow never promotes types by itself, so binary operations first convert both operands to
+their common type (`_dtypes.common_dtype`); integer inputs to float functions become the float
+type of the precision.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from bk import get_precision
+
+from ._dtypes import float_tf, to_precision
+from ._framework import tf
+
+__all__ = ["MathMixin"]
+
+Tensor = Any
+
+
+def _binary(function: Callable[[Any, Any], Any], doc: str, **promotion: bool) -> Callable[..., Any]:
+    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        a, b = self._common((a, b), **promotion)
+        return function(a, b)
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) -> Callable[..., Any]:
+    def operation(self: Any, x: Tensor) -> Tensor:
+        x = self._keep_ints(x) if keep_ints else self._floats(x)
+        return function(x)
+
+    operation.__doc__ = doc
+    return operation
+
+
+def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def apply(a: Any, b: Any) -> Any:
+        return logical(a, b) if a.dtype == tf.bool else bitwise(a, b)
+
+    return apply
+
+
+def _nan_propagating(reduce: Callable[..., Any]) -> Callable[..., Any]:
+    """`reduce` over `axis`, giving NaN wherever a reduced element is NaN (TensorFlow's max/min skip NaN)."""
+
+    def apply(x: Any, axis: Any, keepdims: bool) -> Any:
+        result = reduce(x, axis=axis, keepdims=keepdims)
+        if not x.dtype.is_floating:
+            return result
+        has_nan = tf.reduce_any(tf.math.is_nan(x), axis=axis, keepdims=keepdims)
+        return tf.where(has_nan, tf.constant(math.nan, x.dtype), result)
+
+    return apply
+
+
+def _axis(axis: Any) -> Any:
+    return list(axis) if isinstance(axis, tuple) else axis
+
+
+def _log_base(base: float) -> Callable[[Any], Any]:
+    def apply(x: Any) -> Any:
+        return tf.math.log(x) / tf.constant(math.log(base), x.dtype)
+
+    return apply
+
+
+def _erf(x: Any) -> Any:
+    # TensorFlow's float64 erf gives NaN at +-inf
+    return tf.where(tf.math.is_inf(x), tf.sign(x), tf.math.erf(x)) if x.dtype.is_floating else tf.math.erf(x)
+
+
+def _sign(x: Any) -> Any:
+    if x.dtype == tf.bool:
+        return x
+    return tf.math.sign(x)
+
+
+def _keep_int_rounding(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def apply(x: Any) -> Any:
+        return x if x.dtype.is_integer or x.dtype == tf.bool else function(x)
+
+    return apply
+
+
+class MathMixin:
+    """Elementwise maths, operators and reductions through `tf.math`."""
+
+    _common: Callable[..., list[Any]]
+    _t: Callable[[Any], Any]
+
+    # ------------------------------------------------------------ conversion helpers
+
+    def _floats(self, x: Any) -> Any:
+        """`x` as floats (or complex) of the current precision; ints and bools become the float type."""
+        x = self._t(x)
+        if not (x.dtype.is_floating or x.dtype.is_complex):
+            return tf.cast(x, float_tf(get_precision()))
+        return to_precision(x, get_precision())
+
+    def _keep_ints(self, x: Any) -> Any:
+        """`x` as a tensor; floats follow the current precision, ints and bools stay as they are."""
+        return to_precision(self._t(x), get_precision())
+
+    # ------------------------------------------------------------ arithmetic operators
+
+    add = _binary(tf.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
+    sub = _binary(tf.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
+    mul = _binary(_bitwise(tf.logical_and, tf.multiply), "`a * b` in the common type (booleans: logical and).")
+    div = _binary(
+        tf.math.truediv, "`numerator / denominator`; integers divide into the float type of the precision.", int_to_float=True
+    )
+    pow = _binary(tf.pow, "`base ** exp` in the common type.")
+    mod = _binary(tf.math.floormod, "`dividend % divisor` with the sign of the divisor, as in Python.")
+    floordiv = _binary(tf.math.floordiv, "`a // b`.")
+    and_ = _binary(_bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
+    or_ = _binary(_bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
+    xor = _binary(_bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
+    shift_bits_left = _binary(tf.bitwise.left_shift, "`a << b` for integers.")
+    shift_bits_right = _binary(tf.bitwise.right_shift, "`a >> b` for integers (arithmetic for signed ones).")
+
+    def invert(self, x: Tensor) -> Tensor:
+        """Logical not for booleans, bitwise not for integers."""
+        if isinstance(x, bool):
+            return not x
+        x = self._t(x)
+        return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
+
+    # ------------------------------------------------------------ comparisons
+
+    equal = _binary(tf.equal, "Elementwise `x == y`.")
+    not_equal = _binary(tf.not_equal, "Elementwise `x != y`.")
+    greater_than = _binary(tf.greater, "Elementwise `x > y`.")
+    greater_or_equal = _binary(tf.greater_equal, "Elementwise `x >= y`.")
+
+    def maximum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise maximum; NaN propagates."""
+        a, b = self._common((a, b))
+        result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
+        return self._with_nan(result, a, b)
+
+    def minimum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise minimum; NaN propagates."""
+        a, b = self._common((a, b))
+        result = tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b)
+        return self._with_nan(result, a, b)
+
+    @staticmethod
+    def _with_nan(result: Any, a: Any, b: Any) -> Any:
+        if not a.dtype.is_floating:
+            return result
+        nan = tf.logical_or(tf.math.is_nan(a), tf.math.is_nan(b))
+        return tf.where(nan, tf.constant(math.nan, result.dtype), result)
+
+    arctan2 = _binary(tf.math.atan2, "The angle of the point `(x, y)`.", int_to_float=True)
+
+    def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
+        """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
+        x, y = self._common((x, y), int_to_float=True)
+        return tf.math.divide_no_nan(x, y)
+
+    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
+        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` int64 indices of true elements."""
+        condition = self._t(condition)
+        if condition.dtype != tf.bool:
+            condition = tf.not_equal(condition, tf.zeros((), condition.dtype))
+        if x is None and y is None:
+            return tf.where(condition)
+        if x is None or y is None:
+            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        x, y = self._common((x, y))
+        return tf.where(condition, x, y)
+
+    def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
+        """`x` limited to `[minimum, maximum]` in the type of `x` (and of tensor bounds); NaN stays NaN."""
+        x, low, high = self._common((x, minimum, maximum))
+        result = tf.minimum(tf.maximum(x, low), high)
+        return self._with_nan(result, x, x)
+
+    # ------------------------------------------------------------ unary functions
+
+    abs = _unary(tf.abs, "Absolute value (magnitude for complex values).", keep_ints=True)
+    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
+    round = _unary(_keep_int_rounding(tf.math.round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
+    ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
+    floor = _unary(_keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", keep_ints=True)
+    sqrt = _unary(tf.sqrt, "Square root.")
+    exp = _unary(tf.exp, "Natural exponential.")
+    erf = _unary(_erf, "The error function (exactly -1 and 1 at the infinities).")
+    softplus = _unary(tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
+    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))`.")
+    log_gamma = _unary(tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats.")
+    sin = _unary(tf.sin, "Sine.")
+    arcsin = _unary(tf.asin, "Inverse sine.")
+    cos = _unary(tf.cos, "Cosine.")
+    arccos = _unary(tf.acos, "Inverse cosine.")
+    tan = _unary(tf.tan, "Tangent.")
+    arctan = _unary(tf.atan, "Inverse tangent.")
+    sinh = _unary(tf.sinh, "Hyperbolic sine.")
+    arcsinh = _unary(tf.asinh, "Inverse hyperbolic sine.")
+    cosh = _unary(tf.cosh, "Hyperbolic cosine.")
+    arccosh = _unary(tf.acosh, "Inverse hyperbolic cosine.")
+    tanh = _unary(tf.tanh, "Hyperbolic tangent.")
+    arctanh = _unary(tf.atanh, "Inverse hyperbolic tangent.")
+    log = _unary(tf.math.log, "Natural logarithm.")
+    log2 = _unary(_log_base(2.0), "Base-2 logarithm.")
+    log10 = _unary(_log_base(10.0), "Base-10 logarithm.")
+
+    def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
+        """Regularized lower incomplete gamma function P(a, x) (`tf.math.igamma`)."""
+        a, x = self._common((a, x), int_to_float=True)
+        return tf.math.igamma(a, x)
+
+    def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
+        """Regularized upper incomplete gamma function Q(a, x) (`tf.math.igammac`)."""
+        a, x = self._common((a, x), int_to_float=True)
+        return tf.math.igammac(a, x)
+
+    def isfinite(self, x: Tensor) -> Tensor:
+        """True where `x` is neither infinite nor NaN (always for integers)."""
+        x = self._t(x)
+        if x.dtype.is_complex:
+            return tf.logical_and(tf.math.is_finite(tf.math.real(x)), tf.math.is_finite(tf.math.imag(x)))
+        return tf.math.is_finite(x) if x.dtype.is_floating else tf.ones_like(x, tf.bool)
+
+    def isnan(self, x: Tensor) -> Tensor:
+        """True where `x` is NaN (never for integers)."""
+        x = self._t(x)
+        if x.dtype.is_complex:
+            return tf.logical_or(tf.math.is_nan(tf.math.real(x)), tf.math.is_nan(tf.math.imag(x)))
+        return tf.math.is_nan(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
+
+    def isinf(self, x: Tensor) -> Tensor:
+        """True where `x` is infinite (never for integers)."""
+        x = self._t(x)
+        if x.dtype.is_complex:
+            return tf.logical_or(tf.math.is_inf(tf.math.real(x)), tf.math.is_inf(tf.math.imag(x)))
+        return tf.math.is_inf(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
+
+    def real(self, x: Tensor) -> Tensor:
+        """Real part."""
+        x = self._keep_ints(x)
+        return tf.math.real(x) if x.dtype.is_complex else x
+
+    def imag(self, x: Tensor) -> Tensor:
+        """Imaginary part (zeros of the same type for real values)."""
+        x = self._keep_ints(x)
+        return tf.math.imag(x) if x.dtype.is_complex else tf.zeros_like(x)
+
+    def conj(self, x: Tensor) -> Tensor:
+        """Complex conjugate."""
+        x = self._keep_ints(x)
+        return tf.math.conj(x) if x.dtype.is_complex else x
+
+    # ------------------------------------------------------------ reductions
+
+    def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Sum over `axis` (an int, a tuple, or None for all); booleans count as int64, ints stay ints."""
+        if isinstance(value, (list, tuple)) and axis == 0:
+            value = self.stack(value)  # type: ignore[attr-defined]
+        if isinstance(value, tf.SparseTensor):
+            return tf.sparse.reduce_sum(value, axis=_axis(axis), keepdims=keepdims)
+        value = self._keep_ints(value)
+        if value.dtype == tf.bool:
+            value = tf.cast(value, tf.int64)
+        return tf.reduce_sum(value, axis=_axis(axis), keepdims=keepdims)
+
+    def prod(self, value: Tensor, axis: Any = None) -> Tensor:
+        """Product over `axis`; for booleans, whether all are true."""
+        value = self._keep_ints(value)
+        if value.dtype == tf.bool:
+            return tf.reduce_all(value, axis=_axis(axis))
+        return tf.reduce_prod(value, axis=_axis(axis))
+
+    def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Mean over `axis`, as floats."""
+        return tf.reduce_mean(self._floats(value), axis=_axis(axis), keepdims=keepdims)
+
+    def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Population standard deviation over `axis`, as floats."""
+        x = self._floats(x)
+        mean = tf.reduce_mean(x, axis=_axis(axis), keepdims=True)
+        deviation = tf.abs(x - mean)
+        return tf.sqrt(tf.reduce_mean(deviation * deviation, axis=_axis(axis), keepdims=keepdims))
+
+    def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Maximum over `axis`; NaN propagates."""
+        x = self._keep_ints(x)
+        if x.dtype == tf.bool:
+            return tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
+        return _nan_propagating(tf.reduce_max)(x, _axis(axis), keepdims)
+
+    def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Minimum over `axis`; NaN propagates."""
+        x = self._keep_ints(x)
+        if x.dtype == tf.bool:
+            return tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
+        return _nan_propagating(tf.reduce_min)(x, _axis(axis), keepdims)
+
+    def _bools(self, x: Any) -> Any:
+        if isinstance(x, (list, tuple)):
+            x = tf.stack([self._bools(e) for e in x])
+        x = self._t(x)
+        return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
+
+    def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether any element along `axis` is true (non-zero)."""
+        return tf.reduce_any(self._bools(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+
+    def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether all elements along `axis` are true (non-zero)."""
+        return tf.reduce_all(self._bools(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+
+    def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index (int64) of the first maximum along `axis`; a NaN counts as the maximum."""
+        return self._arg(x, axis, keepdims, tf.argmax, math.inf)
+
+    def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index (int64) of the first minimum along `axis`; a NaN counts as the minimum."""
+        return self._arg(x, axis, keepdims, tf.argmin, -math.inf)
+
+    def _arg(self, x: Any, axis: int, keepdims: bool, function: Callable[..., Any], nan_as: float) -> Any:
+        x = self._keep_ints(x)
+        if x.dtype == tf.bool:
+            x = tf.cast(x, tf.int8)
+        if x.dtype.is_floating:  # NumPy returns the first NaN
+            nan = tf.math.is_nan(x)
+            first_nan = tf.argmax(tf.cast(nan, tf.int8), axis=axis)
+            result = tf.where(tf.reduce_any(nan, axis=axis), first_nan, function(x, axis=axis))
+        else:
+            result = function(x, axis=axis)
+        return tf.expand_dims(result, axis) if keepdims else result
+
+    def cumsum(self, x: Tensor, axis: int) -> Tensor:
+        """Cumulative sum along `axis`, keeping the dtype of `x` (booleans count as int32)."""
+        x = self._keep_ints(x)
+        if x.dtype == tf.bool:
+            x = tf.cast(x, tf.int32)
+        return tf.cumsum(x, axis=axis)
+
+    def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
+        """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
+        x = self._floats(x)
+        q = tf.cast(tf.convert_to_tensor(quantiles), tf.float64)
+        ordered = tf.sort(x, axis=-1)
+        n = tf.shape(x)[-1]
+        position = q * tf.cast(n - 1, tf.float64)
+        lower = tf.cast(tf.floor(position), tf.int32)
+        upper = tf.minimum(lower + 1, n - 1)
+        fraction = tf.cast(position - tf.floor(position), x.dtype)
+        low = tf.gather(ordered, tf.reshape(lower, [-1]), axis=-1)
+        high = tf.gather(ordered, tf.reshape(upper, [-1]), axis=-1)
+        fraction = tf.reshape(fraction, [-1])
+        result = low + (high - low) * fraction
+        rank = x.shape.rank
+        result = tf.transpose(result, [rank - 1, *range(rank - 1)])  # quantiles first
+        return tf.reshape(result, tf.concat([tf.shape(q), tf.shape(x)[:-1]], 0))
+
+    # ------------------------------------------------------------ precision-aware conversions
+
+    def to_float(self, x: Tensor) -> Tensor:
+        """`x` as floats of the current precision; floats keep theirs when the precision is `None`."""
+        return (
+            self._floats(x) if not self._t(x).dtype.is_complex else tf.cast(tf.math.real(self._t(x)), float_tf(get_precision()))
+        )

@@ -12,7 +12,7 @@ DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
 TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 # Backends whose conformance `make test` certifies with the testkit (each must exit 0).
-CERTIFY := numpy torch
+CERTIFY := numpy torch tf
 REPORTS := .reports
 
 .PHONY: all demo test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv

@@ -121,15 +121,16 @@ def cg(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: An
 
     def step(go: Tensor, it: Tensor, evals: Tensor, x: Tensor, r: Tensor, d: Tensor, rz: Tensor, converged: Tensor, diverged: Tensor) -> tuple[Tensor, ...]:
         ad = p.apply(d)
-        alpha = b.where(go, b.divide_no_nan(rz, p.dot(d, ad)), 0 * rz)
+        alpha = b.where(go, b.divide_no_nan(rz, p.dot(d, ad)), 0 * rz)  # finished entries stay put
         x = x + alpha[:, None] * d
         r = r - alpha[:, None] * ad
         z = p.precondition(r)
-        rz_new = p.dot(r, z)
-        beta = b.divide_no_nan(rz_new, rz)
-        d = b.where(go[:, None], z + beta[:, None] * d, d)
+        r_sq = p.dot(r, r)
+        rz_new = r_sq if p.pre is None else p.dot(r, z)
+        beta = b.where(go, b.divide_no_nan(rz_new, rz), 0 * rz)  # 0 keeps d of finished entries finite
+        d = z + beta[:, None] * d
         it, evals = p.count(it, go), p.count(evals, go)
-        new_go, converged, diverged = p.stop(p.dot(r, r), it)
+        new_go, converged, diverged = p.stop(r_sq, it)
         return new_go & go, it, evals, x, r, d, b.where(go, rz_new, rz), converged, diverged
 
     state = (go, zero, zero + 1, x, r, z, rz, converged, diverged)

@@ -12,6 +12,7 @@ from typing import Any, Final
 import numpy as np
 
 from bk import DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk._context import GLOBALS as _GLOBALS
 
 __all__ = [
     "FAST_DTYPES",
@@ -76,6 +77,9 @@ def binary_dtype(a: Any, b: Any) -> np.dtype[Any]:
     Arrays promote with `bk.combine_types` under the current precision; Python scalars are weak
     and only raise the kind (bool < int < float < complex).
     """
+    same = getattr(a, "dtype", None)
+    if same is not None and same is getattr(b, "dtype", None) and _GLOBALS.precision_free and isinstance(same, np.dtype):
+        return same  # the common case, without the general promotion below
     precision = get_precision()
     strong = [d for d in (_strong_dtype(a), _strong_dtype(b)) if d is not None]
     weak = [x for x in (a, b) if _strong_dtype(x) is None]

@@ -72,6 +72,8 @@ class LinalgMixin:
         """`(rows, cols)` dense or SciPy sparse matrix times `(batch, cols)` vectors gives `(batch, rows)`."""
         b = np.asarray(b)
         if self.is_sparse(A):  # type: ignore[attr-defined]
+            if b.shape[0] == 1:  # SciPy's matrix-vector kernel is much faster than its matrix-matrix one
+                return np.asarray(A @ b[0])[None]
             return np.asarray(A @ b.T).T
         dtype = binary_dtype(A, b)
         return np.asarray(b, dtype) @ np.asarray(A, dtype).T

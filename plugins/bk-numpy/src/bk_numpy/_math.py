@@ -27,7 +27,6 @@ Tensor = Any
 _GLOBALS: Final = _bk_context.GLOBALS
 _IGNORE: Final = {"all": "ignore"}
 _BOOL: Final = np.dtype(bool)
-_FLOATS: Final = frozenset(d for d in FAST_DTYPES if d.kind in "fc")
 
 
 def _array(x: Any) -> Any:
@@ -55,6 +54,25 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
 
     operation.__doc__ = doc
     return operation
+
+
+def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
+    """True division with the fast path of `_arithmetic` for float and complex operands only."""
+    settings = _GLOBALS
+    inexact = frozenset(d for d in FAST_DTYPES if d.kind in "fc")
+    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)  # identity checks first: cheaper than hashing
+
+    def div(self: Any, numerator: Tensor, denominator: Tensor) -> Tensor:
+        try:
+            dtype = numerator.dtype
+            if dtype is denominator.dtype and settings.precision_free and (dtype is f32 or dtype is f64 or dtype in inexact):
+                return ufunc(numerator, denominator)
+        except AttributeError:  # Python numbers and lists
+            pass
+        return _binary(ufunc, numerator, denominator, int_to_float=True)
+
+    div.__doc__ = doc
+    return div
 
 
 def _floats(x: Any) -> Any:
@@ -150,15 +168,7 @@ class MathMixin:
     sub = _arithmetic(np.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
     mul = _arithmetic(np.multiply, "`a * b` in the common type.")
 
-    def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
-        """`numerator / denominator`; integers divide into the float type of the precision."""
-        try:
-            dtype = numerator.dtype
-            if dtype is denominator.dtype and _GLOBALS.precision_free and dtype.kind in "fc":
-                return np.true_divide(numerator, denominator)
-        except AttributeError:  # Python numbers and lists
-            pass
-        return _binary(np.true_divide, numerator, denominator, int_to_float=True)
+    div = _division(np.true_divide, "`numerator / denominator`; integers divide into the float type of the precision.")
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp` in the common type."""
@@ -232,9 +242,8 @@ class MathMixin:
         if dtype.kind in "biu":
             dtype = float_dtype(get_precision())
         x, y = np.asarray(x, dtype), np.asarray(y, dtype)
-        zero = y == 0
-        with np.errstate(**_IGNORE):
-            return np.where(zero, np.zeros((), dtype), x / np.where(zero, np.ones((), dtype), y))
+        result = np.zeros(np.broadcast_shapes(x.shape, y.shape), dtype)
+        return np.divide(x, y, out=result, where=y != 0)  # divides only where y != 0: no warnings to silence
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""

@@ -127,3 +127,68 @@ def _sparse_matvec(t: Trial) -> None:
     matrix = t.b.sparse_coo_tensor(t.tensor(indices), t.tensor(values), _DENSE.shape)
     vec = t.uniform((2, 4)).astype(np.float32)
     t.check(t.b.mul_matrix_batched_vector(matrix, t.tensor(vec)), vec @ _DENSE.T, "sparse @ (2, 4) vectors", scale=10)
+
+
+# ---------------------------------------------------------------- batched constructors and sparse solves
+
+_BATCH = np.stack([_DENSE, 2 * _DENSE[:, ::-1]])  # two matrices with different patterns
+
+
+def _batched_dense(t: Trial, matrix: object, what: str, expected: np.ndarray) -> None:
+    t.expect(bool(t.b.is_sparse(matrix)), what, "is_sparse() is False for the result")
+    t.compare(t.to_numpy(matrix), expected, what, DType(float, 32))
+
+
+def _batched_coo() -> tuple[np.ndarray, np.ndarray]:
+    """`(batch, nnz, 2)` indices and `(batch, nnz)` values; both matrices have the same number of entries."""
+    parts = [np.nonzero(m) for m in _BATCH]
+    indices = np.stack([np.stack(p, -1) for p in parts]).astype(np.int32)
+    values = np.stack([m[p] for m, p in zip(_BATCH, parts, strict=True)])
+    return indices, values
+
+
+@case("sparse_coo_tensor_batched")
+def _sparse_coo_batched(t: Trial) -> None:
+    """`(batch, nnz, ndims)` indices and `(batch, nnz)` values give a sparse `(batch, *shape)` tensor."""
+    indices, values = _batched_coo()
+    result = t.b.sparse_coo_tensor_batched(t.tensor(indices), t.tensor(values), _DENSE.shape)
+    _batched_dense(t, result, "sparse_coo_tensor_batched", _BATCH)
+
+
+@case("csr_matrix_batched")
+def _csr_batched(t: Trial) -> None:
+    """`(batch, nnz)` columns, `(batch, rows + 1)` pointers, `(batch, nnz, channels)` values give `(batch, rows, cols, channels)`."""
+    rows_cols = [np.nonzero(m) for m in _BATCH]
+    columns = np.stack([c for _, c in rows_cols]).astype(np.int32)
+    pointers = np.stack([np.concatenate([[0], np.cumsum(np.bincount(r, minlength=_DENSE.shape[0]))]) for r, _ in rows_cols]).astype(np.int32)
+    values = np.stack([m[r, c] for m, (r, c) in zip(_BATCH, rows_cols, strict=True)])[..., None]
+    result = t.b.csr_matrix_batched(t.tensor(columns), t.tensor(pointers), t.tensor(values), _DENSE.shape)
+    _batched_dense(t, result, "csr_matrix_batched", _BATCH[..., None])
+
+
+@case("csc_matrix_batched")
+def _csc_batched(t: Trial) -> None:
+    """`(batch, cols + 1)` pointers, `(batch, nnz)` rows, `(batch, nnz, channels)` values give `(batch, rows, cols, channels)`."""
+    cols_rows = [np.nonzero(m.T) for m in _BATCH]
+    pointers = np.stack([np.concatenate([[0], np.cumsum(np.bincount(c, minlength=_DENSE.shape[1]))]) for c, _ in cols_rows]).astype(np.int32)
+    rows = np.stack([r for _, r in cols_rows]).astype(np.int32)
+    values = np.stack([m.T[c, r] for m, (c, r) in zip(_BATCH, cols_rows, strict=True)])[..., None]
+    result = t.b.csc_matrix_batched(t.tensor(pointers), t.tensor(rows), t.tensor(values), _DENSE.shape)
+    _batched_dense(t, result, "csc_matrix_batched", _BATCH[..., None])
+
+
+@case("solve_triangular_sparse")
+def _solve_triangular_sparse(t: Trial) -> None:
+    """A sparse lower/upper triangular `(n, n)` system for `(batch, n)` right-hand sides, with and without unit diagonal."""
+    n = 5
+    lower = np.tril(t.uniform((n, n), 0.5, 1.5)) * (t.uniform((n, n)) > 0) + 2 * np.eye(n)
+    rhs = t.uniform((2, n))
+    dtype = "float64" if t.float64 else "float32"
+    for is_lower, unit in ((True, False), (False, False), (True, True)):
+        dense = lower if is_lower else lower.T
+        solved = np.tril(dense, -1) + np.eye(n) if unit and is_lower else dense
+        rows, cols = np.nonzero(dense)
+        matrix = t.b.sparse_coo_tensor(t.tensor(np.stack([rows, cols], -1).astype(np.int32)), t.tensor(dense[rows, cols], dtype), (n, n))
+        got = t.b.solve_triangular_sparse(matrix, t.tensor(rhs, dtype), is_lower, unit)
+        expected = np.linalg.solve(solved, rhs.T).T
+        t.check(got, expected, f"solve_triangular_sparse(lower={is_lower}, unit_diagonal={unit})", scale=100)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import timeit
 
 import numpy as np
-
 from _harness import Figure
 
 import bk

@@ -7,7 +7,6 @@ import timeit
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-
 from _harness import Figure
 
 import bk

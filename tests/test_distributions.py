@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 DISTRIBUTIONS = sorted(p.parent for p in [ROOT / "core" / "pyproject.toml", ROOT / "testkit" / "pyproject.toml", *ROOT.glob("plugins/*/pyproject.toml")] if p.exists())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from ._linalg import LinalgMixin
 from ._math import MathMixin
 
 __all__ = ["TFBackend"]
+
+_DLPACK_CPU: Final = 1  # kDLCPU
+_TF_ALIGNMENT: Final = 64
 
 Tensor = Any
 _NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
@@ -289,8 +292,16 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         return _DLPackTensor(self._t(tensor))
 
     def from_dlpack(self, capsule: Any) -> Tensor:
-        """A tensor sharing the memory of an object with `__dlpack__`, or of a raw DLPack capsule."""
+        """A tensor sharing the memory of an object with `__dlpack__`, or of a raw DLPack capsule.
+
+        TensorFlow's CPU kernels assume 64-byte aligned memory (Eigen) and abort the process on
+        anything else, and it rejects strided views: such CPU buffers are copied instead of shared.
+        """
         if hasattr(capsule, "__dlpack__"):
+            if capsule.__dlpack_device__()[0] == _DLPACK_CPU:
+                view = np.from_dlpack(capsule)
+                if view.size and (view.ctypes.data % _TF_ALIGNMENT or not view.flags.c_contiguous):
+                    return tf.constant(view)
             capsule = capsule.__dlpack__()
         return tf.experimental.dlpack.from_dlpack(capsule)
 

@@ -15,7 +15,7 @@ TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 CERTIFY := numpy torch tf
 REPORTS := .reports
 
-.PHONY: all demo test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
+.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
 
 all: test
 
@@ -36,6 +36,11 @@ test: $(STAMP)
 	$(PY) -m pytest $(TEST_DIRS)
 	@mkdir -p $(REPORTS)
 	$(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
+	$(MAKE) --no-print-directory docs
+
+docs: $(STAMP)
+	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
 
 certify: $(STAMP)
 	@mkdir -p $(REPORTS)
@@ -73,5 +78,5 @@ dist: $(STAMP)
 	@ls dist
 
 clean:
-	rm -rf $(VENV) dist .bench $(REPORTS) .pytest_cache .mypy_cache .ruff_cache docs/_build
+	rm -rf $(VENV) dist .bench $(REPORTS) .pytest_cache .mypy_cache .ruff_cache docs/_build docs/generated
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -81,7 +81,7 @@ def get_precision() -> int | None:
     """The floating point precision in bits that backends convert floats to.
 
     Returns:
-        16, 32 or 64 inside `with precision(p):` or after `set_global_precision(p)`;
+        16, 32 or 64 inside a `precision(p)` block or after `set_global_precision(p)`;
         `None` by default, meaning operations keep their inputs' precision and new floats are float32.
     """
     stack = PRECISION_STACK.get()

@@ -12,7 +12,7 @@ import bk  # noqa: E402
 
 project = "bk"
 author = "the bk developers"
-copyright = "2026, the bk developers"  # noqa: A001
+copyright = "2026, the bk developers"
 release = version = bk.__version__
 
 extensions = [

@@ -71,8 +71,14 @@ def _get_device(t: Trial) -> None:
 
 @case("to_dlpack", "from_dlpack", "dlpack")
 def _dlpack(t: Trial) -> None:
-    """Round trip through DLPack with NumPy; memory is shared for CPU tensors."""
-    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    """Round trip through DLPack with NumPy; memory is shared for aligned, contiguous CPU tensors;
+    misaligned and strided arrays give the right values (frameworks may copy those)."""
+    buffer = np.empty(6 + 16, np.float32)  # 64-byte aligned: every framework can share it
+    start = (-buffer.ctypes.data % 64) // 4
+    x = buffer[start : start + 6].reshape(2, 3)
+    x[:] = np.arange(6).reshape(2, 3)
+    for other, what in ((buffer[start + 1 : start + 7], "misaligned"), (np.arange(12, dtype=np.float32)[::2], "strided")):
+        t.check(t.b.from_dlpack(other), other, f"from_dlpack({what} numpy array)")
     native = t.b.from_dlpack(x)
     t.check(native, x, "from_dlpack(numpy)")
     exported = t.b.to_dlpack(native)

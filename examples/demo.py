@@ -65,7 +65,7 @@ def poisson(b: bk.Backend, strength: float = 2.0) -> tuple[float, float | None, 
     result = b.linear_solve("CG", matrix, f, b.as_tensor(np.zeros((1, GRID * GRID))), 1e-6, 0.0, 2000, None, None)
     unit = result.x  # the solution for strength 1: u = strength * unit
 
-    def energy(k):  # noqa: ANN001, ANN202 - native tensors of any backend
+    def energy(k):
         u = b.mul(unit, k)
         value = b.mul(b.sum(b.mul(u, u)), 0.5)
         return value, value

@@ -12,9 +12,18 @@ import bk
 PAIRS = (("numpy", "torch"), ("torch", "numpy"), ("numpy", "jax"), ("jax", "numpy"), ("torch", "jax"), ("jax", "torch"), ("tf", "numpy"), ("numpy", "tf"))
 
 
+def aligned_ones(count: int) -> np.ndarray:
+    """float32 ones in 64-byte aligned memory: TensorFlow shares only aligned buffers (and copies others)."""
+    buffer = np.empty(count + 16, np.float32)
+    start = (-buffer.ctypes.data % 64) // 4
+    array = buffer[start : start + count]
+    array[:] = 1
+    return array
+
+
 def run() -> list[Figure]:
     names = set(bk.backends())
-    array = np.ones(64 * 1024 * 1024, np.float32)  # 256 MB
+    array = aligned_ones(64 * 1024 * 1024)  # 256 MB
     figures = []
     for source_name, target_name in PAIRS:
         if not {source_name, target_name} <= names:

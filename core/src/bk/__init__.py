@@ -20,12 +20,14 @@ from ._info import info
 from ._markers import hookimpl, hookspec
 from ._object import OBJECTS
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
+from ._profile import BackendCall, Profile, get_current_profile, profile, profile_function
 from ._solve import Preconditioner, SolveResult
 from ._version import __version__
 
 __all__ = [
     "API_VERSION",
     "Backend",
+    "BackendCall",
     "BackendSpec",
     "ComputeDevice",
     "DType",
@@ -34,6 +36,7 @@ __all__ = [
     "PluginError",
     "PluginWarning",
     "Preconditioner",
+    "Profile",
     "SolveResult",
     "__version__",
     "backend",
@@ -44,6 +47,7 @@ __all__ = [
     "convert",
     "default_backend",
     "from_numpy_dtype",
+    "get_current_profile",
     "get_precision",
     "hookimpl",
     "hookspec",
@@ -51,6 +55,8 @@ __all__ = [
     "info",
     "init_backend",
     "precision",
+    "profile",
+    "profile_function",
     "refresh",
     "set_global_default_backend",
     "set_global_precision",

@@ -154,6 +154,12 @@ def test_minimize_rosenbrock_with_finite_differences(richer, method):
     assert result.method == f"scipy-{'L-BFGS-B' if method == 'auto' else method}"
 
 
+def test_minimize_with_scipy_needs_only_the_required_set(minimal):
+    assert minimal.supports("minimize")
+    result = minimal.minimize("L-BFGS-B", rosenbrock(minimal), np.array([[-1.2, 1.0]]), 1e-8, 2000, False)
+    np.testing.assert_allclose(result.x, np.ones((1, 2)), atol=1e-3)
+
+
 def test_minimize_trajectory(richer):
     states = richer.minimize("L-BFGS-B", rosenbrock(richer), np.array([[-1.2, 1.0]]), 1e-10, 500, True)
     assert len(states) > 5

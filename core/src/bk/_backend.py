@@ -1265,7 +1265,7 @@ class Backend(ABC):
 
         return bicg(self, lin, y, x0, rtol, atol, max_iter, pre, poly_order, matrix_offset)
 
-    @generic("sum", "where", "numpy", "as_tensor", "cast")
+    @generic("numpy", "as_tensor", "cast")  # the SciPy methods; 'GD' also needs `gradients`, `sum` and `where`
     def minimize(self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool) -> SolveResult | list[SolveResult]:
         """Minimises `f(x) -> loss` for `(batch, n)` parameters, each batch entry independently.
 

@@ -1,8 +1,9 @@
-"""The `testkit` command: `testkit certify ...` and `testkit list-features`."""
+"""The `testkit` command: `testkit certify ...`, `testkit list-features` and `testkit new NAME`."""
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import sys
 import time
@@ -15,6 +16,7 @@ from ._catalogue import catalogue, describe_feature
 from ._certify import BackendLoadError, BackendReport, certify_backend
 from ._report import format_summary, to_json, to_markdown
 from ._run import select_features
+from ._scaffold import ScaffoldError, scaffold
 
 __all__ = ["main"]
 
@@ -35,6 +37,14 @@ def _parser() -> argparse.ArgumentParser:
     certify.add_argument("--precision", type=int, choices=(32, 64), help="run precision-dependent checks only at this precision")
     certify.add_argument("--timeout", type=float, default=20.0, help="seconds one case may run (default 20)")
     sub.add_parser("list-features", help="print every feature id, its number of cases and a description")
+    new = sub.add_parser(
+        "new",
+        help="scaffold a plugin distribution in the new folder NAME",
+        description="Writes a complete plugin distribution into the new folder NAME: it installs with "
+        "`pip install ./NAME`, and `testkit certify NAME` exits 0 from the start.",
+    )
+    new.add_argument("name", metavar="NAME", help="backend name: lowercase letters, digits and single underscores, such as mylib")
+    new.add_argument("--framework", metavar="MODULE", help="top-level module of the framework whose tensor types the backend owns")
     return parser
 
 
@@ -48,6 +58,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "list-features":
             return _list_features()
+        if args.command == "new":
+            return _new(args.name, args.framework)
         return _certify(parser, args)
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
@@ -60,6 +72,25 @@ def _list_features() -> int:
         print(f"{feature:<36} {count:>3}  {describe_feature(feature)}")
     missing = sum(1 for c in counts.values() if c == 0)
     print(f"\n{len(counts)} features, {sum(counts.values())} cases; {missing} features without a case yet.")
+    return EXIT_OK
+
+
+def _new(name: str, framework: str | None) -> int:
+    try:
+        files = scaffold(name, framework)
+    except ScaffoldError as error:
+        print(f"testkit new: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Created the plugin distribution bk-{name.replace('_', '-')} in {name}/:")
+    for path in files:
+        print(f"  {path.as_posix()}")
+    if framework is not None and importlib.util.find_spec(framework) is None:
+        print(
+            f"Note: {framework} is not installed here, so {name}/pyproject.toml assumes that its distribution is "
+            f"named {framework!r}; correct the dependency if it is not."
+        )
+    print(f"\nNext:\n  pip install -e './{name}[test]'\n  testkit certify {name}\n  pytest {name}/tests")
+    print(f"Then follow 'Next steps' in {name}/README.md.")
     return EXIT_OK
 
 

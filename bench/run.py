@@ -19,6 +19,7 @@ SUITES = {
     "NumPy backend arithmetic": "bench_ops",
     "Linear solves": "bench_solvers",
     "Conversion between backends": "bench_convert",
+    "Profiling": "bench_profile",
     "Testkit": "bench_certify",
 }
 

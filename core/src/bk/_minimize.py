@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._context import get_precision, precision
 from ._dtype import DType
 from ._solve import SolveResult
 
@@ -100,11 +101,15 @@ def scipy_minimize(b: Backend, method: str, f: Callable[[Tensor], Tensor], x0: A
     def native(flat: np.ndarray, as_type: DType = dtype) -> Tensor:
         return b.cast(b.as_tensor(np.reshape(flat, shape)), as_type)
 
+    # A precision set by the caller would round the search points and f's operations back to it.
+    search_precision = 64 if search_dtype != dtype and get_precision() is not None else get_precision()
+
     def fun(flat: np.ndarray) -> Any:
         evaluations[0] += 1
-        x = native(flat, search_dtype)
         if evaluate is None:
-            return float(np.sum(b.numpy(f(x)), dtype=np.float64))
+            with precision(search_precision):
+                return float(np.sum(b.numpy(f(native(flat, search_dtype))), dtype=np.float64))
+        x = native(flat, search_dtype)
         loss, grad = evaluate(x)
         return float(np.sum(b.numpy(loss), dtype=np.float64)), np.asarray(b.numpy(grad), np.float64).reshape(-1)
 

@@ -275,3 +275,26 @@ import bk
 def bk_backends():
     return [bk.BackendSpec(name="{name}", modules=("{name}",), load="{name}_never_imported:B", priority=10)]
 """
+
+
+FRAMEWORK_PLUGIN = '''
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="fakefw", modules=("fakefwmod", "fakehelper"), load="fakefw_backend:FakeBackend", priority=10, api=bk.API_VERSION)]
+'''
+
+
+def test_info_names_the_framework_version_of_the_distribution_that_provides_its_module(site):
+    """Like tensorflow-cpu providing `tensorflow`: the version comes from the distribution of the module."""
+    site.module("fakefw_plugin", FRAMEWORK_PLUGIN)
+    site.distribution("bk-fakefw", {"fakefw": "fakefw_plugin"})
+    for dist, version, module in (("fakefwmod-cpu", "2.5", "fakefwmod"), ("fakehelper", "9.9", "fakehelper")):
+        info = site.path / f"{dist.replace('-', '_')}-{version}.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
+        (info / "top_level.txt").write_text(f"{module}\n")
+    site.activate("fakefw")
+    (entry,) = [b for b in bk.info()["backends"] if b["name"] == "fakefw"]
+    assert entry["framework_version"] == "2.5" and not entry["loaded"]

@@ -63,12 +63,18 @@ def _framework_version(entry: Entry) -> str | None:
             return module.__version__  # type: ignore[no-any-return]
     from importlib import metadata
 
-    for name in (entry.spec.framework, *entry.spec.modules):
-        if name:
-            try:
-                return metadata.version(name)
-            except metadata.PackageNotFoundError:
-                continue
+    if entry.spec.framework:
+        try:
+            return metadata.version(entry.spec.framework)
+        except metadata.PackageNotFoundError:
+            pass
+    # the distribution that provides the framework's module, e.g. tensorflow-cpu for `tensorflow`
+    primary = entry.spec.framework or (entry.spec.modules[0] if entry.spec.modules else None)
+    for distribution in metadata.packages_distributions().get(primary or "", []):
+        try:
+            return metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            continue
     return None
 
 
@@ -80,7 +86,8 @@ def format_info(report: dict[str, Any]) -> str:
     for b in report["backends"]:
         state = "loaded" if b["loaded"] else ("FAILED" if b["error"] else "not loaded")
         framework = f"{b['framework']} {b['framework_version'] or '?'}"
-        lines.append(f"{b['name']:<10} {b['distribution']} {b['version']:<8} {framework:<24} {state}")
+        plugin = f"{b['distribution']} {b['version']}"
+        lines.append(f"{b['name']:<10} {plugin:<22} {framework:<24} {state}")
         if b["error"]:
             lines.append(f"           error: {b['error']}")
         for device in b["devices"] or ():

@@ -226,3 +226,34 @@ def test_objects_backend():
     assert objects.supports("equal") and not objects.supports("sum")
     with pytest.raises(TypeError, match="Python numbers and strings"):
         objects.as_tensor(object())
+
+
+@pytest.mark.parametrize(
+    ("tensor", "number", "expected"),
+    [
+        (np.ones(2, np.float32), 1.5, "float32"),
+        (np.ones(2, np.float16), 2, "float16"),
+        (np.ones(2, np.int32), 1.5, "float32"),
+        (np.ones(2, np.int64), 2, "int64"),
+        (np.ones(2, np.uint8), 2, "uint8"),
+        (np.ones(2, bool), 2, "int32"),
+        (np.ones(2, bool), True, "bool"),
+        (np.ones(2, np.float64), 1j, "complex128"),
+        (np.ones(2, np.float32), 1j, "complex64"),
+        (np.ones(2, np.int32), 1j, "complex64"),
+        (np.ones(2, np.float32), np.float64(1.5), "float64"),  # NumPy scalars are not weak
+    ],
+)
+def test_auto_cast_treats_python_numbers_as_weak(minimal, tensor, number, expected):
+    a, b = minimal.auto_cast(tensor, number)
+    assert a.dtype == b.dtype == np.dtype(expected)
+    assert minimal.add(tensor, number).dtype == np.dtype("int32" if expected == "bool" else expected)  # booleans add as int32
+    assert minimal.mul(number, tensor).dtype == np.dtype(expected)
+
+
+def test_auto_cast_of_python_numbers_alone_uses_default_types(minimal):
+    assert minimal.add(1.5, 2).dtype == np.float32
+    assert minimal.add(1, 2).dtype == np.int32
+    with bk.precision(64):
+        assert minimal.add(1.5, 2).dtype == np.float64
+        assert minimal.add(np.ones(2, np.int32), 1.5).dtype == np.float64

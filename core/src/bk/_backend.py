@@ -176,12 +176,21 @@ class Backend(ABC):
     def auto_cast(self, *tensors: Tensor, bool_to_int: bool = False, int_to_float: bool = False) -> list[Tensor]:
         """Casts `tensors` to their common type.
 
+        Python numbers are weak, as in NumPy 2, PyTorch and JAX: they never raise the precision of
+        the tensors beside them (`float32` tensor with `1.5` gives float32), only the kind (`int32`
+        tensor with `1.5` gives the float type of the current precision).
+
         Args:
             *tensors: Values to cast.
             bool_to_int: Cast to int32 if all values are boolean.
             int_to_float: Cast to the float type if the common type is an integer.
         """
-        result_type = self.combine_types(*[self.dtype(t) for t in tensors])
+        strong = [t for t in tensors if not _is_python_number(t)]
+        if len(strong) == len(tensors):
+            result_type = self.combine_types(*[self.dtype(t) for t in tensors])
+        else:  # Python numbers are weak; only Python numbers: bk's default types
+            base = self.combine_types(*[self.dtype(t) for t in strong]) if strong else DType(bool)
+            result_type = self._weak_promotion(base, tensors)
         if result_type.kind is bool and bool_to_int:
             result_type = DType(int, 32)
         if result_type.kind is int and int_to_float:
@@ -189,6 +198,23 @@ class Backend(ABC):
         if result_type.kind in (bool, int, float, complex):
             return [self.cast(t, result_type) for t in tensors]
         return list(tensors)
+
+    def _weak_promotion(self, tensor_type: DType, values: Sequence[Any]) -> DType:
+        """`tensor_type` raised to the kind that the Python numbers among `values` need, in bk's default
+        types: Python numbers are weak, as in NumPy 2, PyTorch and JAX (`float32 + 1.5` is float32,
+        `int32 * 1.5` the float type, `float64 * 1j` complex128)."""
+        kinds = (bool, int, float, complex)
+        need = max(kinds.index(type(v)) if type(v) in kinds else 0 for v in values if _is_python_number(v))
+        have = kinds.index(tensor_type.kind) if tensor_type.kind in kinds else len(kinds)
+        if have >= need:
+            return tensor_type
+        if need == 1:
+            return DType(int, 32)
+        if need == 2:
+            return self.float_type
+        if tensor_type.kind is float:
+            return DType(complex, 2 * int(tensor_type.bits or 32))
+        return self.complex_type
 
     @generic("cast", "dtype")
     def to_float(self, x: Tensor) -> Tensor:
@@ -1498,6 +1524,11 @@ class Backend(ABC):
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _is_python_number(value: Any) -> bool:
+    """Python `bool`, `int`, `float` or `complex`, but not NumPy scalars (which subclass some of them)."""
+    return type(value) in (bool, int, float, complex)
 
 
 def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:

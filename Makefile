@@ -12,7 +12,7 @@ DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
 TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 # Backends whose conformance `make test` certifies with the testkit (each must exit 0).
-CERTIFY := numpy torch tf
+CERTIFY := numpy torch jax tf
 REPORTS := .reports
 
 .PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
@@ -36,7 +36,7 @@ test: $(STAMP)
 	$(PY) -m pytest $(TEST_DIRS)
 	@mkdir -p $(REPORTS)
 	$(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
-	$(MAKE) --no-print-directory docs
+	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs
 
 docs: $(STAMP)
 	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html

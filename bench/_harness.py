@@ -9,6 +9,7 @@ import sys
 import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass
@@ -30,17 +31,31 @@ class Figure:
         return f"{self.name:<58} {self.value:>10.3f} {self.unit:<4} target <= {self.target:<8.3f} {verdict:<6} {self.note}"
 
 
-def per_call_ns(function: Callable[[], object], repeat: int = 15, number: int = 0) -> float:
+def per_call_ns(function: Callable[[], object] | str, repeat: int = 15, number: int = 0, namespace: dict[str, Any] | None = None) -> float:
     """Time of one call in nanoseconds: the best of `repeat` batches of `number` calls.
 
-    As `timeit` advises, the minimum is the estimate least disturbed by other processes; both sides
-    of every ratio are measured the same way.
+    `function` may be a statement such as `"f(a)"` with its names in `namespace`: that times the
+    call alone, without the extra call of a wrapping lambda. As `timeit` advises, the minimum is the
+    estimate least disturbed by other processes.
     """
-    timer = timeit.Timer(function)
-    if number <= 0:
-        number, _ = timer.autorange()
-        number = max(number, 1000)
-    return min(t / number for t in timer.repeat(repeat, number)) * 1e9
+    return interleaved_ns({"x": function}, repeat, number, namespace)["x"]
+
+
+def interleaved_ns(
+    functions: dict[str, Callable[[], object] | str], repeat: int = 15, number: int = 0, namespace: dict[str, Any] | None = None
+) -> dict[str, float]:
+    """Per-call nanoseconds of several functions or statements, their batches taken in turn.
+
+    Taking the batches of the two sides of a ratio alternately, rather than one side after the
+    other, keeps a machine whose speed drifts (shared virtual machines) from biasing the ratio.
+    """
+    timers = {key: timeit.Timer(f, globals=namespace) if isinstance(f, str) else timeit.Timer(f) for key, f in functions.items()}
+    numbers = {key: number if number > 0 else max(timer.autorange()[0], 1000) for key, timer in timers.items()}
+    best = dict.fromkeys(timers, float("inf"))
+    for _ in range(repeat):
+        for key, timer in timers.items():
+            best[key] = min(best[key], timer.timeit(numbers[key]) / numbers[key])
+    return {key: seconds * 1e9 for key, seconds in best.items()}
 
 
 def cold_start_ms(code: str, runs: int = 20, env: dict[str, str] | None = None, quiet: bool = False) -> float:

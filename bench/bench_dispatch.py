@@ -1,9 +1,9 @@
-"""Dispatch cost: `choose_backend` on NumPy values, against phiml's."""
+"""Dispatch cost: `choose_backend` on NumPy values, against phiml's, each call timed as a statement."""
 
 from __future__ import annotations
 
 import numpy as np
-from _harness import Figure, per_call_ns
+from _harness import Figure, interleaved_ns
 
 import bk
 
@@ -13,20 +13,28 @@ def run() -> list[Figure]:
         return []
     a, b = np.ones(10, np.float32), np.ones(10, np.float32)
     bk.choose_backend(a)  # first call loads the backend and caches the type
-    one = per_call_ns(lambda: bk.choose_backend(a))
-    two = per_call_ns(lambda: bk.choose_backend(a, b))
-    lookup = per_call_ns(lambda: {np.ndarray: 1}.get(type(a)))
-    note_one = note_two = f"(a dict lookup: {lookup:.0f} ns)"
+    namespace = {"choose": bk.choose_backend, "a": a, "b": b, "lookup": {np.ndarray: 1}.get}
+    statements = {"one": "choose(a)", "two": "choose(a, b)", "lookup": "lookup(type(a))"}
     try:
         from phiml import backend as phiml_backend
 
-        phiml_one = per_call_ns(lambda: phiml_backend.choose_backend(a))
-        phiml_two = per_call_ns(lambda: phiml_backend.choose_backend(a, b))
-        note_one = f"phiml {phiml_one:.0f} ns: {phiml_one / one:.1f}x slower"
-        note_two = f"phiml {phiml_two:.0f} ns: {phiml_two / two:.1f}x slower"
+        phiml_backend.choose_backend(a)
+        namespace["phiml"] = phiml_backend.choose_backend
+        statements |= {"phiml_one": "phiml(a)", "phiml_two": "phiml(a, b)"}
     except ImportError:
-        note_one += "; phiml not installed for comparison"
-    return [
-        Figure("choose_backend(ndarray)", one, 150.0, "ns", note_one),
-        Figure("choose_backend(ndarray, ndarray)", two, 250.0, "ns", note_two),
+        pass
+    ns = interleaved_ns(statements, repeat=21, namespace=namespace)  # type: ignore[arg-type]
+    note_one = note_two = f"(a dict lookup: {ns['lookup']:.0f} ns); phiml not installed for comparison"
+    if "phiml_one" in ns:
+        note_one = f"phiml {ns['phiml_one']:.0f} ns: {ns['phiml_one'] / ns['one']:.1f}x slower; a dict lookup {ns['lookup']:.0f} ns"
+        note_two = f"phiml {ns['phiml_two']:.0f} ns: {ns['phiml_two'] / ns['two']:.1f}x slower"
+    figures = [
+        Figure("choose_backend(ndarray)", ns["one"], 150.0, "ns", note_one),
+        Figure("choose_backend(ndarray, ndarray)", ns["two"], 250.0, "ns", note_two),
     ]
+    if "phiml_one" in ns:
+        figures += [
+            Figure("phiml choose_backend(ndarray) / bk's", 1 / (ns["phiml_one"] / ns["one"]), 0.2, "x", "(target: bk at least 5x faster)"),
+            Figure("phiml choose_backend(ndarray, ndarray) / bk's", 1 / (ns["phiml_two"] / ns["two"]), 0.2, "x", "(target: bk at least 5x faster)"),
+        ]
+    return figures

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from _harness import Figure, per_call_ns
+from _harness import Figure, interleaved_ns
 
 import bk
 
@@ -20,8 +20,8 @@ def run() -> list[Figure]:
         b = np.random.default_rng(1).random(size, dtype=np.float32) + 1
         repeat = 15 if size == 10 else 31
         for name, ufunc in OPS.items():
-            method = getattr(backend, name)
-            raw = per_call_ns(lambda u=ufunc, a=a, b=b: u(a, b), repeat=repeat)
-            ours = per_call_ns(lambda m=method, a=a, b=b: m(a, b), repeat=repeat)
+            namespace = {"raw": ufunc, "ours": getattr(backend, name), "a": a, "b": b}
+            ns = interleaved_ns({"raw": "raw(a, b)", "ours": "ours(a, b)"}, repeat=repeat, namespace=namespace)
+            raw, ours = ns["raw"], ns["ours"]
             figures.append(Figure(f"bk_numpy {name}, {size:,} float32 / numpy", ours / raw, target, "x", f"({ours:.0f} ns vs {raw:.0f} ns)"))
     return figures

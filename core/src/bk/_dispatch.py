@@ -34,9 +34,9 @@ _SEQUENCE: Final = object()  # marker: look at the elements
 _MISSING: Final = object()
 # type -> owning backend, None (neutral) or _SEQUENCE
 _OWNERS: dict[type, Any] = {}
-# type -> owning backend, for backend-owned types only: the fast path needs one lookup
-_OWNED: dict[type, Backend] = {}
-_owned = _OWNED.get
+# type -> owning backend, or None for every other type already classified: the fast path needs one
+# subscript (cheaper than a `.get` call); only types never seen before miss
+_OWNED: dict[type, Backend | None] = {}
 
 
 def _reset_owner_cache() -> None:
@@ -44,8 +44,10 @@ def _reset_owner_cache() -> None:
     _OWNED.clear()
     for neutral in (int, float, bool, complex):
         _OWNERS[neutral] = _NEUTRAL
-    _OWNERS[list] = _SEQUENCE
-    _OWNERS[tuple] = _SEQUENCE
+        _OWNED[neutral] = None
+    for sequence in (list, tuple):
+        _OWNERS[sequence] = _SEQUENCE
+        _OWNED[sequence] = None
 
 
 _reset_owner_cache()
@@ -67,14 +69,17 @@ def choose_backend(*values: Any, prefer_default: bool = False) -> Backend:
     """
     if not prefer_default:  # fast paths: one or two values of one backend-owned type
         count = len(values)
-        if count == 1:
-            owner = _owned(type(values[0]))
-            if owner is not None:
-                return owner
-        elif count == 2:
-            owner = _owned(type(values[0]))
-            if owner is not None and owner is _owned(type(values[1])):
-                return owner
+        try:
+            if count == 1:
+                owner = _OWNED[type(values[0])]
+                if owner is not None:
+                    return owner
+            elif count == 2:
+                owner = _OWNED[type(values[0])]
+                if owner is not None and owner is _OWNED[type(values[1])]:
+                    return owner
+        except KeyError:  # a type seen for the first time
+            pass
     return _choose(values, prefer_default)
 
 
@@ -123,9 +128,11 @@ def _owner_of_type(value: Any) -> Any:
             return candidate
     if isinstance(value, (list, tuple)):
         _OWNERS[kind] = _SEQUENCE
+        _OWNED[kind] = None
         return _SEQUENCE
     if isinstance(value, numbers.Number) or kind.__module__.partition(".")[0] == "numpy":
         _OWNERS[kind] = _NEUTRAL  # numbers, and NumPy values when no installed backend owns NumPy
+        _OWNED[kind] = None
         return _NEUTRAL
     if isinstance(value, (str, bytes)):
         from ._object import OBJECTS

@@ -8,6 +8,7 @@ operation itself on small arrays. Only `divide_no_nan`, which handles zeros by d
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -27,6 +28,8 @@ Tensor = Any
 _GLOBALS: Final = _bk_context.GLOBALS
 _IGNORE: Final = {"all": "ignore"}
 _BOOL: Final = np.dtype(bool)
+_BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
+_DIV_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "numerator", "denominator")])
 
 
 def _array(x: Any) -> Any:
@@ -40,10 +43,8 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
     (which `add` and `sub` compute as int32). The check is inlined in the returned function
     because it runs on every call: a helper call would cost as much as a ufunc on small arrays.
     """
-    settings = _GLOBALS
-    boolean = _BOOL
-
-    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
+    # Names bound as defaults are fast locals: cheaper than closure cells on every call.
+    def operation(self: Any, a: Tensor, b: Tensor, ufunc: Any = ufunc, settings: Any = _GLOBALS, boolean: Any = _BOOL) -> Tensor:
         try:
             dtype = a.dtype
             if dtype is b.dtype and settings.precision_free and dtype is not boolean:
@@ -53,16 +54,18 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
         return _binary(ufunc, a, b, bool_to_int=bool_to_int)
 
     operation.__doc__ = doc
+    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]  # hide the bound defaults
     return operation
 
 
 def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
     """True division with the fast path of `_arithmetic` for float and complex operands only."""
-    settings = _GLOBALS
     inexact = frozenset(d for d in FAST_DTYPES if d.kind in "fc")
     f32, f64 = np.dtype(np.float32), np.dtype(np.float64)  # identity checks first: cheaper than hashing
 
-    def div(self: Any, numerator: Tensor, denominator: Tensor) -> Tensor:
+    def div(
+        self: Any, numerator: Tensor, denominator: Tensor, ufunc: Any = ufunc, settings: Any = _GLOBALS, inexact: Any = inexact, f32: Any = f32, f64: Any = f64
+    ) -> Tensor:
         try:
             dtype = numerator.dtype
             if dtype is denominator.dtype and settings.precision_free and (dtype is f32 or dtype is f64 or dtype in inexact):
@@ -72,6 +75,7 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
         return _binary(ufunc, numerator, denominator, int_to_float=True)
 
     div.__doc__ = doc
+    div.__signature__ = _DIV_SIGNATURE  # type: ignore[attr-defined]
     return div
 
 
@@ -242,8 +246,8 @@ class MathMixin:
         if dtype.kind in "biu":
             dtype = float_dtype(get_precision())
         x, y = np.asarray(x, dtype), np.asarray(y, dtype)
-        result = np.zeros(np.broadcast_shapes(x.shape, y.shape), dtype)
-        return np.divide(x, y, out=result, where=y != 0)  # divides only where y != 0: no warnings to silence
+        shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
+        return np.divide(x, y, out=np.zeros(shape, dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""

@@ -21,7 +21,7 @@ def energy(b: bk.Backend, x):
 def test_profile_records_the_calls_of_each_backend(name: str, tmp_path):
     b = bk.backend(name)
     x = b.as_tensor(np.arange(4, dtype=np.float32))
-    before = dict(vars(b))
+    before, class_before = dict(vars(b)), dict(vars(type(b)))
     path = tmp_path / "trace.json"
     with bk.profile([b], save=str(path)) as prof:
         total = energy(b, x)
@@ -30,7 +30,7 @@ def test_profile_records_the_calls_of_each_backend(name: str, tmp_path):
     assert prof.backend_calls[0].arguments == "float32[4], 1.0"
     events = json.loads(path.read_text())["traceEvents"]
     assert [e["name"] for e in events if e["ph"] == "X" and e["pid"] == 1] == [f"{name}.add", f"{name}.mul", f"{name}.sum"]
-    assert vars(b) == before
+    assert vars(b) == before and dict(vars(type(b))) == class_before
 
 
 @pytest.mark.parametrize("name", BACKENDS)

@@ -298,3 +298,19 @@ def test_info_names_the_framework_version_of_the_distribution_that_provides_its_
     site.activate("fakefw")
     (entry,) = [b for b in bk.info()["backends"] if b["name"] == "fakefw"]
     assert entry["framework_version"] == "2.5" and not entry["loaded"]
+
+
+RENAMED_HOOK = '''
+import bk
+
+@bk.hookimpl(specname="bk_backends")
+def declare():
+    return [bk.BackendSpec(name="fakerenamed", modules=("fakerenamed",), load="fakerenamed_backend:FakeBackend", priority=10, api=bk.API_VERSION)]
+'''
+
+
+def test_a_hook_implementation_renamed_with_specname_is_found(site):
+    site.module("fakerenamed_plugin", RENAMED_HOOK)
+    site.module("fakerenamed", "")
+    site.distribution("bk-fakerenamed", {"fakerenamed": "fakerenamed_plugin"})
+    assert "fakerenamed" in site.activate("fakerenamed")

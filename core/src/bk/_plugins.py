@@ -13,6 +13,7 @@ import os
 import threading
 import warnings
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
 
 import pluggy
@@ -109,6 +110,24 @@ def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+_IMPL_MARK: Final = f"{PROJECT}_impl"  # the attribute that `bk.hookimpl` sets on implementations
+
+
+class _Manager(pluggy.PluginManager):
+    """pluggy's manager, looking at a plugin's `bk_*` names only.
+
+    pluggy inspects every attribute of a registered module (with `inspect.getattr_static`) to find
+    hook implementations. Every hook of bk is named `bk_...` (as pytest's are `pytest_...`), so a
+    module's other names are skipped unless they carry the `bk.hookimpl` mark (an implementation
+    renamed with `specname=`): discovery stays fast with many plugins installed.
+    """
+
+    def parse_hookimpl_opts(self, plugin: Any, name: str) -> Any:
+        if isinstance(plugin, ModuleType) and not name.startswith("bk_") and not hasattr(vars(plugin).get(name), _IMPL_MARK):
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
 class Registry:
     """All discovered backends and plugin problems of this process."""
 
@@ -143,7 +162,7 @@ class Registry:
             self.generation += 1
 
     def _discover(self) -> None:
-        manager = pluggy.PluginManager(PROJECT)
+        manager = _Manager(PROJECT)
         manager.add_hookspecs(hookspecs)
         self.manager = manager
         infos = self._selected_entry_points(find_entry_points(ENTRY_POINT_GROUP))

@@ -10,7 +10,8 @@ recorded on their own.
 
 from __future__ import annotations
 
-import json
+import functools
+import inspect
 import linecache
 import sys
 import threading
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from time import perf_counter
-from types import FrameType
+from types import FrameType, FunctionType
 from typing import Any, Final, cast
 
 from . import _context
@@ -188,6 +189,8 @@ class Profile:
             for child in self._root.children:
                 if isinstance(child, _Node):
                     events += _frame_events(child, self._start)
+        import json  # only here: `import bk` stays light
+
         with open(json_file, "w", encoding="utf-8") as file:
             json.dump({"traceEvents": events, "displayTimeUnit": "ms"}, file)
 
@@ -296,85 +299,95 @@ def _stack_depth() -> int:
 
 
 class _Instrumentation:
-    """Installs wrappers on backends while any profile is active, in any thread."""
+    """Installs wrappers on the classes of profiled backends while any profile is active, in any thread.
+
+    Wrapping the class, not the instance, leaves the backend objects untouched: once the last profile
+    ends, their attribute lookups are exactly as fast as before.
+    """
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.active = 0
-        self.backends: list[Backend] = []
+        self.classes: dict[type, list[tuple[str, Any]]] = {}  # class -> (name, its own attribute or _ABSENT)
 
     def start(self, backends: Sequence[Backend]) -> None:
         with self.lock:
             self.active += 1
             for backend in backends:
-                if backend not in self.backends:
-                    _wrap(backend)
-                    self.backends.append(backend)
+                if type(backend) not in self.classes:
+                    self.classes[type(backend)] = _wrap(type(backend))
 
     def stop(self) -> None:
         with self.lock:
             self.active -= 1
             if self.active == 0:
-                for backend in self.backends:
-                    _unwrap(backend)
-                self.backends.clear()
+                for cls, saved in reversed(list(self.classes.items())):
+                    _unwrap(cls, saved)
+                self.classes.clear()
 
 
 _INSTRUMENTATION: Final = _Instrumentation()
+_ABSENT: Final = object()
 
 
-def _wrap(backend: Backend) -> None:
+def _wrap(cls: type) -> list[tuple[str, Any]]:
+    """Wraps every catalogue method that `cls` has as a plain function; returns what to restore."""
+    saved = []
     for name in Backend.features():
-        if name in _SKIPPED or not hasattr(type(backend), name) or name in vars(backend):
+        if name in _SKIPPED:
             continue
-        original = getattr(backend, name)
-        if name == "call":
-            setattr(backend, name, _call_wrapper(backend, original))
-        elif callable(original):
-            setattr(backend, name, _wrapper(backend, name, original))
+        try:
+            original = inspect.getattr_static(cls, name)
+        except AttributeError:
+            continue
+        if not isinstance(original, FunctionType):  # static methods, builtins: not bound, not recorded
+            continue
+        saved.append((name, cls.__dict__.get(name, _ABSENT)))
+        setattr(cls, name, _call_wrapper(original) if name == "call" else _wrapper(name, original))
+    return saved
 
 
-def _unwrap(backend: Backend) -> None:
-    for name, value in list(vars(backend).items()):
-        if getattr(value, "__bk_profiled__", False):
-            delattr(backend, name)
+def _unwrap(cls: type, saved: list[tuple[str, Any]]) -> None:
+    for name, original in saved:
+        if original is _ABSENT:
+            delattr(cls, name)
+        else:
+            setattr(cls, name, original)
 
 
-def _wrapper(backend: Backend, name: str, original: Callable[..., Any]) -> Callable[..., Any]:
-    def profiled(*args: Any, **kwargs: Any) -> Any:
+def _wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    def profiled(self: Backend, *args: Any, **kwargs: Any) -> Any:
         profile_ = _context.PROFILE.get()
-        if profile_ is None or _INSIDE_CALL.get() or not profile_._covers(backend):
-            return original(*args, **kwargs)
+        if profile_ is None or _INSIDE_CALL.get() or not profile_._covers(self):
+            return original(self, *args, **kwargs)
         token = _INSIDE_CALL.set(True)  # also while recording: describing arguments calls the backend
         try:
             start = perf_counter()
-            result = original(*args, **kwargs)
-            backend.block_until_ready(result)
-            profile_._record(backend, name, start, perf_counter(), args, kwargs)
+            result = original(self, *args, **kwargs)
+            self.block_until_ready(result)
+            profile_._record(self, name, start, perf_counter(), args, kwargs)
         finally:
             _INSIDE_CALL.reset(token)
         return result
 
+    functools.update_wrapper(profiled, original)
     profiled.__bk_profiled__ = True  # type: ignore[attr-defined]
-    profiled.__name__ = name
-    profiled.__doc__ = original.__doc__
     return profiled
 
 
-def _call_wrapper(backend: Backend, original: Callable[..., Any]) -> Callable[..., Any]:
+def _call_wrapper(original: Callable[..., Any]) -> Callable[..., Any]:
     """`Backend.call(f, *args, name=...)` is recorded under `name` (or `f`'s name), not as `call`."""
     recorders: dict[str, Callable[..., Any]] = {}
 
-    def profiled_call(f: Callable[..., Any], *args: Any, name: str | None = None) -> Any:
+    def profiled_call(self: Backend, f: Callable[..., Any], *args: Any, name: str | None = None) -> Any:
         label: str = name or str(getattr(f, "__name__", type(f).__name__))
         recorder = recorders.get(label)
         if recorder is None:
-            recorder = recorders[label] = _wrapper(backend, label, original)
-        return recorder(f, *args, name=name)
+            recorder = recorders[label] = _wrapper(label, original)
+        return recorder(self, f, *args, name=name)
 
+    functools.update_wrapper(profiled_call, original)
     profiled_call.__bk_profiled__ = True  # type: ignore[attr-defined]
-    profiled_call.__name__ = "call"
-    profiled_call.__doc__ = original.__doc__
     return profiled_call
 
 

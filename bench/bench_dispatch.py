@@ -23,7 +23,7 @@ def run() -> list[Figure]:
         statements |= {"phiml_one": "phiml(a)", "phiml_two": "phiml(a, b)"}
     except ImportError:
         pass
-    ns = interleaved_ns(statements, repeat=21, namespace=namespace)  # type: ignore[arg-type]
+    ns = interleaved_ns(statements, repeat=101, number=20_000, namespace=namespace)  # type: ignore[arg-type]
     note_one = note_two = f"(a dict lookup: {ns['lookup']:.0f} ns); phiml not installed for comparison"
     if "phiml_one" in ns:
         note_one = f"phiml {ns['phiml_one']:.0f} ns: {ns['phiml_one'] / ns['one']:.1f}x slower; a dict lookup {ns['lookup']:.0f} ns"

@@ -58,17 +58,38 @@ def interleaved_ns(
     return {key: seconds * 1e9 for key, seconds in best.items()}
 
 
-def cold_start_ms(code: str, runs: int = 20, env: dict[str, str] | None = None, quiet: bool = False) -> float:
-    """Median wall time in ms of `python -c code` in fresh interpreters."""
+def cold_start_ms(code: str, runs: int = 20, env: dict[str, str] | None = None, quiet: bool = False, warm: bool = True) -> float:
+    """Median wall time in ms of `python -c code` in fresh interpreters (after one untimed run if `warm`)."""
     times = []
     environment = {**os.environ, **(env or {})}
     environment.pop("PYTHONDONTWRITEBYTECODE", None)  # measure as users run: with cached bytecode
-    subprocess.run([sys.executable, "-c", code], check=True, env=environment, stderr=subprocess.DEVNULL if quiet else None)
+    stderr = subprocess.DEVNULL if quiet else None
+    if warm or runs == 0:
+        subprocess.run([sys.executable, "-c", code], check=True, env=environment, stderr=stderr)
     for _ in range(runs):
         start = timeit.default_timer()
-        subprocess.run([sys.executable, "-c", code], check=True, env=environment, stderr=subprocess.DEVNULL if quiet else None)
+        subprocess.run([sys.executable, "-c", code], check=True, env=environment, stderr=stderr)
         times.append(timeit.default_timer() - start)
-    return statistics.median(times) * 1e3
+    return statistics.median(times) * 1e3 if times else 0.0
+
+
+def cold_start_difference_ms(
+    code: str, baseline: str, runs: int = 41, env: dict[str, str] | None = None, baseline_env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """Median extra wall time in ms of `python -c code` over `python -c baseline`, and the baseline's median.
+
+    The two run in turn and each run is compared with its neighbour, so a machine whose speed
+    drifts during the measurement does not bias the difference.
+    """
+    cold_start_ms(code, runs=0, env=env)  # write bytecode caches first
+    cold_start_ms(baseline, runs=0, env=baseline_env if baseline_env is not None else env)
+    differences, baselines = [], []
+    for _ in range(runs):
+        base = cold_start_ms(baseline, runs=1, env=baseline_env if baseline_env is not None else env, warm=False)
+        ours = cold_start_ms(code, runs=1, env=env, warm=False)
+        differences.append(ours - base)
+        baselines.append(base)
+    return statistics.median(differences), statistics.median(baselines)
 
 
 def print_table(title: str, figures: list[Figure]) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 
-from _harness import Figure, cold_start_ms
+from _harness import Figure, cold_start_difference_ms, cold_start_ms
 
 PLUGIN = '''import bk
 
@@ -27,12 +28,10 @@ def make_site(root: Path, count: int) -> None:
 
 
 def run() -> list[Figure]:
-    numpy_ms = cold_start_ms("import numpy")
-    bk_ms = cold_start_ms(
-        "import sys, bk; bk.backends(); "
-        "assert not [m for m in ('torch', 'jax', 'tensorflow') if m in sys.modules]"
+    extra_ms, numpy_ms = cold_start_difference_ms(
+        "import sys, bk; bk.backends(); assert not [m for m in ('torch', 'jax', 'tensorflow') if m in sys.modules]", "import numpy"
     )
-    figures = [Figure("import bk; bk.backends()  minus  import numpy", bk_ms - numpy_ms, 30.0, "ms", f"(numpy alone {numpy_ms:.0f} ms)")]
+    figures = [Figure("import bk; bk.backends()  minus  import numpy", extra_ms, 30.0, "ms", f"(numpy alone {numpy_ms:.0f} ms)")]
     try:
         phiml_ms = cold_start_ms("import phiml.backend", runs=10, quiet=True)
         figures[0].note += f"; phiml.backend costs {phiml_ms - numpy_ms:.0f} ms more than numpy"
@@ -41,7 +40,6 @@ def run() -> list[Figure]:
     with tempfile.TemporaryDirectory() as tmp:
         make_site(Path(tmp), 100)
         check = "import sys, bk; n = len(bk.backends()); assert not [m for m in sys.modules if m.startswith('benchplugin') and m.endswith('_impl')], 'a plugin was loaded'"
-        with_plugins = cold_start_ms(check + "; assert n >= 100", env={"PYTHONPATH": tmp})
-        without = cold_start_ms(check)
-    figures.append(Figure("discovery with 100 extra plugins  minus  without", with_plugins - without, 30.0, "ms", "(none of them loaded)"))
+        extra_plugins_ms, _ = cold_start_difference_ms(check + "; assert n >= 100", check, env={"PYTHONPATH": os.pathsep.join(filter(None, [tmp, os.environ.get("PYTHONPATH")]))}, baseline_env={})
+    figures.append(Figure("discovery with 100 extra plugins  minus  without", extra_plugins_ms, 30.0, "ms", "(none of them loaded)"))
     return figures

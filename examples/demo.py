@@ -70,11 +70,11 @@ def poisson(b: bk.Backend, strength: float = 2.0) -> tuple[float, float | None, 
         value = b.mul(b.sum(b.mul(u, u)), 0.5)
         return value, value
 
-    value = float(b.numpy(energy(b.as_tensor(np.float32(strength)))[0]))
+    value = float(b.numpy(energy(b.as_tensor(np.float64(strength)))[0]))
     derivative = None
     if b.supports("gradients"):
         gradient = b.jacobian(energy, wrt=[0], get_output=False, is_f_scalar=True)
-        derivative = float(b.numpy(gradient(b.as_tensor(np.float32(strength)))[0]))
+        derivative = float(b.numpy(gradient(b.as_tensor(np.float64(strength)))[0]))
     iterations = int(np.max(b.numpy(result.iterations)))
     return value, derivative, iterations
 

@@ -42,10 +42,15 @@ Tensor = Any
 _NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
 
+def _is_python_number(x: Any) -> bool:
+    """Python numbers, not NumPy scalars (`np.float64` subclasses `float` but keeps its dtype)."""
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
+
+
 def _only_python_values(x: Any) -> bool:
     if isinstance(x, (list, tuple)):
         return all(_only_python_values(e) for e in x)
-    return isinstance(x, (bool, int, float, complex))
+    return _is_python_number(x)
 
 
 def _assemble_coo(backend: Backend, indices: Tensor, values: Tensor, *, shape: tuple[int, ...]) -> Tensor:
@@ -128,7 +133,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return x if values is x.values else tf.SparseTensor(x.indices, values, x.dense_shape)
         if isinstance(x, tf.RaggedTensor):
             return x if precision is None else x.with_flat_values(to_precision(x.flat_values, precision))
-        if isinstance(x, (bool, int, float, complex)) and not convert_external:
+        if _is_python_number(x) and not convert_external:
             return x
         array = self._to_numpy_input(x, precision)
         with self._device_scope():
@@ -136,7 +141,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
 
     @staticmethod
     def _to_numpy_input(x: Any, precision: int | None) -> np.ndarray:
-        if isinstance(x, (bool, int, float, complex)) or (isinstance(x, (list, tuple)) and _only_python_values(x)):
+        if _is_python_number(x) or (isinstance(x, (list, tuple)) and _only_python_values(x)):
             array = np.asarray(x)
             if array.dtype.kind == "f":
                 return array.astype(np.dtype(f"float{precision or 32}"))

@@ -10,6 +10,8 @@ from bk import DType
 from .._case import Trial, case
 
 _SAMPLES = (np.array(True), np.arange(3, dtype=np.int32), np.arange(4, dtype=np.int64).reshape(2, 2), np.ones((0, 2), np.float32), np.array([1.5, -2.0]), np.array([1 + 2j], np.complex64))
+# NumPy scalars keep their dtype, like arrays: np.float64 subclasses Python's float but is not a Python number
+_SCALARS = (np.float64(2.5), np.float32(-1.5), np.int64(7), np.int32(-3), np.bool_(True), np.complex128(1 - 1j))
 
 
 @case("as_tensor", "numpy", "dtype")
@@ -20,6 +22,16 @@ def _round_trip(t: Trial) -> None:
             continue
         native = t.b.as_tensor(array)
         t.check(native, array, f"numpy(as_tensor({array.dtype} {array.shape}))", dtype=bk.from_numpy_dtype(array.dtype))
+
+
+@case("as_tensor", name="numpy scalars")
+def _numpy_scalars(t: Trial) -> None:
+    """NumPy scalars keep their dtype (np.float64 is a subclass of float, yet not a Python number)."""
+    for scalar in _SCALARS:
+        if scalar.dtype in (np.float64, np.complex128) and not t.float64:
+            continue
+        native = t.b.as_tensor(scalar)
+        t.check(native, np.asarray(scalar), f"as_tensor(np.{scalar.dtype}({scalar}))", dtype=bk.from_numpy_dtype(scalar.dtype))
 
 
 @case("as_tensor", name="precision")

@@ -8,9 +8,9 @@ plugin that caused it: it is recorded, reported by `bk.info()`, and warned about
 
 from __future__ import annotations
 
+import _thread  # the C module under `threading`, which costs a millisecond to import
 import importlib
 import os
-import threading
 import warnings
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -99,7 +99,7 @@ class Entry:
     entry_point: str
     backend: Backend | None = None
     error: str | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    lock: _thread.LockType = field(default_factory=_thread.allocate_lock, repr=False)
 
 
 def _env_list(name: str) -> list[str]:
@@ -132,7 +132,7 @@ class Registry:
     """All discovered backends and plugin problems of this process."""
 
     def __init__(self) -> None:
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self.entries: dict[str, Entry] = {}
         self.by_module: dict[str, list[Entry]] = {}
         self.problems: list[PluginProblem] = []

@@ -10,11 +10,11 @@ recorded on their own.
 
 from __future__ import annotations
 
+import _thread
 import functools
 import inspect
 import linecache
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -306,7 +306,7 @@ class _Instrumentation:
     """
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
+        self.lock = _thread.allocate_lock()
         self.active = 0
         self.classes: dict[type, list[tuple[str, Any]]] = {}  # class -> (name, its own attribute or _ABSENT)
 

@@ -61,8 +61,10 @@ class Problem:
         go = ~converged & ~diverged & (iterations < self.limit)
         return go, converged, diverged
 
-    def count(self, counter: Tensor, go: Tensor, by: int = 1) -> Tensor:
-        return counter + by * self.b.cast(go, INT32)
+    def count(self, it: Tensor, evals: Tensor, go: Tensor, evaluations: int = 1) -> tuple[Tensor, Tensor]:
+        """`it` + 1 and `evals` + `evaluations` where `go`."""
+        step = self.b.cast(go, INT32)
+        return it + step, evals + (step if evaluations == 1 else evaluations * step)
 
 
 def setup(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: Any, pre: Any, matrix_offset: Any) -> Problem:
@@ -131,7 +133,7 @@ def cg(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: An
         rz_new = r_sq if p.pre is None else p.dot(r, z)
         beta = b.where(go, b.divide_no_nan(rz_new, rz), 0 * rz)  # 0 keeps d of finished entries finite
         d = z + beta[:, None] * d
-        it, evals = p.count(it, go), p.count(evals, go)
+        it, evals = p.count(it, evals, go)
         new_go, converged, diverged = p.stop(r_sq, it)
         return new_go & go, it, evals, x, r, d, b.where(go, rz_new, rz), converged, diverged
 
@@ -163,7 +165,7 @@ def cg_adaptive(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max
         beta = b.divide_no_nan(p.dot(z, ad), d_ad)
         d = b.where(go[:, None], z - beta[:, None] * d, d)
         ad = p.apply(d)
-        it, evals = p.count(it, go), p.count(evals, go)
+        it, evals = p.count(it, evals, go)
         new_go, converged, diverged = p.stop(p.dot(r, r), it)
         return new_go & go, it, evals, x, r, d, ad, converged, diverged
 
@@ -241,7 +243,7 @@ def bicg(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: 
             r_new = r_new - gamma_prime[j][:, None] * rs[j]
         r = b.where(active, r_new, r)
         u = b.where(active, u_new, u)
-        it, evals = p.count(it, go), p.count(evals, go, 2 * ell)
+        it, evals = p.count(it, evals, go, 2 * ell)
         new_go, converged, diverged = p.stop(p.dot(r, r), it)
         return new_go & go, it, evals, z, r, u, rho0, alpha, omega, converged, diverged
 

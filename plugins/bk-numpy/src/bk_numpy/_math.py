@@ -125,6 +125,11 @@ def _special2(name: str, doc: str) -> Callable[..., Any]:
     return operation
 
 
+def _same_inexact_arrays(x: Any, y: Any) -> bool:
+    """Two NumPy arrays of one float or complex dtype, with no precision set anywhere."""
+    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and x.dtype.kind in "fc" and _GLOBALS.precision_free
+
+
 def _operands(a: Any, b: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
     """`a` and `b` as `dtype`; a Python scalar next to an array stays a (weak) Python scalar."""
     a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
@@ -242,6 +247,8 @@ class MathMixin:
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
+        if _same_inexact_arrays(x, y) and x.shape == y.shape:  # the common case, as in the solvers' loops
+            return np.divide(x, y, out=np.zeros(x.shape, x.dtype), where=y != 0)
         dtype = binary_dtype(x, y)
         if dtype.kind in "biu":
             dtype = float_dtype(get_precision())
@@ -255,6 +262,8 @@ class MathMixin:
             return np.argwhere(condition)
         if x is None or y is None:
             raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free:
+            return np.where(condition, x, y)
         dtype = binary_dtype(x, y)
         x, y = _operands(x, y, dtype)
         return np.where(condition, x, y)
@@ -356,11 +365,11 @@ class MathMixin:
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true."""
-        return np.any(_array(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+        return _array(boolean_tensor).any(axis=_axis(axis), keepdims=keepdims)  # the method: no Python dispatch layer
 
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true."""
-        return np.all(_array(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+        return _array(boolean_tensor).all(axis=_axis(axis), keepdims=keepdims)
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
         """Index of the first maximum along `axis`."""

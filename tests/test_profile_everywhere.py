@@ -44,4 +44,4 @@ def test_profile_function_of_a_solve(name: str):
 
     prof = bk.profile_function(solve, backends=[name], warmup=1, call_count=2)
     assert [c.function for c in prof.backend_calls] == ["zeros_like", "linear_solve"]
-    assert all(c.duration > 0 for c in prof.backend_calls)
+    assert all(c.start <= c.stop for c in prof.backend_calls)  # averaged over the calls, still intervals

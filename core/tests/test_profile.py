@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 
@@ -29,6 +30,12 @@ def outer(b: Backend, x: np.ndarray) -> np.ndarray:
     return poisson_step(b, x)
 
 
+def assert_timeline(calls) -> None:
+    """Recorded calls are intervals, in order, none overlapping the next (bookkeeping, not speed)."""
+    assert all(c.start <= c.stop for c in calls)
+    assert all(a.stop <= b.start for a, b in itertools.pairwise(calls))
+
+
 def test_records_each_call_with_its_arguments(b):
     x = np.ones(4, np.float32)
     with bk.profile([b]) as prof:
@@ -36,9 +43,10 @@ def test_records_each_call_with_its_arguments(b):
         poisson_step(b, x)
     assert bk.get_current_profile() is None
     assert [c.function for c in prof.backend_calls] == ["add", "mul", "sum"]
-    assert all(c.backend == "richer" and c.duration >= 0 for c in prof.backend_calls)
+    assert all(c.backend == "richer" for c in prof.backend_calls)
     assert prof.backend_calls[0].arguments == "float32[4], 1.0"
-    assert prof.duration is not None and prof.duration >= sum(c.duration for c in prof.backend_calls)
+    assert prof.duration is not None
+    assert_timeline(prof.backend_calls)
 
 
 def test_calls_made_inside_a_recorded_call_are_part_of_it(b):
@@ -150,7 +158,7 @@ def test_profile_function_with_warmup_and_call_count(b):
     prof = bk.profile_function(f, (np.ones(3),), backends=[b], warmup=2, call_count=3)
     assert len(calls) == 2 + 3
     assert [c.function for c in prof.backend_calls] == ["add", "mul", "sum"]
-    assert all(c.duration >= 0 for c in prof.backend_calls)
+    assert all(c.start <= c.stop for c in prof.backend_calls)  # averaged intervals stay intervals
     prof = bk.profile_function(f, (np.ones(3),), backends=[b], warmup=0, retime=True)
     assert len(calls) == 5 + 2
 

@@ -204,7 +204,7 @@ class Backend(ABC):
         types: Python numbers are weak, as in NumPy 2, PyTorch and JAX (`float32 + 1.5` is float32,
         `int32 * 1.5` the float type, `float64 * 1j` complex128)."""
         kinds = (bool, int, float, complex)
-        need = max(kinds.index(type(v)) if type(v) in kinds else 0 for v in values if _is_python_number(v))
+        need = max(kinds.index(type(v)) for v in values if _is_python_number(v))
         have = kinds.index(tensor_type.kind) if tensor_type.kind in kinds else len(kinds)
         if have >= need:
             return tensor_type

@@ -10,8 +10,6 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import DType
-
 Tensor = Any
 
 _PAD_MODES: Final = {
@@ -259,28 +257,11 @@ class MathMixin:
     # ------------------------------------------------------------ operators
 
     def _operands(self, a: Tensor, b: Tensor, bool_to_int: bool = False, to_float: bool = False) -> tuple[Tensor, Tensor]:
-        """Operands of a binary operator: arrays in their common type, while a Python number stays weak,
-        as in JAX (`float16 array + 1.5` stays float16; an int array with a float number gives the float
-        type); under `bk.precision(p)` floats take that precision."""
-        a_number, b_number = _is_number(a), _is_number(b)
-        if a_number == b_number:
-            a, b = self.auto_cast(self._t(a), self._t(b), bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
-            return a, b
-        array, number = (b, a) if a_number else (a, b)
-        array = self._widen(self.as_tensor(array), number, bool_to_int, to_float)  # type: ignore[attr-defined]
-        return (number, array) if a_number else (array, number)
-
-    def _widen(self, array: Tensor, number: Any, bool_to_int: bool, to_float: bool) -> Tensor:
-        """`array` cast to the kind a Python `number` needs (bool < int < float < complex), in bk's default types."""
-        kinds = (bool, int, float, complex)
-        kind = self.dtype(array).kind  # type: ignore[attr-defined]
-        need = max(kinds.index(type(number)), kinds.index(float) if to_float else 0, 1 if bool_to_int else 0)
-        if kinds.index(kind) >= need:
-            return array
-        target = (None, DType(int, 32), self.float_type, self.complex_type)[need]  # type: ignore[attr-defined]
-        if need == 3 and kind is float:
-            return array  # float with a complex number: JAX keeps the precision
-        return self.cast(array, target)  # type: ignore[attr-defined]
+        """Operands of a binary operator in their common type, by `Backend.auto_cast`: a Python number
+        is weak, as in JAX (`float16 array + 1.5` stays float16; an int array with a float number gives
+        the float type); under `bk.precision(p)` floats take that precision."""
+        a, b = self.auto_cast(a if _is_number(a) else self._t(a), b if _is_number(b) else self._t(b), bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
+        return a, b
 
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         a, b = self._operands(a, b, bool_to_int=True)

@@ -125,9 +125,9 @@ def _special2(name: str, doc: str) -> Callable[..., Any]:
     return operation
 
 
-def _same_inexact_arrays(x: Any, y: Any) -> bool:
-    """Two NumPy arrays of one float or complex dtype, with no precision set anywhere."""
-    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and x.dtype.kind in "fc" and _GLOBALS.precision_free
+def _same_dtype_arrays(x: Any, y: Any) -> bool:
+    """Two NumPy arrays of one dtype, with no precision set anywhere: nothing to convert."""
+    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free
 
 
 def _operands(a: Any, b: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
@@ -247,7 +247,7 @@ class MathMixin:
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
-        if _same_inexact_arrays(x, y) and x.shape == y.shape:  # the common case, as in the solvers' loops
+        if _same_dtype_arrays(x, y) and x.dtype.kind in "fc" and x.shape == y.shape:  # the common case, as in the solvers' loops
             return np.divide(x, y, out=np.zeros(x.shape, x.dtype), where=y != 0)
         dtype = binary_dtype(x, y)
         if dtype.kind in "biu":
@@ -262,7 +262,7 @@ class MathMixin:
             return np.argwhere(condition)
         if x is None or y is None:
             raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
-        if type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free:
+        if _same_dtype_arrays(x, y):
             return np.where(condition, x, y)
         dtype = binary_dtype(x, y)
         x, y = _operands(x, y, dtype)

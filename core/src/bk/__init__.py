@@ -15,7 +15,7 @@ from ._dispatch import (
     set_global_default_backend,
 )
 from ._dtype import DType, combine_types, from_numpy_dtype, to_numpy_dtype
-from ._errors import NoBackendFound
+from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError
 from ._info import info
 from ._markers import hookimpl, hookspec
 from ._object import OBJECTS
@@ -26,17 +26,21 @@ from ._version import __version__
 
 __all__ = [
     "API_VERSION",
+    "ArgumentTypeError",
+    "AxisError",
     "Backend",
     "BackendCall",
     "BackendSpec",
     "ComputeDevice",
     "DType",
+    "IndexOutOfRangeError",
     "NoBackendFound",
     "OBJECTS",
     "PluginError",
     "PluginWarning",
     "Preconditioner",
     "Profile",
+    "ShapeMismatchError",
     "SolveResult",
     "__version__",
     "backend",

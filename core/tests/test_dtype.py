@@ -42,7 +42,35 @@ def test_invalid_dtypes(kind, bits, message):
 def test_properties():
     assert (C128.precision, F16.precision, I32.precision) == (64, 16, None)
     assert (U8.name, BF16.name, B.name, C64.name, DType(str).name) == ("uint8", "bfloat16", "bool", "complex64", "str")
-    assert I64.itemsize == 8 and DType(object).itemsize is None
+    assert I64.itemsize == 8 and DType(str).itemsize is None
+
+
+def test_object_has_the_size_of_a_pointer():
+    import struct
+
+    assert DType(object).bits == 8 * struct.calcsize("P") and DType(object).itemsize == struct.calcsize("P")
+    assert DType(object).name == "object" and DType.parse("object") is DType(object)
+
+
+def test_precision_keyword():
+    assert DType(float, precision=16) is F16 and DType(float, precision=64) is F64
+    assert DType(complex, precision=64) is C128 and DType(complex, precision=32) is C64
+    assert DType(float, 32, precision=32) is F32
+    with pytest.raises(ValueError, match="disagree"):
+        DType(float, 32, precision=64)
+    with pytest.raises(ValueError, match="precision"):
+        DType(int, precision=32)
+
+
+def test_as_dtype():
+    import numpy as np
+
+    assert DType.as_dtype(None) is None
+    assert DType.as_dtype(F32) is F32 and DType.as_dtype("float64") is F64 and DType.as_dtype(float) is F32
+    assert DType.as_dtype(np.float16) is F16 and DType.as_dtype(np.dtype("uint8")) is U8
+    assert DType.as_dtype(np.zeros(2, np.int64)) is I64
+    with pytest.raises(ValueError, match="dtype"):
+        DType.as_dtype("floot32")
 
 
 @pytest.mark.parametrize(

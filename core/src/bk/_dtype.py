@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
 from typing import Any, ClassVar, Final
 
@@ -17,10 +18,10 @@ _VALID_BITS: Final = {
     int: (8, 16, 32, 64),
     float: (16, 32, 64),
     complex: (64, 128),
-    object: (None,),
+    object: (_POINTER_BITS := struct.calcsize("P") * 8,),
     str: (None,),
 }
-_DEFAULT_BITS: Final = {bool: 8, int: 32, float: 32, complex: 64, object: None, str: None}
+_DEFAULT_BITS: Final = {bool: 8, int: 32, float: 32, complex: 64, object: _POINTER_BITS, str: None}
 
 
 class DType:
@@ -29,7 +30,11 @@ class DType:
     Args:
         kind: One of the Python types `bool`, `int`, `float`, `complex`, `object`, `str`.
         bits: Size of one element in bits. Defaults to 8 for bool, 32 for int and float,
-            64 for complex; must be `None` for `object` and `str`.
+            64 for complex, the size of a pointer (64 on 64-bit Pythons) for `object`; must be
+            `None` for `str`.
+        precision: Instead of `bits`, for float and complex kinds: the floating point precision
+            (`DType(float, precision=16)` is float16, `DType(complex, precision=64)` complex128),
+            as in `phiml.backend`.
         signed: For `int` only: `False` for unsigned integers.
         brain: For 16-bit floats only: `True` for bfloat16 (8 exponent bits).
 
@@ -45,7 +50,9 @@ class DType:
     _hash: int
     _interned: ClassVar[dict[tuple[Any, ...], DType]] = {}
 
-    def __new__(cls, kind: type, bits: int | None = None, *, signed: bool = True, brain: bool = False) -> DType:
+    def __new__(cls, kind: type, bits: int | None = None, *, precision: int | None = None, signed: bool = True, brain: bool = False) -> DType:
+        if precision is not None:
+            bits = _bits_of_precision(kind, bits, precision)
         key = (kind, bits, signed, brain)
         cached = cls._interned.get(key)
         if cached is not None:
@@ -84,7 +91,7 @@ class DType:
 
     @property
     def bits(self) -> int | None:
-        """Size of one element in bits (`None` for `object` and `str`)."""
+        """Size of one element in bits (a pointer's for `object`, `None` for `str`)."""
         return self._bits
 
     @property
@@ -108,7 +115,7 @@ class DType:
 
     @property
     def itemsize(self) -> int | None:
-        """Size of one element in bytes (`None` for `object` and `str`)."""
+        """Size of one element in bytes (a pointer's for `object`, `None` for `str`)."""
         return None if self._bits is None else self._bits // 8
 
     @property
@@ -116,7 +123,7 @@ class DType:
         """The NumPy-style name, such as `'float32'`, `'uint8'` or `'bfloat16'`."""
         if self._brain:
             return "bfloat16"
-        if self._bits is None or self._kind is bool:
+        if self._kind in (bool, object, str):
             return _KIND_NAMES[self._kind]
         prefix = "u" if not self._signed else ""
         return f"{prefix}{_KIND_NAMES[self._kind]}{self._bits}"
@@ -138,6 +145,23 @@ class DType:
 
     def __repr__(self) -> str:
         return self.name
+
+    @staticmethod
+    def as_dtype(value: Any) -> DType | None:
+        """Anything dtype-like as a `DType`; `None` stays `None` (as `phiml.backend`'s `DType.as_dtype`).
+
+        Accepts what `parse` accepts (a `DType`, a name, a Python type, a NumPy dtype or scalar type)
+        and any object with a NumPy-compatible `dtype` attribute, such as a NumPy array.
+
+        Raises:
+            ValueError: for a value that names no dtype.
+        """
+        if value is None or isinstance(value, DType):
+            return value
+        dtype = getattr(value, "dtype", None)
+        if dtype is not None and not isinstance(value, type):
+            return from_numpy_dtype(dtype) if not isinstance(dtype, DType) else dtype
+        return DType.parse(value)
 
     @staticmethod
     def parse(name: str | DType | type | np.dtype[Any]) -> DType:
@@ -163,6 +187,18 @@ class DType:
         if isinstance(name, type) and issubclass(name, np.generic):
             return from_numpy_dtype(np.dtype(name))
         raise ValueError(f"cannot interpret {name!r} as a dtype; pass a DType, a name such as 'float32' or a NumPy dtype")
+
+
+def _bits_of_precision(kind: type, bits: int | None, precision: int) -> int:
+    if kind is float:
+        result = precision
+    elif kind is complex:
+        result = 2 * precision
+    else:
+        raise ValueError(f"only float and complex DTypes have a precision, not {_KIND_NAMES.get(kind, kind)!r}; pass bits= instead")
+    if bits is not None and bits != result:
+        raise ValueError(f"DType({_KIND_NAMES[kind]}, bits={bits}, precision={precision}) disagree; pass one of them")
+    return result
 
 
 def _make_dtype(kind: type, bits: int | None, signed: bool, brain: bool) -> DType:

@@ -167,3 +167,17 @@ def test_trajectory_and_function_operator(name: str):
     residuals = [np.linalg.norm(y - x[k] @ matrix.T) for k in range(3)]
     assert residuals[0] > residuals[1] > residuals[2]
     np.testing.assert_allclose(x[2], np.linalg.solve(matrix, y[0])[None], rtol=1e-8)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_linear_solve_defaults_and_keywords(name: str):
+    """Everything after `y` has a default (x0 zeros, rtol 1e-5, atol 0, 10 n iterations) and can be a keyword."""
+    b = bk.backend(name)
+    matrix = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]])
+    y = np.array([[1.0, 2.0, 3.0]])
+    with bk.precision(64):
+        result = b.linear_solve("CG", b.as_tensor(matrix), b.as_tensor(y), rtol=1e-12, atol=1e-14)
+        default = b.linear_solve("biCG-stab", b.as_tensor(matrix), b.as_tensor(y))
+    np.testing.assert_allclose(b.numpy(result.x)[0], np.linalg.solve(matrix, y[0]), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(b.numpy(default.x)[0], np.linalg.solve(matrix, y[0]), rtol=1e-4, atol=1e-6)
+    assert bool(np.all(b.numpy(default.converged)))

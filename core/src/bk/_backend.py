@@ -26,7 +26,7 @@ __all__ = ["Backend"]
 Tensor = Any
 
 _SOLVER_OPS: Final = ("linear", "while_loop", "sum", "where", "divide_no_nan", "isfinite", "maximum", "zeros", "ones")
-_INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features"})
+_INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count"})
 
 
 class Backend(ABC):
@@ -44,6 +44,11 @@ class Backend(ABC):
 
     float64_supported: ClassVar[bool] = True
     """Whether the framework computes in 64-bit floating point (the `float64` capability)."""
+
+    computing_operations: ClassVar[frozenset[str]] = frozenset()
+    """Catalogue operations of a lazy backend that compute (evaluate data) by design, such as `nonzero`
+    or `unique`, whose output size depends on the data. Each says so in its docstring. The testkit
+    fails any other operation that computes. Eager backends: empty."""
 
     _supports_cache: ClassVar[dict[str, bool]]
     _bk_priority: int = 0  # dispatch priority, set from the plugin's BackendSpec when loaded
@@ -121,6 +126,15 @@ class Backend(ABC):
             result = _resolve_support(type(self), name, ())
             cache[name] = result
         return result
+
+    def compute_count(self) -> int | None:
+        """How many times this backend has evaluated lazy values in this process so far.
+
+        `None` for an eager backend (the default). A lazy backend counts every evaluation, whoever
+        asks for it; the testkit reads the count before and after each case to find operations
+        that compute behind the user's back (see `computing_operations`).
+        """
+        return None
 
     # ------------------------------------------------------------ required set
 
@@ -1232,8 +1246,22 @@ class Backend(ABC):
     # ------------------------------------------------------------ generic algorithms: solves and minimisation
 
     @generic(*_SOLVER_OPS)
-    def linear_solve(self, method: str, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
+    def linear_solve(
+        self,
+        method: str,
+        lin: Any,
+        y: Tensor,
+        x0: Tensor | None = None,
+        rtol: Any = 1e-5,
+        atol: Any = 0.0,
+        max_iter: Any = None,
+        pre: Preconditioner | None = None,
+        matrix_offset: Any = None,
+    ) -> SolveResult:
         """Solves the batched linear systems `A x = y`.
+
+        The arguments keep the reference's order and names; all after `y` have defaults and may be
+        given by keyword: `b.linear_solve("CG", A, y, rtol=1e-8)`.
 
         Args:
             method: 'auto' (adaptive CG), 'CG', 'CG-adaptive', 'biCG-stab' (= 'biCG-stab(1)'),
@@ -1242,17 +1270,22 @@ class Backend(ABC):
             lin: A dense or sparse `(n, n)` matrix, a list of matrices (one per batch entry), or a
                 linear function of `(batch, n)` tensors.
             y: Right-hand sides, `(batch, n)`.
-            x0: Initial guesses, `(batch, n)`.
-            rtol: Relative tolerance on the residual norm, scalar or `(batch,)`.
-            atol: Absolute tolerance on the residual norm, scalar or `(batch,)`.
+            x0: Initial guesses, `(batch, n)`; `None` (the default) starts from zeros.
+            rtol: Relative tolerance on the residual norm, scalar or `(batch,)`; default 1e-5.
+            atol: Absolute tolerance on the residual norm, scalar or `(batch,)`; default 0.
             max_iter: Iteration limit: an int, `(batch,)`, or `(checkpoints, batch)` to record the
                 state at each checkpoint (a trajectory: every result gets an outer checkpoint axis).
-            pre: Preconditioner or `None`.
-            matrix_offset: A constant added to every matrix entry, or `None`.
+                `None` (the default) allows `10 * n` iterations, as SciPy does.
+            pre: Preconditioner or `None` (the default).
+            matrix_offset: A constant added to every matrix entry, or `None` (the default).
 
         Raises:
             ValueError: for an unknown method or badly shaped arguments.
         """
+        if x0 is None:
+            x0 = self.zeros(self.staticshape(y), self.dtype(y))
+        if max_iter is None:
+            max_iter = 10 * int(self.staticshape(y)[-1] or 1)
         if method in ("auto", "CG-adaptive"):
             return self.conjugate_gradient_adaptive(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
         if method == "CG":

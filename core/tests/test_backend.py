@@ -257,3 +257,50 @@ def test_auto_cast_of_python_numbers_alone_uses_default_types(minimal):
     with bk.precision(64):
         assert minimal.add(1.5, 2).dtype == np.float64
         assert minimal.add(np.ones(2, np.int32), 1.5).dtype == np.float64
+
+
+def test_unknown_operation_names_the_catalogue_alternatives():
+    from bk._names import FOREIGN_NAMES
+
+    class Minimal(bk.Backend):
+        def is_tensor(self, x, only_native=False):
+            return False
+
+        def as_tensor(self, x, convert_external=True):
+            return x
+
+        def is_available(self, x):
+            return True
+
+        def numpy(self, x):
+            return x
+
+        def dtype(self, x):
+            return bk.DType(float)
+
+        def staticshape(self, x):
+            return ()
+
+        def cast(self, x, dtype):
+            return x
+
+    device = bk.ComputeDevice(None, "CPU", "CPU", -1, 1, "", "cpu")
+    b = Minimal("minimal", [device], device)
+    with pytest.raises(AttributeError, match=r"no operation 'matmul'; see 'tensordot', 'einsum', 'mul_matrix_batched_vector'.*migration"):
+        b.matmul
+    with pytest.raises(AttributeError, match="'sin'"):
+        b.sinn
+    assert not hasattr(b, "__array__") and not hasattr(b, "_private")
+    catalogue = set(bk.Backend.features())
+    assert all(set(v) <= catalogue for v in FOREIGN_NAMES.values()), "every suggestion is a catalogue operation"
+    assert not catalogue & set(FOREIGN_NAMES), "no foreign name shadows a catalogue operation"
+
+
+def test_migration_table_lists_every_foreign_name():
+    from pathlib import Path
+
+    from bk._names import FOREIGN_NAMES
+
+    page = (Path(__file__).parents[2] / "docs" / "migration.md").read_text()
+    for name, ops in FOREIGN_NAMES.items():
+        assert f"| `{name}` | {', '.join(f'`{o}`' for o in ops)} |" in page, name

@@ -62,6 +62,19 @@ class Backend(ABC):
         super().__init_subclass__(**kwargs)
         cls._supports_cache = {}
 
+    def __getattr__(self, name: str) -> Any:
+        # Called only when normal lookup fails, so it costs nothing on existing attributes.
+        if name.startswith("_"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        from ._names import suggest
+
+        close = suggest(name, list(type(self).features()))
+        hint = f"; see {', '.join(repr(c) for c in close)}" if close else ""
+        raise AttributeError(
+            f"backend {getattr(self, '_name', type(self).__name__)!r} has no operation {name!r}{hint}. The NumPy/PyTorch -> bk name table is in "
+            "docs/migration.md; Backend.features() lists every operation."
+        )
+
     # ------------------------------------------------------------ identity and context
 
     @property

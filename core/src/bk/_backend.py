@@ -7,6 +7,7 @@ each method declares whether it is required, a generic default, or an optional f
 from __future__ import annotations
 
 import math
+import sys
 import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from . import _context
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types
 from ._errors import did_you_mean
-from ._features import CAPABILITIES, generic, optional, uses_of
+from ._features import CAPABILITIES, generic, native_of, optional, uses_of
 from ._solve import Preconditioner, SolveResult
 
 __all__ = ["Backend"]
@@ -26,6 +27,9 @@ __all__ = ["Backend"]
 Tensor = Any
 
 _SOLVER_OPS: Final = ("linear", "while_loop", "sum", "where", "divide_no_nan", "isfinite", "maximum", "zeros", "ones")
+# the native operators the iterative solvers of `_linalg.py` apply to tensors
+_SOLVER_NATIVE: Final = ("__add__", "__sub__", "__mul__", "__rmul__", "__matmul__", "__getitem__", "__invert__", "__and__", "__lt__", "__le__")
+_INDEXING: Final = ("__getitem__",)
 _INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count"})
 
 
@@ -44,6 +48,17 @@ class Backend(ABC):
 
     float64_supported: ClassVar[bool] = True
     """Whether the framework computes in 64-bit floating point (the `float64` capability)."""
+
+    native_types: ClassVar[tuple[type, ...] | None] = None
+    """The native tensor type(s) of this backend, whose Python operators generic defaults may use.
+
+    `supports()` claims a default declared with `@generic(..., native=("__and__",))` only when
+    every one of these types defines `__and__` (statically: looked up on the classes, never
+    called). `None` (the default) infers them from the backend's `BackendSpec.modules`: the public
+    classes defined in those (already imported) modules that have a `shape` attribute, such as
+    `numpy.ndarray` or `torch.Tensor`; then a dunder counts when one of them defines it. A backend
+    that is not installed as a plugin, or whose tensor type lives elsewhere, should list its types.
+    """
 
     computing_operations: ClassVar[frozenset[str]] = frozenset()
     """Catalogue operations of a lazy backend that compute (evaluate data) by design, such as `nonzero`
@@ -136,7 +151,7 @@ class Backend(ABC):
         cache = type(self)._supports_cache
         result = cache.get(name)
         if result is None:
-            result = _resolve_support(type(self), name, ())
+            result = _resolve_support(type(self), name, (), self._has_native)
             cache[name] = result
         return result
 
@@ -148,6 +163,13 @@ class Backend(ABC):
         that compute behind the user's back (see `computing_operations`).
         """
         return None
+
+    def _has_native(self, dunder: str) -> bool:
+        """Whether the native tensor type(s) define the Python operator `dunder`; calls nothing."""
+        declared = type(self).native_types
+        if declared is not None:
+            return bool(declared) and all(_defines(t, dunder) for t in declared)
+        return any(_defines(t, dunder) for t in _inferred_native_types(self.name))
 
     # ------------------------------------------------------------ required set
 
@@ -418,6 +440,20 @@ class Backend(ABC):
             return math.prod(shape)
         return self.prod(self.as_tensor(shape))
 
+    @generic("staticshape", "dtype")
+    def sizeof(self, tensor: Tensor) -> int:
+        """The number of bytes the elements of `tensor` occupy (as `phiml.backend`'s `sizeof`).
+
+        Raises:
+            ValueError: when a size is unknown (data-dependent on a lazy backend) or the dtype has no
+                fixed size (`str`).
+        """
+        shape = self.staticshape(tensor)
+        itemsize = self.dtype(tensor).itemsize
+        if itemsize is None or any(s is None for s in shape):
+            raise ValueError(f"sizeof: the size of a {self.dtype(tensor)} tensor of shape {shape} is not known")
+        return math.prod(shape) * itemsize
+
     @generic("staticshape")
     def determine_size(self, tensors: Sequence[Tensor], axis: int) -> int:
         """The common size of `tensors` along `axis`, where size 1 broadcasts.
@@ -493,7 +529,7 @@ class Backend(ABC):
         """`number` evenly spaced floats from `start` to `stop`, both included."""
         raise NotImplementedError(f"{self.name} does not implement linspace")
 
-    @generic("linspace")
+    @generic("linspace", native=_INDEXING)
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
         return self.linspace(start, stop, number + 1)[:-1]
@@ -555,7 +591,7 @@ class Backend(ABC):
             return {k: self.stack_leaves([t[k] for t in trees], axis) for k in first}
         return self.stack(trees, axis=axis)
 
-    @generic("staticshape")
+    @generic("staticshape", native=_INDEXING)
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`.
 
@@ -615,7 +651,7 @@ class Backend(ABC):
         """
         raise NotImplementedError(f"{self.name} does not implement pad")
 
-    @generic("pad", "staticshape")
+    @generic("pad", "staticshape", native=_INDEXING)
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
         """Pads with `fill_value` or crops `x` along `axis` to `new_size`."""
         shape = self.staticshape(x)
@@ -627,19 +663,19 @@ class Backend(ABC):
             return self.pad(x, widths, mode="constant", constant_values=fill_value)
         return x[tuple(slice(new_size) if i == axis else slice(None) for i in range(len(shape)))]
 
-    @generic("ndims")
+    @generic("ndims", native=_INDEXING)
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         """`value` reversed along `axes`."""
         ndims = self.ndims(value)
         flipped = {a % ndims for a in axes}
         return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
 
-    @generic()
+    @generic(native=_INDEXING)
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
         """`tensor[slices]` for a tuple of slices, ints or scalar integer tensors."""
         return tensor[slices]
 
-    @generic()
+    @generic(native=_INDEXING)
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or list of ints) of the first dimension."""
         if isinstance(batches, int):
@@ -728,19 +764,19 @@ class Backend(ABC):
         """Regularized upper incomplete gamma function Q(a, x)."""
         raise NotImplementedError(f"{self.name} does not implement gamma_inc_u")
 
-    @generic("dtype", "gather", "cast", "as_tensor", "exp", "log_gamma", "to_float")
+    @generic("dtype", "gather", "cast", "as_tensor", "exp", "log_gamma", "to_float", "add")
     def factorial(self, x: Tensor) -> Tensor:
         """`x!`: exact for int32 (up to 12!) and int64 (up to 20!), through `log_gamma` for floats."""
         dtype = self.dtype(x)
         if dtype.kind is int:
             table = [math.factorial(i) for i in range(13 if dtype.bits == 32 else 21)]
             return self.gather(self.cast(self.as_tensor(table), dtype), x, 0)
-        return self.exp(self.log_gamma(self.to_float(x) + 1))
+        return self.exp(self.log_gamma(self.add(self.to_float(x), 1)))
 
-    @generic("exp")
+    @generic("exp", "mul", "add", "div")
     def sigmoid(self, x: Tensor) -> Tensor:
         """`1 / (1 + exp(-x))`."""
-        return 1 / (1 + self.exp(-x))
+        return self.div(1, self.add(1, self.exp(self.mul(x, -1))))
 
     @optional
     def sin(self, x: Tensor) -> Tensor:
@@ -869,96 +905,96 @@ class Backend(ABC):
         """Elementwise `x == y`."""
         raise NotImplementedError(f"{self.name} does not implement equal")
 
-    @generic("equal")
+    @generic("equal", native=("__invert__",))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x != y`."""
         return ~self.equal(x, y)
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__gt__",))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
         x, y = self.auto_cast(x, y)
         return x > y
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__ge__",))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
         x, y = self.auto_cast(x, y)
         return x >= y
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__add__",))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` in the common type; booleans add as int32."""
         a, b = self.auto_cast(a, b, bool_to_int=True)
         return a + b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__sub__",))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` in the common type; booleans subtract as int32."""
         a, b = self.auto_cast(a, b, bool_to_int=True)
         return a - b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__mul__",))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` in the common type."""
         a, b = self.auto_cast(a, b)
         return a * b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__truediv__",))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` (true division)."""
         numerator, denominator = self.auto_cast(numerator, denominator)
         return numerator / denominator
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__pow__",))
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp` in the common type."""
         base, exp = self.auto_cast(base, exp)
         return base**exp
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__mod__",))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python."""
         dividend, divisor = self.auto_cast(dividend, divisor)
         return dividend % divisor
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__floordiv__",))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
         """`a // b`."""
         a, b = self.auto_cast(a, b)
         return a // b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__and__",))
     def and_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a & b`."""
         a, b = self.auto_cast(a, b)
         return a & b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__or__",))
     def or_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a | b`."""
         a, b = self.auto_cast(a, b)
         return a | b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__xor__",))
     def xor(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a ^ b`."""
         a, b = self.auto_cast(a, b)
         return a ^ b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__lshift__",))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`."""
         a, b = self.auto_cast(a, b)
         return a << b
 
-    @generic("auto_cast")
+    @generic("auto_cast", native=("__rshift__",))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b`."""
         a, b = self.auto_cast(a, b)
         return a >> b
 
-    @generic()
+    @generic(native=("__invert__",))
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers."""
         if isinstance(x, bool):
@@ -1079,13 +1115,13 @@ class Backend(ABC):
 
     # ------------------------------------------------------------ indices
 
-    @generic("stack")
+    @generic("stack", "floordiv", "mod")
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order)."""
         strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
-        return self.stack([flat_index // stride % size for stride, size in zip(strides, shape, strict=True)], -1)
+        return self.stack([self.mod(self.floordiv(flat_index, stride), size) for stride, size in zip(strides, shape, strict=True)], -1)
 
-    @generic("as_tensor", "cast", "dtype", "sum", "clip", "all", "where")
+    @generic("as_tensor", "cast", "dtype", "sum", "clip", "all", "where", "mod", "sub", "mul", "and_", "greater_or_equal", "greater_than")
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:
         """Flat indices of `(..., index_dim)` multi-indices into an array of `shape` (C order).
 
@@ -1098,12 +1134,12 @@ class Backend(ABC):
         strides = self.cast(self.as_tensor([math.prod(shape[i + 1 :]) for i in range(len(shape))]), dtype)
         sizes = self.cast(self.as_tensor(list(shape)), dtype)
         if mode == "periodic":
-            multi_index = multi_index % sizes
+            multi_index = self.mod(multi_index, sizes)
         elif mode == "clamp":
-            multi_index = self.clip(multi_index, 0, sizes - 1)
-        result = self.sum(multi_index * strides, -1)
+            multi_index = self.clip(multi_index, 0, self.sub(sizes, 1))
+        result = self.sum(self.mul(multi_index, strides), -1)
         if isinstance(mode, int) and not isinstance(mode, bool):
-            inside = self.all((multi_index >= 0) & (multi_index < sizes), -1)
+            inside = self.all(self.and_(self.greater_or_equal(multi_index, 0), self.greater_than(sizes, multi_index)), -1)
             result = self.where(inside, result, self.cast(self.as_tensor(mode), dtype))
         elif mode not in ("undefined", "periodic", "clamp"):
             raise ValueError(f"mode must be 'undefined', 'periodic', 'clamp' or an int but got {mode!r}")
@@ -1121,7 +1157,7 @@ class Backend(ABC):
         """`values[indices]` for 1-D `values`."""
         return self.gather(values, indices, 0)
 
-    @generic()
+    @generic(native=_INDEXING)
     def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
         """`values[component_indices]`."""
         return values[component_indices]
@@ -1132,12 +1168,12 @@ class Backend(ABC):
         `(batch, any..., channel)`; batch sizes may be 1 on either side."""
         raise NotImplementedError(f"{self.name} does not implement batched_gather_nd")
 
-    @generic("batched_gather_nd")
+    @generic("batched_gather_nd", native=_INDEXING)
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`."""
         return self.batched_gather_nd(values[:, :, None], indices[:, :, None])[..., 0]
 
-    @generic("batched_gather_nd")
+    @generic("batched_gather_nd", native=_INDEXING)
     def gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(spatial..., channels)` at `(indices, ndims)` gives `(indices, channels)`."""
         return self.batched_gather_nd(values[None], indices[None])[0]
@@ -1154,17 +1190,17 @@ class Backend(ABC):
         """
         raise NotImplementedError(f"{self.name} does not implement scatter")
 
-    @generic("scatter")
+    @generic("scatter", native=_INDEXING)
     def scatter_nd(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Unbatched scatter: `(spatial..., channels)`, `(updates, ndims)`, `(updates or 1, channels or 1)`."""
         return self.scatter(base_grid[None], indices[None], values[None], mode=mode)[0]
 
-    @generic("scatter")
+    @generic("scatter", native=_INDEXING)
     def scatter_1d_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Scatter into a 1-D tensor: `(spatial,)`, `(updates,)`, `(updates or 1,)`."""
         return self.scatter(base_grid[None, :, None], indices[None, :, None], values[None, :, None], mode=mode)[0, :, 0]
 
-    @generic("scatter")
+    @generic("scatter", native=_INDEXING)
     def scatter_nd_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Scatter without channels: `(spatial...)`, `(updates, ndims)`, `(updates or 1,)`."""
         return self.scatter(base_grid[None, ..., None], indices[None], values[None, :, None], mode=mode)[0, ..., 0]
@@ -1240,7 +1276,7 @@ class Backend(ABC):
         """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
         raise NotImplementedError(f"{self.name} does not implement svd")
 
-    @generic("mul_matrix_batched_vector", "stack", "unstack")
+    @generic("mul_matrix_batched_vector", "stack", "unstack", native=_INDEXING)
     def linear(self, lin: Any, vector: Tensor) -> Tensor:
         """Applies a linear operator to `(batch, n)` vectors.
 
@@ -1258,7 +1294,7 @@ class Backend(ABC):
 
     # ------------------------------------------------------------ generic algorithms: solves and minimisation
 
-    @generic(*_SOLVER_OPS)
+    @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def linear_solve(
         self,
         method: str,
@@ -1316,21 +1352,21 @@ class Backend(ABC):
             "or one of 'scipy-direct', 'scipy-CG', 'scipy-GMres', 'scipy-biCG', 'scipy-biCG-stab', 'scipy-CGS', 'scipy-QMR', 'scipy-GCrotMK'"
         )
 
-    @generic(*_SOLVER_OPS)
+    @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
         """Preconditioned conjugate gradient; arguments as `linear_solve`."""
         from ._linalg import cg
 
         return cg(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
 
-    @generic(*_SOLVER_OPS)
+    @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def conjugate_gradient_adaptive(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
         """Conjugate gradient with directions recomputed from the residual; arguments as `linear_solve`."""
         from ._linalg import cg_adaptive
 
         return cg_adaptive(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
 
-    @generic(*_SOLVER_OPS)
+    @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def bi_conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any, poly_order: int = 2) -> SolveResult:
         """BiCGstab(`poly_order`) for general square systems; arguments as `linear_solve`."""
         from ._linalg import bicg
@@ -1420,7 +1456,7 @@ class Backend(ABC):
         """Batched CSC matrices."""
         raise NotImplementedError(f"{self.name} does not implement batched CSC matrices")
 
-    @generic("auto_cast", "staticshape", "reshape", "batched_gather_nd", "zeros", "scatter", "dtype")
+    @generic("auto_cast", "staticshape", "reshape", "batched_gather_nd", "zeros", "scatter", "dtype", native=("__getitem__", "__mul__"))
     def mul_coo_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, int], dense: Tensor) -> Tensor:
         """Batched sparse COO matrices times dense matrices.
 
@@ -1451,7 +1487,7 @@ class Backend(ABC):
         base = self.zeros((batch, *shape, channels), self.dtype(values))
         return self.scatter(base, indices, values, mode="add" if contains_duplicates else "update")
 
-    @generic("staticshape", "repeat", "range", "stack", "dtype")
+    @generic("staticshape", "repeat", "range", "stack", "dtype", native=("__getitem__", "__sub__"))
     def csr_to_coo(self, column_indices: Tensor, row_pointers: Tensor) -> Tensor:
         """`(batch, nnz, 2)` COO indices of `(batch, nnz)` column indices and `(batch, rows + 1)` row pointers."""
         batch, nnz = _known(self.staticshape(column_indices), "column_indices")
@@ -1561,7 +1597,7 @@ class Backend(ABC):
             i += 1
         return self.stop_gradient_tree(values)
 
-    @generic("determine_size", "staticshape", "stack")
+    @generic("determine_size", "staticshape", "stack", native=_INDEXING)
     def vectorized_call(self, f: Callable[..., Any], *args: Tensor, output_dtypes: Any = None, **aux_args: Any) -> Any:
         """Calls `f` on every entry of the first dimension of `args` (size 1 broadcasts) and stacks the results."""
         batch = self.determine_size(args, 0)
@@ -1609,11 +1645,33 @@ _METHOD_FEATURES: Final = _method_features()
 _REQUIRED: Final = frozenset(Backend.__abstractmethods__)
 
 
-def _resolve_support(cls: type, name: str, visiting: tuple[str, ...]) -> bool:
+def _defines(cls: type, dunder: str) -> bool:
+    """Whether `cls` defines the operator `dunder` itself (not `object`'s placeholder that returns NotImplemented)."""
+    method = getattr(cls, dunder, None)
+    return method is not None and method is not getattr(object, dunder, None)
+
+
+def _inferred_native_types(name: str) -> list[type]:
+    """The tensor types of the modules that the plugin of backend `name` owns; imports nothing."""
+    from ._plugins import REGISTRY
+
+    entry = REGISTRY.entries.get(name)
+    found: list[type] = []
+    for module_name in entry.spec.modules if entry is not None else ():
+        module = sys.modules.get(module_name)
+        for attribute, value in vars(module).items() if module is not None else ():
+            if attribute.startswith("_") or not isinstance(value, type) or value in found:
+                continue
+            if str(value.__module__).partition(".")[0] == module_name and hasattr(value, "shape"):
+                found.append(value)
+    return found
+
+
+def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native: Callable[[str], bool]) -> bool:
     if name in CAPABILITIES:
         if name == "float64" and not getattr(cls, "float64_supported", True):
             return False
-        return all(_resolve_support(cls, op, visiting) for op in CAPABILITIES[name])
+        return all(_resolve_support(cls, op, visiting, has_native) for op in CAPABILITIES[name])
     base = getattr(Backend, name, None)
     if base is None or name not in _METHOD_FEATURES:
         valid = [*_METHOD_FEATURES, *CAPABILITIES]
@@ -1624,5 +1682,7 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...]) -> bool:
     uses = uses_of(base)
     if uses is None or name in visiting:
         return False
-    return all(_resolve_support(cls, op, (*visiting, name)) for op in uses)
+    if not all(has_native(dunder) for dunder in native_of(base)):
+        return False
+    return all(_resolve_support(cls, op, (*visiting, name), has_native) for op in uses)
 

@@ -227,3 +227,14 @@ def _size(t: Trial) -> None:
     for shape in ((), (0, 4), (2, 3)):
         got = t.b.size(t.tensor(np.zeros(shape, np.float32)))
         t.expect(int(got) == int(np.prod(shape)), f"size(zeros {shape})", f"got {got}")
+
+
+@case("sizeof")
+def _sizeof(t: Trial) -> None:
+    """Bytes of the elements: size times the item size of the dtype."""
+    for shape, dtype in (((), "float32"), ((0, 4), "float64"), ((2, 3), "int16"), ((5,), "bool"), ((2, 2), "complex64")):
+        array = np.zeros(shape, dtype)
+        if dtype == "float64":
+            t.need_float64()
+        got = t.b.sizeof(t.tensor(array))
+        t.expect(got == array.nbytes, f"sizeof(zeros {shape} {dtype})", f"got {got}, expected {array.nbytes}")

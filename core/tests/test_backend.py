@@ -304,3 +304,14 @@ def test_migration_table_lists_every_foreign_name():
     page = (Path(__file__).parents[2] / "docs" / "migration.md").read_text()
     for name, ops in FOREIGN_NAMES.items():
         assert f"| `{name}` | {', '.join(f'`{o}`' for o in ops)} |" in page, name
+
+
+# ---------------------------------------------------------------- lazy backends
+
+
+def test_eager_backends_count_no_computes_and_declare_none(minimal):
+    assert minimal.compute_count() is None
+    assert minimal.computing_operations == frozenset()
+    assert "compute_count" not in bk.Backend.features() and "computing_operations" not in bk.Backend.features()
+    with pytest.raises(ValueError, match="unknown feature"):
+        minimal.supports("compute_count")

@@ -8,6 +8,11 @@ NumPy/SciPy reference through `t.check`. It signals:
 - that the backend does not provide the feature by letting `NotImplementedError` propagate, or
   by `t.implemented(result)` when the reference allows returning `NotImplemented`;
 - that it cannot run here (no GPU, no float64) by raising `SkipCase`.
+
+Lazy backends (`Backend.compute_count()` is not `None`): results are computed only where the
+testkit compares (`t.check`, `t.to_numpy`, or an explicit `t.b.numpy(...)` in a case); those
+computes are the testkit's own (`Trial.computes`). Any other compute during a case is the
+operation's, and fails the case unless its feature is in `Backend.computing_operations`.
 """
 
 from __future__ import annotations
@@ -134,6 +139,8 @@ class Trial:
         self.float64 = bool(getattr(backend, "float64_supported", True))
         self.precisions = tuple(p for p in precisions if p != 64 or self.float64) or (32,)
         self.rng = np.random.default_rng(1234)
+        self.computes = 0
+        """How many times the testkit itself evaluated lazy values of this trial (its comparisons)."""
 
     # ------------------------------------------------------------ dtypes
 

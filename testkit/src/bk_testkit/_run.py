@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import fnmatch
+import sys
 import threading
 import time
 import traceback
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bk import Backend
 
 from ._case import CATALOGUE, Case, SkipCase, Trial, Unsupported
+from ._expected import EXPECTED_FAILURES, expected_failure
 
 __all__ = ["CaseResult", "FeatureResult", "run_case", "select_cases", "verdict"]
 
@@ -24,6 +27,7 @@ NOT_IMPLEMENTED: Final = "not_implemented"
 SKIPPED: Final = "skipped"
 CRASHED: Final = "crashed"
 TIMEOUT: Final = "timeout"
+XFAILED: Final = "xfailed"  # failed, as the expected-failure table says it does
 
 STATUSES: Final = ("certified", "failed", "unsupported", "unclaimed", "skipped")
 NO_CASE_YET: Final = "no conformance case yet"
@@ -90,15 +94,39 @@ def find_case(case_id: str) -> Case:
     raise KeyError(f"no case {case_id!r}")
 
 
-def run_case(backend: Backend, case: Case, precisions: Sequence[int | None] = (None, 32, 64)) -> CaseResult:
-    """Runs one case in this thread and classifies what happened."""
+def run_case(
+    backend: Backend, case: Case, precisions: Sequence[int | None] = (None, 32, 64), expected: Mapping[str, str] | None = None
+) -> CaseResult:
+    """Runs one case in this thread and classifies what happened.
+
+    Args:
+        expected: `{case id: reason}` of cases expected to fail; by default the backend's entries of
+            `EXPECTED_FAILURES`. A listed case that fails is `xfailed`; one that passes fails (a stale entry).
+    """
+    if expected is None:
+        expected = EXPECTED_FAILURES.get(backend.name)
+    result = _run_case(backend, case, precisions)
+    reason = expected_failure(expected, case.id)
+    if reason is None:
+        return result
+    if result.outcome == FAILED:
+        return CaseResult(case.id, XFAILED, f"expected failure ({reason}): {result.message}", result.seconds)
+    if result.outcome == PASSED:
+        message = f"listed as an expected failure ({reason}) but passed; remove the stale entry from the expected-failure table"
+        return CaseResult(case.id, FAILED, message, result.seconds)
+    return result
+
+
+def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) -> CaseResult:
     start = time.perf_counter()
     outcome, message = PASSED, ""
+    trial = Trial(backend, precisions)
+    computes_before = backend.compute_count()
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _testkit_computes(backend, trial, case, computes_before is not None):
             # invalid values (log(-1)) warn in some frameworks; the values are what is checked
             warnings.simplefilter("ignore", RuntimeWarning)
-            case.function(Trial(backend, precisions))
+            case.function(trial)
     except SkipCase as skip:
         outcome, message = SKIPPED, str(skip)
     except (NotImplementedError, Unsupported) as error:
@@ -107,14 +135,53 @@ def run_case(backend: Backend, case: Case, precisions: Sequence[int | None] = (N
         outcome, message = FAILED, str(error) or _where(error)
     except Exception as error:
         outcome, message = FAILED, f"raised {type(error).__name__}: {_first_line(error)} ({_where(error)})"
+    if outcome == PASSED and computes_before is not None:
+        hidden = backend.compute_count() - computes_before - trial.computes  # type: ignore[operator]
+        if hidden > 0 and case.feature not in backend.computing_operations:
+            outcome = FAILED
+            message = f"computed {hidden} times behind the user's back (not declared in computing_operations)"
     return CaseResult(case.id, outcome, message, time.perf_counter() - start)
 
 
-def run_case_with_timeout(backend: Backend, case: Case, precisions: Sequence[int | None], timeout: float) -> CaseResult:
+@contextlib.contextmanager
+def _testkit_computes(backend: Backend, trial: Trial, case: Case, lazy: bool) -> Iterator[None]:
+    """Counts the computes of `backend.numpy` calls made by testkit code (`t.check`, `t.to_numpy`)
+    or by the case itself (`t.b.numpy(...)` in the case's module) in `trial.computes`: those
+    compare, they are not the operation's.
+
+    Calls from anywhere else (the backend's own code, the core's generic defaults) are not counted
+    here, so the computes they cause show up as the operation's. Does nothing for eager backends.
+    """
+    if not lazy:
+        yield
+        return
+    numpy = backend.numpy
+    case_module = case.function.__module__
+
+    def counting_numpy(tensor: Any) -> Any:
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if not (caller.startswith("bk_testkit") or caller == case_module):
+            return numpy(tensor)
+        before = backend.compute_count() or 0
+        try:
+            return numpy(tensor)
+        finally:
+            trial.computes += (backend.compute_count() or 0) - before
+
+    backend.numpy = counting_numpy  # type: ignore[method-assign]  # an instance attribute, removed below
+    try:
+        yield
+    finally:
+        del backend.numpy
+
+
+def run_case_with_timeout(
+    backend: Backend, case: Case, precisions: Sequence[int | None], timeout: float, expected: Mapping[str, str] | None = None
+) -> CaseResult:
     """`run_case` in a daemon thread; a case still running after `timeout` seconds is left behind and reported."""
     box: list[CaseResult] = []
     context = contextvars.copy_context()
-    thread = threading.Thread(target=lambda: box.append(context.run(run_case, backend, case, precisions)), daemon=True)
+    thread = threading.Thread(target=lambda: box.append(context.run(run_case, backend, case, precisions, expected)), daemon=True)
     thread.start()
     thread.join(timeout)
     if not box:
@@ -141,6 +208,9 @@ def _where(error: BaseException) -> str:
 def verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> FeatureResult:
     """Combines the case results of one feature with whether the backend claims it.
 
+    Cases that failed as the expected-failure table says (`xfailed`) count as passed; their reasons
+    go into `reason`.
+
     | claimed | cases | status |
     |---|---|---|
     | either | none, or all skipped | skipped |
@@ -150,6 +220,16 @@ def verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> Featu
     | no | all run ones passed | unclaimed |
     | no | none not implemented, any wrong result, other error, crash or timeout | failed |
     """
+    xfailed = [r for r in results if r.outcome == XFAILED]
+    if not xfailed:
+        return _verdict(feature, claimed, results)
+    result = _verdict(feature, claimed, [CaseResult(r.case, PASSED, r.message, r.seconds) if r.outcome == XFAILED else r for r in results])
+    noted = "; ".join(f"{r.case}: {r.message}" for r in xfailed)
+    result.reason = _cut(f"{result.reason}; {noted}" if result.reason else noted, 600)
+    return result
+
+
+def _verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> FeatureResult:
     seconds = sum(r.seconds for r in results)
     base = {"feature": feature, "claimed": claimed, "cases": len(results), "seconds": seconds}
     if not results:

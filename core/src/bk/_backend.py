@@ -356,6 +356,18 @@ class Backend(ABC):
         """A copy of `tensor`; with `only_mutable=True` immutable tensors may be returned as they are."""
         raise NotImplementedError(f"{self.name} does not implement copy")
 
+    @optional
+    def deallocate(self, tensor: Tensor) -> bool:
+        """Frees the memory of `tensor` now instead of when it is garbage-collected (Nx's `backend_deallocate`).
+
+        Only frameworks that can free a buffer explicitly provide it. Afterwards `tensor` (and every
+        view sharing its memory) must not be used: using it raises the framework's error.
+
+        Returns:
+            True when memory was freed, False when it had been freed already.
+        """
+        raise NotImplementedError(f"{self.name} cannot free a tensor's memory explicitly; drop every reference to it instead")
+
     @generic("copy")
     def copy_leaves(self, tree: Any, only_mutable: bool = False) -> Any:
         """`copy` applied to every tensor in a tree of tuples, lists and dicts."""

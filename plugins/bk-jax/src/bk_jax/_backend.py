@@ -32,6 +32,7 @@ __all__ = ["JaxBackend"]
 Tensor = Any
 _DLPACK_CPU: Final = 1  # kDLCPU
 _PYTHON_SCALARS: Final = (bool, int, float, complex)
+_BFLOAT16: Final = np.dtype(jnp.bfloat16)
 _NARROW: Final = {
     np.dtype(np.int64): np.int32,
     np.dtype(np.uint64): np.uint32,
@@ -111,7 +112,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         if only_native:
             return False
         if isinstance(x, (np.ndarray, np.generic)):
-            return x.dtype.kind in "biufc"
+            return x.dtype.kind in "biufc" or x.dtype == _BFLOAT16
         if isinstance(x, numbers.Number):
             return True
         if isinstance(x, (tuple, list)):
@@ -164,7 +165,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
 
     def _numpy_input(self, array: np.ndarray) -> np.ndarray:
         """NumPy data as JAX takes it: numbers only; 64-bit data enables x64 or narrows to 32 bits by the x64 rule."""
-        if array.dtype.kind not in "biufc":
+        if array.dtype.kind not in "biufc" and array.dtype != _BFLOAT16:
             raise TypeError(f"JAX cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values")
         if is_wide(array.dtype) and not x64_enabled():
             if x64_locked_off():
@@ -321,6 +322,18 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         if isinstance(tensor, JAXSparse):
             return jax.tree_util.tree_map(lambda leaf: jnp.array(leaf, copy=True), tensor)
         return jnp.array(self._t(tensor), copy=True)
+
+    def deallocate(self, tensor: Tensor) -> bool:
+        """Frees the device buffers of a concrete array (`jax.Array.delete`); later use raises `RuntimeError`."""
+        if isinstance(tensor, JAXSparse):
+            freed = [self.deallocate(leaf) for leaf in jax.tree_util.tree_leaves(tensor)]  # every leaf, no short cut
+            return any(freed)
+        if not isinstance(tensor, jax.Array) or isinstance(tensor, jax.core.Tracer):
+            raise TypeError(f"deallocate: expected a concrete jax.Array, got {type(tensor).__name__}")
+        if tensor.is_deleted():
+            return False
+        tensor.delete()
+        return True
 
     def block_until_ready(self, values: Any) -> None:
         """Waits for every concrete array in `values` (any pytree); tracers and other leaves are skipped."""

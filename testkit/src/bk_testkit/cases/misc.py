@@ -146,3 +146,16 @@ def _float64(t: Trial) -> None:
     native = t.b.as_tensor(x)
     values = t.check(native, x, "as_tensor(float64)", dtype=DType(float, 64))
     t.expect(values[0] != values[1], "float64", "1 + 1e-12 was rounded to 1")
+
+
+@case("deallocate")
+def _deallocate(t: Trial) -> None:
+    """Frees a tensor's memory: True the first time, False after; using the tensor afterwards raises."""
+    x = t.b.add(t.tensor(np.arange(6, dtype=np.float32)), 1.0)
+    t.expect(t.b.deallocate(x) is True, "deallocate(x)", "the first call must return True")
+    t.expect(t.b.deallocate(x) is False, "deallocate(x) again", "a second call must return False")
+    try:
+        t.b.numpy(x)
+    except Exception:  # the framework's own error for a freed buffer
+        return
+    t.fail("numpy(x) after deallocate(x)", "returned values from freed memory instead of raising")

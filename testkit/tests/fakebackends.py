@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 import bk
+from bk._axes import normalize_axes
 
 
 class Honest(bk.Backend):
@@ -57,7 +58,10 @@ class Honest(bk.Backend):
 
     # a few features
     def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Any:
-        return np.sum(value, axis=axis, keepdims=keepdims)
+        if not isinstance(value, (np.ndarray, np.generic)):
+            raise bk.ArgumentTypeError(f"sum: expected a tensor, got {type(value).__name__}")
+        axes = normalize_axes(axis, np.ndim(value), "sum")  # the rules of docs/semantics.md
+        return np.sum(value, axis=axes, keepdims=keepdims)
 
     def cos(self, x: Any) -> Any:
         return np.cos(x)

@@ -288,6 +288,8 @@ def from_numpy_dtype(np_dtype: Any) -> DType:
     if result is not None:
         return result
     np_dtype = np.dtype(np_dtype)
+    if not np_dtype.isnative:  # big-endian arrays: the same element type in another byte order
+        np_dtype = np_dtype.newbyteorder("=")
     result = _FROM_NUMPY.get(np_dtype)
     if result is not None:
         return result

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from bk import Backend
 
 from . import cases as _cases  # noqa: F401 - registers every case
-from ._run import FeatureResult, run_case_with_timeout, select_cases, select_features, verdict
+from ._expected import EXPECTED_FAILURES
+from ._run import FeatureResult, find_case, run_case_with_timeout, select_cases, select_features, verdict
 
 __all__ = ["CheckResult", "check_backend"]
 
@@ -40,7 +41,10 @@ def check_backend(
     Args:
         backend: The backend instance to check.
         features: Feature ids or glob patterns (a list, or one comma-separated string); all if `None`.
-        expected_failures: `{feature id: reason}` of claimed features known to fail.
+        expected_failures: `{feature id: reason}` of claimed features known to fail, and
+            `{case id: reason}` (`feature/name`) of single cases known to fail: such a case must fail
+            (else it is a stale entry) and does not fail its feature. The backend's entries of the
+            testkit's own table (`bk_testkit.EXPECTED_FAILURES`) apply too.
         timeout: Seconds one case may run.
         precisions: The precision settings swept by precision-aware cases.
 
@@ -53,13 +57,15 @@ def check_backend(
     """
     pattern = ",".join(features) if isinstance(features, list) else features
     selected = select_features(pattern)
-    expected = dict(expected_failures or {})
+    expected = {k: v for k, v in (expected_failures or {}).items() if "/" not in k}
+    expected_cases = {**EXPECTED_FAILURES.get(backend.name, {}), **{k: v for k, v in (expected_failures or {}).items() if "/" in k}}
+    unknown = [_unknown_case(c, r) for c, r in expected_cases.items() if not _known_case(c)]
     results = {}
     for feature in selected:
         cases = select_cases([feature])
-        outcomes = [run_case_with_timeout(backend, c, precisions, timeout) for c in cases]
+        outcomes = [run_case_with_timeout(backend, c, precisions, timeout, expected_cases) for c in cases]
         results[feature] = verdict(feature, backend.supports(feature), outcomes)
-    problems = _problems(results, expected, set(Backend.features()))
+    problems = unknown + _problems(results, expected, set(Backend.features()))
     if problems:
         raise AssertionError(f"backend {backend.name!r} does not conform:\n" + "\n".join(problems))
     return CheckResult(backend.name, results)
@@ -77,3 +83,15 @@ def _problems(results: dict[str, FeatureResult], expected: dict[str, str], known
         elif feature in results and results[feature].status != "failed":
             problems.append(f"- {feature} is listed in expected_failures ({reason}) but is {results[feature].status}; remove the stale entry")
     return problems
+
+
+def _known_case(case_id: str) -> bool:
+    try:
+        find_case(case_id)
+    except KeyError:
+        return False
+    return True
+
+
+def _unknown_case(case_id: str, reason: str) -> str:
+    return f"- expected_failures names unknown case {case_id!r} (reason given: {reason})"

@@ -8,13 +8,18 @@ the same mistake on every backend.
 
 from __future__ import annotations
 
+from typing import Any, NoReturn
+
 __all__ = [
+    "BK_ERRORS",
     "ArgumentTypeError",
     "AxisError",
     "IndexOutOfRangeError",
     "NoBackendFound",
     "ShapeMismatchError",
+    "check_tensor_argument",
     "did_you_mean",
+    "reraise_as",
 ]
 
 
@@ -36,6 +41,30 @@ class IndexOutOfRangeError(IndexError):
 
 class ArgumentTypeError(TypeError):
     """An argument has a type the operation does not accept (`None` as a tensor, a string axis, ...)."""
+
+
+BK_ERRORS = (AxisError, ShapeMismatchError, IndexOutOfRangeError, ArgumentTypeError)
+"""The classes of `docs/semantics.md`; a backend's `except` branch lets these pass unchanged."""
+
+
+def reraise_as(cls: type[Exception], op: str, error: BaseException, detail: str = "") -> NoReturn:
+    """Raises `cls("op: detail or the framework's message")` from `error`: one message format everywhere.
+
+    For the `except` branch around a framework call, where the backend has decided which class of
+    `docs/semantics.md` the framework's error means. The framework's error stays as `__cause__`.
+    """
+    text = detail or (str(error).strip().splitlines() or [type(error).__name__])[0]
+    raise cls(f"{op}: {text}") from error
+
+
+def check_tensor_argument(value: Any, op: str, name: str = "x") -> None:
+    """Raises `ArgumentTypeError` for `None`, strings and bytes passed where a tensor is expected.
+
+    Cheap (one `isinstance`), for operations off the hot path: a framework would turn a string into a
+    string tensor, or `None` into an object array, and fail later with an unrelated message, or not at all.
+    """
+    if value is None or isinstance(value, (str, bytes)):
+        raise ArgumentTypeError(f"{op}: {name} must be a tensor or a number, got {type(value).__name__} {value!r}")
 
 
 def did_you_mean(word: str, candidates: list[str]) -> str:

@@ -14,8 +14,10 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
+from bk._axes import normalize_axes, normalize_axis
+from bk._errors import check_tensor_argument
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 
@@ -164,8 +166,32 @@ def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float:
     return ufunc(a, b)
 
 
-def _axis(axis: Any) -> Any:
-    return tuple(axis) if isinstance(axis, list) else axis
+def _tensor_arg(x: Any, op: str) -> Any:
+    """`x` as an array; `None`, strings and other non-numeric values raise `bk.ArgumentTypeError`."""
+    if type(x) is np.ndarray:
+        if x.dtype.kind in "OSU":
+            raise ArgumentTypeError(f"{op}: expected a numeric tensor, got an array of {x.dtype}")
+        return x
+    check_tensor_argument(x, op)
+    x = _array(x)
+    if x.dtype.kind in "OSU":
+        raise ArgumentTypeError(f"{op}: expected a numeric tensor, got {type(x).__name__} of {x.dtype}")
+    return x
+
+
+def _reduction_args(value: Any, axis: Any, op: str) -> tuple[Any, Any]:
+    """The array and the axes of a reduction, checked as `docs/semantics.md` says (NumPy allows axis 0 of a 0-d array; bk does not)."""
+    value = _tensor_arg(value, op)
+    if axis is None:
+        return value, None
+    if type(axis) is int and -value.ndim <= axis < value.ndim:  # the common case, without a function call
+        return value, axis
+    return value, normalize_axes(axis, value.ndim, op)
+
+
+def _arg_args(x: Any, axis: Any, op: str) -> tuple[Any, Any]:
+    x = _tensor_arg(x, op)
+    return x, None if axis is None else normalize_axis(axis, x.ndim, op)
 
 
 class MathMixin:
@@ -335,55 +361,61 @@ class MathMixin:
     # ------------------------------------------------------------ reductions
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Sum over `axis` (an int, a tuple, or None for all); booleans count, ints stay ints."""
+        """Sum over `axis` (an int, a tuple, or None for all); bool and narrow ints widen to 64 bits, as in NumPy 2."""
         if isinstance(value, (list, tuple)) and axis == 0:
             value = np.stack([_array(v) for v in value])
-        return np.sum(_keep_ints(value), axis=_axis(axis), keepdims=keepdims)
+        value, axis = _reduction_args(value, axis, "sum")
+        return np.sum(_keep_ints(value), axis=axis, keepdims=keepdims)
 
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
-        """Product over `axis`; for booleans, whether all are true."""
-        value = _keep_ints(value)
-        if value.dtype.kind == "b":
-            return np.all(value, axis=_axis(axis))
-        return np.prod(value, axis=_axis(axis))
+        """Product over `axis`; bool and narrow ints widen to 64 bits, as in NumPy 2."""
+        value, axis = _reduction_args(value, axis, "prod")
+        return np.prod(_keep_ints(value), axis=axis)
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Mean over `axis`, as floats."""
-        return np.mean(_floats(value), axis=_axis(axis), keepdims=keepdims)
+        """Mean over `axis`, as floats (NaN for no elements)."""
+        value, axis = _reduction_args(value, axis, "mean")
+        return np.mean(_floats(value), axis=axis, keepdims=keepdims)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
-        return np.std(_floats(x), axis=_axis(axis), keepdims=keepdims)
+        x, axis = _reduction_args(x, axis, "std")
+        return np.std(_floats(x), axis=axis, keepdims=keepdims)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Maximum over `axis`; NaN propagates."""
-        return np.max(_keep_ints(x), axis=_axis(axis), keepdims=keepdims)
+        """Maximum over `axis`; NaN propagates; `ValueError` for no elements."""
+        x, axis = _reduction_args(x, axis, "max")
+        return np.max(_keep_ints(x), axis=axis, keepdims=keepdims)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Minimum over `axis`; NaN propagates."""
-        return np.min(_keep_ints(x), axis=_axis(axis), keepdims=keepdims)
+        """Minimum over `axis`; NaN propagates; `ValueError` for no elements."""
+        x, axis = _reduction_args(x, axis, "min")
+        return np.min(_keep_ints(x), axis=axis, keepdims=keepdims)
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true."""
-        return _array(boolean_tensor).any(axis=_axis(axis), keepdims=keepdims)  # the method: no Python dispatch layer
+        x, axis = _reduction_args(boolean_tensor, axis, "any")
+        return x.any(axis=axis, keepdims=keepdims)  # the method: no Python dispatch layer
 
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true."""
-        return _array(boolean_tensor).all(axis=_axis(axis), keepdims=keepdims)
+        x, axis = _reduction_args(boolean_tensor, axis, "all")
+        return x.all(axis=axis, keepdims=keepdims)
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        """Index of the first maximum along `axis`."""
+        """Index (int64) of the first maximum along `axis` (flat for `None`); the first NaN wins."""
+        x, axis = _arg_args(x, axis, "argmax")
         return np.argmax(x, axis=axis, keepdims=keepdims)
 
     def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        """Index of the first minimum along `axis`."""
+        """Index (int64) of the first minimum along `axis` (flat for `None`); the first NaN wins."""
+        x, axis = _arg_args(x, axis, "argmin")
         return np.argmin(x, axis=axis, keepdims=keepdims)
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
-        """Cumulative sum along `axis`, keeping the dtype of `x` (booleans count as int32)."""
-        x = _keep_ints(x)
-        dtype = np.int32 if x.dtype.kind == "b" else x.dtype
-        return np.cumsum(x, axis=axis, dtype=dtype)
+        """Cumulative sum along `axis`; bool and narrow ints widen to 64 bits, as `sum`."""
+        x = _keep_ints(_tensor_arg(x, "cumsum"))
+        return np.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""

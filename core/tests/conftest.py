@@ -156,6 +156,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
 class Minimal(bk.Backend):
     """Implements only the required set, on NumPy arrays."""
 
+    native_types = (np.ndarray,)  # not a plugin: its native tensor type is declared
+
     def __init__(self) -> None:
         cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "", "cpu")
         super().__init__("minimal", [cpu], cpu)

@@ -164,12 +164,22 @@ class Backend(ABC):
         """
         return None
 
+    def _check_native(self, feature: str) -> None:
+        """Raises NotImplementedError when `feature` is a default this backend's tensors cannot run.
+
+        Called by generic defaults after a native operator raised TypeError: for a claimed feature
+        the TypeError is a real error and the caller re-raises it.
+        """
+        if not self.supports(feature):
+            needs = ", ".join(native_of(getattr(Backend, feature)))
+            raise NotImplementedError(f"{self.name} does not support {feature}: its tensor type has no {needs}")
+
     def _has_native(self, dunder: str) -> bool:
         """Whether the native tensor type(s) define the Python operator `dunder`; calls nothing."""
         declared = type(self).native_types
         if declared is not None:
             return bool(declared) and all(_defines(t, dunder) for t in declared)
-        return any(_defines(t, dunder) for t in _inferred_native_types(self.name))
+        return any(_defines(t, dunder) for t in _inferred_native_types(getattr(self, "_name", "")))
 
     # ------------------------------------------------------------ required set
 
@@ -544,7 +554,11 @@ class Backend(ABC):
     @generic("linspace", native=_INDEXING)
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
-        return self.linspace(start, stop, number + 1)[:-1]
+        try:
+            return self.linspace(start, stop, number + 1)[:-1]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("linspace_without_last")
+            raise
 
     @optional
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
@@ -615,9 +629,13 @@ class Backend(ABC):
             raise ValueError(f"axis {axis} is out of range for a tensor of {len(shape)} dimensions")
         axis %= len(shape)
         head = (slice(None),) * axis
-        if keepdims:
-            return tuple(tensor[(*head, slice(i, i + 1))] for i in range(shape[axis]))  # type: ignore[arg-type]
-        return tuple(tensor[(*head, i)] for i in range(shape[axis]))  # type: ignore[arg-type]
+        try:
+            if keepdims:
+                return tuple(tensor[(*head, slice(i, i + 1))] for i in range(shape[axis]))  # type: ignore[arg-type]
+            return tuple(tensor[(*head, i)] for i in range(shape[axis]))  # type: ignore[arg-type]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("unstack")
+            raise
 
     @optional
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
@@ -680,19 +698,31 @@ class Backend(ABC):
         """`value` reversed along `axes`."""
         ndims = self.ndims(value)
         flipped = {a % ndims for a in axes}
-        return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
+        try:
+            return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("flip")
+            raise
 
     @generic(native=_INDEXING)
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
         """`tensor[slices]` for a tuple of slices, ints or scalar integer tensors."""
-        return tensor[slices]
+        try:
+            return tensor[slices]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("multi_slice")
+            raise
 
     @generic(native=_INDEXING)
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or list of ints) of the first dimension."""
         if isinstance(batches, int):
             batches = [batches]
-        return tensor[batches, ...]
+        try:
+            return tensor[batches, ...]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("batch_gather")
+            raise
 
     @optional
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
@@ -920,98 +950,162 @@ class Backend(ABC):
     @generic("equal", native=("__invert__",))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x != y`."""
-        return ~self.equal(x, y)
+        try:
+            return ~self.equal(x, y)
+        except TypeError:  # the native type lacks the operator
+            self._check_native("not_equal")
+            raise
 
     @generic("auto_cast", native=("__gt__",))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
         x, y = self.auto_cast(x, y)
-        return x > y
+        try:
+            return x > y
+        except TypeError:  # the native type lacks the operator
+            self._check_native("greater_than")
+            raise
 
     @generic("auto_cast", native=("__ge__",))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
         x, y = self.auto_cast(x, y)
-        return x >= y
+        try:
+            return x >= y
+        except TypeError:  # the native type lacks the operator
+            self._check_native("greater_or_equal")
+            raise
 
     @generic("auto_cast", native=("__add__",))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` in the common type; booleans add as int32."""
         a, b = self.auto_cast(a, b, bool_to_int=True)
-        return a + b
+        try:
+            return a + b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("add")
+            raise
 
     @generic("auto_cast", native=("__sub__",))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` in the common type; booleans subtract as int32."""
         a, b = self.auto_cast(a, b, bool_to_int=True)
-        return a - b
+        try:
+            return a - b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("sub")
+            raise
 
     @generic("auto_cast", native=("__mul__",))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` in the common type."""
         a, b = self.auto_cast(a, b)
-        return a * b
+        try:
+            return a * b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("mul")
+            raise
 
     @generic("auto_cast", native=("__truediv__",))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` (true division)."""
         numerator, denominator = self.auto_cast(numerator, denominator)
-        return numerator / denominator
+        try:
+            return numerator / denominator
+        except TypeError:  # the native type lacks the operator
+            self._check_native("div")
+            raise
 
     @generic("auto_cast", native=("__pow__",))
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp` in the common type."""
         base, exp = self.auto_cast(base, exp)
-        return base**exp
+        try:
+            return base**exp
+        except TypeError:  # the native type lacks the operator
+            self._check_native("pow")
+            raise
 
     @generic("auto_cast", native=("__mod__",))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python."""
         dividend, divisor = self.auto_cast(dividend, divisor)
-        return dividend % divisor
+        try:
+            return dividend % divisor
+        except TypeError:  # the native type lacks the operator
+            self._check_native("mod")
+            raise
 
     @generic("auto_cast", native=("__floordiv__",))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
         """`a // b`."""
         a, b = self.auto_cast(a, b)
-        return a // b
+        try:
+            return a // b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("floordiv")
+            raise
 
     @generic("auto_cast", native=("__and__",))
     def and_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a & b`."""
         a, b = self.auto_cast(a, b)
-        return a & b
+        try:
+            return a & b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("and_")
+            raise
 
     @generic("auto_cast", native=("__or__",))
     def or_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a | b`."""
         a, b = self.auto_cast(a, b)
-        return a | b
+        try:
+            return a | b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("or_")
+            raise
 
     @generic("auto_cast", native=("__xor__",))
     def xor(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a ^ b`."""
         a, b = self.auto_cast(a, b)
-        return a ^ b
+        try:
+            return a ^ b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("xor")
+            raise
 
     @generic("auto_cast", native=("__lshift__",))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`."""
         a, b = self.auto_cast(a, b)
-        return a << b
+        try:
+            return a << b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("shift_bits_left")
+            raise
 
     @generic("auto_cast", native=("__rshift__",))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b`."""
         a, b = self.auto_cast(a, b)
-        return a >> b
+        try:
+            return a >> b
+        except TypeError:  # the native type lacks the operator
+            self._check_native("shift_bits_right")
+            raise
 
     @generic(native=("__invert__",))
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers."""
         if isinstance(x, bool):
             return not x
-        return ~x
+        try:
+            return ~x
+        except TypeError:  # the native type lacks the operator
+            self._check_native("invert")
+            raise
 
     # ------------------------------------------------------------ reductions
 
@@ -1172,7 +1266,11 @@ class Backend(ABC):
     @generic(native=_INDEXING)
     def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
         """`values[component_indices]`."""
-        return values[component_indices]
+        try:
+            return values[component_indices]
+        except TypeError:  # the native type cannot be indexed
+            self._check_native("gather_by_component_indices")
+            raise
 
     @optional
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
@@ -1658,9 +1756,13 @@ _REQUIRED: Final = frozenset(Backend.__abstractmethods__)
 
 
 def _defines(cls: type, dunder: str) -> bool:
-    """Whether `cls` defines the operator `dunder` itself (not `object`'s placeholder that returns NotImplemented)."""
-    method = getattr(cls, dunder, None)
-    return method is not None and method is not getattr(object, dunder, None)
+    """Whether instances of `cls` have the operator `dunder`: looked up in the MRO as Python does for
+    operators (not on the metaclass, whose `type.__or__` builds unions), and not `object`'s
+    comparison placeholders, which return NotImplemented."""
+    for klass in cls.__mro__:
+        if dunder in vars(klass):
+            return klass is not object and vars(klass)[dunder] is not None
+    return False
 
 
 def _inferred_native_types(name: str) -> list[type]:

@@ -3,10 +3,18 @@
 Every public method of `Backend` is a *feature*. In the base class it is one of:
 
 - required: abstract; every backend implements it.
-- `@generic(*uses)`: a default built only from the listed catalogue operations; supported when
-  all of them are supported.
+- `@generic(*uses, native=(...))`: a default built from the listed catalogue operations, and
+  from the listed Python operators (dunder methods such as `'__and__'` or `'__getitem__'`) of the
+  backend's native tensor type. It is supported when every operation in `uses` is supported and
+  every dunder in `native` is defined by the native tensor type(s) (see
+  `Backend.native_tensor_types`), checked statically on the classes: nothing is called.
 - `@optional`: raises `NotImplementedError` (or returns `NotImplemented` where the reference
   says so); supported only when a subclass overrides it.
+
+The rule: a default may use the native tensor's own operators (`+`, `&`, `>`, indexing, ...) only
+when it declares them in `native`; everything else it needs must be a catalogue operation named in
+`uses`. A backend whose tensor type lacks `&` then never claims `and_`, and no default claims what
+the type cannot do.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ from typing import Any, Final, TypeVar
 F = TypeVar("F", bound=Callable[..., Any])
 
 USES_ATTR: Final = "__bk_uses__"
+NATIVE_ATTR: Final = "__bk_native__"
 
 # Named capabilities: each is supported when all of its operations are.
 CAPABILITIES: Final[dict[str, tuple[str, ...]]] = {
@@ -29,11 +38,21 @@ CAPABILITIES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-def generic(*uses: str) -> Callable[[F], F]:
-    """Marks a generic default implementation that needs only the operations in `uses`."""
+def generic(*uses: str, native: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """Marks a generic default implementation.
+
+    Args:
+        *uses: The catalogue operations the default calls.
+        native: The dunder methods of the native tensor type the default relies on, such as
+            `("__and__",)` for `a & b` or `("__getitem__",)` for indexing.
+    """
+    bad = [d for d in native if not (d.startswith("__") and d.endswith("__"))]
+    if bad or isinstance(native, str):
+        raise ValueError(f"generic(native=...) takes a tuple of dunder names such as ('__and__',), not {native!r}")
 
     def mark(function: F) -> F:
         setattr(function, USES_ATTR, uses)
+        setattr(function, NATIVE_ATTR, tuple(native))
         return function
 
     return mark
@@ -49,3 +68,9 @@ def uses_of(function: Any) -> tuple[str, ...] | None:
     """The operations a base-class default uses, or `None` when it has no default."""
     uses: tuple[str, ...] | None = getattr(function, USES_ATTR, None)
     return uses
+
+
+def native_of(function: Any) -> tuple[str, ...]:
+    """The dunder methods of the native tensor type that a base-class default relies on."""
+    native: tuple[str, ...] = getattr(function, NATIVE_ATTR, ())
+    return native

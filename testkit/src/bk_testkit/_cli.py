@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
     certify = sub.add_parser("certify", help="run the conformance catalogue against installed backends")
     certify.add_argument("names", nargs="*", metavar="NAME", help="installed backend names, such as numpy")
     certify.add_argument("--all", action="store_true", help="certify every installed backend")
-    certify.add_argument("--json", metavar="FILE", help="write the JSON report (schema certify-1) to FILE")
+    certify.add_argument("--json", metavar="FILE", help="write the JSON report (schema certify-1) to FILE; '-' writes it to standard output (the summary then goes to standard error)")
     certify.add_argument("--markdown", metavar="FILE", help="write a Markdown feature table to FILE")
     certify.add_argument("--features", metavar="PATTERN", help="comma-separated glob patterns of feature ids, e.g. 'sum,arc*'")
     certify.add_argument("--precision", type=int, choices=(32, 64), help="run precision-dependent checks only at this precision")
@@ -43,7 +43,11 @@ def _parser() -> argparse.ArgumentParser:
         description="Writes a complete plugin distribution into the new folder NAME: it installs with "
         "`pip install ./NAME`, and `testkit certify NAME` exits 0 from the start.",
     )
-    new.add_argument("name", metavar="NAME", help="backend name: lowercase letters, digits and single underscores, such as mylib")
+    new.add_argument(
+        "name",
+        metavar="NAME",
+        help="backend name (lowercase letters, digits and single underscores, such as mylib) or the distribution name bk-mylib",
+    )
     new.add_argument("--framework", metavar="MODULE", help="top-level module of the framework whose tensor types the backend owns")
     return parser
 
@@ -75,7 +79,15 @@ def _list_features() -> int:
     return EXIT_OK
 
 
+def backend_name(name: str) -> str:
+    """The backend name of `name`, which may be the distribution name: `bk-my-lib` gives `my_lib`."""
+    if name.lower().startswith(("bk-", "bk_")) and len(name) > 3:
+        return name[3:].replace("-", "_")
+    return name
+
+
 def _new(name: str, framework: str | None) -> int:
+    name = backend_name(name)
     try:
         files = scaffold(name, framework)
     except ScaffoldError as error:
@@ -119,14 +131,18 @@ def _certify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             print(f"testkit certify: {error}", file=sys.stderr)
             return EXIT_USAGE
         progress.finish(reports[-1])
-    print(format_summary(reports, time.perf_counter() - start))
+    summary = format_summary(reports, time.perf_counter() - start)
+    print(summary, file=sys.stderr if args.json == "-" else sys.stdout)
     _write(args, reports)
     failed = any(r.status == "failed" and r.claimed for rep in reports for r in rep.features.values())
     return EXIT_FAILED if failed else EXIT_OK
 
 
 def _write(args: argparse.Namespace, reports: list[BackendReport]) -> None:
-    if args.json:
+    if args.json == "-":
+        json.dump(to_json(reports, args.precision), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.json:
         with open(args.json, "w", encoding="utf-8") as file:
             json.dump(to_json(reports, args.precision), file, indent=2)
             file.write("\n")

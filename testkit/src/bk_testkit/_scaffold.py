@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+import numpy as np
+
 import bk
 from bk._features import CAPABILITIES, uses_of
 
@@ -324,7 +326,8 @@ def _stand_in(overrides: set[str]) -> bk.Backend:
     def stub(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("the stand-in backend is never called")
 
-    methods = dict.fromkeys({*bk.Backend.__abstractmethods__, *overrides}, stub)
+    methods: dict[str, Any] = dict.fromkeys({*bk.Backend.__abstractmethods__, *overrides}, stub)
+    methods["native_types"] = (np.ndarray,)  # as the _backend.py template declares
     cls: type[bk.Backend] = type("StandIn", (bk.Backend,), methods)
     return object.__new__(cls)
 

@@ -1,0 +1,313 @@
+"""The path of a third-party plugin author, with real throw-away plugins installed on a temporary site.
+
+The tensor type of these plugins is a tiny array class with `+ - * / **` and indexing but none of
+`& | ^ % // << >> ~ > >=`: `supports()` must not claim the generic defaults that would need them,
+so `testkit certify` reports no failure the backend never claimed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import bk
+from bk_testkit._cli import main
+
+# `{name}` is substituted: the framework module `{name}arr`, its backend and its plugin.
+TINY_FRAMEWORK = '''
+import numpy as np
+
+
+def _raw(value):
+    if isinstance(value, Array):
+        return value.data
+    if isinstance(value, tuple):
+        return tuple(_raw(v) for v in value)
+    return value
+
+
+class Array:
+    """A small array type: + - * / ** and indexing, and nothing else."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = np.asarray(data)
+
+    @property
+    def shape(self):
+        return self.data.shape
+
+    def __add__(self, other):
+        return Array(self.data + _raw(other))
+
+    def __radd__(self, other):
+        return Array(_raw(other) + self.data)
+
+    def __sub__(self, other):
+        return Array(self.data - _raw(other))
+
+    def __rsub__(self, other):
+        return Array(_raw(other) - self.data)
+
+    def __mul__(self, other):
+        return Array(self.data * _raw(other))
+
+    def __rmul__(self, other):
+        return Array(_raw(other) * self.data)
+
+    def __truediv__(self, other):
+        return Array(self.data / _raw(other))
+
+    def __rtruediv__(self, other):
+        return Array(_raw(other) / self.data)
+
+    def __pow__(self, other):
+        return Array(self.data ** _raw(other))
+
+    def __rpow__(self, other):
+        return Array(_raw(other) ** self.data)
+
+    def __getitem__(self, index):
+        return Array(self.data[_raw(index)])
+
+    def __repr__(self):
+        return f"Array({{self.data!r}})"
+'''
+
+TINY_BACKEND = '''
+import numpy as np
+
+import bk
+from bk._axes import normalize_axes
+from {name}arr import Array
+
+
+def _np(value, op="tiny"):
+    if isinstance(value, Array):
+        return value.data
+    if value is None or isinstance(value, (str, bytes, dict)):
+        raise bk.ArgumentTypeError(f"{{op}}: expected a tensor, not {{type(value).__name__}}")
+    return np.asarray(value)
+
+
+class TinyBackend(bk.Backend):
+    def __init__(self):
+        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, 1, "tiny arrays", "cpu")
+        super().__init__("{name}", [cpu], cpu)
+
+    # the required set
+    def is_tensor(self, x, only_native=False):
+        if isinstance(x, Array):
+            return True
+        return not only_native and isinstance(x, (bool, int, float, complex, list, tuple, np.ndarray, np.generic))
+
+    def as_tensor(self, x, convert_external=True):
+        if isinstance(x, Array):
+            array = x.data
+        else:
+            array = np.asarray([_np(e) for e in x] if isinstance(x, (list, tuple)) and any(isinstance(e, Array) for e in x) else x)
+        p = bk.get_precision()
+        if p is not None and array.dtype.kind == "f":
+            array = array.astype(f"float{{p}}")
+        if p is not None and array.dtype.kind == "c":
+            array = array.astype(f"complex{{2 * p}}")
+        return x if isinstance(x, Array) and array is x.data else Array(array)
+
+    def is_available(self, tensor):
+        return True
+
+    def numpy(self, tensor):
+        return _np(tensor)
+
+    def dtype(self, array):
+        if isinstance(array, bool):
+            return bk.DType(bool)
+        if isinstance(array, int):
+            return bk.DType(int, 32)
+        return bk.from_numpy_dtype(_np(array).dtype)
+
+    def staticshape(self, tensor):
+        return tuple(np.shape(_np(tensor)))
+
+    def cast(self, x, dtype):
+        return Array(_np(x).astype(bk.to_numpy_dtype(dtype), copy=False))
+
+    # a few features
+    def sum(self, value, axis=None, keepdims=False):
+        axis = normalize_axes(axis, np.ndim(_np(value, "sum")), "sum")
+        return Array(np.sum(_np(value), axis=axis, keepdims=keepdims){liar_sum})
+
+    def mean(self, value, axis=None, keepdims=False):
+        data = _np(value, "mean")
+        if data.dtype.kind in "biu":  # the mean of integers is a float of the current precision
+            data = data.astype(bk.to_numpy_dtype(self.float_type))
+        axis = normalize_axes(axis, data.ndim, "mean")
+        return Array(np.mean(data, axis=axis, keepdims=keepdims))
+
+    def sqrt(self, x):
+        return Array(np.sqrt(_np(x)))
+
+    def exp(self, x):
+        return Array(np.exp(_np(x)))
+
+    def sin(self, x):
+        return Array(np.sin(_np(x)))
+
+    def cos(self, x):
+        return Array(np.{liar_cos}(_np(x)))
+
+    def reshape(self, value, shape):
+        return Array(np.reshape(_np(value), shape))
+
+    def transpose(self, tensor, axes):
+        return Array(np.transpose(_np(tensor), axes))
+
+    def stack(self, values, axis=0):
+        return Array(np.stack([_np(v) for v in values], axis))
+
+    def concat(self, values, axis):
+        return Array(np.concatenate([_np(v) for v in values], axis))
+
+    def zeros(self, shape, dtype=None):
+        return Array(np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type)))
+
+    def ones(self, shape, dtype=None):
+        return Array(np.ones(shape, bk.to_numpy_dtype(dtype or self.float_type)))
+'''
+
+TINY_PLUGIN = '''
+import bk
+
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="{name}", modules=("{name}arr",), load="{name}_backend:TinyBackend", priority=10)]
+'''
+
+NATIVE_OPERATORS = ("and_", "or_", "xor", "mod", "floordiv", "greater_than", "greater_or_equal", "invert", "shift_bits_left", "shift_bits_right", "unravel_index", "not_equal")
+
+
+def install_tiny(site: pathlib.Path, name: str, liar: bool = False) -> None:
+    """Writes the tiny framework `{name}arr`, its backend and the distribution `bk-{name}` into `site`."""
+    values = {"name": name, "liar_sum": " + 1" if liar else "", "liar_cos": "sin" if liar else "cos"}
+    (site / f"{name}arr.py").write_text(TINY_FRAMEWORK.format(**values))
+    (site / f"{name}_backend.py").write_text(TINY_BACKEND.format(**values))
+    (site / f"{name}_plugin.py").write_text(TINY_PLUGIN.format(**values))
+    info = site / f"bk_{name}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: bk-{name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[bk.backends]\n{name} = {name}_plugin\n")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    root = tmp_path_factory.mktemp("thirdparty")
+    install_tiny(root, "tiny")
+    install_tiny(root, "tinyliar", liar=True)
+    return root
+
+
+def run(site: pathlib.Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]), **env}
+    for variable in ("BK_DISABLE_PLUGIN_AUTOLOAD", "BK_PLUGINS", "BK_BLOCK_PLUGINS", "BK_STRICT_PLUGINS"):
+        if variable not in env:
+            environment.pop(variable, None)
+    code = "import sys; from bk_testkit._cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=environment, timeout=600)
+
+
+def certify(site: pathlib.Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    result = run(site, "certify", name, "--json", "-", *args)
+    assert result.stdout.startswith("{"), result.stdout[:500] + result.stderr[-2000:]
+    return result, json.loads(result.stdout)["backends"][name]["features"]
+
+
+# ---------------------------------------------------------------- 1. honest supports() for any tensor type
+
+
+@pytest.mark.slow
+def test_tiny_array_backend_certifies_with_no_failure(site):
+    result, features = certify(site, "tiny", "--precision", "64")
+    failed = {f: r["failures"][:1] for f, r in features.items() if r["status"] == "failed"}
+    assert result.returncode == 0 and not failed, (failed, result.stderr[-2000:])
+    for feature in NATIVE_OPERATORS:
+        assert not features[feature]["claimed"], feature
+    for feature in ("sum", "cos", "add", "sub", "mul", "div", "pow", "unstack", "flip", "sigmoid"):
+        assert features[feature]["status"] == "certified", (feature, features[feature])
+
+
+@pytest.mark.slow
+def test_wrong_sum_and_cos_fail_and_nothing_else(site):
+    result, features = certify(site, "tinyliar", "--precision", "64")
+    failed = sorted(f for f, r in features.items() if r["status"] == "failed")
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert failed == ["cos", "sum"], {f: features[f]["failures"][:1] for f in failed}
+
+
+def test_supports_is_decided_on_the_native_type_without_calling_it(site, monkeypatch):
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("BK_DISABLE_PLUGIN_AUTOLOAD", "1")
+    monkeypatch.setenv("BK_PLUGINS", "tiny")
+    try:
+        bk.refresh()
+        tiny = bk.backend("tiny")
+        for feature in NATIVE_OPERATORS:
+            assert not tiny.supports(feature), feature
+        for feature in ("add", "pow", "unstack", "sigmoid", "flatten"):
+            assert tiny.supports(feature), feature
+        with pytest.raises(NotImplementedError, match="tiny does not support and_: its tensor type has no __and__"):
+            tiny.and_(tiny.as_tensor([True]), tiny.as_tensor([False]))
+    finally:
+        monkeypatch.undo()
+        for module in [m for m in sys.modules if m.startswith("tiny")]:
+            del sys.modules[module]
+        bk.refresh()
+
+
+def test_declared_native_types_decide_the_operators():
+    import numpy as np
+
+    class Dunderless:
+        shape = ()
+
+    class Declared(bk.Backend):
+        native_types = (Dunderless,)
+
+        def is_tensor(self, x, only_native=False):  # pragma: no cover - never called
+            raise AssertionError
+
+        as_tensor = is_available = numpy = dtype = staticshape = cast = is_tensor
+
+    class WithArrays(Declared):
+        native_types = (np.ndarray,)
+
+    cpu = None
+    backend, arrays = Declared("declared", [], cpu), WithArrays("witharrays", [], cpu)  # type: ignore[arg-type]
+    assert not backend.supports("add") and not backend.supports("unstack") and backend.supports("ndims")
+    assert arrays.supports("add") and arrays.supports("and_") and arrays.supports("unstack")
+
+
+# ---------------------------------------------------------------- 4. the plugin author's kit
+
+
+def test_json_dash_writes_the_report_to_standard_output(site, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run(site, "certify", "tiny", "--features", "sum,cos", "--json", "-")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)  # only the JSON: the summary went to standard error
+    assert report["backends"]["tiny"]["features"]["sum"]["status"] == "certified"
+    assert not (tmp_path / "-").exists()
+
+
+def test_new_accepts_the_distribution_name(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "bk-tkthird"]) == 0
+    assert (tmp_path / "tkthird" / "src" / "bk_tkthird" / "plugin.py").exists()
+    assert "bk-tkthird in tkthird/" in capsys.readouterr().out
+    assert main(["new", "bk-tkthird"]) == 2  # the folder exists now

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device
@@ -103,20 +103,15 @@ class TorchBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend
 
     def _convert_external(self, x: Any) -> torch.Tensor:
         if isinstance(x, (np.ndarray, np.generic)):
-            array = np.asarray(x)
-            if array.dtype.kind not in "biufc":
-                raise TypeError(
-                    f"PyTorch cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values"
-                )
-            if not array.flags.writeable:  # torch warns about read-only memory; give it a private copy
-                array = array.copy()
-            return torch.as_tensor(array, device=self._torch_device)
+            return _from_numpy(np.asarray(x)).to(self._torch_device)
         if isinstance(x, (tuple, list)) and any(isinstance(e, torch.Tensor) for e in x):
             return torch.stack([self._t(e) for e in x])
+        if x is None or isinstance(x, (str, bytes)):
+            raise ArgumentTypeError(f"as_tensor: expected a tensor, a number or a (nested) list of numbers, got {type(x).__name__} {x!r}")
         try:
             return torch.as_tensor(x, device=self._torch_device)
         except (TypeError, ValueError, RuntimeError) as err:
-            raise TypeError(f"cannot convert {type(x).__name__} to a torch tensor: {err}") from err
+            raise ArgumentTypeError(f"as_tensor: cannot convert {type(x).__name__} to a torch tensor: {err}") from err
 
     def is_available(self, tensor: Tensor) -> bool:
         """False while `torch.jit.trace` records a graph or inside `torch.vmap` / `torch.func` transforms."""
@@ -308,3 +303,24 @@ class TorchBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend
         if dtype.kind not in (float, complex):
             raise ValueError(f"random_normal needs a float or complex dtype but got {dtype}")
         return torch.randn(tuple(shape), generator=self._generator(), dtype=to_torch_dtype(dtype), device=self._torch_device)
+
+
+def _from_numpy(array: np.ndarray) -> torch.Tensor:
+    """A CPU tensor of a NumPy array of any layout: negative strides, big-endian bytes, read-only
+    memory and `ml_dtypes.bfloat16` are copied or reinterpreted as PyTorch needs; others share memory.
+
+    Raises:
+        ArgumentTypeError: for arrays of strings, objects and other non-numeric dtypes.
+    """
+    bfloat16 = array.dtype.name == "bfloat16"
+    if array.dtype.kind not in "biufc" and not bfloat16:
+        raise ArgumentTypeError(
+            f"as_tensor: PyTorch cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values"
+        )
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if not array.flags.writeable or any(s < 0 for s in array.strides):  # torch refuses both (warns on read-only)
+        array = array.copy()
+    if bfloat16:
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)

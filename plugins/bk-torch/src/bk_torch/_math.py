@@ -7,6 +7,9 @@ from typing import Any
 
 import torch
 
+from bk._axes import normalize_axes, normalize_axis
+from bk._errors import check_tensor_argument
+
 Tensor = Any
 
 _PAD_MODES = ("constant", "boundary", "periodic", "symmetric", "reflect")
@@ -260,74 +263,120 @@ class MathMixin:
 
     # ------------------------------------------------------------ reductions
 
-    def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    def _reduce_input(self, value: Tensor, axis: Any, op: str) -> tuple[torch.Tensor, tuple[int, ...] | None]:
+        """The tensor to reduce (lists of tensors stacked) and its checked axes (`None`: all)."""
+        check_tensor_argument(value, op)
         if isinstance(value, (tuple, list)) and not all(isinstance(v, (int, float, bool, complex)) for v in value):
             value = self.stack(value)
-        value = self._t(value)
-        if axis is None or axis == ():
-            return torch.sum(value) if not keepdims else torch.sum(value, dim=tuple(range(value.ndim)), keepdim=True)
-        return torch.sum(value, dim=_axes(axis), keepdim=keepdims)
+        x = self._t(value)
+        return x, normalize_axes(axis, x.ndim, op)
+
+    def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
+        x, axes = self._reduce_input(value, axis, "sum")
+        x, result = _widened(x)
+        if axes == ():
+            return _narrowed(x, result)
+        total = torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
+        return _narrowed(total, result)
 
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
-        value = self._t(value)
-        if value.dtype == torch.bool:
-            return self.all(value, axis)
-        if axis is None:
-            return torch.prod(value)
-        for a in sorted((axis,) if isinstance(axis, int) else {a % value.ndim for a in axis}, reverse=True):
-            value = torch.prod(value, dim=a)
-        return value
+        """Product over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
+        x, axes = self._reduce_input(value, axis, "prod")
+        x, result = _widened(x)
+        if axes == () and x.is_complex():  # multiplied by 1, as NumPy does (complex infinities gain a NaN part)
+            return x * torch.ones((), dtype=x.dtype, device=x.device)
+        for a in reversed(axes if axes is not None else range(x.ndim)):
+            x = torch.prod(x, dim=a)
+        return _narrowed(x, result)
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        value = self._t(value)
-        value = value if value.is_floating_point() or value.is_complex() else self.to_float(value)
-        if axis is None:
-            return torch.mean(value) if not keepdims else torch.mean(value, dim=tuple(range(value.ndim)), keepdim=True)
-        return torch.mean(value, dim=_axes(axis), keepdim=keepdims)
+        """Mean over `axis`; integers and booleans give the default float, NaN for empty inputs."""
+        x, axes = self._reduce_input(value, axis, "mean")
+        x = x if x.is_floating_point() or x.is_complex() else self.to_float(_signed(x))
+        if axes == () or x.ndim == 0:  # divided by a count of 1, as NumPy does (complex infinities gain a NaN part)
+            return x / torch.ones((), dtype=x.dtype, device=x.device) if x.is_complex() else x.clone()
+        return torch.mean(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Population standard deviation (`correction=0`, as NumPy)."""
-        x = self._t(x)
-        x = x if x.is_floating_point() or x.is_complex() else self.to_float(x)
-        return torch.std(x, dim=_axes(axis), correction=0, keepdim=keepdims)
+        """Population standard deviation (`correction=0`, as NumPy); real-valued for complex inputs."""
+        x, axes = self._reduce_input(x, axis, "std")
+        x = x if x.is_floating_point() or x.is_complex() else self.to_float(_signed(x))
+        if axes == () or x.ndim == 0:
+            return torch.abs(x - x)  # 0, or NaN where x is not finite, as NumPy
+        dims = axes if axes is not None else tuple(range(x.ndim))
+        if any(x.shape[a] == 0 for a in dims):  # NaN without PyTorch's degrees-of-freedom warning
+            shape = [1 if a in dims else s for a, s in enumerate(x.shape)] if keepdims else [s for a, s in enumerate(x.shape) if a not in dims]
+            return torch.full(shape, float("nan"), dtype=x.real.dtype, device=x.device)
+        return torch.std(x, dim=dims, correction=0, keepdim=keepdims)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        x = self._t(x)
-        if axis is None and not keepdims:
-            return torch.max(x)
-        return torch.amax(x, dim=() if axis is None else _axes(axis), keepdim=keepdims)
+        """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
+        return self._extremum(x, axis, keepdims, "max", torch.amax)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        x = self._t(x)
-        if axis is None and not keepdims:
-            return torch.min(x)
-        return torch.amin(x, dim=() if axis is None else _axes(axis), keepdim=keepdims)
+        """Minimum over `axis`; NaN propagates; an empty reduction raises ValueError."""
+        return self._extremum(x, axis, keepdims, "min", torch.amin)
+
+    def _extremum(self, x: Tensor, axis: Any, keepdims: bool, op: str, function: Any) -> Tensor:
+        x, axes = self._reduce_input(x, axis, op)
+        if axes == ():
+            return x
+        dims = axes if axes is not None else tuple(range(x.ndim))
+        if any(x.shape[a] == 0 for a in dims) or (axes is None and x.numel() == 0):
+            raise ValueError(f"{op}: the reduced axes {dims} of a tensor of shape {tuple(x.shape)} are empty; {op} of nothing is undefined")
+        if x.ndim == 0:
+            return x.clone()
+        ordered, dtype = _ordered(x)
+        return _from_ordered(function(ordered, dim=dims, keepdim=keepdims), dtype)
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        if isinstance(boolean_tensor, (tuple, list)):
-            boolean_tensor = self.stack(boolean_tensor)
-        value = self._t(boolean_tensor)
-        if axis is None and not keepdims:
-            return torch.any(value)
-        return torch.any(value, dim=tuple(range(value.ndim)) if axis is None else _axes(axis), keepdim=keepdims)
+        """Whether any element along `axis` is non-zero; always bool."""
+        x, axes = self._reduce_input(boolean_tensor, axis, "any")
+        x = x if x.dtype == torch.bool else x != 0
+        if axes == () or x.ndim == 0:
+            return x
+        if axes is None and not keepdims:
+            return torch.any(x)
+        return torch.any(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims)
 
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        if isinstance(boolean_tensor, (tuple, list)):
-            boolean_tensor = self.stack(boolean_tensor)
-        value = self._t(boolean_tensor)
-        if axis is None and not keepdims:
-            return torch.all(value)
-        return torch.all(value, dim=tuple(range(value.ndim)) if axis is None else _axes(axis), keepdim=keepdims)
+        """Whether every element along `axis` is non-zero; always bool."""
+        x, axes = self._reduce_input(boolean_tensor, axis, "all")
+        x = x if x.dtype == torch.bool else x != 0
+        if axes == () or x.ndim == 0:
+            return x
+        if axes is None and not keepdims:
+            return torch.all(x)
+        return torch.all(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims)
 
-    def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        return torch.argmax(self._t(x), dim=axis, keepdim=keepdims)
+    def argmax(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Index of the maximum (the first NaN wins); `axis=None` gives a flat index; int64."""
+        return self._arg_extremum(x, axis, keepdims, "argmax", torch.argmax)
 
-    def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        return torch.argmin(self._t(x), dim=axis, keepdim=keepdims)
+    def argmin(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Index of the minimum (the first NaN wins); `axis=None` gives a flat index; int64."""
+        return self._arg_extremum(x, axis, keepdims, "argmin", torch.argmin)
+
+    def _arg_extremum(self, x: Tensor, axis: Any, keepdims: bool, op: str, function: Any) -> Tensor:
+        check_tensor_argument(x, op)
+        x = self._t(x)
+        dim = None if axis is None else normalize_axis(axis, x.ndim, op)
+        if (x.numel() == 0 if dim is None else x.shape[dim] == 0):
+            raise ValueError(f"{op}: attempt to get {op} of an empty sequence (shape {tuple(x.shape)}, axis {axis})")
+        ordered, _ = _ordered(x.to(torch.uint8) if x.dtype == torch.bool else x)
+        if dim is None:
+            index = function(ordered)
+            return index.reshape((1,) * x.ndim) if keepdims else index
+        return function(ordered, dim=dim, keepdim=keepdims)
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
+        """Cumulative sum; bool and narrow integers widen as in `sum`."""
+        check_tensor_argument(x, "cumsum")
         x = self._t(x)
-        return torch.cumsum(x, dim=axis)
+        dim = normalize_axis(axis, x.ndim, "cumsum")
+        x, result = _widened(x)
+        return _narrowed(torch.cumsum(x, dim=dim), result)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
@@ -351,3 +400,60 @@ def _pad_indices(size: int, lower: int, upper: int, mode: str, device: torch.dev
         return torch.zeros_like(i)
     i = torch.remainder(i, 2 * (size - 1))
     return torch.where(i < size, i, 2 * (size - 1) - i)
+
+
+# ---------------------------------------------------------------- integer helpers
+
+_WIDE_UNSIGNED = {getattr(torch, f"uint{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
+_UINT64 = getattr(torch, "uint64", None)
+_SIGNED_FOR = {torch.uint8: torch.int16, getattr(torch, "uint16", None): torch.int32, getattr(torch, "uint32", None): torch.int64}
+_INT64_MIN = -(2**63)
+
+
+def _widened(x: torch.Tensor) -> tuple[torch.Tensor, torch.dtype | None]:
+    """`x` in the type PyTorch sums it in, and the result type NumPy 2 gives (`None`: the same).
+
+    Bool and signed ints sum as int64; unsigned ints as int64 too (PyTorch lacks most uint64
+    kernels), reinterpreted as uint64 afterwards, which is exact in modular arithmetic.
+    """
+    if x.dtype == torch.bool or (not x.is_floating_point() and not x.is_complex() and x.dtype != torch.int64):
+        if x.dtype == _UINT64:
+            return x.view(torch.int64), _UINT64
+        unsigned = x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED
+        return x.to(torch.int64), _UINT64 if unsigned else None
+    return x, None
+
+
+def _narrowed(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:
+    if dtype is None:
+        return x
+    return x.view(dtype) if x.ndim else x.reshape(1).view(dtype).reshape(())
+
+
+def _signed(x: torch.Tensor) -> torch.Tensor:
+    """Wide unsigned ints as a signed type that PyTorch computes with (uint64 values must fit int64)."""
+    if x.dtype in _WIDE_UNSIGNED:
+        return x.to(_SIGNED_FOR.get(x.dtype, torch.int64))
+    return x
+
+
+def _ordered(x: torch.Tensor) -> tuple[torch.Tensor, torch.dtype | None]:
+    """Wide unsigned ints as signed ints of the same order (PyTorch cannot compare them), and their type.
+
+    uint16 and uint32 widen; uint64 flips its top bit and is reinterpreted as int64, which maps the
+    unsigned order onto the signed one exactly.
+    """
+    if x.dtype not in _WIDE_UNSIGNED:
+        return x, None
+    if x.dtype == _UINT64:
+        return _narrowed(x, torch.int64) ^ _INT64_MIN, _UINT64
+    return x.to(_SIGNED_FOR[x.dtype]), x.dtype
+
+
+def _from_ordered(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:
+    """Inverse of `_ordered` for values (not for indices)."""
+    if dtype is None:
+        return x
+    if dtype == _UINT64:
+        return _narrowed(x ^ _INT64_MIN, _UINT64)
+    return x.to(dtype)

@@ -236,7 +236,7 @@ def test_objects_backend():
         (np.ones(2, np.int32), 1.5, "float32"),
         (np.ones(2, np.int64), 2, "int64"),
         (np.ones(2, np.uint8), 2, "uint8"),
-        (np.ones(2, bool), 2, "int32"),
+        (np.ones(2, bool), 2, "int64"),  # a Python int is int64 (docs/semantics.md)
         (np.ones(2, bool), True, "bool"),
         (np.ones(2, np.float64), 1j, "complex128"),
         (np.ones(2, np.float32), 1j, "complex64"),
@@ -253,7 +253,7 @@ def test_auto_cast_treats_python_numbers_as_weak(minimal, tensor, number, expect
 
 def test_auto_cast_of_python_numbers_alone_uses_default_types(minimal):
     assert minimal.add(1.5, 2).dtype == np.float32
-    assert minimal.add(1, 2).dtype == np.int32
+    assert minimal.add(1, 2).dtype == np.int64  # as as_tensor(3) (docs/semantics.md)
     with bk.precision(64):
         assert minimal.add(1.5, 2).dtype == np.float64
         assert minimal.add(np.ones(2, np.int32), 1.5).dtype == np.float64

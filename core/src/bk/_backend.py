@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _context
 from ._device import ComputeDevice
-from ._dtype import DType, combine_types
+from ._dtype import DType, combine_types, to_numpy_dtype
 from ._errors import did_you_mean
 from ._features import CAPABILITIES, generic, native_of, optional, uses_of
 from ._solve import Preconditioner, SolveResult
@@ -235,14 +235,19 @@ class Backend(ABC):
     def auto_cast(self, *tensors: Tensor, bool_to_int: bool = False, int_to_float: bool = False) -> list[Tensor]:
         """Casts `tensors` to their common type.
 
-        Python numbers are weak, as in NumPy 2, PyTorch and JAX: they never raise the precision of
-        the tensors beside them (`float32` tensor with `1.5` gives float32), only the kind (`int32`
-        tensor with `1.5` gives the float type of the current precision).
+        Python numbers are weak, as in NumPy 2 (NEP 50), PyTorch and JAX: they never raise the
+        precision of the tensors beside them (`float32` tensor with `1.5` gives float32), only the
+        kind (`int32` tensor with `1.5` gives the float type of the current precision). See
+        `docs/semantics.md`.
 
         Args:
             *tensors: Values to cast.
             bool_to_int: Cast to int32 if all values are boolean.
             int_to_float: Cast to the float type if the common type is an integer.
+
+        Raises:
+            OverflowError: for a Python int outside the range of the integer type it is cast to
+                (`int8` tensor with `300`), as NumPy 2.
         """
         strong = [t for t in tensors if not _is_python_number(t)]
         if len(strong) == len(tensors):
@@ -250,6 +255,8 @@ class Backend(ABC):
         else:  # Python numbers are weak; only Python numbers: bk's default types
             base = self.combine_types(*[self.dtype(t) for t in strong]) if strong else DType(bool)
             result_type = self._weak_promotion(base, tensors)
+            if result_type.kind is int:
+                _check_int_range(result_type, tensors)
         if result_type.kind is bool and bool_to_int:
             result_type = DType(int, 32)
         if result_type.kind is int and int_to_float:
@@ -268,11 +275,11 @@ class Backend(ABC):
         if have >= need:
             return tensor_type
         if need == 1:
-            return DType(int, 32)
+            return DType(int, 64)  # as `as_tensor(3)`: NumPy 2's default integer
         if need == 2:
             return self.float_type
-        if tensor_type.kind is float:
-            return DType(complex, 2 * int(tensor_type.bits or 32))
+        if tensor_type.kind is float and _context.get_precision() is None:
+            return DType(complex, max(64, 2 * int(tensor_type.bits or 32)))  # float16 and bfloat16 give complex64
         return self.complex_type
 
     @generic("cast", "dtype")
@@ -1721,6 +1728,14 @@ class Backend(ABC):
 def _is_python_number(value: Any) -> bool:
     """Python `bool`, `int`, `float` or `complex`, but not NumPy scalars (which subclass some of them)."""
     return type(value) in (bool, int, float, complex)
+
+
+def _check_int_range(dtype: DType, values: Sequence[Any]) -> None:
+    """Raises `OverflowError` for a Python int among `values` outside the range of `dtype` (NumPy 2, NEP 50)."""
+    info = np.iinfo(to_numpy_dtype(dtype))
+    for value in values:
+        if type(value) is int and not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
 
 
 def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, DType, ShapeMismatchError, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 
@@ -53,6 +53,8 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
                 return ufunc(a, b)
         except AttributeError:  # Python numbers and lists
             pass
+        except ValueError as error:  # free until raised: translated only here, at the boundary
+            _reraise(ufunc, error)
         return _binary(ufunc, a, b, bool_to_int=bool_to_int)
 
     operation.__doc__ = doc
@@ -74,6 +76,8 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
                 return ufunc(numerator, denominator)
         except AttributeError:  # Python numbers and lists
             pass
+        except ValueError as error:
+            _reraise(ufunc, error)
         return _binary(ufunc, numerator, denominator, int_to_float=True)
 
     div.__doc__ = doc
@@ -135,6 +139,8 @@ def _same_dtype_arrays(x: Any, y: Any) -> bool:
 def _operands(a: Any, b: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
     """`a` and `b` as `dtype`; a Python scalar next to an array stays a (weak) Python scalar."""
     a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
+    if dtype.kind == "V":  # bfloat16 (ml_dtypes) would promote a Python float to float32
+        return _cast(a, dtype), _cast(b, dtype)
     if a_scalar and b_scalar:
         return np.asarray(a, dtype), np.asarray(b, dtype)
     if not a_scalar or isinstance(a, (list, tuple)):
@@ -163,7 +169,26 @@ def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float:
     if int_to_float and dtype.kind in "biu":
         dtype = float_dtype(get_precision())
     a, b = _operands(a, b, dtype)
-    return ufunc(a, b)
+    try:
+        return ufunc(a, b)
+    except ValueError as error:
+        _reraise(ufunc, error)
+
+
+_NAMES: Final = {
+    np.add: "add", np.subtract: "sub", np.multiply: "mul", np.true_divide: "div", np.power: "pow", np.mod: "mod",
+    np.floor_divide: "floordiv", np.bitwise_and: "and_", np.bitwise_or: "or_", np.bitwise_xor: "xor",
+    np.left_shift: "shift_bits_left", np.right_shift: "shift_bits_right", np.equal: "equal", np.not_equal: "not_equal",
+    np.greater: "greater_than", np.greater_equal: "greater_or_equal", np.maximum: "maximum", np.minimum: "minimum",
+    np.arctan2: "arctan2",
+}  # fmt: skip
+
+
+def _reraise(ufunc: Any, error: ValueError) -> NoReturn:
+    """NumPy's broadcasting `ValueError` as `bk.ShapeMismatchError` naming the bk operation; others unchanged."""
+    if "broadcast" in str(error):
+        reraise_as(ShapeMismatchError, _NAMES.get(ufunc, ufunc.__name__), error)
+    raise error
 
 
 def _tensor_arg(x: Any, op: str) -> Any:
@@ -288,6 +313,8 @@ class MathMixin:
             return np.argwhere(condition)
         if x is None or y is None:
             raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        if type(condition) is not np.ndarray:
+            condition = _tensor_arg(condition, "where")
         if _same_dtype_arrays(x, y):
             return np.where(condition, x, y)
         dtype = binary_dtype(x, y)

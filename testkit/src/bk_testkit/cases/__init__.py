@@ -4,6 +4,7 @@ from . import (  # noqa: F401
     autodiff,
     creation,
     devices,
+    edges_binary,
     edges_reductions,
     elementwise,
     indexing,

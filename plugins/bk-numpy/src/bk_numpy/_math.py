@@ -86,8 +86,15 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
 
 
 def _floats(x: Any) -> Any:
-    """`x` as floats (or complex) of the current precision; ints and bools become the float type."""
-    x = _array(x)
+    """`x` as floats (or complex) of the current precision; ints and bools become the float type.
+
+    Python numbers and lists follow `as_tensor`: a Python float is the default float, not float64.
+    """
+    if not isinstance(x, (np.ndarray, np.generic)):
+        x = np.asarray(x)
+        if x.dtype.kind == "c":
+            return x.astype(complex_dtype(get_precision()))
+        return x.astype(float_dtype(get_precision())) if x.dtype.kind in "biuf" else x
     if x.dtype.kind in "biu":
         return x.astype(float_dtype(get_precision()))
     return to_precision(x, get_precision())

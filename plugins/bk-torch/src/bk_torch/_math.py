@@ -105,7 +105,7 @@ class MathMixin:
 
     def abs(self, x: Tensor) -> Tensor:
         x = self._t(x)
-        return x if x.dtype == torch.bool else torch.abs(x)
+        return x if x.dtype == torch.bool or x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED else torch.abs(x)
 
     def sign(self, x: Tensor) -> Tensor:
         x = self._t(x)
@@ -127,24 +127,6 @@ class MathMixin:
     def floor(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return torch.floor(x) if x.is_floating_point() else x
-
-    def maximum(self, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self.auto_cast(self._t(a), self._t(b))
-        self._same_device(a, b)
-        return torch.maximum(a, b)
-
-    def minimum(self, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self.auto_cast(self._t(a), self._t(b))
-        self._same_device(a, b)
-        return torch.minimum(a, b)
-
-    def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        x = self._t(x)
-        if isinstance(minimum, torch.Tensor) or isinstance(maximum, torch.Tensor):
-            lo, hi = self._t(minimum).to(x.device), self._t(maximum).to(x.device)
-            x, lo, hi = self.auto_cast(x, lo, hi)
-            return torch.minimum(torch.maximum(x, lo), hi)
-        return torch.clamp(x, minimum, maximum)
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(torch.sqrt, x)
@@ -247,19 +229,6 @@ class MathMixin:
         x, y = self.auto_cast(self._t(x), self._t(y), int_to_float=True, bool_to_int=True)
         zero = y == 0
         return torch.where(zero, torch.zeros_like(x / torch.ones_like(y)), x / torch.where(zero, torch.ones_like(y), y))
-
-    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        condition = self._t(condition)
-        if x is None or y is None:
-            return torch.argwhere(condition)
-        x, y = self.auto_cast(self._t(x), self._t(y))
-        self._same_device(condition, x, y)
-        return torch.where(condition.to(torch.bool), x, y)
-
-    def equal(self, x: Tensor, y: Tensor) -> Tensor:
-        x, y = self.auto_cast(self._t(x), self._t(y))
-        self._same_device(x, y)
-        return torch.eq(x, y)
 
     # ------------------------------------------------------------ reductions
 

@@ -1,0 +1,184 @@
+"""Binary operators, `where` and `clip` on native PyTorch operations, with the rules of docs/semantics.md.
+
+The fast path is the framework's operator after `auto_cast` (weak Python scalars, overflow checks).
+Everything else happens only after PyTorch has refused: shapes that cannot broadcast become
+`bk.ShapeMismatchError`, and unsigned ints wider than 8 bits, for which PyTorch has almost no
+kernels, are computed in a signed type and converted back.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+import torch
+
+from bk import ShapeMismatchError
+from bk._errors import BK_ERRORS, check_tensor_argument
+
+from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
+
+__all__ = ["OperatorsMixin"]
+
+Tensor = Any
+
+# operators whose result on uint64 is exact in int64's modular arithmetic
+_MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
+# operators that only compare: exact on the order-preserving signed image of uint64
+_ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
+
+
+class OperatorsMixin:
+    """Binary operators, `where` and `clip` of `TorchBackend`."""
+
+    def _binary(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Tensor:
+        try:
+            x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
+            return function(x, y)
+        except Exception as err:
+            return self._binary_failed(op, function, a, b, err, bool_to_int, int_to_float)
+
+    def _binary_failed(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, err: Exception, bool_to_int: bool, int_to_float: bool) -> Tensor:
+        """The slow path after PyTorch (or `auto_cast`) refused: wide unsigned ints, or a clear error."""
+        if isinstance(err, OverflowError):
+            raise err
+        if isinstance(err, BK_ERRORS):
+            _prefixed(op, err)
+        for value in (a, b):
+            check_tensor_argument(value, op, "operand")
+        x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
+        if isinstance(err, NotImplementedError) and isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED:
+            return _unsigned(op, function, x, y)
+        if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+            _check_broadcast(op, x.shape, y.shape)
+            self._same_device(x, y)
+        raise err
+
+    # ------------------------------------------------------------ arithmetic
+
+    def add(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a + b` in the common type; booleans add as int32."""
+        return self._binary("add", operator.add, a, b, bool_to_int=True)
+
+    def sub(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a - b` in the common type; booleans subtract as int32."""
+        return self._binary("sub", operator.sub, a, b, bool_to_int=True)
+
+    def mul(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a * b` in the common type."""
+        return self._binary("mul", operator.mul, a, b)
+
+    def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
+        """True division; integers and booleans divide into the default float (float32, or the precision)."""
+        return self._binary("div", operator.truediv, numerator, denominator, bool_to_int=True, int_to_float=True)
+
+    def maximum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise maximum; NaN propagates."""
+        return self._binary("maximum", torch.maximum, a, b)
+
+    def minimum(self, a: Tensor, b: Tensor) -> Tensor:
+        """Elementwise minimum; NaN propagates."""
+        return self._binary("minimum", torch.minimum, a, b)
+
+    # ------------------------------------------------------------ comparisons
+
+    def equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x == y`."""
+        return self._binary("equal", torch.eq, x, y)
+
+    def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x != y`."""
+        return self._binary("not_equal", torch.ne, x, y)
+
+    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x > y`."""
+        return self._binary("greater_than", torch.gt, x, y)
+
+    def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """Elementwise `x >= y`."""
+        return self._binary("greater_or_equal", torch.ge, x, y)
+
+    # ------------------------------------------------------------ where and clip
+
+    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
+        """`x` where `condition` is true, else `y` (both promoted; Python scalars are weak);
+        `where(condition)` gives the `(nnz, ndims)` indices of true elements."""
+        check_tensor_argument(condition, "where", "condition")
+        condition = self._t(condition)
+        if x is None or y is None:
+            return torch.argwhere(condition)
+        try:
+            x, y = self.auto_cast(x, y)
+            return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), x, y)
+        except Exception as err:
+            if isinstance(err, BK_ERRORS):
+                _prefixed("where", err)
+            if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
+                _check_broadcast("where", x.shape, y.shape)
+                _check_broadcast("where", condition.shape, torch.broadcast_shapes(x.shape, y.shape))
+                self._same_device(condition, x, y)
+            raise
+
+    def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
+        """`x` limited to `[minimum, maximum]`; integer tensors keep their dtype, and Python int bounds
+        outside it clip to its representable range (`clip(uint8 [0, 100, 255], -5, 200)` is `[0, 100, 200]`)."""
+        check_tensor_argument(x, "clip")
+        x = self._t(x)
+        if isinstance(minimum, int) and isinstance(maximum, int) and not (x.is_floating_point() or x.is_complex() or x.dtype == torch.bool):
+            info = torch.iinfo(x.dtype)
+            low, high = min(max(minimum, info.min), info.max), max(min(maximum, info.max), info.min)
+            if x.dtype in _WIDE_UNSIGNED:
+                bounds = torch.tensor([low, high], dtype=x.dtype, device=x.device)
+                ordered, dtype = _ordered(x)
+                lo, hi = _ordered(bounds)[0]
+                return _from_ordered(torch.minimum(torch.maximum(ordered, lo), hi), dtype)
+            return torch.clamp(x, low, high)
+        x, lo, hi = self.auto_cast(x, minimum, maximum)
+        return self.minimum(self.maximum(x, lo), hi)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _prefixed(op: str, err: Exception) -> NoReturn:
+    """Re-raises a bk exception whose message does not yet name `op` with the name in front."""
+    if str(err).startswith(f"{op}:"):
+        raise err
+    raise type(err)(f"{op}: {err}") from err
+
+
+def _broadcasts(a: Any, b: Any) -> bool:
+    try:
+        torch.broadcast_shapes(a, b)
+    except RuntimeError:
+        return False
+    return True
+
+
+def _check_broadcast(op: str, a: Any, b: Any) -> None:
+    if not _broadcasts(a, b):
+        raise ShapeMismatchError(f"{op}: shapes {tuple(a)} and {tuple(b)} cannot be broadcast together")
+
+
+def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """`function(x, y)` for uint16, uint32 and uint64 tensors, which PyTorch cannot compute with.
+
+    uint16 and uint32 widen to int64, exactly. uint64 compares through the order-preserving signed
+    image of `_ordered`, and adds, multiplies and shifts in int64's modular arithmetic, exactly;
+    other operations (division, remainder) are computed in int64 and are exact below 2**63.
+    """
+    dtype = x.dtype
+    if dtype != _UINT64 or op not in _ORDERING | _MODULAR:
+        wide_x, wide_y = (_narrowed(t, torch.int64) if dtype == _UINT64 else t.to(torch.int64) for t in (x, y))
+        result = function(wide_x, wide_y)
+    elif op in _ORDERING:
+        (ordered_x, _), (ordered_y, _) = _ordered(x), _ordered(y)
+        result = function(ordered_x, ordered_y)
+        return _from_ordered(result, dtype) if result.dtype == torch.int64 else result
+    else:
+        result = function(_narrowed(x, torch.int64), _narrowed(y, torch.int64))
+    if result.dtype != torch.int64:
+        return result
+    return _narrowed(result, dtype) if dtype == _UINT64 else result.to(dtype)
+

@@ -137,6 +137,9 @@ class Trial:
     def __init__(self, backend: Backend, precisions: Sequence[int | None] = (None, 32, 64)) -> None:
         self.b = backend
         self.float64 = bool(getattr(backend, "float64_supported", True))
+        # optional attributes: a backend whose library lacks float16 / bfloat16 (array-api-strict) sets them False
+        self.float16 = bool(getattr(backend, "float16_supported", True))
+        self.bfloat16 = bool(getattr(backend, "bfloat16_supported", True))
         self.precisions = tuple(p for p in precisions if p != 64 or self.float64) or (32,)
         self.rng = np.random.default_rng(1234)
         self.computes = 0
@@ -145,8 +148,8 @@ class Trial:
     # ------------------------------------------------------------ dtypes
 
     def floats(self, half: bool = True) -> tuple[DType, ...]:
-        """The float dtypes to sweep: float16 (if `half`), float32, and float64 where supported."""
-        return tuple(d for d in ALL_FLOATS if (half or d.bits != 16) and (d.bits != 64 or self.float64))
+        """The float dtypes to sweep: float16 (if `half` and supported), float32, and float64 where supported."""
+        return tuple(d for d in ALL_FLOATS if ((half and self.float16) or d.bits != 16) and (d.bits != 64 or self.float64))
 
     def complexes(self) -> tuple[DType, ...]:
         """complex64, and complex128 where float64 is supported."""
@@ -249,8 +252,21 @@ class Trial:
         expected = np.asarray(expected)
         if values.shape != expected.shape:
             self.fail(what, f"shape {values.shape}, expected {expected.shape}; actual {short(values)}", inputs)
+        if self.b.compute_count() is not None:
+            self.check_inferred(actual, values, what, got_dtype, inputs)
         self.compare(values, expected, what, tol_dtype or got_dtype, scale, inputs)
         return values
+
+    def check_inferred(self, actual: Any, values: np.ndarray, what: str, got_dtype: DType, inputs: dict[str, Any] | None = None) -> None:
+        """For lazy backends: the shape and dtype known before computing equal those of the computed value.
+
+        `staticshape` may give `None` for a size that depends on the data.
+        """
+        static = tuple(self.b.staticshape(actual))
+        if len(static) != values.ndim or any(s is not None and s != v for s, v in zip(static, values.shape, strict=False)):
+            self.fail(what, f"staticshape {static} before computing, but the computed value has shape {values.shape}", inputs)
+        if values.dtype != object and bk.from_numpy_dtype(values.dtype) != got_dtype:
+            self.fail(what, f"dtype {got_dtype} before computing, but the computed value is {values.dtype}", inputs)
 
     def compare(self, values: np.ndarray, expected: np.ndarray, what: str, dtype: DType, scale: float = 1.0, inputs: dict[str, Any] | None = None) -> None:
         """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`."""

@@ -1,0 +1,227 @@
+"""`Function`: a graph compiled once into Python code that runs on the backend of its arguments."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bk
+from bk import Backend
+
+from ._graph import RANDOM, LazyArray, ascend, compute, flatten, node_key, rebuild, structure_of, unbound
+from ._source import Program
+
+__all__ = ["Function"]
+
+
+class Function:
+    """The graph from `inputs` to `outputs`, compiled once into a Python function.
+
+    Called with tensors of any backend (NumPy, PyTorch, JAX, TensorFlow, or lazy nodes), it runs
+    each recorded operation on that backend and returns that backend's tensors, in the structure of
+    `outputs`. Compiling merges common subexpressions, drops nodes that no output needs, and (with
+    `fold_constants`) evaluates once, now, every part of the graph that depends on no input (such as
+    operations on NumPy leaves: constants, as in bk's dispatch).
+
+    Args:
+        inputs: The nodes bound to the arguments (usually `Variable`s): a node or a tree of them.
+        outputs: The nodes computed: a node or a tree of tuples, lists and dicts of nodes.
+        fold_constants: Evaluate the parts that depend on no input once, at compile time.
+        jit: Compile with the target backend's `jit_compile` where it supports it.
+
+    Raises:
+        UnboundVariableError: when the outputs depend on a `Variable` that is not an input.
+    """
+
+    __slots__ = (
+        "_compiled",
+        "_constants",
+        "_fold",
+        "_in_specs",
+        "_jit",
+        "_n_inputs",
+        "_ops",
+        "_out_structure",
+        "_source",
+        "_stats",
+    )
+
+    def __init__(self, inputs: Any, outputs: Any, fold_constants: bool = True, jit: bool = False) -> None:
+        in_nodes, _ = flatten(inputs)
+        out_nodes: list[LazyArray] = []
+        self._out_structure = structure_of(outputs, out_nodes)
+        self._fold = fold_constants
+        self._jit = jit
+        self._n_inputs = len(in_nodes)
+        self._in_specs = [(n._name, n._shape, n._dtype) for n in in_nodes]
+        self._compiled: dict[Backend, Any] = {}
+        stop = frozenset(id(n) for n in in_nodes)
+        order = list(ascend(out_nodes, stop))
+        unbound(order, stop)
+        alias = _merge_common(order, stop)
+        live = _live(out_nodes, alias, stop)
+        order = [n for n in order if id(n) in live and id(n) not in stop]
+        constant = _constants(order, stop, alias)
+        if fold_constants:
+            needed = _needed_constants(order, constant, alias, out_nodes)
+            folded = [n for n in order if id(n) in needed and n._fn_name is not None]
+            leaves = [n for n in order if id(n) in needed and n._fn_name is None]
+            fixed = leaves + folded
+            values = compute(folded) if folded else []
+            self._constants = [n._data for n in leaves] + list(values)
+            order = [n for n in order if id(n) not in constant]
+        else:
+            fixed = [n for n in order if n._fn_name is None]
+            self._constants = [n._data for n in fixed]
+            order = [n for n in order if n._fn_name is not None]
+        program = Program(order, in_nodes, fixed, out_nodes, alias, call="{op}")
+        self._ops = program.ops
+        self._source = _factory_source(program)
+        self._constants += list(program.params.values())
+        self._stats = (len(order), len(fixed), sum(1 for n in fixed if n._fn_name is not None))
+
+    # ------------------------------------------------------------ calling
+
+    def __call__(self, *args: Any) -> Any:
+        if len(args) != self._n_inputs:
+            if len(args) == 1 and isinstance(args[0], (tuple, list)) and len(args[0]) == self._n_inputs:
+                args = tuple(args[0])
+            else:
+                raise TypeError(f"{self!r} takes {self._n_inputs} arguments, got {len(args)}")
+        target = bk.choose_backend(*args) if args else self._default_target()
+        function = self._compiled.get(target)
+        if function is None:
+            function = self._compile(target)
+        results = function(*args)
+        return results[0] if type(self._out_structure) is int else rebuild(self._out_structure, results)
+
+    def _default_target(self) -> Backend:
+        datas = [c for c in self._constants if not isinstance(c, (int, float, complex, bool, str))]
+        return bk.choose_backend(*datas) if datas else bk.backend("numpy")
+
+    def _compile(self, target: Backend) -> Any:
+        namespace: dict[str, Any] = {}
+        exec(compile(self._source, "<bk_lazy.Function>", "exec"), namespace)
+        constants = [_to(c, target) for c in self._constants]
+        function = namespace["make"](target, bk.precision, *constants)
+        if self._jit and target.supports("jit_compile"):
+            function = target.jit_compile(function)
+        self._compiled[target] = function
+        return function
+
+    # ------------------------------------------------------------ looking at it
+
+    @property
+    def source(self) -> str:
+        """The Python source of the compiled function."""
+        return self._source
+
+    def print_source(self) -> None:
+        """Prints the Python source of the compiled function."""
+        print(self._source)
+
+    def __repr__(self) -> str:
+        inputs = ", ".join(f"{name or '?'}: {dtype} {shape}" for name, shape, dtype in self._in_specs)
+        operations, fixed, folded = self._stats
+        return f"<bk_lazy.Function ({inputs}) -> {_count_outputs(self._out_structure)} output(s); {operations} operations, {fixed} constants ({folded} folded)>"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_compiled"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._compiled = {}
+
+
+def _count_outputs(structure: Any) -> int:
+    if isinstance(structure, int):
+        return 1
+    values = structure.values() if isinstance(structure, dict) else structure
+    return sum(_count_outputs(v) for v in values)
+
+
+def _to(value: Any, target: Backend) -> Any:
+    if isinstance(value, (int, float, complex, bool, str)) or target.is_tensor(value, only_native=True):
+        return value
+    try:
+        owner = bk.choose_backend(value)
+    except bk.NoBackendFound:
+        return value  # a function or another object passed to an operation
+    if owner is target:
+        return value
+    if target.name == "lazy":
+        from ._graph import array
+
+        return array(value)
+    return bk.convert(value, target)
+
+
+def _factory_source(program: Program) -> str:
+    params = ", ".join(["b", "precision", *program.constant_names, *program.params])
+    lines = [f"def make({params}):"]
+    if program.ops:
+        lines.append(
+            f"    {', '.join(program.ops)}{',' if len(program.ops) == 1 else ''} = {', '.join('b.' + op for op in program.ops)}"
+        )
+    lines.append(f"    def function({', '.join(program.input_names)}):")
+    lines.append(program.body("        "))
+    lines.append("    return function")
+    return "\n".join(lines) + "\n"
+
+
+def _merge_common(order: list[LazyArray], stop: frozenset[int]) -> dict[int, LazyArray]:
+    """Maps each node that repeats an earlier one (same operation, same inputs) to that one."""
+    alias: dict[int, LazyArray] = {}
+    first: dict[Any, LazyArray] = {}
+
+    def ident(node: LazyArray) -> int:
+        return id(alias.get(id(node), node))
+
+    for node in order:
+        if id(node) in stop or node._fn_name is None or node._fn_name in RANDOM:
+            continue
+        key = node_key(node._fn_name, node._args, node._kwargs, node._precision, ident)
+        if key is None:
+            continue
+        seen = first.setdefault(key, node)
+        if seen is not node:
+            alias[id(node)] = seen
+    return alias
+
+
+def _live(outputs: list[LazyArray], alias: dict[int, LazyArray], stop: frozenset[int]) -> set[int]:
+    """`id`s of the (representative) nodes the outputs need."""
+    live: set[int] = set()
+    stack = [alias.get(id(o), o) for o in outputs]
+    while stack:
+        node = stack.pop()
+        if id(node) in live:
+            continue
+        live.add(id(node))
+        if id(node) not in stop:
+            stack.extend(alias.get(id(d), d) for d in node._deps)
+    return live
+
+
+def _constants(order: list[LazyArray], stop: frozenset[int], alias: dict[int, LazyArray]) -> set[int]:
+    """`id`s of the nodes that depend on no input (and draw no random numbers)."""
+    constant: set[int] = set()
+    for node in order:
+        if id(node) in stop:
+            continue
+        if node._fn_name is None or (
+            node._fn_name not in RANDOM and all(id(alias.get(id(d), d)) in constant for d in node._deps)
+        ):
+            constant.add(id(node))
+    return constant
+
+
+def _needed_constants(
+    order: list[LazyArray], constant: set[int], alias: dict[int, LazyArray], outputs: list[LazyArray]
+) -> set[int]:
+    """`id`s of the constant nodes that are outputs or feed a node that is not constant."""
+    needed = {id(alias.get(id(o), o)) for o in outputs} & constant
+    for node in order:
+        if id(node) not in constant:
+            needed.update(i for i in (id(alias.get(id(d), d)) for d in node._deps) if i in constant)
+    return needed

@@ -1,0 +1,819 @@
+"""`LazyArray`, the graph node; leaves (`array`, `Variable`); traversal; `compute`; sharing.
+
+A node records the name of a bk catalogue operation (`fn_name`), its arguments (which may hold
+other nodes), and the shape and `DType` its result will have. Leaves hold data of any backend
+(`array`) or nothing at all (`Variable`, a placeholder bound when a `Function` is called).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import math
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import bk
+from bk import Backend, DType
+
+__all__ = [
+    "LazyArray",
+    "UnboundVariableError",
+    "Variable",
+    "array",
+    "ascend",
+    "compute",
+    "compute_count",
+    "descend",
+    "evaluate",
+    "flatten",
+    "shared_intermediates",
+]
+
+Shape = tuple[int | None, ...]
+
+
+class _NoData:
+    """The marker of a leaf that holds no data (a `Variable`)."""
+
+    def __repr__(self) -> str:
+        return "NO_DATA"
+
+    def __reduce__(self) -> str:
+        return "NO_DATA"
+
+
+NO_DATA: Final = _NoData()
+RANDOM: Final = frozenset({"random_uniform", "random_normal"})
+"""Operations that draw random numbers: never folded or merged; `compute` draws once per node and backend."""
+_COUNTER: list[int] = [0]  # computes so far (a list: mutated in place, read by compute_count)
+_SHARED: contextvars.ContextVar[dict[Any, LazyArray] | None] = contextvars.ContextVar("bk_lazy_shared", default=None)
+
+
+class UnboundVariableError(ValueError):
+    """Raised when a graph is computed while it still depends on a `Variable` that has no value."""
+
+
+class LazyArray:
+    """A node of a computational graph: a bk operation and its arguments, with known shape and dtype.
+
+    Create leaves with `bk_lazy.array(x)` or `bk_lazy.Variable(shape, dtype)`, and nodes by calling
+    operations of `bk.backend("lazy")` (or Python operators) on them. Nothing is computed until
+    `compute` (or `numpy`, `bool`, `float`) asks for values.
+    """
+
+    __slots__ = (
+        "__weakref__",
+        "_args",
+        "_data",
+        "_deps",
+        "_depth",
+        "_dtype",
+        "_fn_name",
+        "_kwargs",
+        "_name",
+        "_precision",
+        "_shape",
+    )
+
+    def __init__(
+        self,
+        fn_name: str | None,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        deps: tuple[LazyArray, ...],
+        shape: Shape | None,
+        dtype: DType | None,
+        data: Any = NO_DATA,
+        name: str | None = None,
+        precision: int | None = None,
+    ) -> None:
+        self._fn_name = fn_name
+        self._args = args
+        self._kwargs = kwargs
+        self._deps = deps
+        self._depth = 1 + max([d._depth for d in deps]) if deps else 0
+        self._shape = shape
+        self._dtype = dtype
+        self._data = data
+        self._name = name
+        self._precision = precision
+
+    # ------------------------------------------------------------ what the node is
+
+    @property
+    def fn_name(self) -> str | None:
+        """The bk operation that computes this node; `None` for a leaf."""
+        return self._fn_name
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """Positional arguments of the operation (nodes among them)."""
+        return self._args
+
+    @property
+    def kwargs(self) -> dict[str, Any]:
+        """Keyword arguments of the operation."""
+        return self._kwargs
+
+    @property
+    def deps(self) -> tuple[LazyArray, ...]:
+        """The distinct nodes this node's arguments hold, in order of appearance."""
+        return self._deps
+
+    @property
+    def depth(self) -> int:
+        """The longest distance to a leaf (0 for leaves)."""
+        return self._depth
+
+    @property
+    def shape(self) -> Shape:
+        """The shape, known without data; `None` for a size that depends on the data."""
+        if self._shape is None:
+            raise TypeError(f"{self!r} has several results; index it (node[i]) for one")
+        return self._shape
+
+    @property
+    def dtype(self) -> DType:
+        """The `DType`, known without data."""
+        if self._dtype is None:
+            raise TypeError(f"{self!r} has several results; index it (node[i]) for one")
+        return self._dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int | None:
+        """The number of elements, `None` when a size depends on the data."""
+        shape = self.shape
+        return None if None in shape else math.prod(shape)  # type: ignore[arg-type]
+
+    @property
+    def nbytes(self) -> int | None:
+        """The bytes the computed value occupies, `None` when a size depends on the data."""
+        size = self.size
+        itemsize = self.dtype.itemsize
+        return None if size is None or itemsize is None else size * itemsize
+
+    @property
+    def name(self) -> str | None:
+        """The name of a `Variable` (or `None`)."""
+        return self._name
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._fn_name is None
+
+    @property
+    def is_variable(self) -> bool:
+        """Whether this is a placeholder leaf without data."""
+        return self._fn_name is None and self._data is NO_DATA
+
+    @property
+    def data(self) -> Any:
+        """The data of a leaf made by `array` (`NO_DATA` for variables and operation nodes)."""
+        return self._data
+
+    @property
+    def T(self) -> LazyArray:
+        return _lazy().transpose(self, tuple(range(self.ndim))[::-1])
+
+    def __repr__(self) -> str:
+        if self.is_variable:
+            what = f"Variable {self._name!r}" if self._name else "Variable"
+        elif self.is_leaf:
+            what = f"leaf of {type(self._data).__module__.partition('.')[0]}"
+        else:
+            what = self._fn_name
+        if self._shape is None:
+            return f"<LazyArray {what}, {len(self._args)} args, several results>"
+        return f"<LazyArray {what}, shape={self._shape}, dtype={self._dtype}>"
+
+    # ------------------------------------------------------------ computing
+
+    def compute(self, backend: Backend | str | None = None) -> Any:
+        """`bk_lazy.compute(self, backend)`."""
+        return compute(self, backend)
+
+    def __bool__(self) -> bool:
+        return bool(_lazy().numpy(self))
+
+    def __float__(self) -> float:
+        return float(_lazy().numpy(self))
+
+    def __int__(self) -> int:
+        return int(_lazy().numpy(self))
+
+    def __index__(self) -> int:
+        return int(_lazy().numpy(self))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        return np.asarray(_lazy().numpy(self), dtype=dtype)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d LazyArray")
+        if self.shape[0] is None:
+            raise TypeError("len() of a LazyArray whose first size depends on the data")
+        return self.shape[0]
+
+    def __iter__(self) -> Iterator[LazyArray]:
+        return iter(_lazy().unstack(self, 0))
+
+    # ------------------------------------------------------------ operators: graph nodes
+
+    def __getitem__(self, key: Any) -> LazyArray:
+        if self._shape is None:  # a multi-result node: its parts
+            return _item(self, key)
+        return _lazy().multi_slice(self, key if isinstance(key, tuple) else (key,))
+
+    def __add__(self, other: Any) -> LazyArray:
+        return _lazy().add(self, other)
+
+    def __radd__(self, other: Any) -> LazyArray:
+        return _lazy().add(other, self)
+
+    def __sub__(self, other: Any) -> LazyArray:
+        return _lazy().sub(self, other)
+
+    def __rsub__(self, other: Any) -> LazyArray:
+        return _lazy().sub(other, self)
+
+    def __mul__(self, other: Any) -> LazyArray:
+        return _lazy().mul(self, other)
+
+    def __rmul__(self, other: Any) -> LazyArray:
+        return _lazy().mul(other, self)
+
+    def __truediv__(self, other: Any) -> LazyArray:
+        return _lazy().div(self, other)
+
+    def __rtruediv__(self, other: Any) -> LazyArray:
+        return _lazy().div(other, self)
+
+    def __floordiv__(self, other: Any) -> LazyArray:
+        return _lazy().floordiv(self, other)
+
+    def __rfloordiv__(self, other: Any) -> LazyArray:
+        return _lazy().floordiv(other, self)
+
+    def __mod__(self, other: Any) -> LazyArray:
+        return _lazy().mod(self, other)
+
+    def __rmod__(self, other: Any) -> LazyArray:
+        return _lazy().mod(other, self)
+
+    def __pow__(self, other: Any) -> LazyArray:
+        return _lazy().pow(self, other)
+
+    def __rpow__(self, other: Any) -> LazyArray:
+        return _lazy().pow(other, self)
+
+    def __matmul__(self, other: Any) -> LazyArray:
+        return _matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> LazyArray:
+        return _matmul(other, self)
+
+    def __and__(self, other: Any) -> LazyArray:
+        return _lazy().and_(self, other)
+
+    def __rand__(self, other: Any) -> LazyArray:
+        return _lazy().and_(other, self)
+
+    def __or__(self, other: Any) -> LazyArray:
+        return _lazy().or_(self, other)
+
+    def __ror__(self, other: Any) -> LazyArray:
+        return _lazy().or_(other, self)
+
+    def __xor__(self, other: Any) -> LazyArray:
+        return _lazy().xor(self, other)
+
+    def __rxor__(self, other: Any) -> LazyArray:
+        return _lazy().xor(other, self)
+
+    def __lshift__(self, other: Any) -> LazyArray:
+        return _lazy().shift_bits_left(self, other)
+
+    def __rshift__(self, other: Any) -> LazyArray:
+        return _lazy().shift_bits_right(self, other)
+
+    def __invert__(self) -> LazyArray:
+        return _lazy().invert(self)
+
+    def __neg__(self) -> LazyArray:
+        return _lazy().sub(0, self) if self.dtype.kind is not bool else _lazy().invert(self)
+
+    def __pos__(self) -> LazyArray:
+        return self
+
+    def __abs__(self) -> LazyArray:
+        return _lazy().abs(self)
+
+    def __gt__(self, other: Any) -> LazyArray:
+        return _lazy().greater_than(self, other)
+
+    def __ge__(self, other: Any) -> LazyArray:
+        return _lazy().greater_or_equal(self, other)
+
+    def __lt__(self, other: Any) -> LazyArray:
+        return _lazy().greater_than(other, self)
+
+    def __le__(self, other: Any) -> LazyArray:
+        return _lazy().greater_or_equal(other, self)
+
+    def reshape(self, *shape: Any) -> LazyArray:
+        return _lazy().reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
+
+    def astype(self, dtype: Any) -> LazyArray:
+        return _lazy().cast(self, _as_dtype(dtype))
+
+    # ------------------------------------------------------------ history statistics
+
+    def history_num_nodes(self) -> int:
+        """The number of distinct nodes (leaves included) this node depends on, itself included."""
+        return sum(1 for _ in ascend(self))
+
+    def history_fn_frequencies(self) -> dict[str, int]:
+        """How often each operation appears in the graph (leaves as `'array'` and `'Variable'`)."""
+        counts: dict[str, int] = {}
+        for node in ascend(self):
+            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def history_max_size(self) -> int:
+        """The largest number of elements of any node (sizes that depend on data count as 0)."""
+        return max((n.size or 0) for n in ascend(self) if n._shape is not None)
+
+    def history_total_size(self) -> int:
+        """The number of elements of all distinct nodes together."""
+        return sum((n.size or 0) for n in ascend(self) if n._shape is not None)
+
+    def history_size_footprint(self, include_inputs: bool = True) -> list[int]:
+        """The elements held after each step of `compute` (intermediates released after their last use)."""
+        return footprint(self, include_inputs, bytes_=False)
+
+    def history_peak_size(self, include_inputs: bool = True) -> int:
+        """The most elements held at once while computing, predicted without data."""
+        return max(footprint(self, include_inputs, bytes_=False, during=True), default=0)
+
+    def history_peak_memory(self, include_inputs: bool = False) -> int:
+        """The most bytes held at once by `compute` on this node, predicted without data.
+
+        Counts every intermediate result from its creation until its last consumer has run (as
+        `compute` releases them); the inputs' data only with `include_inputs` (they exist before).
+        """
+        return max(footprint(self, include_inputs, bytes_=True, during=True), default=0)
+
+    def history_stats(self, fn: str | Callable[[LazyArray], float]) -> dict[str, float]:
+        """Sums `fn` over the nodes of each operation: `'count'`, `'sizein'`, `'sizeout'` or a function."""
+        measures: dict[str, Callable[[LazyArray], float]] = {
+            "count": lambda n: 1,
+            "sizeout": lambda n: (n.size or 0) if n._shape is not None else 0,
+            "sizein": lambda n: sum((d.size or 0) for d in n._deps if d._shape is not None),
+        }
+        measure = measures[fn] if isinstance(fn, str) else fn
+        stats: dict[str, float] = {}
+        for node in ascend(self):
+            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+            stats[name] = stats.get(name, 0) + measure(node)
+        return stats
+
+    def plot_history_size_footprint(self, include_inputs: bool = True) -> Any:
+        """A matplotlib figure of `history_size_footprint` (needs matplotlib)."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as error:
+            raise ImportError("plot_history_size_footprint needs matplotlib: pip install matplotlib") from error
+        figure, axes = plt.subplots()
+        axes.plot(self.history_size_footprint(include_inputs))
+        axes.set_xlabel("step")
+        axes.set_ylabel("elements held")
+        return figure
+
+
+def _ndim(x: Any) -> int:
+    return x.ndim if isinstance(x, LazyArray) else len(_lazy().staticshape(x))
+
+
+def _matmul(a: Any, b: Any) -> LazyArray:
+    """`a @ b` with NumPy's rules (batched, 1-D operands) as an `einsum` node."""
+    left = "...ij" if _ndim(a) >= 2 else "j"
+    right = "...jk" if _ndim(b) >= 2 else "j"
+    out = ("...i" if _ndim(a) >= 2 else "...") + ("k" if _ndim(b) >= 2 else "")
+    if _ndim(a) < 2 and _ndim(b) < 2:
+        out = ""
+    return _lazy().einsum(f"{left},{right}->{out}", a, b)  # type: ignore[no-any-return]
+
+
+def _as_dtype(dtype: Any) -> DType:
+    if isinstance(dtype, DType):
+        return dtype
+    import numpy as np
+
+    return bk.from_numpy_dtype(np.dtype(dtype))
+
+
+_LAZY: list[Any] = []
+
+
+def _lazy() -> Any:
+    """The lazy backend (loaded on first use)."""
+    if not _LAZY:
+        _LAZY.append(bk.backend("lazy"))
+    return _LAZY[0]
+
+
+# ---------------------------------------------------------------- making nodes
+
+
+def make_node(
+    fn_name: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    deps: tuple[LazyArray, ...],
+    shape: Shape | None,
+    dtype: DType | None,
+) -> LazyArray:
+    """A new node, or the identical one made before inside `shared_intermediates()`."""
+    cache = _SHARED.get()
+    precision = bk.get_precision()
+    if cache is None:
+        return LazyArray(fn_name, args, kwargs, deps, shape, dtype, precision=precision)
+    key = node_key(fn_name, args, kwargs, precision, id)
+    if key is None:
+        return LazyArray(fn_name, args, kwargs, deps, shape, dtype, precision=precision)
+    node = cache.get(key)
+    if node is None:
+        node = cache[key] = LazyArray(fn_name, args, kwargs, deps, shape, dtype, precision=precision)
+    return node
+
+
+def _item(parent: LazyArray, index: int) -> LazyArray:
+    items = parent._data if isinstance(parent._data, tuple) else ()
+    if not isinstance(index, int) or not -len(items) <= index < len(items):
+        raise IndexError(f"{parent!r} has {len(items)} results; index {index!r} is out of range")
+    return items[index]
+
+
+def multi_output(
+    fn_name: str, args: tuple[Any, ...], kwargs: dict[str, Any], deps: tuple[LazyArray, ...], specs: list[tuple[Shape, DType]]
+) -> tuple[LazyArray, ...]:
+    """A node for an operation with several results, and one `getitem` node per result."""
+    parent = make_node(fn_name, args, kwargs, deps, None, None)
+    if not isinstance(parent._data, tuple):
+        items = tuple(
+            LazyArray("getitem", (parent, i), {}, (parent,), shape, dtype, precision=parent._precision)
+            for i, (shape, dtype) in enumerate(specs)
+        )
+        parent._data = items  # the parts, so that shared parents share parts (not data: it never computes)
+    return parent._data  # type: ignore[no-any-return]
+
+
+def node_key(
+    fn_name: str, args: tuple[Any, ...], kwargs: dict[str, Any], precision: int | None, ident: Callable[[LazyArray], Any]
+) -> Any:
+    """A hashable key of an operation on its inputs (nodes by `ident`), or `None` if an argument is not hashable."""
+    try:
+        key = (fn_name, _key(args, ident), _key(tuple(sorted(kwargs.items())), ident) if kwargs else (), precision)
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _key(value: Any, ident: Callable[[LazyArray], Any]) -> Any:
+    if isinstance(value, LazyArray):
+        return ("node", ident(value))
+    if isinstance(value, (tuple, list)):
+        return (type(value).__name__, *[_key(v, ident) for v in value])
+    if isinstance(value, dict):
+        return ("dict", *[(k, _key(v, ident)) for k, v in sorted(value.items())])
+    if isinstance(value, slice):
+        return ("slice", _key(value.start, ident), _key(value.stop, ident), _key(value.step, ident))
+    if isinstance(value, float) and value != value:
+        return ("nan",)
+    if hasattr(value, "__array__") or hasattr(value, "__dlpack__"):
+        raise TypeError("arrays are keyed by identity only as nodes")
+    return (type(value), value)
+
+
+@contextmanager
+def shared_intermediates(cache: dict[Any, LazyArray] | None = None) -> Iterator[dict[Any, LazyArray]]:
+    """Context in which the same operation on the same inputs returns the same node.
+
+    Args:
+        cache: A dict from an earlier context, to go on sharing with its nodes.
+
+    Yields:
+        The cache; nodes in it stay alive as long as it does.
+    """
+    cache = {} if cache is None else cache
+    token = _SHARED.set(cache)
+    try:
+        yield cache
+    finally:
+        _SHARED.reset(token)
+
+
+# ---------------------------------------------------------------- leaves
+
+
+def array(x: Any) -> LazyArray:
+    """A leaf holding `x`, a tensor of any installed backend (or a NumPy array or Python number).
+
+    Computing a graph runs on the backend of its leaves' data: NumPy leaves are constants that lose
+    to the tensors of any framework (as in `bk.choose_backend`).
+    """
+    if isinstance(x, LazyArray):
+        return x
+    owner = bk.choose_backend(x)
+    if owner.name == "lazy":
+        raise TypeError(f"cannot make a leaf of {type(x).__name__}")
+    data = owner.as_tensor(x)
+    shape = tuple(owner.staticshape(data))
+    return LazyArray(None, (), {}, (), shape, owner.dtype(data), data=data)
+
+
+_VARIABLES = [0]
+
+
+def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArray:
+    """A placeholder leaf that has a shape and a dtype but never data; bound by `Function` calls.
+
+    Args:
+        shape: Its shape; `None` for a size not known in advance.
+        dtype: Its `DType` (or a NumPy dtype or name); the default float type when `None`.
+        name: Shown in the source code and in errors; `v0`, `v1`, ... when `None`.
+    """
+    if name is None:
+        name = f"v{_VARIABLES[0]}"
+        _VARIABLES[0] += 1
+    elif not name.isidentifier():
+        raise ValueError(f"Variable: name must be a Python identifier, got {name!r}")
+    dtype = bk.backend("numpy").float_type if dtype is None else _as_dtype(dtype)
+    shape = (shape,) if isinstance(shape, int) else tuple(None if s is None else int(s) for s in shape)
+    if any(s is not None and s < 0 for s in shape):
+        raise ValueError(f"Variable: sizes must be >= 0, got shape {shape}")
+    return LazyArray(None, (), {}, (), shape, dtype, name=name)
+
+
+# ---------------------------------------------------------------- traversal
+
+
+def flatten(tree: Any) -> tuple[list[LazyArray], Callable[[list[Any]], Any]]:
+    """The nodes of a tree of tuples, lists and dicts, and a function that rebuilds it from new leaves."""
+    if isinstance(tree, LazyArray):
+        return [tree], _first
+    nodes: list[LazyArray] = []
+    structure = structure_of(tree, nodes)
+    return nodes, lambda values: rebuild(structure, values)
+
+
+def _first(values: list[Any]) -> Any:
+    return values[0]
+
+
+def structure_of(tree: Any, nodes: list[LazyArray]) -> Any:
+    """`tree` with each node replaced by its index in `nodes` (appended); picklable."""
+    if isinstance(tree, LazyArray):
+        nodes.append(tree)
+        return len(nodes) - 1
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(structure_of(v, nodes) for v in tree)
+    if isinstance(tree, dict):
+        return {k: structure_of(v, nodes) for k, v in tree.items()}
+    raise TypeError(f"expected LazyArray nodes in tuples, lists and dicts, got {type(tree).__name__}")
+
+
+def rebuild(structure: Any, values: Any) -> Any:
+    """The tree `structure` (from `structure_of`) with index `i` replaced by `values[i]`."""
+    if isinstance(structure, int):
+        return values[structure]
+    if isinstance(structure, (tuple, list)):
+        return type(structure)(rebuild(p, values) for p in structure)
+    return {k: rebuild(p, values) for k, p in structure.items()}
+
+
+def ascend(nodes: Any, stop: frozenset[int] = frozenset()) -> Iterator[LazyArray]:
+    """Each distinct node from the leaves up to `nodes` (a node or a tree), dependencies first.
+
+    Among the dependencies of a node the deepest is visited first, as autoray does.
+
+    Args:
+        stop: `id`s of nodes treated as leaves (their dependencies are not visited).
+    """
+    roots, _ = flatten(nodes)
+    seen: set[int] = set()
+    stack: list[tuple[LazyArray, bool]] = [(r, False) for r in reversed(roots)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            yield node
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        deps = node._deps
+        if deps and id(node) not in stop:
+            if len(deps) > 1:
+                deps = tuple(sorted(deps, key=_depth_of))  # deepest ends on top of the stack
+            for dep in deps:
+                if id(dep) not in seen:
+                    stack.append((dep, False))
+
+
+def _depth_of(node: LazyArray) -> int:
+    return node._depth
+
+
+def descend(nodes: Any) -> Iterator[LazyArray]:
+    """Each distinct node from `nodes` (a node or a tree) down to the leaves, users before what they use."""
+    roots, _ = flatten(nodes)
+    seen: set[int] = set()
+    stack = list(reversed(roots))
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        yield node
+        stack.extend(reversed(node._deps))
+
+
+def footprint(nodes: Any, include_inputs: bool, bytes_: bool, during: bool = False) -> list[int]:
+    """What `evaluate` holds after (or, with `during`, while computing) each node, in elements or bytes."""
+    order = list(ascend(nodes))
+    remaining = _consumers(order)
+    roots, _ = flatten(nodes)
+    for root in roots:
+        remaining[id(root)] = remaining.get(id(root), 0) + 1  # outputs are never released
+    sizes: dict[int, int] = {}
+    held = 0
+    steps = []
+    for node in order:
+        if node._shape is None:  # several results: held together until the last part is used
+            size = sum(_measure(p, bytes_) for p in node._data) if isinstance(node._data, tuple) else 0
+        elif node._fn_name == "getitem":
+            size = 0  # a part of its parent's results, counted there
+        else:
+            size = _measure(node, bytes_)
+        if node._fn_name is None and not include_inputs:
+            size = 0
+        sizes[id(node)] = size
+        held += size
+        if during:
+            steps.append(held)
+        for dep in node._deps:
+            remaining[id(dep)] -= 1
+            if remaining[id(dep)] == 0:
+                held -= sizes[id(dep)]
+        if not during:
+            steps.append(held)
+    return steps
+
+
+def _measure(node: LazyArray, bytes_: bool) -> int:
+    size = node.size or 0
+    if bytes_:
+        return size * (node.dtype.itemsize or 0)
+    return size
+
+
+def _consumers(order: list[LazyArray]) -> dict[int, int]:
+    remaining: dict[int, int] = {}
+    for node in order:
+        for dep in node._deps:
+            remaining[id(dep)] = remaining.get(id(dep), 0) + 1
+    return remaining
+
+
+# ---------------------------------------------------------------- computing
+
+
+def compute_count() -> int:
+    """How many times lazy values have been computed in this process (calls of `compute`)."""
+    return _COUNTER[0]
+
+
+def compute(nodes: Any, backend: Backend | str | None = None) -> Any:
+    """The values of `nodes` (a node, or a tree of tuples, lists and dicts of nodes).
+
+    Each node is evaluated exactly once, dependencies first, by the bk operation it records on the
+    target backend; an intermediate result is released as soon as its last consumer has run.
+
+    Args:
+        nodes: What to compute.
+        backend: Where to compute; by default the backend of the leaves' data (NumPy leaves are
+            constants that lose to any framework's tensors; NumPy when there are none).
+
+    Raises:
+        UnboundVariableError: when the graph depends on a `Variable`, naming it.
+        NoBackendFound: when leaves hold tensors of two frameworks.
+    """
+    roots, rebuild = flatten(nodes)
+    order = list(ascend(roots))
+    target = target_backend(order) if backend is None else bk.backend(backend) if isinstance(backend, str) else backend
+    _COUNTER[0] += 1
+    values = evaluate(order, roots, target)
+    return rebuild([values[id(r)] for r in roots])
+
+
+def target_backend(order: list[LazyArray]) -> Backend:
+    """The backend of the leaves' data, NumPy's when there is none."""
+    datas = [n._data for n in order if n._fn_name is None and n._data is not NO_DATA]
+    if datas:
+        chosen = bk.choose_backend(*datas)
+        if chosen.name != "lazy":
+            return chosen
+    return bk.backend("numpy")
+
+
+def unbound(order: list[LazyArray], known: frozenset[int] = frozenset()) -> None:
+    """Raises `UnboundVariableError` for the first `Variable` in `order` that is not in `known`."""
+    for node in order:
+        if node._fn_name is None and node._data is NO_DATA and id(node) not in known:
+            raise UnboundVariableError(
+                f"Variable {node._name!r} (shape {node._shape}, {node._dtype}) has no value; "
+                f"bind it by calling bk_lazy.Function([{node._name}, ...], outputs) with its value"
+            )
+
+
+def evaluate(
+    order: list[LazyArray], roots: list[LazyArray], target: Backend, bound: dict[int, Any] | None = None
+) -> dict[int, Any]:
+    """Evaluates `order` (dependencies first) on `target`; returns the values of `roots` by `id`.
+
+    Args:
+        bound: Values of nodes given by the caller (`Function` inputs), by `id`.
+    """
+    bound = bound or {}
+    unbound(order, frozenset(bound))
+    remaining = _consumers(order)
+    for root in roots:
+        remaining[id(root)] = remaining.get(id(root), 0) + 1
+    values: dict[int, Any] = {}
+    current = bk.get_precision()
+    for node in order:
+        key = id(node)
+        if key in bound:
+            values[key] = bound[key]
+            continue
+        name = node._fn_name
+        if name is None:
+            data = node._data
+            values[key] = data if target.is_tensor(data, only_native=True) else bk.convert(data, target)
+        elif name == "getitem":
+            values[key] = values[id(node._args[0])][node._args[1]]
+        elif name in RANDOM:  # a node is one value: drawn once per target backend, then kept
+            cached = node._data
+            if cached is NO_DATA or cached[0] is not target:
+                cached = node._data = (target, getattr(target, name)(*substitute(node._args, values), **node._kwargs))
+            values[key] = cached[1]
+        else:
+            args = substitute(node._args, values)
+            kwargs = substitute(node._kwargs, values) if node._kwargs else {}
+            function = getattr(target, name)
+            if node._precision == current:
+                values[key] = function(*args, **kwargs)
+            else:
+                with bk.precision(node._precision):
+                    values[key] = function(*args, **kwargs)
+        for dep in node._deps:
+            left = remaining[id(dep)] - 1
+            remaining[id(dep)] = left
+            if left == 0:
+                del values[id(dep)]
+    return values
+
+
+def substitute(value: Any, values: dict[int, Any]) -> Any:
+    """`value` with every node replaced by its computed value."""
+    if isinstance(value, LazyArray):
+        return values[id(value)]
+    if isinstance(value, tuple):
+        return tuple([substitute(v, values) for v in value])
+    if isinstance(value, list):
+        return [substitute(v, values) for v in value]
+    if isinstance(value, dict):
+        return {k: substitute(v, values) for k, v in value.items()}
+    return value
+
+
+def find_deps(value: Any, found: dict[int, LazyArray]) -> None:
+    """Collects the nodes inside `value` (nested tuples, lists and dicts), in order."""
+    if isinstance(value, LazyArray):
+        found.setdefault(id(value), value)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            find_deps(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            find_deps(v, found)

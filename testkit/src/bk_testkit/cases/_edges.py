@@ -69,6 +69,10 @@ def dtypes(t: Trial, *groups: Sequence[DType]) -> st.SearchStrategy[DType]:
     chosen = [d for g in (groups or (ALL_DTYPES,)) for d in g]
     if not t.float64:
         chosen = [d for d in chosen if d not in (DType(float, 64), DType(complex, 128))]
+    if not t.float16:
+        chosen = [d for d in chosen if d != DType(float, 16)]
+    if not t.bfloat16:
+        chosen = [d for d in chosen if d != DType(float, 16, brain=True)]
     return st.sampled_from(chosen)
 
 

@@ -228,6 +228,8 @@ def _weak_table(t: Trial) -> None:
     for name, x, scalar, want, values in rows:
         if not t.float64 and want.bits in (64, 128) and want.kind is not int:
             continue
+        if not t.float16 and x.dtype == np.float16:  # a library without float16 (array-api-strict)
+            continue
         check_result(t, getattr(t.b, name)(tensor(t, x), scalar), np.asarray(values), describe(name, x) + f" with {scalar!r}", want, {"x": x})
     check_raises(t, OverflowError, lambda: t.b.add(tensor(t, np.array([100], np.int8)), 300), "add(int8 [100], 300)", "add")
 

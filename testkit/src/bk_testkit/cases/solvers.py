@@ -86,7 +86,7 @@ def _trajectory(t: Trial) -> None:
     x = t.to_numpy(result.x)
     t.expect(x.shape == (3, 1, 16), "linear_solve trajectory", f"x has shape {x.shape}, expected (3, 1, 16)")
     t.expect(t.to_numpy(result.iterations)[:2, 0].tolist() == [1, 2], "linear_solve trajectory", f"iterations {t.to_numpy(result.iterations)}")
-    t.check(result.x[2], np.linalg.solve(matrix, y.T).T, "linear_solve trajectory, last checkpoint", dtype=DType(float, 32), scale=2e3)
+    t.check(result.x[2, ...], np.linalg.solve(matrix, y.T).T, "linear_solve trajectory, last checkpoint", dtype=DType(float, 32), scale=2e3)
 
 
 @case("conjugate_gradient")

@@ -1,0 +1,580 @@
+"""`ArrayAPIBackend`: the bk backend of one namespace of the Python Array API standard.
+
+`create_backend(name, namespace)` imports the namespace and builds a subclass for it: every
+operation whose namespace functions or capabilities (`__array_namespace_info__().capabilities()`)
+are missing is taken back to the base class's `NotImplementedError`, so `supports()`, which is
+cached per class, is right for each namespace. Nothing is decided from the library's name.
+
+The operations live in mixins by topic (`_math`, `_indexing`, `_linalg`); this module holds the
+required set, conversion, devices, creation, randomness and shape manipulation.
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, ClassVar, Final
+
+import numpy as np
+
+import bk
+from bk import ArgumentTypeError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
+from bk import _context as _bk_context
+from bk._axes import normalize_axis
+
+from ._devices import list_devices
+from ._dtypes import PYTHON_SCALARS, DTypeMap, default_dtype, python_scalar_dtype, weak_result
+from ._indexing import IndexingMixin
+from ._linalg import LinalgMixin
+from ._math import MathMixin
+from ._needs import missing, needs
+
+__all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
+
+Tensor = Any
+
+_GLOBALS: Final = _bk_context.GLOBALS
+
+
+class _DLPackCapsule:
+    """Wraps a raw DLPack capsule (host memory) so that `from_dlpack`, which wants `__dlpack__`, accepts it."""
+
+    def __init__(self, capsule: Any) -> None:
+        self._capsule = capsule
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self._capsule
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
+def _only_python_values(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_only_python_values(e) for e in x)
+    return type(x) in PYTHON_SCALARS
+
+
+class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
+    """Any namespace of the Array API standard; use `create_backend` to get one.
+
+    Native tensors are the namespace's arrays. Python numbers convert as in PyTorch and JAX:
+    floats to the float type of the precision (float32 by default), ints to int64, complex
+    numbers to complex64; mixed operations promote as NumPy does, with Python numbers weak.
+
+    Args:
+        name: The backend name.
+        xp: The namespace module.
+        namespace: Its import name.
+    """
+
+    float16_supported: ClassVar[bool] = True
+    """Whether the namespace has a float16 dtype (outside the standard; read by the testkit)."""
+
+    bfloat16_supported: ClassVar[bool] = False
+    """bfloat16 is outside the standard, and not mapped (read by the testkit)."""
+
+    def __init__(self, name: str, xp: Any, namespace: str) -> None:
+        self.xp = xp
+        self.namespace = namespace
+        self._info = xp.__array_namespace_info__()
+        self._dtypes = DTypeMap(xp, namespace)
+        self._index_dtype = self._dtypes.native(DType(int, 64)) if self._dtypes.has(DType(int, 64)) else None
+        self._array_type = type(xp.asarray(0))
+        self._rng = np.random.default_rng()
+        self._init_fast_paths()
+        devices, default = list_devices(self, xp, namespace)
+        super().__init__(name, devices, default)
+
+    # ------------------------------------------------------------ helpers of every mixin
+
+    def _ref(self) -> Any:
+        return self._default_device.ref
+
+    def _native_dtype(self, dtype: DType) -> Any:
+        return self._dtypes.native(dtype)
+
+    def _dt(self, x: Tensor) -> DType:
+        """The `DType` of a native array."""
+        return self._dtypes.from_native(x.dtype)
+
+    def _astype(self, x: Tensor, dtype: DType) -> Tensor:
+        """A native array as `dtype` (itself when it has it); complex to real keeps the real part."""
+        current = self._dt(x)
+        if current == dtype:
+            return x
+        if current.kind is complex and dtype.kind is not complex:
+            x = self.xp.real(x)
+        return self.xp.astype(x, self._native_dtype(dtype))
+
+    def _native(self, x: Any, op: str = "as_tensor") -> Tensor:
+        """`x` as a native array, as `as_tensor` converts it; errors name the bk operation `op`."""
+        if type(x) is self._array_type:
+            return self._to_precision(x)
+        return self._convert(x, op)
+
+    def _to_precision(self, x: Tensor) -> Tensor:
+        if _GLOBALS.precision_free:
+            return x
+        precision = get_precision()
+        dtype = self._dt(x)
+        if dtype.kind is float and dtype.bits != precision:
+            return self._astype(x, DType(float, precision))
+        if dtype.kind is complex and dtype.bits != 2 * precision:  # type: ignore[operator]
+            return self._astype(x, DType(complex, 2 * max(precision, 32)))  # type: ignore[call-overload]
+        return x
+
+    def _floats(self, x: Any, op: str = "as_tensor") -> Tensor:
+        """`x` as floats (or complex) of the current precision; bools and ints become the float type."""
+        x = self._native(x, op)
+        if self._dt(x).kind in (bool, int):
+            return self._astype(x, self.float_type)
+        return x
+
+    def _scalar_array(self, value: Any, dtype: DType, op: str, wrap: bool = False) -> Tensor:
+        """A Python number as a 0-d array of `dtype`; an int that does not fit raises OverflowError
+        (NEP 50), or wraps around with `wrap` (as a cast does)."""
+        if dtype.kind is int and not isinstance(value, bool):
+            info = np.iinfo(to_numpy_dtype(dtype))
+            if not info.min <= value <= info.max:
+                if not wrap:
+                    raise OverflowError(f"{op}: the Python int {value} does not fit the {dtype.name} tensor beside it")
+                value = np.asarray(value).astype(to_numpy_dtype(dtype)).item()
+        return self.xp.asarray(value, dtype=self._native_dtype(dtype), device=self._ref())
+
+    def _common(self, op: str, *values: Any, bool_to_int: bool = False, int_to_float: bool = False, wrap: bool = False) -> list[Tensor]:
+        """`values` as native arrays of their common dtype; Python numbers are weak."""
+        strong, scalars = [], []
+        for v in values:
+            (scalars if type(v) in PYTHON_SCALARS else strong).append(v)
+        strong = [self._native(v, op) for v in strong]
+        dtype = weak_result([self._dt(v) for v in strong], scalars)
+        if bool_to_int and dtype.kind is bool:
+            dtype = DType(int, 32)
+        if int_to_float and dtype.kind in (bool, int):
+            dtype = self.float_type
+        result, it = [], iter(strong)
+        for v in values:
+            result.append(self._scalar_array(v, dtype, op, wrap) if type(v) in PYTHON_SCALARS else self._astype(next(it), dtype))
+        return result
+
+    # ------------------------------------------------------------ required set
+
+    def is_tensor(self, x: Any, only_native: bool = False) -> bool:
+        """Native: the namespace's arrays; else also Python numbers, NumPy values and (nested) lists of them."""
+        if isinstance(x, self._array_type):
+            return True
+        if only_native:
+            return False
+        if isinstance(x, (list, tuple)):
+            return all(self.is_tensor(e) for e in x)
+        return isinstance(x, (numbers.Number, np.ndarray, np.generic))
+
+    def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
+        """`x` as an array of the namespace on the default device, with floats in the current precision.
+
+        Python floats become the float type of the precision, ints int64, complex numbers complex64
+        (or the precision's); NumPy arrays and scalars keep their dtype; tensors of other libraries
+        come through DLPack.
+
+        Args:
+            convert_external: If False, Python numbers are returned unchanged.
+
+        Raises:
+            ArgumentTypeError: for values that are no numbers, lists or arrays (None, strings).
+        """
+        if not convert_external and type(x) in PYTHON_SCALARS:
+            return x
+        return self._convert(x, "as_tensor")
+
+    def _convert(self, x: Any, op: str) -> Tensor:
+        if isinstance(x, self._array_type):
+            return self._to_precision(x)
+        if type(x) in PYTHON_SCALARS or _only_python_values(x):
+            return self._from_python(x)
+        if isinstance(x, (list, tuple, np.ndarray, np.generic, numbers.Number)):
+            array = np.asarray(x)
+            if array.dtype.kind not in "biufc":
+                raise ArgumentTypeError(f"{op}: expected numbers or a numeric array but got {array.dtype} values ({type(x).__name__})")
+            return self._to_precision(self._from_numpy(array))
+        if hasattr(x, "__dlpack__"):
+            try:
+                return self._to_precision(self.xp.from_dlpack(x))
+            except Exception:  # another device or an unsupported dtype: through NumPy below
+                pass
+        if hasattr(x, "__array__") or hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
+            return self._to_precision(self._from_numpy(np.asarray(x)))
+        raise ArgumentTypeError(f"{op}: expected a tensor, a number or a list but got {type(x).__name__}; cannot convert it to a {self.namespace} array")
+
+    def _from_python(self, x: Any) -> Tensor:
+        array = np.asarray(x)
+        kind = {"b": bool, "i": int, "u": int, "f": float, "c": complex}.get(array.dtype.kind, float)
+        dtype = default_dtype(kind)
+        return self._from_numpy(array.astype(to_numpy_dtype(dtype), copy=False))
+
+    def _from_numpy(self, array: np.ndarray) -> Tensor:
+        dtype = bk.from_numpy_dtype(array.dtype)
+        native = self._native_dtype(dtype)
+        if not array.dtype.isnative:
+            array = array.astype(array.dtype.newbyteorder("="))
+        return self.xp.asarray(array, dtype=native, device=self._ref())
+
+    def is_available(self, tensor: Tensor) -> bool:
+        """False for lazy arrays whose values are not computed yet (`array_api_compat.is_lazy_array`)."""
+        from array_api_compat import is_lazy_array
+
+        return not is_lazy_array(tensor)
+
+    def numpy(self, tensor: Tensor) -> np.ndarray:
+        """The values as a NumPy array: through DLPack where the array is in host memory, else `numpy.asarray`."""
+        if isinstance(tensor, np.ndarray):
+            return tensor
+        if not isinstance(tensor, self._array_type):
+            return np.asarray(tensor)
+        try:
+            return np.from_dlpack(tensor)
+        except Exception:  # device memory, lazy arrays, or no DLPack: let the array convert itself
+            pass
+        try:
+            return np.asarray(tensor)
+        except Exception:
+            from array_api_compat import to_device
+
+            return np.asarray(to_device(tensor, "cpu"))
+
+    def dtype(self, array: Tensor) -> DType:
+        """The `DType` of an array, or of a Python number as the reference defines it (int is int32)."""
+        if isinstance(array, self._array_type):
+            return self._dt(array)
+        if type(array) in PYTHON_SCALARS:
+            return python_scalar_dtype(array)
+        if isinstance(array, (np.ndarray, np.generic)):
+            return bk.from_numpy_dtype(array.dtype)
+        return self._dt(self.as_tensor(array))
+
+    def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
+        """The shape; sizes the namespace does not know yet (None or NaN) are `None`."""
+        shape = getattr(tensor, "shape", None)
+        if shape is None:
+            return tuple(np.shape(tensor))
+        return tuple(None if s is None or s != s else int(s) for s in shape)
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part.
+
+        Raises:
+            NotImplementedError: for a dtype the namespace does not have.
+        """
+        if not isinstance(x, self._array_type):
+            # Python values at full precision (float64), so that nothing is rounded before the cast
+            x = self._from_numpy(np.asarray(x)) if _only_python_values(x) else self.as_tensor(x)
+        return self._astype(x, dtype)
+
+    # ------------------------------------------------------------ devices, memory, conversion
+
+    def get_device(self, tensor: Tensor) -> ComputeDevice:
+        """The device the array lives on (`array_api_compat.device`)."""
+        from array_api_compat import device
+
+        ref = device(tensor)
+        for candidate in self._devices:
+            if candidate.ref == ref:
+                return candidate
+        return self._default_device
+
+    def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
+        """`tensor` on `device` (`to_device`).
+
+        Raises:
+            ValueError: for a device of another backend.
+        """
+        if device.backend is not self:
+            raise ValueError(f"allocate_on_device: {device.name!r} is a device of {device.backend}, not of {self.name}")
+        from array_api_compat import to_device
+
+        return to_device(self._native(tensor, "allocate_on_device"), device.ref)
+
+    def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:
+        """A copy of `tensor` (a new array)."""
+        return self.xp.asarray(self._native(tensor, "copy"), copy=True)
+
+    def to_dlpack(self, tensor: Tensor) -> Any:
+        """The array itself: the standard requires `__dlpack__`, which shares its memory."""
+        return self._native(tensor, "to_dlpack")
+
+    def from_dlpack(self, capsule: Any) -> Tensor:
+        """An array sharing the memory of an object with `__dlpack__` (or of a raw host-memory capsule)."""
+        if not hasattr(capsule, "__dlpack__"):
+            capsule = _DLPackCapsule(capsule)
+        return self.xp.from_dlpack(capsule)
+
+    def stop_gradient(self, value: Tensor) -> Tensor:
+        """`value` itself: the standard has no automatic differentiation, so nothing tracks gradients here."""
+        return value
+
+    def is_module(self, obj: Any) -> bool:
+        """False: the standard has no modules (networks)."""
+        return False
+
+    # ------------------------------------------------------------ creation
+
+    def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Zeros on the default device; `dtype` defaults to the float type of the current precision."""
+        return self.xp.zeros(tuple(shape), dtype=self._native_dtype(dtype or self.float_type), device=self._ref())
+
+    def zeros_like(self, tensor: Tensor) -> Tensor:
+        """Zeros of the shape and dtype of `tensor`."""
+        return self.xp.zeros_like(self._native(tensor, "zeros_like"))
+
+    def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Ones on the default device; `dtype` defaults to the float type of the current precision."""
+        return self.xp.ones(tuple(shape), dtype=self._native_dtype(dtype or self.float_type), device=self._ref())
+
+    def ones_like(self, tensor: Tensor) -> Tensor:
+        """Ones of the shape and dtype of `tensor`."""
+        return self.xp.ones_like(self._native(tensor, "ones_like"))
+
+    def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
+        """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
+        if limit is None:
+            start, limit = 0, start
+        return self.xp.arange(start, limit, delta, dtype=self._native_dtype(dtype), device=self._ref())
+
+    def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
+        """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
+        return self.xp.linspace(float(start), float(stop), int(number), dtype=self._native_dtype(self.float_type), device=self._ref())
+
+    def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
+        """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
+        return self.xp.linspace(
+            float(start), float(stop), int(number), dtype=self._native_dtype(self.float_type), device=self._ref(), endpoint=False
+        )
+
+    @needs("meshgrid")
+    def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
+        """Coordinate grids with matrix ('ij') indexing."""
+        return list(self.xp.meshgrid(*[self._native(c, "meshgrid") for c in coordinates], indexing="ij"))
+
+    # ------------------------------------------------------------ randomness (drawn by NumPy, moved with asarray)
+
+    def seed(self, seed: int) -> None:
+        """Restarts this backend's own NumPy generator, which draws every random value."""
+        self._rng = np.random.default_rng(seed)
+
+    def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
+        """Uniform values in `[low, high)`, drawn on the host by NumPy: ints for int dtypes, independent parts for complex.
+
+        Raises:
+            ValueError: for bool and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        shape = tuple(shape)
+        if dtype.kind is int:
+            values = self._rng.integers(low, high, size=shape, dtype=to_numpy_dtype(dtype))
+        elif dtype.kind is float:
+            values = low + self._rng.random(shape) * (high - low)
+        elif dtype.kind is complex:
+            low, high = complex(low), complex(high)
+            real = low.real + self._rng.random(shape) * (high.real - low.real)
+            values = real + 1j * (low.imag + self._rng.random(shape) * (high.imag - low.imag))
+        else:
+            raise ValueError(f"random_uniform: creates int, float or complex values, not {dtype}")
+        return self._from_numpy(np.asarray(values).astype(to_numpy_dtype(dtype)))
+
+    def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
+        """Standard normal values drawn on the host by NumPy; for complex dtypes each part has variance 1/2.
+
+        Raises:
+            ValueError: for bool, int and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        if dtype.kind is float:
+            values = self._rng.standard_normal(tuple(shape))
+        elif dtype.kind is complex:
+            parts = self._rng.standard_normal((2, *shape)) * np.sqrt(0.5)
+            values = parts[0] + 1j * parts[1]
+        else:
+            raise ValueError(f"random_normal: creates float or complex values, not {dtype}")
+        return self._from_numpy(np.asarray(values).astype(to_numpy_dtype(dtype)))
+
+    # ------------------------------------------------------------ shape manipulation
+
+    def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
+        """`value` with a new shape; -1 infers one size.
+
+        Raises:
+            ShapeMismatchError: when the sizes do not match.
+        """
+        value = self._native(value, "reshape")
+        shape = tuple(int(s) for s in shape)
+        _check_reshape(self.staticshape(value), shape)
+        return self.xp.reshape(value, shape)
+
+    def flatten(self, x: Tensor) -> Tensor:
+        """`x` as a 1-D array."""
+        return self.xp.reshape(self._native(x, "flatten"), (-1,))
+
+    def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
+        """`tensor` with its dimensions permuted to `axes`."""
+        return self.xp.permute_dims(self._native(tensor, "transpose"), tuple(axes))
+
+    def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
+        """`a` with `number` new dimensions of size 1 inserted at `axis`.
+
+        Raises:
+            ValueError: for a negative `number`.
+            AxisError: for an axis outside `[-ndim - 1, ndim]`.
+        """
+        if number < 0:
+            raise ValueError(f"expand_dims: number must be >= 0 but got {number}")
+        a = self._native(a, "expand_dims")
+        ndim = len(a.shape)
+        axis = normalize_axis(axis, ndim + 1, "expand_dims")
+        return self.xp.reshape(a, (*a.shape[:axis], *(1,) * number, *a.shape[axis:])) if number else a
+
+    def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
+        """Stacks equally shaped tensors along a new axis, in their common dtype.
+
+        Raises:
+            ShapeMismatchError: for tensors of different shapes.
+        """
+        arrays = self._common("stack", *values) if len(values) else []
+        shapes = {tuple(a.shape) for a in arrays}
+        if len(shapes) > 1:
+            raise ShapeMismatchError(f"stack: all tensors must have one shape but got {sorted(shapes)}")
+        axis = normalize_axis(axis, len(arrays[0].shape) + 1 if arrays else 1, "stack")
+        return self.xp.stack(arrays, axis=axis)
+
+    def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
+        """Concatenates tensors along an existing axis, in their common dtype.
+
+        Raises:
+            ShapeMismatchError: for tensors whose other dimensions differ.
+        """
+        arrays = self._common("concat", *values)
+        ndim = len(arrays[0].shape)
+        axis = normalize_axis(axis, ndim, "concat")
+        others = {tuple(s for i, s in enumerate(a.shape) if i != axis) for a in arrays}
+        if len(others) > 1 or any(len(a.shape) != ndim for a in arrays):
+            raise ShapeMismatchError(f"concat: shapes {[tuple(a.shape) for a in arrays]} differ outside axis {axis}")
+        return self.xp.concat(arrays, axis=axis)
+
+    @needs("tile")
+    def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
+        """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
+        return self.xp.tile(self._native(value, "tile"), tuple(int(m) for m in multiples))
+
+    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
+        """`value` reversed along `axes`."""
+        value = self._native(value, "flip")
+        ndim = len(value.shape)
+        return self.xp.flip(value, axis=tuple(normalize_axis(a, ndim, "flip") for a in axes)) if len(axes) else value
+
+    def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
+        """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""
+        tensor = self._native(tensor, "unstack")
+        axis = normalize_axis(axis, len(tensor.shape), "unstack")
+        head = (slice(None),) * axis
+        if keepdims:
+            return tuple(tensor[(*head, slice(i, i + 1), ...)] for i in range(tensor.shape[axis]))
+        return tuple(tensor[(*head, i, ...)] for i in range(tensor.shape[axis]))
+
+    def vectorized_call(self, f: Callable[..., Any], *args: Tensor, output_dtypes: Any = None, **aux_args: Any) -> Any:
+        """Calls `f` on every entry of the first dimension of `args` (size 1 broadcasts) and stacks the results."""
+        args = tuple(self._native(a, "vectorized_call") for a in args)
+        batch = self.determine_size(args, 0)
+        results = [f(*[a[min(b, a.shape[0] - 1), ...] for a in args], **aux_args) for b in range(batch)]
+        return self.stack_leaves(results)
+
+    def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
+        """The entries `batches` (an int or list of ints) of the first dimension."""
+        if isinstance(batches, int):
+            batches = [batches]
+        indices = self.xp.asarray(list(batches), dtype=self._index_dtype, device=self._ref())
+        return self.xp.take(self._native(tensor, "batch_gather"), indices, axis=0)
+
+
+def _check_reshape(old: tuple[int | None, ...], new: tuple[int, ...]) -> None:
+    if any(s is None for s in old):
+        return
+    size = int(np.prod(old, dtype=np.int64)) if old else 1
+    known = int(np.prod([s for s in new if s != -1], dtype=np.int64)) if new else 1
+    unknown = sum(1 for s in new if s == -1)
+    ok = (unknown == 0 and known == size) or (unknown == 1 and ((known and size % known == 0) or size == 0))
+    if unknown > 1 or not ok or any(s < -1 for s in new):
+        raise ShapeMismatchError(f"reshape: cannot reshape a tensor of shape {old} ({size} elements) to {new}")
+
+
+# ---------------------------------------------------------------- one class per namespace
+
+
+def namespace_of(module_name: str) -> Any:
+    """The Array-API namespace for an import name: the module itself when it is compliant, else the
+    namespace `array_api_compat` gives its arrays (`torch`, `dask.array`)."""
+    module = importlib.import_module(module_name)
+    if hasattr(module, "__array_namespace_info__"):
+        return module
+    import array_api_compat
+
+    try:
+        return array_api_compat.array_namespace(module.asarray(0))
+    except Exception as error:
+        raise TypeError(
+            f"{module_name} is not an Array-API namespace (it has no __array_namespace_info__) and array_api_compat does not wrap it: {error}"
+        ) from error
+
+
+_CLASSES: dict[tuple[str, str], type[ArrayAPIBackend]] = {}
+
+
+def backend_class(xp: Any, namespace: str) -> type[ArrayAPIBackend]:
+    """The subclass of `ArrayAPIBackend` for one namespace: the operations it lacks are unsupported."""
+    key = (namespace, getattr(xp, "__name__", namespace))
+    cls = _CLASSES.get(key)
+    if cls is not None:
+        return cls
+    capabilities = dict(xp.__array_namespace_info__().capabilities())
+    dtypes = DTypeMap(xp, namespace)
+    attributes: dict[str, Any] = {
+        "float64_supported": dtypes.has(DType(float, 64)),
+        "float16_supported": dtypes.has(DType(float, 16)),
+        "native_types": (type(xp.asarray(0)),),
+        "__doc__": f"The Array-API namespace {namespace} as a bk backend.",
+        "unsupported": {},
+    }
+    for name in Backend.features():
+        own = getattr(ArrayAPIBackend, name, None)
+        if own is None or own is getattr(Backend, name, None):
+            continue
+        lacking = missing(own, xp, capabilities)
+        if lacking:
+            attributes[name] = getattr(Backend, name)
+            attributes["unsupported"][name] = lacking
+    cls = type(f"ArrayAPIBackend_{namespace.replace('.', '_')}", (ArrayAPIBackend,), attributes)
+    _CLASSES[key] = cls
+    return cls
+
+
+def create_backend(name: str, namespace: str) -> ArrayAPIBackend:
+    """The bk backend `name` for the namespace of the import name `namespace`."""
+    xp = namespace_of(namespace)
+    return backend_class(xp, namespace)(name, xp, namespace)
+
+
+class _Loaders:
+    """`BackendSpec.load` targets: `LOADERS.<name>` builds the backend of the namespace declared as `name`."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Callable[[], ArrayAPIBackend]:
+        from .plugin import declarations
+
+        declared = declarations().get(name)
+        if declared is None:
+            raise AttributeError(f"no Array-API namespace is declared as backend {name!r}")
+        return partial(create_backend, name, declared.namespace)
+
+
+LOADERS: Final = _Loaders()

@@ -1,0 +1,406 @@
+"""Gather, scatter, masks, padding, sorting, searching and counting (a mixin of `ArrayAPIBackend`).
+
+The standard has no scatter and no in-place updates that every namespace allows, so scatter,
+`bincount` and `histogram1d` compare each index with every target position (a one-hot mask) and
+reduce: exact, but memory grows with updates x positions. Operations whose output shape
+depends on the data declare the `data-dependent shapes` capability.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Final
+
+import numpy as np
+
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError
+from bk._axes import normalize_axis
+
+from ._needs import needs
+
+__all__ = ["IndexingMixin"]
+
+Tensor = Any
+
+_DATA_DEPENDENT: Final = ("data-dependent shapes",)
+_PAD_MODES: Final = ("constant", "boundary", "periodic", "symmetric", "reflect")
+_INT64: Final = DType(int, 64)
+
+
+def _batch_size(op: str, *sizes: int) -> int:
+    others = {s for s in sizes if s != 1}
+    if len(others) > 1:
+        raise ShapeMismatchError(f"{op}: batch sizes must be equal or 1 but got {sizes}")
+    return others.pop() if others else 1
+
+
+def _pad_indices(n: int, lower: int, upper: int, mode: str) -> np.ndarray:
+    """Source indices of a padded axis of length `n` for the non-constant pad modes."""
+    positions = np.arange(-lower, n + upper)
+    if mode == "boundary":
+        return np.clip(positions, 0, n - 1)
+    if mode == "periodic":
+        return positions % n
+    if mode == "symmetric":
+        period = 2 * n
+        folded = positions % period
+        return np.where(folded < n, folded, period - 1 - folded)
+    period = max(2 * n - 2, 1)  # reflect: the edge is not repeated
+    folded = positions % period
+    return np.where(folded < n, folded, period - folded)
+
+
+class IndexingMixin:
+    """Indexing through `take`, `sort`, `argsort`, `searchsorted`, `nonzero`, `cumulative_sum`, masks and reductions."""
+
+    xp: Any
+
+    def _indices(self, values: Any) -> Tensor:
+        """Host (NumPy) indices as an int64 array of the namespace."""
+        return self.xp.asarray(np.asarray(values, dtype=np.int64), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+
+    def _checked(self, op: str, indices: Tensor, n: int) -> Tensor:
+        """Integer indices into a dimension of size `n`: negative ones count from the end; others raise.
+
+        Raises:
+            IndexOutOfRangeError: for an index `>= n` or `< -n`.
+        """
+        indices = self._native(indices, op)  # type: ignore[attr-defined]
+        if self._dt(indices).kind is not int:  # type: ignore[attr-defined]
+            raise IndexOutOfRangeError(f"{op}: indices must be integers, not {self._dt(indices)}")  # type: ignore[attr-defined]
+        indices = self._astype(indices, _INT64)  # type: ignore[attr-defined]
+        if math.prod(indices.shape) and bool(self.xp.any((indices < -n) | (indices >= n))):
+            bad = self.numpy(indices)  # type: ignore[attr-defined]
+            outside = bad[(bad < -n) | (bad >= n)]
+            raise IndexOutOfRangeError(f"{op}: index {int(outside[0])} is out of range for a dimension of size {n}")
+        return self.xp.where(indices < 0, indices + n, indices)
+
+    # ------------------------------------------------------------ gather
+
+    @needs("take")
+    def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
+
+        Raises:
+            IndexOutOfRangeError: for an index outside the dimension.
+        """
+        values = self._native(values, "gather")  # type: ignore[attr-defined]
+        axis = normalize_axis(axis, len(values.shape), "gather")
+        indices = self._checked("gather", indices, values.shape[axis])
+        return self.xp.take(values, indices, axis=axis)
+
+    def _flat_indices(self, op: str, indices: Tensor, spatial: tuple[int, ...]) -> Tensor:
+        """`(..., ndims)` multi-indices as flat (C order) int64 indices into `spatial`."""
+        indices = self._native(indices, op)  # type: ignore[attr-defined]
+        if indices.shape[-1] != len(spatial):
+            raise ShapeMismatchError(f"{op}: indices hold {indices.shape[-1]} components but the grid has {len(spatial)} spatial dimensions {spatial}")
+        flat = None
+        for d, size in enumerate(spatial):
+            component = self._checked(op, indices[..., d], size) * math.prod(spatial[d + 1 :])
+            flat = component if flat is None else flat + component
+        return flat if flat is not None else self.xp.zeros(indices.shape[:-1], dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+
+    @needs("take")
+    def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts.
+
+        Raises:
+            IndexOutOfRangeError: for an index outside its dimension.
+        """
+        values, indices = self._native(values, "batched_gather_nd"), self._native(indices, "batched_gather_nd")  # type: ignore[attr-defined]
+        spatial = tuple(values.shape[1:-1])
+        batch = _batch_size("batched_gather_nd", values.shape[0], indices.shape[0])
+        flat = self._flat_indices("batched_gather_nd", indices, spatial)
+        table = self.xp.reshape(values, (values.shape[0], math.prod(spatial), values.shape[-1]))
+        rows = [self.xp.take(table[min(b, values.shape[0] - 1), ...], self.xp.reshape(flat[min(b, indices.shape[0] - 1), ...], (-1,)), axis=0) for b in range(batch)]
+        return self.xp.reshape(self.xp.stack(rows), (batch, *indices.shape[1:-1], values.shape[-1]))
+
+    @needs("take")
+    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts."""
+        values, indices = self._native(values, "batched_gather_1d"), self._native(indices, "batched_gather_1d")  # type: ignore[attr-defined]
+        return self.batched_gather_nd(values[:, :, None], indices[:, :, None])[..., 0]
+
+    @needs("take")
+    def gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(spatial..., channels)` at `(indices, ndims)` gives `(indices, channels)`."""
+        values, indices = self._native(values, "gather_nd"), self._native(indices, "gather_nd")  # type: ignore[attr-defined]
+        return self.batched_gather_nd(values[None, ...], indices[None, ...])[0, ...]
+
+    # ------------------------------------------------------------ scatter
+
+    @needs("where", "any", "max", "min", "sum", "take", "broadcast_to")
+    def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """A copy of `(batch, spatial..., channels)` `base_grid` with `values` scattered at `indices`.
+
+        Args:
+            indices: `(batch or 1, updates, ndims)` integer indices.
+            values: `(batch or 1, updates or 1, channels or 1)`.
+            mode: `'update'` (the last duplicate wins), `'add'`, `'max'` or `'min'`.
+
+        Raises:
+            ValueError: for another mode.
+            IndexOutOfRangeError: for an index outside its dimension.
+        """
+        if mode not in ("update", "add", "max", "min"):
+            raise ValueError(f"scatter: mode must be 'update', 'add', 'max' or 'min' but got {mode!r}")
+        xp = self.xp
+        base_grid, values = self._common("scatter", base_grid, values)  # type: ignore[attr-defined]
+        indices = self._native(indices, "scatter")  # type: ignore[attr-defined]
+        spatial, channels = tuple(base_grid.shape[1:-1]), base_grid.shape[-1]
+        batch = _batch_size("scatter", base_grid.shape[0], indices.shape[0], values.shape[0])
+        updates, size = indices.shape[1], math.prod(spatial)
+        base = xp.reshape(xp.broadcast_to(base_grid, (batch, *base_grid.shape[1:])), (batch, size, channels))
+        flat = xp.broadcast_to(self._flat_indices("scatter", indices, spatial), (batch, updates))
+        if updates == 0:
+            return xp.reshape(xp.asarray(base, copy=True), (batch, *spatial, channels))
+        vals = xp.broadcast_to(values, (batch, updates, channels))
+        hits = flat[:, :, None] == self._indices(np.arange(size))[None, None, :]  # (batch, updates, size)
+        if mode == "update":
+            order = xp.where(hits, self._indices(np.arange(updates))[None, :, None], -1)
+            last = xp.max(order, axis=1)  # the last update of each position, -1 for none
+            picked = xp.stack([xp.take(vals[b, ...], xp.where(last[b, ...] < 0, 0, last[b, ...]), axis=0) for b in range(batch)])
+            result = xp.where(last[:, :, None] >= 0, picked, base)
+        elif mode == "add":
+            zero = xp.zeros_like(vals[:, :, None, :])
+            result = base + xp.sum(xp.where(hits[:, :, :, None], vals[:, :, None, :], zero), axis=1, dtype=base.dtype)
+        else:
+            masked = xp.where(hits[:, :, :, None], vals[:, :, None, :], xp.broadcast_to(base[:, None, :, :], (batch, updates, size, channels)))
+            reduced = (xp.max if mode == "max" else xp.min)(masked, axis=1)
+            combine = xp.maximum if mode == "max" else xp.minimum
+            result = xp.where(xp.any(hits, axis=1)[:, :, None], combine(base, reduced), base)
+        return xp.reshape(result, (batch, *spatial, channels))
+
+    @needs("where", "any", "max", "min", "sum", "take", "broadcast_to")
+    def scatter_nd(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Unbatched scatter: `(spatial..., channels)`, `(updates, ndims)`, `(updates or 1, channels or 1)`."""
+        base_grid, indices, values = (self._native(v, "scatter_nd") for v in (base_grid, indices, values))  # type: ignore[attr-defined]
+        return self.scatter(base_grid[None, ...], indices[None, ...], values[None, ...], mode=mode)[0, ...]
+
+    @needs("where", "any", "max", "min", "sum", "take", "broadcast_to")
+    def scatter_1d_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Scatter into a 1-D tensor: `(spatial,)`, `(updates,)`, `(updates or 1,)`."""
+        base_grid, indices, values = (self._native(v, "scatter_1d_scalar") for v in (base_grid, indices, values))  # type: ignore[attr-defined]
+        return self.scatter(base_grid[None, :, None], indices[None, :, None], values[None, :, None], mode=mode)[0, :, 0]
+
+    @needs("where", "any", "max", "min", "sum", "take", "broadcast_to")
+    def scatter_nd_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Scatter without channels: `(spatial...)`, `(updates, ndims)`, `(updates or 1,)`."""
+        base_grid, indices, values = (self._native(v, "scatter_nd_scalar") for v in (base_grid, indices, values))  # type: ignore[attr-defined]
+        return self.scatter(base_grid[None, ..., None], indices[None, ...], values[None, :, None], mode=mode)[0, ..., 0]
+
+    @needs("repeat", capabilities=_DATA_DEPENDENT)
+    def csr_to_coo(self, column_indices: Tensor, row_pointers: Tensor) -> Tensor:
+        """`(batch, nnz, 2)` COO indices of `(batch, nnz)` column indices and `(batch, rows + 1)` row pointers."""
+        columns, pointers = self._native(column_indices, "csr_to_coo"), self._native(row_pointers, "csr_to_coo")  # type: ignore[attr-defined]
+        counts = self._astype(pointers[:, 1:] - pointers[:, :-1], _INT64)  # type: ignore[attr-defined]
+        rows = self._indices(np.arange(counts.shape[-1]))
+        dtype = self._dt(columns)  # type: ignore[attr-defined]
+        expanded = [self._astype(self.repeat(rows, counts[b, ...], 0, new_length=columns.shape[1]), dtype) for b in range(columns.shape[0])]  # type: ignore[attr-defined]
+        return self.xp.stack([self.xp.stack(expanded), columns], axis=-1)
+
+    # ------------------------------------------------------------ masks, repetition, padding
+
+    def _fit_length(self, x: Tensor, axis: int, length: int, fill_value: Any) -> Tensor:
+        current = x.shape[axis]
+        if current >= length:
+            return self.xp.take(x, self._indices(np.arange(length)), axis=axis)
+        shape = list(x.shape)
+        shape[axis] = length - current
+        dtype = self._dt(x)  # type: ignore[attr-defined]
+        filler = self.xp.full(tuple(shape), fill_value, dtype=x.dtype, device=self._ref()) if dtype.kind is not bool else self.xp.full(tuple(shape), bool(fill_value), dtype=x.dtype, device=self._ref())  # type: ignore[attr-defined]
+        return self.xp.concat([x, filler], axis=axis)
+
+    @needs("nonzero", "stack", capabilities=_DATA_DEPENDENT)
+    def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
+        """`(nnz, ndims)` int64 multi-indices of the non-zero elements; cut or padded with `fill_value` to `length`."""
+        values = self._native(values, "nonzero")  # type: ignore[attr-defined]
+        if len(values.shape) == 0:
+            values = self.xp.reshape(values, (1,))
+        result = self._astype(self.xp.stack(self.xp.nonzero(values), axis=-1), _INT64)  # type: ignore[attr-defined]
+        return result if length is None else self._fit_length(result, 0, length, fill_value)
+
+    @needs("nonzero", "take", capabilities=_DATA_DEPENDENT)
+    def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
+        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`.
+
+        Raises:
+            IndexOutOfRangeError: for a mask whose length is not that of the dimension.
+        """
+        x, mask = self._native(x, "boolean_mask"), self._native(mask, "boolean_mask")  # type: ignore[attr-defined]
+        axis = normalize_axis(axis, len(x.shape), "boolean_mask")
+        if tuple(mask.shape) != (x.shape[axis],):
+            raise IndexOutOfRangeError(f"boolean_mask: the mask has shape {tuple(mask.shape)}, but axis {axis} of x has size {x.shape[axis]}")
+        if self._dt(mask).kind is not bool:  # type: ignore[attr-defined]
+            mask = self._astype(mask, DType(bool))  # type: ignore[attr-defined]
+        result = self.xp.take(x, self.xp.nonzero(mask)[0], axis=axis)
+        return result if new_length is None else self._fit_length(result, axis, new_length, fill_value)
+
+    @needs("repeat", capabilities=_DATA_DEPENDENT)
+    def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
+        """Repeats each element along `axis` `repeats[i]` times; with `new_length` the result is cut to
+        it or padded by repeating its last slice (zeros if it is empty), as `jax.numpy.repeat` does."""
+        x = self._native(x, "repeat")  # type: ignore[attr-defined]
+        axis = normalize_axis(axis, len(x.shape), "repeat")
+        if not isinstance(repeats, int):
+            repeats = self._astype(self._native(repeats, "repeat"), _INT64)  # type: ignore[attr-defined]
+        result = self.xp.repeat(x, repeats, axis=axis)
+        current = result.shape[axis]
+        if new_length is None or current == new_length:
+            return result
+        if current > new_length or current == 0:
+            return self._fit_length(result, axis, new_length, 0)
+        index = np.minimum(np.arange(new_length), current - 1)
+        return self.xp.take(result, self._indices(index), axis=axis)
+
+    @needs("take", "full", "concat")
+    def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
+        """Pads every axis by `(lower, upper)`; returns `NotImplemented` for an unknown mode.
+
+        Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap), 'symmetric' (mirror
+        including the edge) and 'reflect' (mirror without repeating the edge).
+        """
+        if mode not in _PAD_MODES:
+            return NotImplemented
+        x = self._native(value, "pad")  # type: ignore[attr-defined]
+        widths = np.asarray(pad_width, dtype=np.int64).reshape(len(x.shape), 2)
+        if (widths < 0).any():
+            raise ValueError(f"pad: widths must be >= 0 but got {widths.tolist()}")
+        for axis, (lower, upper) in enumerate(widths.tolist()):
+            if lower == upper == 0:
+                continue
+            if mode == "constant":
+                x = self._pad_constant(x, axis, lower, upper, constant_values)
+            else:
+                x = self.xp.take(x, self._indices(_pad_indices(x.shape[axis], lower, upper, mode)), axis=axis)
+        return x
+
+    def _pad_constant(self, x: Tensor, axis: int, lower: int, upper: int, fill: Any) -> Tensor:
+        parts = []
+        for width in (lower, upper):
+            shape = list(x.shape)
+            shape[axis] = width
+            fill_value = fill.item() if hasattr(fill, "item") else fill
+            parts.append(self.xp.astype(self.xp.full(tuple(shape), fill_value, device=self._ref()), x.dtype) if width else None)  # type: ignore[attr-defined]
+        return self.xp.concat([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
+
+    # ------------------------------------------------------------ sorting and searching
+
+    @needs("sort")
+    def sort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """`x` sorted ascending along `axis` (NaN last where the namespace sorts as NumPy)."""
+        x = self._native(x, "sort")  # type: ignore[attr-defined]
+        if not x.shape:
+            return x
+        axis = normalize_axis(axis, len(x.shape), "sort")
+        if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+            return self._astype(self.xp.sort(self._astype(x, DType(int, 8)), axis=axis), DType(bool))  # type: ignore[attr-defined]
+        return self.xp.sort(x, axis=axis)
+
+    @needs("argsort")
+    def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """Int64 indices that sort `x` along `axis`; stable."""
+        x = self._native(x, "argsort")  # type: ignore[attr-defined]
+        if not x.shape:
+            return self.xp.zeros((), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+        if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+            x = self._astype(x, DType(int, 8))  # type: ignore[attr-defined]
+        return self._astype(self.xp.argsort(x, axis=normalize_axis(axis, len(x.shape), "argsort"), stable=True), _INT64)  # type: ignore[attr-defined]
+
+    @needs("searchsorted")
+    def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
+        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions.
+
+        Raises:
+            ValueError: if `side` is not 'left' or 'right'.
+        """
+        if side not in ("left", "right"):
+            raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
+        sequence, values = self._common("searchsorted", sorted_sequence, search_values)  # type: ignore[attr-defined]
+        if len(sequence.shape) == 1:
+            result = self.xp.searchsorted(sequence, values, side=side)
+        else:
+            batch = sequence.shape[:-1]
+            rows = self.xp.reshape(sequence, (-1, sequence.shape[-1]))
+            wanted = self.xp.reshape(self.xp.broadcast_to(values, (*batch, values.shape[-1])), (rows.shape[0], -1))
+            found = [self.xp.searchsorted(rows[i, ...], wanted[i, ...], side=side) for i in range(rows.shape[0])]
+            result = self.xp.reshape(self.xp.stack(found), (*batch, values.shape[-1]))
+        return self._astype(result, dtype)  # type: ignore[attr-defined]
+
+    @needs("argsort", "take", "nonzero", "cumulative_sum", "isnan", "any", capabilities=_DATA_DEPENDENT)
+    def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
+        """Sorted unique slices along `axis` (all NaNs count as one, last), and as asked the int64
+        inverse indices and counts. Rows are ordered lexicographically by stable argsorts."""
+        xp = self.xp
+        x = self._native(x, "unique")  # type: ignore[attr-defined]
+        if not x.shape:
+            x = xp.reshape(x, (1,))
+        axis = normalize_axis(axis, len(x.shape), "unique")
+        moved = xp.moveaxis(x, axis, 0) if axis else x
+        n = moved.shape[0]
+        rows = xp.reshape(moved, (n, -1))
+        order = self._indices(np.arange(n))
+        for column in reversed(range(rows.shape[1])):
+            keys = xp.take(rows[:, column], order, axis=0)
+            order = xp.take(order, xp.argsort(keys, stable=True), axis=0)
+        ordered = xp.take(rows, order, axis=0)
+        new = self._differs(ordered[1:, ...], ordered[:-1, ...])
+        first = xp.concat([xp.ones((min(n, 1),), dtype=new.dtype, device=self._ref()), new])  # type: ignore[attr-defined]
+        starts = xp.nonzero(first)[0]
+        values = xp.take(moved, xp.take(order, starts, axis=0), axis=0)
+        result = [xp.moveaxis(values, 0, axis) if axis else values]
+        if return_inverse:
+            group = xp.cumulative_sum(self._astype(first, _INT64)) - 1  # type: ignore[attr-defined]
+            result.append(xp.take(group, xp.argsort(order, stable=True), axis=0))
+        if return_counts:
+            ends = xp.concat([starts[1:], self._indices([n])])
+            result.append(self._astype(ends - starts, _INT64))  # type: ignore[attr-defined]
+        return tuple(result)
+
+    def _differs(self, a: Tensor, b: Tensor) -> Tensor:
+        """Per row: whether any element differs, NaN equal to NaN."""
+        xp = self.xp
+        different = a != b
+        if self._dt(a).kind in (float, complex):  # type: ignore[attr-defined]
+            different = different & ~(xp.isnan(a) & xp.isnan(b))
+        return xp.any(different, axis=1)
+
+    # ------------------------------------------------------------ counting
+
+    @needs("sum", "where")
+    def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
+        xp = self.xp
+        x = self._native(x, "bincount")  # type: ignore[attr-defined]
+        hits = x[:, None] == self._indices(np.arange(bins))[None, :]
+        if weights is None:
+            return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]
+        weights = self._native(weights, "bincount")  # type: ignore[attr-defined]
+        if self._dt(weights).kind is bool:  # type: ignore[attr-defined]
+            weights = self._astype(weights, _INT64)  # type: ignore[attr-defined]
+        return xp.sum(xp.where(hits, weights[:, None], xp.zeros_like(weights)[:, None]), axis=0, dtype=weights.dtype)
+
+    @needs("sum", "where", "searchsorted")
+    def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
+        """Batched weighted histograms `(batch, edges - 1)`; the last bin includes its right edge, as in NumPy."""
+        xp = self.xp
+        values, weights, edges = (self._native(v, "histogram1d") for v in (values, weights, bin_edges))  # type: ignore[attr-defined]
+        batch = _batch_size("histogram1d", values.shape[0], weights.shape[0], edges.shape[0])
+        bins = edges.shape[-1] - 1
+        values = xp.broadcast_to(values, (batch, values.shape[-1]))
+        edges = xp.broadcast_to(edges, (batch, bins + 1))
+        weights = xp.broadcast_to(weights, values.shape)
+        index = self._astype(self.searchsorted(edges, values, "right"), _INT64) - 1  # type: ignore[attr-defined]
+        index = xp.where(values == edges[:, -1:], bins - 1, index)  # the right edge belongs to the last bin
+        hits = index[:, :, None] == self._indices(np.arange(bins))[None, None, :]
+        return xp.sum(xp.where(hits, weights[:, :, None], xp.zeros_like(weights)[:, :, None]), axis=1, dtype=weights.dtype)
+
+    # ------------------------------------------------------------ diagonals
+
+    @needs("linalg.diagonal")
+    def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
+        """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""
+        matrices = self._native(matrices, "get_diagonal")  # type: ignore[attr-defined]
+        moved = self.xp.permute_dims(matrices, (0, 3, 1, 2))
+        return self.xp.permute_dims(self.xp.linalg.diagonal(moved, offset=offset), (0, 2, 1))

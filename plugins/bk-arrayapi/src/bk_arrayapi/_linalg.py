@@ -1,0 +1,158 @@
+"""Linear algebra and FFT (a mixin of `ArrayAPIBackend`).
+
+Operations of the `linalg` and `fft` extensions declare the extension functions they call, so a
+namespace without the extension (or without `linalg.eig`, new in the 2025.12 revision) does not
+claim them. `einsum` is built from `permute_dims`, broadcasting multiplication and `sum`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bk import DType, ShapeMismatchError
+from bk._axes import normalize_axis
+
+from ._needs import needs
+
+__all__ = ["LinalgMixin"]
+
+Tensor = Any
+
+
+class LinalgMixin:
+    """Matrix products, solves, decompositions and FFTs through the standard's functions."""
+
+    xp: Any
+
+    # ------------------------------------------------------------ products
+
+    @needs("tensordot")
+    def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
+        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`, in the common dtype."""
+        a, b = self._common("tensordot", a, b)  # type: ignore[attr-defined]
+        a_axes = [normalize_axis(i, len(a.shape), "tensordot") for i in ([a_axes] if isinstance(a_axes, int) else a_axes)]
+        b_axes = [normalize_axis(i, len(b.shape), "tensordot") for i in ([b_axes] if isinstance(b_axes, int) else b_axes)]
+        if [a.shape[i] for i in a_axes] != [b.shape[i] for i in b_axes]:
+            raise ShapeMismatchError(f"tensordot: sizes {[a.shape[i] for i in a_axes]} and {[b.shape[i] for i in b_axes]} of the summed axes differ")
+        return self.xp.tensordot(a, b, axes=(a_axes, b_axes))
+
+    @needs("permute_dims", "sum", "eye")
+    def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
+        """Einstein summation (explicit `->` output or NumPy's implicit one; no `...`), by broadcasting products.
+
+        Raises:
+            ValueError: for an equation that does not match the operands, or uses `...`.
+        """
+        xp = self.xp
+        inputs, _, output = equation.replace(" ", "").partition("->")
+        terms = inputs.split(",")
+        if "." in equation or len(terms) != len(tensors):
+            raise ValueError(f"einsum: {equation!r} does not name {len(tensors)} operands (ellipses are not supported)")
+        operands = list(self._common("einsum", *tensors)) if len(tensors) > 1 else [self._native(tensors[0])]  # type: ignore[attr-defined]
+        if "->" not in equation:
+            output = "".join(sorted(c for c in set(inputs) - {","} if inputs.count(c) == 1))
+        sizes: dict[str, int] = {}
+        for i, (term, x) in enumerate(zip(terms, operands, strict=True)):
+            if len(term) != len(x.shape):
+                raise ValueError(f"einsum: term {term!r} names {len(term)} axes but operand {i} has shape {tuple(x.shape)}")
+            term, x = self._diagonals(term, x)
+            terms[i], operands[i] = term, x
+            for label, size in zip(term, x.shape, strict=True):
+                if sizes.setdefault(label, size) != size and 1 not in (size, sizes[label]):
+                    raise ShapeMismatchError(f"einsum: label {label!r} has sizes {sizes[label]} and {size}")
+        labels = list(output) + [c for c in sizes if c not in output]
+        product = None
+        for term, x in zip(terms, operands, strict=True):
+            order = [term.index(c) for c in labels if c in term]
+            x = xp.permute_dims(x, tuple(order)) if order != list(range(len(order))) else x
+            x = xp.reshape(x, tuple(x.shape[order.index(term.index(c))] if c in term else 1 for c in labels))
+            product = x if product is None else product * x
+        summed = tuple(range(len(output), len(labels)))
+        return xp.sum(product, axis=summed) if summed else product
+
+    def _diagonals(self, term: str, x: Tensor) -> tuple[str, Tensor]:
+        """A term without repeated labels: `ii` becomes the diagonal (masked by `eye`, summed)."""
+        xp = self.xp
+        while len(set(term)) < len(term):
+            label = next(c for c in term if term.count(c) > 1)
+            i = term.index(label)
+            j = term.index(label, i + 1)
+            n = x.shape[i]
+            eye = xp.eye(n, dtype=x.dtype, device=self._ref())  # type: ignore[attr-defined]
+            shape = [1] * len(x.shape)
+            shape[i] = shape[j] = n
+            x = xp.sum(x * xp.reshape(eye, tuple(shape)), axis=j)
+            term = term[:j] + term[j + 1 :]
+        return term, x
+
+    @needs("matmul", "matrix_transpose")
+    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
+        """`(rows, cols)` matrix times `(batch, cols)` vectors gives `(batch, rows)`."""
+        A, b = self._common("mul_matrix_batched_vector", A, b)  # type: ignore[attr-defined]
+        return self.xp.matmul(b, self.xp.matrix_transpose(A))
+
+    # ------------------------------------------------------------ solves and decompositions
+
+    @needs("linalg.pinv", "matmul")
+    def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """Least-squares solutions through the pseudo-inverse; returns `(solution, None, None, None)`."""
+        matrix, rhs = self._common("matrix_solve_least_squares", matrix, rhs, int_to_float=True)  # type: ignore[attr-defined]
+        return self.xp.matmul(self.xp.linalg.pinv(matrix), rhs), None, None, None
+
+    @needs("linalg.solve", "tril", "triu", "eye", "where")
+    def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides (the other triangle is ignored)."""
+        xp = self.xp
+        matrix, rhs = self._common("solve_triangular_dense", matrix, rhs, int_to_float=True)  # type: ignore[attr-defined]
+        matrix = xp.tril(matrix) if lower else xp.triu(matrix)
+        if unit_diagonal:
+            eye = xp.eye(matrix.shape[-1], dtype=xp.bool, device=self._ref())  # type: ignore[attr-defined]
+            matrix = xp.where(eye, xp.ones_like(matrix), matrix)
+        return xp.linalg.solve(matrix, rhs[..., None])[..., 0]
+
+    @needs("linalg.matrix_rank")
+    def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
+        """Ranks (int64) of `(batch, rows, cols)` matrices."""
+        return self._astype(self.xp.linalg.matrix_rank(self._floats(matrix, "matrix_rank_dense")), DType(int, 64))  # type: ignore[attr-defined]
+
+    @needs("linalg.eigvals")
+    def eigvals(self, matrix: Tensor) -> Tensor:
+        """Eigenvalues (complex) of `(batch..., n, n)` matrices."""
+        return self.xp.linalg.eigvals(self._floats(matrix, "eigvals"))  # type: ignore[attr-defined]
+
+    @needs("linalg.eig")
+    def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
+        """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), complex."""
+        values, vectors = self.xp.linalg.eig(self._floats(matrix, "eig"))  # type: ignore[attr-defined]
+        return values, vectors
+
+    @needs("linalg.svd")
+    def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
+        u, s, vh = self.xp.linalg.svd(self._floats(matrix, "svd"), full_matrices=full_matrices)  # type: ignore[attr-defined]
+        return u, s, vh
+
+    # ------------------------------------------------------------ FFT
+
+    def _complex(self, x: Tensor, op: str) -> Tensor:
+        x = self._native(x, op)  # type: ignore[attr-defined]
+        dtype = self._dt(x)  # type: ignore[attr-defined]
+        if dtype.kind is complex:
+            return x
+        target = self.complex_type if dtype.kind is not float else DType(complex, 2 * max(dtype.bits or 32, 32))  # type: ignore[attr-defined]
+        return self._astype(x, target)  # type: ignore[attr-defined]
+
+    @needs("fft.fftn")
+    def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional FFT over `axes`, as complex values (floats become the complex type of their precision)."""
+        x = self._complex(x, "fft")
+        axes = tuple(normalize_axis(a, len(x.shape), "fft") for a in axes)
+        return self.xp.fft.fftn(x, axes=axes) if axes else x
+
+    @needs("fft.ifftn")
+    def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional inverse FFT over `axes`."""
+        k = self._complex(k, "ifft")
+        axes = tuple(normalize_axis(a, len(k.shape), "ifft") for a in axes)
+        return self.xp.fft.ifftn(k, axes=axes) if axes else k

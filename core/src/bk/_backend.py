@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from . import _context
+from ._axes import normalize_axes, normalize_axis
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
 from ._errors import did_you_mean
@@ -629,12 +630,10 @@ class Backend(ABC):
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`.
 
         Raises:
-            ValueError: for an axis outside the tensor's dimensions.
+            AxisError: for an axis outside the tensor's dimensions.
         """
         shape = self.staticshape(tensor)
-        if not -len(shape) <= axis < len(shape):
-            raise ValueError(f"axis {axis} is out of range for a tensor of {len(shape)} dimensions")
-        axis %= len(shape)
+        axis = normalize_axis(axis, len(shape), "unstack")
         head = (slice(None),) * axis
         try:
             if keepdims:
@@ -660,12 +659,15 @@ class Backend(ABC):
 
         Raises:
             ValueError: if `size` is not a multiple of the current size.
+            AxisError: for an axis outside the tensor's dimensions.
         """
-        current = self.staticshape(x)[axis]
+        shape = self.staticshape(x)
+        axis = normalize_axis(axis, len(shape), "tile_to")
+        current = shape[axis]
         if current == size:
             return x
-        if current is None or size % current:
-            raise ValueError(f"cannot tile size {current} to {size} along axis {axis}")
+        if current is None or not current or size % current:
+            raise ValueError(f"tile_to: cannot tile size {current} to {size} along axis {axis}; the size must be a multiple")
         return self.tile(x, [size // current if i == axis else 1 for i in range(self.ndims(x))])
 
     @optional
@@ -692,6 +694,7 @@ class Backend(ABC):
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
         """Pads with `fill_value` or crops `x` along `axis` to `new_size`."""
         shape = self.staticshape(x)
+        axis = normalize_axis(axis, len(shape), "pad_to")
         current = shape[axis]
         if current is None or new_size == current:
             return x
@@ -704,7 +707,7 @@ class Backend(ABC):
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         """`value` reversed along `axes`."""
         ndims = self.ndims(value)
-        flipped = {a % ndims for a in axes}
+        flipped = set(normalize_axes(tuple(axes), ndims, "flip") or ())
         try:
             return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
         except TypeError:  # the native type cannot be indexed

@@ -15,9 +15,11 @@ from typing import Any, Final
 import numpy as np
 
 from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk._axes import normalize_axis
 
 from ._devices import cpu_device
 from ._dtypes import PYTHON_SCALARS, complex_dtype, float_dtype, python_scalar_dtype, to_precision
+from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import MathMixin
@@ -291,35 +293,80 @@ class NumPyBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
     # ------------------------------------------------------------ shape manipulation
 
     def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
-        """`value` with a new shape; -1 infers one size."""
-        return np.reshape(value, tuple(shape))
+        """`value` with a new shape; -1 infers one size.
+
+        Raises:
+            ShapeMismatchError: if the sizes do not fit.
+        """
+        try:
+            return np.reshape(value, tuple(shape))
+        except ValueError as error:
+            reraise("reshape", error)
 
     def flatten(self, x: Tensor) -> Tensor:
         """`x` as a 1-D array."""
         return np.reshape(x, (-1,))
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
-        """`tensor` with its dimensions permuted to `axes`."""
-        return np.transpose(tensor, tuple(axes))
+        """`tensor` with its dimensions permuted to `axes`.
+
+        Raises:
+            AxisError: for an axis out of range or named twice.
+        """
+        try:
+            return np.transpose(tensor, tuple(axes))
+        except ValueError as error:
+            reraise("transpose", error)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
-        """`a` with `number` new dimensions of size 1 inserted at `axis`."""
+        """`a` with `number` new dimensions of size 1 inserted at `axis` (in `[-ndim - 1, ndim]`).
+
+        Raises:
+            ValueError: for a negative `number`.
+            AxisError: for an axis outside `[-ndim - 1, ndim]`.
+        """
+        if number < 0:
+            raise ValueError(f"expand_dims: number must be 0 or more, got {number}")
+        normalize_axis(axis, np.ndim(a) + 1, "expand_dims")
         for _ in range(number):
             a = np.expand_dims(a, axis)
         return a
 
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
-        """Stacks equally shaped tensors along a new axis (floats follow a set precision)."""
-        return to_precision(np.stack(values, axis=axis), get_precision())
+        """Stacks equally shaped tensors along a new axis (floats follow a set precision).
+
+        Raises:
+            ShapeMismatchError: for tensors of different shapes.
+            AxisError: for an axis outside `[-ndim - 1, ndim]`.
+        """
+        try:
+            return to_precision(np.stack(values, axis=axis), get_precision())
+        except ValueError as error:
+            reraise("stack", error)
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
-        """Concatenates tensors along an existing axis (floats follow a set precision)."""
-        return to_precision(np.concatenate(values, axis=axis), get_precision())
+        """Concatenates tensors along an existing axis (floats follow a set precision).
+
+        Raises:
+            ShapeMismatchError: for tensors whose other dimensions differ.
+            AxisError: for an axis out of range.
+        """
+        try:
+            return to_precision(np.concatenate(values, axis=axis), get_precision())
+        except ValueError as error:
+            reraise("concat", error)
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
         return np.tile(value, tuple(multiples))
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes` (a view)."""
-        return np.flip(value, tuple(axes))
+        """`value` reversed along `axes` (a view).
+
+        Raises:
+            AxisError: for an axis out of range or named twice.
+        """
+        try:
+            return np.flip(value, tuple(axes))
+        except ValueError as error:
+            reraise("flip", error)

@@ -14,12 +14,13 @@ from typing import Any, Final, NoReturn
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
+from bk._errors import check_tensor_argument
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
+from ._errors import reraise
 
 __all__ = ["MathMixin"]
 
@@ -193,9 +194,7 @@ _NAMES: Final = {
 
 def _reraise(ufunc: Any, error: ValueError) -> NoReturn:
     """NumPy's broadcasting `ValueError` as `bk.ShapeMismatchError` naming the bk operation; others unchanged."""
-    if "broadcast" in str(error):
-        reraise_as(ShapeMismatchError, _NAMES.get(ufunc, ufunc.__name__), error)
-    raise error
+    reraise(_NAMES.get(ufunc, ufunc.__name__), error)
 
 
 def _tensor_arg(x: Any, op: str) -> Any:

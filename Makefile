@@ -12,10 +12,13 @@ DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
 TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 # Backends whose conformance `make test` certifies with the testkit (each must exit 0).
-CERTIFY := numpy torch jax tf
+CERTIFY := numpy torch jax tf strict lazy
+# Array-API namespaces that bk-arrayapi serves as backends while certifying and building the docs
+# (name=module pairs, see docs/arrayapi.md): `strict` is array-api-strict.
+ARRAYAPI := strict=array_api_strict
 REPORTS := .reports
 
-.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-testkit certify bench lint dist clean venv
+.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv
 
 all: test
 
@@ -35,16 +38,16 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest $(TEST_DIRS)
 	@mkdir -p $(REPORTS)
-	$(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
+	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
 	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs
 
 docs: $(STAMP)
-	$(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
+	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
 	@echo "docs: docs/_build/html/index.html"
 
 certify: $(STAMP)
 	@mkdir -p $(REPORTS)
-	$(BIN)/testkit certify --all --json $(REPORTS)/certify-all.json --markdown $(REPORTS)/certify-all.md
+	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify --all --json $(REPORTS)/certify-all.json --markdown $(REPORTS)/certify-all.md
 
 test-core: $(STAMP)
 	$(PY) -m pytest core/tests
@@ -60,6 +63,9 @@ test-jax: $(STAMP)
 
 test-tf: $(STAMP)
 	$(PY) -m pytest plugins/bk-tf/tests
+
+test-arrayapi: $(STAMP)
+	$(PY) -m pytest plugins/bk-arrayapi/tests
 
 test-testkit: $(STAMP)
 	$(PY) -m pytest testkit/tests

@@ -159,10 +159,7 @@ def _to(value: Any, target: Backend) -> Any:
 def _factory_source(program: Program) -> str:
     params = ", ".join(["b", "precision", *program.constant_names, *program.params])
     lines = [f"def make({params}):"]
-    if program.ops:
-        lines.append(
-            f"    {', '.join(program.ops)}{',' if len(program.ops) == 1 else ''} = {', '.join('b.' + op for op in program.ops)}"
-        )
+    lines += [f"    {op} = b.{op}" for op in program.ops]
     lines.append(f"    def function({', '.join(program.input_names)}):")
     lines.append(program.body("        "))
     lines.append("    return function")

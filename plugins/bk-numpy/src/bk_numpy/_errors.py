@@ -35,7 +35,7 @@ def reraise(op: str, error: Exception) -> NoReturn:
     message = str(error)
     if isinstance(error, np.exceptions.AxisError) or "repeated axis" in message:
         reraise_as(AxisError, op, error)
-    if isinstance(error, IndexError) and ("out of bounds" in message or "out of range" in message):
+    if isinstance(error, IndexError) and any(p in message for p in ("out of bounds", "out-of-bounds", "out of range")):
         reraise_as(IndexOutOfRangeError, op, error)
     if isinstance(error, ValueError) and any(p in message for p in _SHAPE_PHRASES):
         reraise_as(ShapeMismatchError, op, error)

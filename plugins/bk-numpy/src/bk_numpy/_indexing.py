@@ -7,9 +7,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, to_numpy_dtype
+from bk import DType, IndexOutOfRangeError, to_numpy_dtype
+from bk._axes import normalize_axis
 
 from ._dtypes import binary_dtype
+from ._errors import reraise
 
 __all__ = ["IndexingMixin"]
 
@@ -78,8 +80,16 @@ class IndexingMixin:
     # ------------------------------------------------------------ gather
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices of `values` at the 1-D `indices` along `axis`."""
-        return np.take(np.asarray(values), np.asarray(indices), axis=axis)
+        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
+
+        Raises:
+            IndexOutOfRangeError: for an index outside `[-n, n)`.
+            AxisError: for an axis out of range.
+        """
+        try:
+            return np.take(np.asarray(values), np.asarray(indices), axis=axis)
+        except (IndexError, ValueError) as error:
+            reraise("gather", error)
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts."""
@@ -93,7 +103,10 @@ class IndexingMixin:
             batch_index: Any = 0
         else:
             batch_index = np.arange(batch).reshape((batch,) + (1,) * (indices.ndim - 2))
-        return values[(batch_index, *np.moveaxis(indices, -1, 0))]
+        try:
+            return values[(batch_index, *np.moveaxis(indices, -1, 0))]
+        except IndexError as error:
+            reraise("batched_gather_nd", error)
 
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts."""
@@ -125,16 +138,29 @@ class IndexingMixin:
         rows = np.broadcast_to(np.arange(batch)[:, None], (batch, updates))
         where = (rows, *[np.broadcast_to(indices[..., d], (batch, updates)) for d in range(indices.shape[-1])])
         values = np.broadcast_to(values.astype(dtype, copy=False), (batch, updates, result.shape[-1]))
-        if mode == "update":
-            result[where] = values
-        else:
-            _SCATTER_UFUNCS[mode].at(result, where, values)
+        try:
+            if mode == "update":
+                result[where] = values
+            else:
+                _SCATTER_UFUNCS[mode].at(result, where, values)
+        except IndexError as error:
+            reraise("scatter", error)
         return result
 
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
+        """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices.
+
+        Elements before the first start belong to no segment (as `numpy.add.reduceat`).
+
+        Raises:
+            IndexOutOfRangeError: for a start outside `[0, n)`.
+        """
         x, indices = np.asarray(x), np.asarray(indices)
-        axis %= x.ndim
+        axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
+        if indices.size and (indices.min() < 0 or indices.max() >= x.shape[axis]):
+            raise IndexOutOfRangeError(
+                f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {indices.min()}..{indices.max()}"
+            )
         if axis == 0:
             raise ValueError("indexed_segment_sum() sums along a non-batch axis; axis 0 is the batch")
         batch = _batch_size(x.shape[0], indices.shape[0])
@@ -152,8 +178,16 @@ class IndexingMixin:
     # ------------------------------------------------------------ masks, repetition, padding
 
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
-        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`."""
-        result = np.compress(np.asarray(mask, bool), np.asarray(x), axis=axis)
+        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`.
+
+        Raises:
+            IndexOutOfRangeError: for a mask whose length is not that of the dimension.
+        """
+        x, mask = np.asarray(x), np.asarray(mask, bool)
+        size = x.shape[normalize_axis(axis, x.ndim, "boolean_mask")]
+        if mask.shape != (size,):
+            raise IndexOutOfRangeError(f"boolean_mask: a mask of shape {mask.shape} for a dimension of size {size}; the mask must be 1-D of that length")
+        result = np.compress(mask, x, axis=axis)
         return result if new_length is None else _fit_length(result, axis, new_length, fill_value)
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
@@ -194,11 +228,17 @@ class IndexingMixin:
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """`x` sorted ascending along `axis`; NaN last."""
-        return np.sort(x, axis=axis)
+        try:
+            return np.sort(x, axis=axis)
+        except ValueError as error:
+            reraise("sort", error)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Indices that sort `x` along `axis`; stable."""
-        return np.argsort(x, axis=axis, kind="stable")
+        try:
+            return np.argsort(x, axis=axis, kind="stable")
+        except ValueError as error:
+            reraise("argsort", error)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions.

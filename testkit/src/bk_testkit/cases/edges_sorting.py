@@ -1,0 +1,115 @@
+"""Edge cases of sorting, searching and counting: NaN order, index dtypes, result structure.
+
+docs/semantics.md: "NaN", "Integers" (index results) and "Results with several parts": `sort` and
+`argsort` put NaN last, `unique` returns one NaN, last, and always a tuple, `searchsorted` orders
+NaN after +inf.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+import bk
+from bk import DType
+
+from .._case import Trial, add_case
+from ._edges import (
+    BOOL,
+    FLOATS,
+    INT64,
+    LAYOUTS,
+    SIGNED,
+    UNSIGNED,
+    check_raises,
+    check_result,
+    describe,
+    dtypes,
+    explore,
+    layout,
+    make_values,
+    shapes,
+    tensor,
+)
+
+_REAL = (BOOL, *SIGNED, *UNSIGNED, *FLOATS)
+_ORDERED = (*SIGNED, *UNSIGNED, *FLOATS)
+
+
+def _sort_case(name: str) -> Any:
+    def run(t: Trial) -> None:
+        @explore(dtypes(t, _REAL), shapes(min_rank=1, max_rank=4), st.data(), st.sampled_from(LAYOUTS), examples=20)
+        def example(dtype: DType, shape: tuple[int, ...], data: Any, kind: str) -> None:
+            rank = len(shape)
+            axis = data.draw(st.integers(-rank, rank - 1), label="axis")
+            x = layout(make_values(dtype, shape, seed=rank * 3 + sum(shape)), kind)
+            what = describe(name, x, axis=axis) + f" [{kind}]"
+            if name == "sort":
+                check_result(t, t.b.sort(tensor(t, x), axis), np.sort(x, axis=axis), what, dtype, {"x": x})
+            else:
+                check_result(t, t.b.argsort(tensor(t, x), axis), np.argsort(x, axis=axis, kind="stable"), what, INT64, {"x": x})
+
+        example()
+        x = np.array([[3.0, np.nan, -np.inf, 1.0, np.inf]], np.float32)
+        function = getattr(t.b, name)
+        expected = np.sort(x, axis=-1) if name == "sort" else np.argsort(x, axis=-1, kind="stable")
+        check_result(t, function(tensor(t, x), -1), expected, describe(name, x, axis=-1) + ": NaN after +inf", DType(float, 32) if name == "sort" else INT64, {"x": x})
+        for axis in (2, -3):
+            check_raises(t, bk.AxisError, lambda axis=axis: function(tensor(t, x), axis), describe(name, x, axis=axis), name)
+
+    return run
+
+
+add_case("sort", "edge-dtypes-axes-nan", _sort_case("sort"), "every real dtype, negative axes, layouts, NaN last; bad axes raise AxisError")
+add_case("argsort", "edge-dtypes-axes-nan", _sort_case("argsort"), "stable int64 indices, negative axes, NaN last; bad axes raise AxisError")
+
+
+def _unique(t: Trial) -> None:
+    """A tuple `(values[, inverse][, counts])` always; one NaN, last; int64 inverse and counts."""
+
+    @explore(dtypes(t, _ORDERED), st.integers(0, 7), st.booleans(), st.booleans(), examples=20)
+    def example(dtype: DType, size: int, inverse: bool, counts: bool) -> None:
+        x = make_values(dtype, (size,), seed=size, low=-2, high=2)
+        if dtype.kind is float and size >= 3:
+            x[:2] = np.nan  # two NaNs must come back as one
+        got = t.b.unique(tensor(t, x), inverse, counts, 0)
+        what = f"unique({describe('', x)[1:-1]}, return_inverse={inverse}, return_counts={counts}, axis=0)"
+        expected = np.unique(x, return_inverse=inverse, return_counts=counts, equal_nan=True)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        t.expect(isinstance(got, tuple), what, f"returned a {type(got).__name__}, expected a tuple (docs/semantics.md)")
+        t.expect(len(got) == len(expected), what, f"returned {len(got)} parts, expected {len(expected)}")
+        check_result(t, got[0], expected[0], what + " values", dtype, {"x": x}, dynamic=True)
+        for i, part in enumerate(expected[1:], start=1):
+            check_result(t, got[i], np.reshape(part, -1), what + (" inverse" if inverse and i == 1 else " counts"), INT64, {"x": x}, dynamic=True)
+
+    example()
+    x = np.array([3.0, np.nan, 1.0, 3.0], np.float32)
+    got = t.b.unique(tensor(t, x), False, False, 0)
+    t.expect(isinstance(got, tuple), "unique([3, nan, 1, 3])", f"returned a {type(got).__name__}, expected a tuple")
+    check_result(t, got[0], np.array([1.0, 3.0, np.nan]), "unique([3, nan, 1, 3])", DType(float, 32), {"x": x}, dynamic=True)
+
+
+add_case("unique", "edge-nan-structure", _unique, "unique([3, nan, 1, 3]) is ([1, 3, nan],); always a tuple; int64 inverse and counts")
+
+
+def _searchsorted(t: Trial) -> None:
+    """NaN and infinities in the sequence and the values; NaN is inserted after +inf; the result has the dtype asked for."""
+
+    @explore(dtypes(t, _ORDERED), st.integers(0, 6), st.integers(0, 5), st.sampled_from(["left", "right"]), st.sampled_from([32, 64]), examples=20)
+    def example(dtype: DType, size: int, count: int, side: str, bits: int) -> None:
+        sequence = np.sort(make_values(dtype, (size,), seed=size, low=-2, high=2))
+        values = make_values(dtype, (count,), seed=count + 10, low=-3, high=3)
+        got = t.b.searchsorted(tensor(t, sequence), tensor(t, values), side, DType(int, bits))
+        what = f"searchsorted({describe('', sequence, values)[1:-1]}, {side!r}, int{bits})"
+        check_result(t, got, np.searchsorted(sequence, values, side), what, DType(int, bits), {"sequence": sequence, "values": values})
+
+    example()
+    sequence = np.array([1.0, 2.0, np.inf, np.nan], np.float32)
+    values = np.array([np.nan, np.inf, 0.0], np.float32)
+    got = t.b.searchsorted(tensor(t, sequence), tensor(t, values), "left", INT64)
+    check_result(t, got, np.searchsorted(sequence, values, "left"), "searchsorted([1, 2, inf, nan], [nan, inf, 0], 'left')", INT64)
+
+
+add_case("searchsorted", "edge-nan-dtypes", _searchsorted, "NaN sorts after +inf; every real dtype; the dtype argument decides the result's")

@@ -6,9 +6,12 @@ from typing import Any
 
 import torch
 
-from bk import DType
+from bk import DType, IndexOutOfRangeError
+from bk._axes import normalize_axis
+from bk._errors import reraise_as
 
 from ._dtypes import to_torch_dtype
+from ._math import _from_ordered, _ordered
 
 Tensor = Any
 
@@ -21,27 +24,45 @@ class IndexingMixin:
     # ------------------------------------------------------------ sorting, searching, counting
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
-        return torch.sort(self._t(x), dim=axis, stable=True).values
+        """Stable ascending sort; NaN last, as NumPy."""
+        x = self._t(x)
+        ordered, dtype = _ordered(x)
+        return _from_ordered(torch.sort(ordered, dim=normalize_axis(axis, x.ndim, "sort"), stable=True).values, dtype)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
-        return torch.argsort(self._t(x), dim=axis, stable=True)
+        """Stable ascending sort order (int64); NaN last, as NumPy."""
+        x = self._t(x)
+        return torch.argsort(_ordered(x)[0], dim=normalize_axis(axis, x.ndim, "argsort"), stable=True)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices; a 1-D sequence serves all values, else leading dimensions must match.
+        NaN orders after `+inf`, as in NumPy.
 
         Raises:
             ValueError: for a `side` other than 'left' or 'right'.
         """
         if side not in ("left", "right"):
-            raise ValueError(f"side must be 'left' or 'right' but got {side!r}")
-        sequence, values = self.auto_cast(self._t(sorted_sequence), self._t(search_values))
+            raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
+        sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
-        result = torch.searchsorted(sequence.contiguous(), values.contiguous(), right=side == "right")
+        sequence, values = _ordered(sequence)[0].contiguous(), _ordered(values)[0].contiguous()
+        if not sequence.is_floating_point():
+            result = torch.searchsorted(sequence, values, right=side == "right")
+            return result.to(to_torch_dtype(dtype))
+        sequence_nan = torch.isnan(sequence)
+        numbers = (~sequence_nan).sum(-1, keepdim=True)  # NaNs sort last: their count is where they begin
+        result = torch.searchsorted(torch.where(sequence_nan, torch.inf, sequence), values, right=side == "right")
+        if sequence.ndim == 1:
+            numbers = numbers.reshape(())
+        length = sequence.shape[-1]
+        nan_position = numbers if side == "left" else torch.full_like(numbers, length)
+        result = torch.where(torch.isnan(values), nan_position, torch.minimum(result, numbers))
         return result.to(to_torch_dtype(dtype))
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
-        """`(nnz, ndims)` indices of non-zero elements, padded with `fill_value` or cut to `length`."""
-        indices = torch.nonzero(self._t(values))
+        """`(nnz, ndims)` int64 indices of non-zero elements, padded with `fill_value` or cut to `length`."""
+        values = self._t(values)
+        indices = torch.nonzero(values if values.dtype == torch.bool else values != 0)
         if length is None:
             return indices
         if indices.shape[0] >= length:
@@ -52,8 +73,18 @@ class IndexingMixin:
         return torch.cat([indices, padding])
 
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
+        """The slices of `x` along `axis` where the 1-D `mask` is true, optionally padded or cut to `new_length`.
+
+        Raises:
+            IndexOutOfRangeError: if `mask` does not have the length of the masked axis.
+        """
         x, mask = self._t(x), self._t(mask)
         self._same_device(x, mask)
+        axis = normalize_axis(axis, x.ndim, "boolean_mask")
+        if mask.ndim != 1 or mask.shape[0] != x.shape[axis]:
+            raise IndexOutOfRangeError(
+                f"boolean_mask: a mask of shape {tuple(mask.shape)} does not fit axis {axis} of size {x.shape[axis]} (shape {tuple(x.shape)})"
+            )
         indices = torch.nonzero(mask.to(torch.bool).reshape(-1))[:, 0]
         if new_length is None:
             return torch.index_select(x, axis, indices)
@@ -62,13 +93,24 @@ class IndexingMixin:
         count = min(new_length, indices.shape[0])
         padded[:count] = indices[:count]
         result = torch.index_select(x, axis, padded)
-        valid = valid.reshape([-1 if i == axis % x.ndim else 1 for i in range(x.ndim)])
+        valid = valid.reshape([-1 if i == axis else 1 for i in range(x.ndim)])
         return torch.where(valid, result, torch.as_tensor(fill_value, dtype=x.dtype, device=x.device))
 
-    def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> Any:
-        """Sorted unique slices along `axis`; like `numpy.unique`, a lone array unless inverse or counts are asked for."""
+    def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int | None) -> tuple[Tensor, ...]:
+        """Sorted unique values (`axis=None`, of the flattened tensor) or slices along `axis`.
+
+        Returns:
+            Always a tuple: `(values,)`, then the inverse indices (int64, shaped as `x` for
+            `axis=None`) and the counts (int64) when asked for. All NaNs count as one value, last.
+        """
         x = self._t(x)
-        return torch.unique(x, sorted=True, return_inverse=return_inverse, return_counts=return_counts, dim=axis)
+        axis = None if axis is None else normalize_axis(axis, x.ndim, "unique")
+        if axis is not None and x.ndim > 1:
+            values, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=axis)
+        else:
+            values, inverse, counts = _unique_flat(x.reshape(-1))
+            inverse = inverse.reshape(x.shape)
+        return (values, *((inverse,) if return_inverse else ()), *((counts,) if return_counts else ()))
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
         """Batched weighted histograms; the last bin includes its upper edge and values outside are dropped, as NumPy."""
@@ -101,48 +143,86 @@ class IndexingMixin:
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of segments starting at `indices` along `axis`, like `numpy.add.reduceat` per batch entry.
 
-        As with `reduceat`, a segment whose start is not below the next start is `x` at its start.
+        As with `reduceat`, elements before the first start belong to no segment, and a segment
+        whose start is not below the next start is `x` at its start.
+
+        Raises:
+            IndexOutOfRangeError: for a start outside `[0, size)`.
         """
         x, indices = self._t(x), self._t(indices).to(torch.int64)
         self._same_device(x, indices)
-        axis %= x.ndim
+        axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
         size, segments = x.shape[axis], indices.shape[-1]
+        if indices.numel() and (bool((indices < 0).any()) or bool((indices >= size).any())):
+            raise IndexOutOfRangeError(f"indexed_segment_sum: segment starts must lie in [0, {size}) along axis {axis}")
         batch = max(x.shape[0], indices.shape[0])
         x = x.expand(batch, *x.shape[1:])
         indices = indices.expand(batch, segments)
         positions = torch.arange(size, device=x.device).expand(batch, size).contiguous()
         segment_ids = torch.searchsorted(indices.contiguous(), positions, right=True) - 1
-        segment_ids = torch.clamp(segment_ids, 0, segments - 1)
+        segment_ids = torch.where(segment_ids < 0, segments, segment_ids)  # before the first start: dropped
         view = [batch if i == 0 else size if i == axis else 1 for i in range(x.ndim)]
         index = segment_ids.reshape(view).expand(x.shape)
         out_shape = list(x.shape)
-        out_shape[axis] = segments
+        out_shape[axis] = segments + 1
         summed = torch.zeros(out_shape, dtype=x.dtype, device=x.device).scatter_add(axis, index, x)
-        starts = torch.gather(
-            x, axis, indices.reshape([batch if i == 0 else segments if i == axis else 1 for i in range(x.ndim)]).expand(out_shape)
-        )
+        summed = summed.narrow(axis, 0, segments)
+        out_shape[axis] = segments
+        segment_view = [batch if i == 0 else segments if i == axis else 1 for i in range(x.ndim)]
+        starts = torch.gather(x, axis, indices.reshape(segment_view).expand(out_shape))
         following = torch.cat([indices[:, 1:], torch.full((batch, 1), size, dtype=indices.dtype, device=x.device)], dim=1)
-        empty = (following <= indices).reshape([batch if i == 0 else segments if i == axis else 1 for i in range(x.ndim)])
+        empty = (following <= indices).reshape(segment_view)
         return torch.where(empty, starts, summed)
 
     # ------------------------------------------------------------ gather and scatter
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
+
+        Raises:
+            IndexOutOfRangeError: for an index outside `[-size, size)`.
+        """
+        return self._gather(values, indices, axis, "gather")
+
+    def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`values[indices]` for 1-D `values`; negative indices count from the end."""
+        return self._gather(values, indices, 0, "gather_1d")
+
+    def _gather(self, values: Tensor, indices: Tensor, axis: int, op: str) -> Tensor:
         values, indices = self._t(values), self._t(indices)
         self._same_device(values, indices)
-        return values[(slice(None),) * (axis % values.ndim) + (indices.to(torch.int64),)]
+        axis = normalize_axis(axis, values.ndim, op)
+        try:
+            return values[(slice(None),) * axis + (indices.to(torch.int64),)]
+        except IndexError as err:
+            reraise_as(IndexOutOfRangeError, op, err)
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`.
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`;
+        negative indices count from the end.
 
         Raises:
             ValueError: if the index vectors do not match the spatial rank or batch sizes differ.
+            IndexOutOfRangeError: for an index outside `[-size, size)`.
         """
+        return self._batched_gather(values, indices, "batched_gather_nd")
+
+    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`."""
+        values, indices = self._t(values), self._t(indices)
+        return self._batched_gather(values[:, :, None], indices[:, :, None], "batched_gather_1d")[..., 0]
+
+    def gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(spatial..., channels)` at `(indices, ndims)` gives `(indices, channels)`."""
+        values, indices = self._t(values), self._t(indices)
+        return self._batched_gather(values[None], indices[None], "gather_nd")[0]
+
+    def _batched_gather(self, values: Tensor, indices: Tensor, op: str) -> Tensor:
         values, indices = self._t(values), self._t(indices).to(torch.int64)
         self._same_device(values, indices)
         if indices.shape[-1] != values.ndim - 2:
             raise ValueError(
-                f"indices must have {values.ndim - 2} components for values of shape {tuple(values.shape)} but have {indices.shape[-1]}"
+                f"{op}: indices must have {values.ndim - 2} components for values of shape {tuple(values.shape)} but have {indices.shape[-1]}"
             )
         batch = _combined_batch(values.shape[0], indices.shape[0])
         batch_index = (
@@ -152,16 +232,39 @@ class IndexingMixin:
         )
         batch_index = batch_index.reshape((batch,) + (1,) * (indices.ndim - 2))
         components = [indices[..., i] for i in range(indices.shape[-1])]
-        return values[(batch_index, *components)]
+        try:
+            return values[(batch_index, *components)]
+        except IndexError as err:
+            reraise_as(IndexOutOfRangeError, op, err)
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Batched scatter into a copy of `base_grid`; batch, update and channel sizes of 1 broadcast.
+        Negative indices count from the end.
 
         Raises:
             ValueError: for a mode other than 'update', 'add', 'max', 'min', or mismatching shapes.
+            IndexOutOfRangeError: for an index outside `[-size, size)`.
         """
+        return self._scatter(base_grid, indices, values, mode, "scatter")
+
+    def scatter_nd(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Unbatched scatter: `(spatial..., channels)`, `(updates, ndims)`, `(updates or 1, channels or 1)`."""
+        base_grid, indices, values = self._t(base_grid), self._t(indices), self._t(values)
+        return self._scatter(base_grid[None], indices[None], values[None], mode, "scatter_nd")[0]
+
+    def scatter_1d_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Scatter into a 1-D tensor: `(spatial,)`, `(updates,)`, `(updates or 1,)`."""
+        base_grid, indices, values = self._t(base_grid), self._t(indices), self._t(values)
+        return self._scatter(base_grid[None, :, None], indices[None, :, None], values[None, :, None], mode, "scatter_1d_scalar")[0, :, 0]
+
+    def scatter_nd_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Scatter without channels: `(spatial...)`, `(updates, ndims)`, `(updates or 1,)`."""
+        base_grid, indices, values = self._t(base_grid), self._t(indices), self._t(values)
+        return self._scatter(base_grid[None, ..., None], indices[None], values[None, :, None], mode, "scatter_nd_scalar")[0, ..., 0]
+
+    def _scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str, op: str) -> Tensor:
         if mode not in _SCATTER_MODES:
-            raise ValueError(f"scatter mode must be one of {_SCATTER_MODES} but got {mode!r}")
+            raise ValueError(f"{op}: mode must be one of {_SCATTER_MODES} but got {mode!r}")
         base_grid, indices, values = self._t(base_grid), self._t(indices).to(torch.int64), self._t(values)
         self._same_device(base_grid, indices, values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
@@ -169,8 +272,9 @@ class IndexingMixin:
         spatial = base_grid.shape[1:-1]
         if indices.shape[-1] != len(spatial):
             raise ValueError(
-                f"indices must have {len(spatial)} components for a grid of shape {tuple(base_grid.shape)} but have {indices.shape[-1]}"
+                f"{op}: indices must have {len(spatial)} components for a grid of shape {tuple(base_grid.shape)} but have {indices.shape[-1]}"
             )
+        indices = _checked_indices(indices, spatial, op)
         batch = _combined_batch(_combined_batch(base_grid.shape[0], indices.shape[0]), values.shape[0])
         channels, updates = base_grid.shape[-1], indices.shape[1]
         flat_index = torch.zeros(indices.shape[:-1], dtype=torch.int64, device=indices.device)
@@ -192,3 +296,32 @@ def _combined_batch(a: int, b: int) -> int:
     if a != b and a != 1 and b != 1:
         raise ValueError(f"batch sizes {a} and {b} do not match; use equal sizes or 1 for broadcasting")
     return max(a, b)
+
+
+def _checked_indices(indices: torch.Tensor, sizes: Any, op: str) -> torch.Tensor:
+    """`(..., ndims)` indices with negative entries counted from the end.
+
+    Raises:
+        IndexOutOfRangeError: for an index outside `[-size, size)` of its dimension.
+    """
+    if not indices.numel():
+        return indices
+    bounds = torch.as_tensor(tuple(sizes), dtype=indices.dtype, device=indices.device)
+    if bool(((indices < -bounds) | (indices >= bounds)).any()):
+        raise IndexOutOfRangeError(f"{op}: an index lies outside the dimensions {tuple(sizes)} (allowed: -size..size-1)")
+    return torch.where(indices < 0, indices + bounds, indices)
+
+
+def _unique_flat(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """`torch.unique` of a 1-D tensor with all NaNs as one value, last (PyTorch keeps every NaN)."""
+    if not x.is_floating_point() or not bool(torch.isnan(x).any()):
+        ordered, dtype = _ordered(x)
+        values, inverse, counts = torch.unique(ordered, sorted=True, return_inverse=True, return_counts=True)
+        return _from_ordered(values, dtype), inverse, counts
+    nan = torch.isnan(x)
+    values, inverse, counts = torch.unique(x[~nan], sorted=True, return_inverse=True, return_counts=True)
+    full_inverse = torch.full(x.shape, values.shape[0], dtype=inverse.dtype, device=x.device)
+    full_inverse[~nan] = inverse
+    values = torch.cat([values, x[nan][:1]])
+    counts = torch.cat([counts, nan.sum().reshape(1).to(counts.dtype)])
+    return values, full_inverse, counts

@@ -10,6 +10,8 @@ from typing import Any
 
 import torch
 
+from bk._axes import normalize_axes
+
 Tensor = Any
 
 _LAYOUT_FORMATS = {torch.sparse_coo: "coo", torch.sparse_csr: "csr", torch.sparse_csc: "csc"}
@@ -89,11 +91,13 @@ class LinalgMixin:
 
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         x = self.to_complex(self._t(x))
-        return torch.fft.fftn(x, dim=tuple(axes)) if axes else x
+        axes = normalize_axes(tuple(axes), x.ndim, "fft")
+        return torch.fft.fftn(x, dim=axes) if axes else x
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         k = self.to_complex(self._t(k))
-        return torch.fft.ifftn(k, dim=tuple(axes)) if axes else k
+        axes = normalize_axes(tuple(axes), k.ndim, "ifft")
+        return torch.fft.ifftn(k, dim=axes) if axes else k
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
         """Cross-correlation with `torch.nn.functional.conv1d/2d/3d`; 'same' output is centred like SciPy.

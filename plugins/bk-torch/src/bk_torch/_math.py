@@ -7,8 +7,9 @@ from typing import Any
 
 import torch
 
+from bk import AxisError, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument
+from bk._errors import check_tensor_argument, reraise_as
 
 Tensor = Any
 
@@ -28,13 +29,31 @@ class MathMixin:
     # ------------------------------------------------------------ shape manipulation
 
     def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
-        return torch.reshape(self._t(value), tuple(int(s) for s in shape))
+        value = self._t(value)
+        try:
+            return torch.reshape(value, tuple(int(s) for s in shape))
+        except RuntimeError as err:
+            reraise_as(ShapeMismatchError, "reshape", err, f"cannot reshape a tensor of shape {tuple(value.shape)} to {tuple(shape)}")
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
-        return torch.permute(self._t(tensor), tuple(axes))
+        tensor = self._t(tensor)
+        permutation = tuple(normalize_axis(a, tensor.ndim, "transpose") for a in axes)
+        if sorted(permutation) != list(range(tensor.ndim)):
+            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {tensor.ndim} axes")
+        return torch.permute(tensor, permutation)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
+        """`a` with `number` new axes of size 1 at `axis` (an axis of the result; negative counts from its end).
+
+        Raises:
+            ValueError: for a negative `number`.
+        """
         a = self._t(a)
+        if number < 0:
+            raise ValueError(f"expand_dims: number must be 0 or more but got {number}")
+        if number == 0:
+            return a
+        axis = normalize_axis(axis, a.ndim + 1, "expand_dims")
         for _ in range(number):
             a = torch.unsqueeze(a, axis)
         return a
@@ -42,12 +61,22 @@ class MathMixin:
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
         tensors = self.auto_cast(*[self._t(v) for v in values])
         self._same_device(*tensors)
-        return torch.stack(tensors, dim=axis)
+        axis = normalize_axis(axis, tensors[0].ndim + 1, "stack") if tensors else axis
+        try:
+            return torch.stack(tensors, dim=axis)
+        except RuntimeError as err:
+            shapes = ", ".join(str(tuple(t.shape)) for t in tensors)
+            reraise_as(ShapeMismatchError if len({t.shape for t in tensors}) > 1 else ValueError, "stack", err, f"cannot stack shapes {shapes}")
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
         tensors = self.auto_cast(*[self._t(v) for v in values])
         self._same_device(*tensors)
-        return torch.cat(tensors, dim=axis)
+        axis = normalize_axis(axis, tensors[0].ndim, "concat") if tensors else axis
+        try:
+            return torch.cat(tensors, dim=axis)
+        except RuntimeError as err:
+            shapes = ", ".join(str(tuple(t.shape)) for t in tensors)
+            reraise_as(ShapeMismatchError, "concat", err, f"cannot concatenate shapes {shapes} along axis {axis}")
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         return torch.tile(self._t(value), tuple(int(m) for m in multiples))
@@ -55,6 +84,7 @@ class MathMixin:
     def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
         """Repeats elements along `axis`; with `new_length`, extra entries repeat the last element or are cut."""
         x = self._t(x)
+        axis = normalize_axis(axis, x.ndim, "repeat")
         if new_length is None:
             repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device)
             return torch.repeat_interleave(x, repeats, dim=axis)
@@ -73,6 +103,7 @@ class MathMixin:
             ValueError: for an unknown mode or a wrong number of `pad_width` pairs.
         """
         value = self._t(value)
+        mode = "periodic" if mode == "circular" else mode  # PyTorch's name
         if mode not in _PAD_MODES:
             raise ValueError(f"pad mode must be one of {_PAD_MODES} but got {mode!r}")
         if len(pad_width) != value.ndim:
@@ -90,7 +121,23 @@ class MathMixin:
         return value
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        return torch.flip(self._t(value), tuple(axes))
+        value = self._t(value)
+        return torch.flip(value, normalize_axes(tuple(axes), value.ndim, "flip") or ())
+
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]` for a tuple of slices (negative steps too), ints, `...` and scalar integer tensors.
+
+        Raises:
+            IndexOutOfRangeError: for an int outside `[-size, size)`.
+        """
+        tensor = self._t(tensor)
+        slices = tuple(slices) if isinstance(slices, (tuple, list)) else (slices,)
+        if any(isinstance(s, slice) and s.step is not None and int(s.step) < 0 for s in slices):
+            tensor, slices = _negative_steps(tensor, slices)
+        try:
+            return tensor[slices]
+        except IndexError as err:
+            reraise_as(IndexOutOfRangeError, "multi_slice", err)
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` as `(batch, diagonal, channels)`."""
@@ -147,11 +194,11 @@ class MathMixin:
         return self._float_op(torch.lgamma, x)
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
-        a, x = self.auto_cast(self._t(a), self._t(x), int_to_float=True, bool_to_int=True)
+        a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
         return torch.special.gammainc(a, x)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
-        a, x = self.auto_cast(self._t(a), self._t(x), int_to_float=True, bool_to_int=True)
+        a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
         return torch.special.gammaincc(a, x)
 
     def sin(self, x: Tensor) -> Tensor:
@@ -173,7 +220,7 @@ class MathMixin:
         return self._float_op(torch.arctan, x)
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
-        y, x = self.auto_cast(self._t(y), self._t(x), int_to_float=True, bool_to_int=True)
+        y, x = self.auto_cast(y, x, int_to_float=True, bool_to_int=True)
         return torch.arctan2(y, x)
 
     def sinh(self, x: Tensor) -> Tensor:
@@ -225,10 +272,10 @@ class MathMixin:
         return torch.conj_physical(x) if x.is_complex() else x
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
-        """`x / y`, 0 where `y` is 0; the masked division keeps gradients finite."""
-        x, y = self.auto_cast(self._t(x), self._t(y), int_to_float=True, bool_to_int=True)
+        """`x / y`, 0 where `y` is 0; the masked division keeps gradients finite. Python scalars are weak."""
+        x, y = self.auto_cast(x, y, int_to_float=True, bool_to_int=True)
         zero = y == 0
-        return torch.where(zero, torch.zeros_like(x / torch.ones_like(y)), x / torch.where(zero, torch.ones_like(y), y))
+        return torch.where(zero, 0, x / torch.where(zero, 1, y))
 
     # ------------------------------------------------------------ reductions
 
@@ -353,6 +400,27 @@ class MathMixin:
         x = x if x.is_floating_point() else self.to_float(x)
         q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
         return torch.quantile(x, q, dim=-1)
+
+
+def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:
+    """Applies the slices with negative steps (which PyTorch refuses) as index selections; returns the rest."""
+    count = sum(1 for s in slices if s is not Ellipsis and s is not None)
+    rest, axis = [], 0
+    for item in slices:
+        if item is Ellipsis:
+            axis += tensor.ndim - count
+            rest.append(item)
+            continue
+        if item is None:
+            rest.append(item)
+            continue
+        if isinstance(item, slice) and item.step is not None and int(item.step) < 0:
+            index = torch.arange(*item.indices(tensor.shape[axis]), device=tensor.device)
+            tensor = torch.index_select(tensor, axis, index)
+            item = slice(None)
+        rest.append(item)
+        axis += 1
+    return tensor, tuple(rest)
 
 
 def _pad_indices(size: int, lower: int, upper: int, mode: str, device: torch.device) -> torch.Tensor:

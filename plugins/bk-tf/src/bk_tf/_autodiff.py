@@ -36,6 +36,19 @@ def _stop(x: Any) -> Any:
     return tf.stop_gradient(x) if isinstance(x, (tf.Tensor, tf.Variable)) else x
 
 
+def _running(condition: Any) -> Any:
+    """Whether any element of a loop condition is true (non-zero), for conditions of every dtype."""
+    if isinstance(condition, (bool, int, float)):
+        return tf.constant(bool(condition))
+    condition = tf.convert_to_tensor(condition)
+    return tf.reduce_any(condition if condition.dtype == tf.bool else tf.not_equal(condition, tf.zeros((), condition.dtype)))
+
+
+def _select(flag: Any, new: Any, old: Any) -> Any:
+    """`new` where the scalar `flag` holds, else `old`, leaf by leaf."""
+    return tf.nest.map_structure(lambda n, o: tf.where(flag, n, o), new, old)
+
+
 def _first(output: Any) -> Any:
     return output[0] if isinstance(output, (tuple, list)) else output
 
@@ -172,33 +185,46 @@ class AutodiffMixin:
     # ------------------------------------------------------------ control flow
 
     def while_loop(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: int | Sequence[int] | None) -> Any:
-        """Runs `values = loop(*values)` while any element of `values[0]` is true.
+        """Runs `values = loop(*values)` while any element of `values[0]` is true (non-zero, for every dtype).
 
-        Eagerly this is a Python loop; inside `tf.function` it is a `tf.while_loop` (with checkpoints
-        `max_iter=(...)`, the loop is unrolled up to the last checkpoint).
+        Follows `bk.Backend.while_loop`: the condition is checked before every iteration; with a
+        sequence of checkpoints the values after each checkpoint's iteration are stacked along a new
+        first axis, and checkpoints after the loop stopped repeat the values it stopped with.
+        Eagerly this is the base class's Python loop; inside `tf.function` it is a `tf.while_loop`,
+        or for checkpoints a loop unrolled up to the last one in which iterations after the stop
+        leave the values unchanged (so jit and eager agree). Not differentiable.
         """
         if all(self.is_available(v) for v in tf.nest.flatten(values)):  # type: ignore[attr-defined]
             return Backend.while_loop(self, loop, values, max_iter)  # type: ignore[arg-type]
         values = _map(_stop, values)
         if isinstance(max_iter, (tuple, list)):
-            trajectory = [values] if 0 in max_iter else []
-            for i in range(1, max(max_iter) + 1):
-                running = tf.reduce_any(values[0])
-                new = loop(*values)
-                values = tf.nest.map_structure(lambda n, o, r=running: tf.where(r, n, o), new, values)
-                if i in max_iter:
-                    trajectory.append(values)
-            return _map(_stop, self.stack_leaves(trajectory))  # type: ignore[attr-defined]
+            result = self._unrolled_loop(loop, values, list(max_iter))
+        else:
+            result = self._graph_loop(loop, values, max_iter)
+        return _map(_stop, result)
 
+    def _unrolled_loop(self, loop: Callable[..., Any], values: Any, checkpoints: list[int]) -> Any:
+        """The checkpoint loop of `Backend.while_loop` as a graph; `active` tells whether iteration i still runs."""
+        trajectory = [values] if 0 in checkpoints else []
+        active = _running(values[0])
+        for i in range(1, max(checkpoints, default=0) + 1):
+            values = _select(active, loop(*values), values)
+            if i in checkpoints:
+                trajectory.append(values)
+            active = tf.logical_and(active, _running(values[0]))
+        trajectory.extend([values] * (len(checkpoints) - len(trajectory)))
+        return self.stack_leaves(trajectory)  # type: ignore[attr-defined]
+
+    def _graph_loop(self, loop: Callable[..., Any], values: Any, max_iter: int | None) -> Any:
         def condition(i: Any, *state: Any) -> Any:
-            running = tf.reduce_any(tf.cast(state[0], tf.bool))
+            running = _running(state[0])
             return running if max_iter is None else tf.logical_and(running, i < max_iter)
 
         def body(i: Any, *state: Any) -> Any:
             return (i + 1, *loop(*state))
 
         result = tf.while_loop(condition, body, (tf.constant(0), *values))
-        return _map(_stop, tuple(result[1:]))
+        return tuple(result[1:])
 
     def vectorized_call(self, f: Callable[..., Any], *args: Tensor, output_dtypes: Any = None, **aux_args: Any) -> Any:
         """`f` over the first dimension of `args` with `tf.vectorized_map` (size 1 broadcasts).

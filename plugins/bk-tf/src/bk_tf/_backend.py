@@ -15,7 +15,18 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+from bk import (
+    ArgumentTypeError,
+    AxisError,
+    Backend,
+    ComputeDevice,
+    DType,
+    IndexOutOfRangeError,
+    ShapeMismatchError,
+    from_numpy_dtype,
+    get_precision,
+)
+from bk._axes import normalize_axes, normalize_axis
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -28,6 +39,7 @@ from ._dtypes import (
     to_precision,
     to_tf_dtype,
 )
+from ._errors import translate_errors
 from ._framework import tf
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
@@ -53,6 +65,12 @@ def _only_python_values(x: Any) -> bool:
     return _is_python_number(x)
 
 
+def _non_empty(values: Sequence[Any], op: str) -> Sequence[Any]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{op}: needs a non-empty sequence of tensors but got {values!r}")
+    return values
+
+
 def _assemble_coo(backend: Backend, indices: Tensor, values: Tensor, *, shape: tuple[int, ...]) -> Tensor:
     return backend.sparse_coo_tensor(indices, values, shape)
 
@@ -61,6 +79,7 @@ def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:
     return backend.as_tensor(tensor)
 
 
+@translate_errors
 class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """TensorFlow 2 as a bk backend, eager by default.
 
@@ -92,6 +111,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             raise TypeError(
                 "this operation needs a dense tensor but got a tf.SparseTensor; convert it with tf.sparse.to_dense() first"
             )
+        if x is None or isinstance(x, (str, bytes)):
+            raise ArgumentTypeError(f"expected a tensor, an array or a number but got {type(x).__name__} {x!r}")
         return self.as_tensor(x)
 
     def _device_scope(self) -> Any:
@@ -106,7 +127,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         if only_native:
             return False
         if isinstance(x, (np.ndarray, np.generic)):
-            return x.dtype.kind in "biufcUS"
+            return x.dtype.kind in "biufcUS" or x.dtype.name == "bfloat16"
         if isinstance(x, numbers.Number):
             return True
         if isinstance(x, (list, tuple)):
@@ -123,7 +144,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             convert_external: If False, Python numbers are returned unchanged.
 
         Raises:
-            TypeError: for objects TensorFlow cannot convert.
+            ArgumentTypeError: for objects TensorFlow cannot convert.
         """
         precision = get_precision()
         if isinstance(x, (tf.Tensor, tf.Variable)):
@@ -155,11 +176,11 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         try:
             array = np.asarray(x)
         except (TypeError, ValueError) as err:
-            raise TypeError(
+            raise ArgumentTypeError(
                 f"cannot convert {type(x).__name__} to a TensorFlow tensor; pass a number, a list, an array or a tensor"
             ) from err
-        if array.dtype.kind not in "biufcUS":
-            raise TypeError(f"cannot convert {type(x).__name__} with NumPy dtype {array.dtype} to a TensorFlow tensor")
+        if array.dtype.kind not in "biufcUS" and array.dtype.name != "bfloat16":
+            raise ArgumentTypeError(f"cannot convert {type(x).__name__} with NumPy dtype {array.dtype} to a TensorFlow tensor")
         return array
 
     def is_available(self, tensor: Tensor) -> bool:
@@ -429,26 +450,45 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
         """`tensor` with its dimensions permuted to `axes`."""
+        if not isinstance(tensor, tf.SparseTensor):
+            tensor = self._t(tensor)
+        rank = tensor.shape.rank
+        permutation = [normalize_axis(a, rank, "transpose") for a in axes]
+        if sorted(permutation) != list(range(rank)):
+            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {rank} axes of the tensor")
         if isinstance(tensor, tf.SparseTensor):
-            return tf.sparse.transpose(tensor, tuple(axes))
-        return tf.transpose(self._t(tensor), tuple(axes))
+            return tf.sparse.transpose(tensor, permutation)
+        return tf.transpose(tensor, permutation)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
-        """`a` with `number` new dimensions of size 1 inserted at `axis`."""
+        """`a` with `number` new dimensions of size 1 inserted at `axis` (in `[-rank - 1, rank]`).
+
+        Raises:
+            ValueError: for a negative `number`.
+        """
+        if number < 0:
+            raise ValueError(f"expand_dims: number must be 0 or more but got {number}")
         a = self._t(a)
+        position = normalize_axis(axis, a.shape.rank + 1, "expand_dims")
         for _ in range(number):
-            a = tf.expand_dims(a, axis)
+            a = tf.expand_dims(a, position)
         return a
 
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
-        """Stacks equally shaped tensors along a new axis, in their common type."""
-        return tf.stack(self._common(values), axis=axis)
+        """Stacks equally shaped tensors along a new axis (in `[-rank - 1, rank]`), in their common type."""
+        values = self._common(_non_empty(values, "stack"))
+        return tf.stack(values, axis=normalize_axis(axis, values[0].shape.rank + 1, "stack"))
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
         """Concatenates tensors along an existing axis, in their common type."""
-        if values and all(isinstance(v, tf.SparseTensor) for v in values):
-            return tf.sparse.concat(axis, list(values))
-        return tf.concat(self._common(values), axis=axis)
+        values = _non_empty(values, "concat")
+        if all(isinstance(v, tf.SparseTensor) for v in values):
+            return tf.sparse.concat(normalize_axis(axis, values[0].shape.rank, "concat"), list(values))
+        values = self._common(values)
+        ranks = {v.shape.rank for v in values}
+        if len(ranks) > 1:
+            raise ShapeMismatchError(f"concat: tensors of ranks {sorted(ranks)} cannot be concatenated; all need the same rank")
+        return tf.concat(values, axis=normalize_axis(axis, values[0].shape.rank, "concat"))
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
@@ -458,24 +498,67 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             value = tf.reshape(value, tf.concat([tf.ones([missing], tf.int32), tf.shape(value)], 0))
         return tf.tile(value, tuple(multiples))
 
+    def tile_to(self, x: Tensor, axis: int, size: int) -> Tensor:
+        """`x` tiled along `axis` until it has `size` elements there.
+
+        Raises:
+            ValueError: if `size` is not a multiple of the current size.
+        """
+        x = self._t(x)
+        rank = x.shape.rank
+        axis = normalize_axis(axis, rank, "tile_to")
+        current = x.shape[axis]
+        if current == size:
+            return x
+        if current is None or current == 0 or size % current:
+            raise ValueError(f"tile_to: cannot tile size {current} to {size} along axis {axis}; size must be a multiple")
+        return tf.tile(x, [size // current if i == axis else 1 for i in range(rank)])
+
+    def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
+        """`x` padded with `fill_value` or cut along `axis` to `new_size`."""
+        x = self._t(x)
+        rank = x.shape.rank
+        axis = normalize_axis(axis, rank, "pad_to")
+        current = x.shape[axis]
+        if current is None or new_size == current:
+            return x
+        if new_size < current:
+            return x[tuple(slice(new_size) if i == axis else slice(None) for i in range(rank))]
+        widths = [[0, new_size - current] if i == axis else [0, 0] for i in range(rank)]
+        return tf.pad(x, widths, constant_values=self._as(fill_value, x.dtype))
+
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         """`value` reversed along `axes`."""
-        return tf.reverse(self._t(value), tuple(axes)) if len(axes) else self._t(value)
+        value = self._t(value)
+        axes = normalize_axes(axes, value.shape.rank, "flip")
+        return tf.reverse(value, list(axes)) if axes else value
 
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or list of ints) of the first dimension."""
         if isinstance(batches, int):
             batches = [batches]
-        return tf.gather(self._t(tensor), batches, axis=0)
+        return self.gather(tensor, batches, 0)  # type: ignore[attr-defined]
+
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]` for a tuple of slices (negative steps included), ints, `None` and `...`.
+
+        Raises:
+            IndexOutOfRangeError: for an int outside its dimension.
+        """
+        tensor = self._t(tensor)
+        try:
+            return tensor[slices]
+        except (tf.errors.InvalidArgumentError, ValueError) as error:
+            if "out of bounds" in str(error) or "out of range" in str(error):
+                raise IndexOutOfRangeError(f"multi_slice: an index of {slices} is outside a tensor of shape {tuple(tensor.shape)}") from error
+            raise
 
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""
         tensor = self._t(tensor)
-        rank = tensor.shape.rank
-        if not -rank <= axis < rank:
-            raise ValueError(f"axis {axis} is out of range for a tensor of {rank} dimensions")
+        axis = normalize_axis(axis, tensor.shape.rank, "unstack")
         slices = tf.unstack(tensor, axis=axis)
-        return tuple(tf.expand_dims(s, axis % rank) for s in slices) if keepdims else tuple(slices)
+        return tuple(tf.expand_dims(s, axis) for s in slices) if keepdims else tuple(slices)
 
     # ------------------------------------------------------------ sparse
 
@@ -537,20 +620,34 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         return [self._as(v, dtype) for v in values]
 
     def _as(self, value: Any, dtype: Any) -> Any:
-        """`value` as a dense tensor of `tf.DType` `dtype`."""
-        if isinstance(value, (tf.Tensor, tf.Variable)):
+        """`value` as a dense tensor of `tf.DType` `dtype`; a Python int that `dtype` cannot hold raises `OverflowError`."""
+        if isinstance(value, tf.Tensor):
             if value.dtype == dtype:
-                return tf.convert_to_tensor(value)
+                return value
             if value.dtype.is_complex and not dtype.is_complex:
                 value = tf.math.real(value)
             return tf.cast(value, dtype)
+        if isinstance(value, tf.Variable):
+            return self._as(tf.convert_to_tensor(value), dtype)
         if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
             return self._t(value)
+        if _is_python_number(value):
+            value = _python_scalar(value, dtype)
+        else:
+            value = np.asarray(value).astype(dtype.as_numpy_dtype)
         with self._device_scope():
-            return tf.constant(
-                np.asarray(value).astype(dtype.as_numpy_dtype) if not isinstance(value, (bool, int, float, complex)) else value,
-                dtype,
-            )
+            return tf.constant(value, dtype)
+
+
+def _python_scalar(value: Any, dtype: Any) -> Any:
+    """A weak Python scalar ready for `tf.constant(value, dtype)` (NEP 50: an int must fit an integer `dtype`)."""
+    if dtype == tf.bool:
+        return value
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int) and dtype.is_integer and not dtype.min <= value <= dtype.max:
+        raise OverflowError(f"the Python int {value} does not fit {dtype.name} (the type of the tensor beside it)")
+    return value
 
 
 class _DLPackTensor:

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 
 from ._framework import tf
 
@@ -39,12 +39,12 @@ def to_tf_dtype(dtype: DType) -> Any:
     """The `tf.DType` of a `bk.DType`.
 
     Raises:
-        TypeError: for `object`, which TensorFlow cannot hold.
+        ArgumentTypeError: for `object`, which TensorFlow cannot hold.
     """
     result = _TO_TF.get(dtype)
     if result is None:
         if dtype.kind is object:
-            raise TypeError("TensorFlow tensors cannot hold Python objects; use the 'numpy' backend for object arrays")
+            raise ArgumentTypeError("TensorFlow tensors cannot hold Python objects; use the 'numpy' backend for object arrays")
         result = _TO_TF[dtype] = tf.as_dtype(to_numpy_dtype(dtype))
     return result
 
@@ -100,6 +100,8 @@ def _strong_dtype(x: Any) -> DType | None:
         return from_numpy_dtype(x.dtype)
     if isinstance(x, numbers.Number):
         return None
+    if x is None or isinstance(x, (str, bytes)):
+        raise ArgumentTypeError(f"expected a tensor or a number but got {type(x).__name__} {x!r}")
     return from_numpy_dtype(np.asarray(x).dtype)
 
 

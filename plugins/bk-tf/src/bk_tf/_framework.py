@@ -1,23 +1,33 @@
 """Imports TensorFlow without its start-up noise; every other module gets `tf` from here.
 
 TensorFlow's C++ runtime logs oneDNN, CPU-feature and CUDA messages to stderr while it loads, some
-of them before its own log level applies. Unless the user chose a level by setting
-`TF_CPP_MIN_LOG_LEVEL` (which turns this off), the level is set to 2 (warnings and errors that
-come later still show as errors) and stderr is redirected to the null device while TensorFlow
-loads. An import error is still raised as usual; only what the runtime prints is hidden.
+of them through absl before `TF_CPP_MIN_LOG_LEVEL` applies (even at level 3), and its Python
+loggers (`tensorflow`, `absl`) print warnings such as tf.function retracing later on. When bk-tf
+is the one importing TensorFlow:
+
+- `TF_CPP_MIN_LOG_LEVEL` defaults to 2 (`os.environ.setdefault`: a level the user set wins);
+- unless that level is 0 (the user asked to see everything), file descriptor 2 points at the null
+  device while TensorFlow loads (an import error is still raised as usual), and the `tensorflow`
+  and `absl` Python loggers are set to ERROR where nobody has set a level on them yet.
+
+`TF_ENABLE_ONEDNN_OPTS` is left alone: it changes numerics and speed, not only what is printed.
+If the user imported TensorFlow before loading the backend, nothing is changed.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["tf"]
 
-_LEVEL_VARIABLE = "TF_CPP_MIN_LOG_LEVEL"
+LEVEL_VARIABLE: Final = "TF_CPP_MIN_LOG_LEVEL"
+QUIET_LEVEL: Final = "2"
+_PYTHON_LOGGERS: Final = ("tensorflow", "absl")
 
 
 @contextmanager
@@ -39,14 +49,24 @@ def _silenced_stderr() -> Iterator[None]:
         os.close(null)
 
 
+def _quiet_python_loggers() -> None:
+    for name in _PYTHON_LOGGERS:
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.ERROR)
+
+
 def _import_tensorflow() -> Any:
-    if "tensorflow" in sys.modules or _LEVEL_VARIABLE in os.environ:
+    if "tensorflow" in sys.modules:
+        return sys.modules["tensorflow"]
+    level = os.environ.setdefault(LEVEL_VARIABLE, QUIET_LEVEL)
+    if level.strip() == "0":
         import tensorflow
 
         return tensorflow
-    os.environ[_LEVEL_VARIABLE] = "2"
     with _silenced_stderr():
         import tensorflow
+    _quiet_python_loggers()
     return tensorflow
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bk import DType
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
+from bk._axes import normalize_axis
 
 from ._dtypes import to_tf_dtype
 from ._framework import tf
@@ -26,8 +27,34 @@ def _batch_size(*sizes: int) -> int:
     """The common batch size of `sizes`, where 1 broadcasts."""
     others = {s for s in sizes if s != 1}
     if len(others) > 1:
-        raise ValueError(f"batch sizes must be equal or 1 but got {sizes}")
+        raise ShapeMismatchError(f"batch sizes must be equal or 1 but got {sizes}")
     return others.pop() if others else 1
+
+
+def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
+    """Integer `indices` as int32/int64 with negative ones counted from the end of `sizes` (the sizes of the last axis of `indices`, or one size).
+
+    Eagerly an index outside `[-size, size)` raises `IndexOutOfRangeError`; while tracing the check is left to TensorFlow's kernels.
+    """
+    if indices.dtype not in (tf.int32, tf.int64):
+        if not (indices.dtype.is_integer or indices.dtype == tf.bool):
+            raise ArgumentTypeError(f"{op}: indices must be integers but have dtype {indices.dtype.name}")
+        indices = tf.cast(indices, tf.int64)
+    sizes = tf.cast(sizes, indices.dtype)
+    if not _is_eager(indices):
+        return tf.where(indices < 0, indices + sizes, indices)
+    if tf.size(indices) == 0:
+        return indices
+    outside = tf.logical_or(indices < -sizes, indices >= sizes)
+    if bool(tf.reduce_any(outside)):
+        first = tf.boolean_mask(indices, outside)[0].numpy()
+        limits = sizes.numpy()
+        raise IndexOutOfRangeError(f"{op}: index {first.tolist()} is out of range for a dimension of size {limits.tolist()}")
+    return tf.where(indices < 0, indices + sizes, indices)
+
+
+def _is_eager(x: Any) -> bool:
+    return tf.executing_eagerly() and hasattr(x, "numpy")
 
 
 def _broadcast_batch(x: Any, batch: int) -> Any:
@@ -59,18 +86,52 @@ def _edge_pad(x: Any, axis: int, lower: int, upper: int, mode: str) -> Any:
 
 
 def _lexsort_slices(flat: Any) -> Any:
-    """The order that sorts the rows of the 2-D `flat` lexicographically (stable)."""
+    """The order that sorts the rows of the 2-D `flat` lexicographically (stable; NaN after +inf, complex by real then imaginary part)."""
+    if flat.dtype == tf.bool:
+        flat = tf.cast(flat, tf.int8)
+    if flat.dtype.is_complex:
+        parts = tf.stack([tf.math.real(flat), tf.math.imag(flat)], axis=-1)
+        flat = tf.reshape(parts, tf.stack([tf.shape(flat)[0], -1]))
     order = tf.range(tf.shape(flat)[0])
     for column in reversed(range(flat.shape[1])):
         keys = tf.gather(flat[:, column], order)
-        order = tf.gather(order, tf.argsort(keys, stable=True))
+        by_key = _argsort_last(keys) if keys.dtype.is_floating else tf.argsort(keys, stable=True)
+        order = tf.gather(order, by_key)
     return order
+
+
+def _differ(a: Any, b: Any) -> Any:
+    """Elementwise `a != b`, where two NaNs are equal (as `numpy.unique` sees them)."""
+    different = tf.not_equal(a, b)
+    if a.dtype.is_floating:
+        return tf.logical_and(different, tf.logical_not(tf.logical_and(tf.math.is_nan(a), tf.math.is_nan(b))))
+    if a.dtype.is_complex:
+        nan_a = tf.logical_or(tf.math.is_nan(tf.math.real(a)), tf.math.is_nan(tf.math.imag(a)))
+        nan_b = tf.logical_or(tf.math.is_nan(tf.math.real(b)), tf.math.is_nan(tf.math.imag(b)))
+        return tf.logical_and(different, tf.logical_not(tf.logical_and(nan_a, nan_b)))
+    return different
+
+
+def _search(sequence: Any, values: Any, side: str) -> Any:
+    """`tf.searchsorted` of 2-D `values` in 2-D `sequence` rows (int64), with NaN ordered after +inf as NumPy does.
+
+    TensorFlow's binary search compares with `<`, where NaN is neither smaller nor larger; NaNs
+    therefore search as +inf, a non-NaN value never lands after a NaN of the sequence, and a NaN
+    value lands before the first NaN ('left') or at the end ('right').
+    """
+    if not sequence.dtype.is_floating:
+        return tf.searchsorted(sequence, values, side=side, out_type=tf.int64)
+    inf = tf.constant(float("inf"), sequence.dtype)
+    sequence_nan, value_nan = tf.math.is_nan(sequence), tf.math.is_nan(values)
+    found = tf.searchsorted(tf.where(sequence_nan, inf, sequence), tf.where(value_nan, inf, values), side=side, out_type=tf.int64)
+    valid = tf.reduce_sum(tf.cast(tf.logical_not(sequence_nan), tf.int64), axis=-1, keepdims=True)
+    nan_position = valid if side == "left" else tf.shape(sequence, out_type=tf.int64)[-1:][None] + 0 * valid
+    return tf.where(value_nan, nan_position, tf.minimum(found, valid))
 
 
 def _along_last(x: Any, axis: int, function: Callable[[Any], Any]) -> Any:
     """`function` applied along the last axis after moving `axis` there, then moved back."""
     rank = x.shape.rank
-    axis %= rank
     if axis == rank - 1:
         return function(x)
     order = [i for i in range(rank) if i != axis] + [axis]
@@ -79,7 +140,12 @@ def _along_last(x: Any, axis: int, function: Callable[[Any], Any]) -> Any:
 
 
 def _argsort_last(x: Any) -> Any:
-    """Stable argsort of floats along the last axis with NaN after +inf, as NumPy sorts."""
+    """Stable argsort of floats along the last axis with NaN after +inf; complex values by real, then imaginary part."""
+    if x.dtype.is_complex:
+        batch = x.shape.rank - 1
+        by_imag = _argsort_last(tf.math.imag(x))
+        real = tf.gather(tf.math.real(x), by_imag, axis=-1, batch_dims=batch)
+        return tf.gather(by_imag, _argsort_last(real), axis=-1, batch_dims=batch)
     nan = tf.math.is_nan(x)
     keys = tf.where(nan, tf.constant(float("inf"), x.dtype), x)
     by_value = tf.argsort(keys, axis=-1, stable=True)
@@ -98,33 +164,62 @@ class IndexingMixin:
     # ------------------------------------------------------------ gather
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices of `values` at the 1-D `indices` along `axis`."""
-        return tf.gather(self._t(values), self._t(indices), axis=axis)
+        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
+
+        Raises:
+            IndexOutOfRangeError: for an index outside `[-n, n)` (eagerly; inside `tf.function`
+                TensorFlow's CPU kernel raises `InvalidArgumentError`, GPUs give zeros).
+        """
+        values = self._t(values)
+        axis = normalize_axis(axis, values.shape.rank, "gather")
+        return tf.gather(values, _wrapped_indices(self._t(indices), tf.shape(values)[axis], "gather"), axis=axis)
+
+    def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`values[indices]` for 1-D `values`; negative indices count from the end."""
+        values = self._t(values)
+        return tf.gather(values, _wrapped_indices(self._t(indices), tf.shape(values)[0], "gather_1d"), axis=0)
 
     def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
-        """`values[component_indices]` for integer (tensor) indices, one per dimension."""
+        """`values[component_indices]` for integer (tensor) indices, one per dimension; negative ones count from the end."""
         values = self._t(values)
-        parts = [tf.cast(self._t(i), tf.int64) for i in component_indices]
+        sizes = tf.shape(values, out_type=tf.int64)
+        parts = [
+            _wrapped_indices(self._t(i), sizes[d], "gather_by_component_indices") for d, i in enumerate(component_indices)
+        ]
         shape = tf.shape(parts[0])
         for p in parts[1:]:
             shape = tf.broadcast_dynamic_shape(shape, tf.shape(p))
         return tf.gather_nd(values, tf.stack([tf.broadcast_to(p, shape) for p in parts], axis=-1))
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts."""
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts.
+
+        Negative indices count from the end of their dimension.
+        """
         values, indices = self._t(values), self._t(indices)
         if indices.shape[-1] != values.shape.rank - 2:
-            raise ValueError(
-                f"indices must hold {values.shape.rank - 2} components for values of shape {values.shape} but hold {indices.shape[-1]}"
+            raise ShapeMismatchError(
+                f"batched_gather_nd: indices must hold {values.shape.rank - 2} components for values of shape {values.shape} but hold {indices.shape[-1]}"
             )
+        indices = _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[1:-1], "batched_gather_nd")
         batch = _batch_size(values.shape[0], indices.shape[0])
         if values.shape[0] == 1:
             return tf.gather_nd(values[0], _broadcast_batch(indices, batch))
         return tf.gather_nd(values, _broadcast_batch(indices, batch), batch_dims=1)
 
-    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts."""
+    def gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(spatial..., channels)` at `(indices, ndims)` gives `(indices, channels)`; negative indices count from the end."""
         values, indices = self._t(values), self._t(indices)
+        if indices.shape[-1] != values.shape.rank - 1:
+            raise ShapeMismatchError(
+                f"gather_nd: indices must hold {values.shape.rank - 1} components for values of shape {values.shape} but hold {indices.shape[-1]}"
+            )
+        return tf.gather_nd(values, _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[:-1], "gather_nd"))
+
+    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts, negative indices count from the end."""
+        values, indices = self._t(values), self._t(indices)
+        indices = _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[1], "batched_gather_1d")
         batch = _batch_size(values.shape[0], indices.shape[0])
         if values.shape[0] == 1:
             return tf.gather(values[0], _broadcast_batch(indices, batch))
@@ -147,7 +242,12 @@ class IndexingMixin:
         if mode not in _SCATTER:
             raise ValueError(f"scatter mode must be 'update', 'add', 'max' or 'min' but got {mode!r}")
         base_grid, values = self._common((base_grid, values))
-        indices = tf.cast(self._t(indices), tf.int64)
+        indices = self._t(indices)
+        if indices.shape[-1] != base_grid.shape.rank - 2:
+            raise ShapeMismatchError(
+                f"scatter: indices must hold {base_grid.shape.rank - 2} components for a grid of shape {base_grid.shape} but hold {indices.shape[-1]}"
+            )
+        indices = tf.cast(_wrapped_indices(indices, tf.shape(base_grid, out_type=tf.int64)[1:-1], "scatter"), tf.int64)
         batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
         base_grid = _broadcast_batch(base_grid, batch)
         indices = _broadcast_batch(indices, batch)
@@ -184,11 +284,20 @@ class IndexingMixin:
     # ------------------------------------------------------------ masks, repetition, padding
 
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
-        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`."""
+        """Slices of `x` along `axis` where the 1-D `mask` is true; cut or padded with `fill_value` to `new_length`.
+
+        Raises:
+            IndexOutOfRangeError: if the mask's length differs from the size of `axis`.
+        """
         x, mask = self._t(x), self._t(mask)
+        axis = normalize_axis(axis, x.shape.rank, "boolean_mask")
+        if mask.shape.rank != 1 or (None not in (mask.shape[0], x.shape[axis]) and mask.shape[0] != x.shape[axis]):
+            raise IndexOutOfRangeError(
+                f"boolean_mask: a mask of shape {tuple(mask.shape)} does not fit axis {axis} of size {x.shape[axis]}; it needs shape ({x.shape[axis]},)"
+            )
         if mask.dtype != tf.bool:
             mask = tf.not_equal(mask, tf.zeros((), mask.dtype))
-        result = tf.boolean_mask(x, mask, axis=axis % x.shape.rank)
+        result = tf.boolean_mask(x, mask, axis=axis)
         return result if new_length is None else _fit_length(result, axis, new_length, fill_value)
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
@@ -204,10 +313,10 @@ class IndexingMixin:
         slice (zeros if it is empty), as `jax.numpy.repeat(total_repeat_length=...)` does.
         """
         x = self._t(x)
+        axis = normalize_axis(axis, x.shape.rank, "repeat")
         result = tf.repeat(x, self._t(repeats), axis=axis)
         if new_length is None:
             return result
-        axis %= x.shape.rank
         current = tf.shape(result)[axis]
         last = tf.maximum(current - 1, 0)
         index = tf.minimum(tf.range(new_length), last)
@@ -237,53 +346,64 @@ class IndexingMixin:
     # ------------------------------------------------------------ sorting and searching
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """`x` sorted ascending along `axis`; NaN last, as in NumPy."""
+        """`x` sorted ascending along `axis`; NaN last and complex values by real, then imaginary part, as in NumPy."""
         x = self._t(x)
+        axis = normalize_axis(axis, x.shape.rank, "sort")
         if x.dtype == tf.bool:
             return tf.cast(tf.sort(tf.cast(x, tf.int8), axis=axis), tf.bool)
-        if not x.dtype.is_floating:
+        if not (x.dtype.is_floating or x.dtype.is_complex):
             return tf.sort(x, axis=axis)
         return _along_last(x, axis, lambda v: tf.gather(v, _argsort_last(v), axis=-1, batch_dims=v.shape.rank - 1))
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """Indices (int32) that sort `x` along `axis`; stable, NaN last."""
+        """Indices (int64) that sort `x` along `axis`; stable, NaN last, complex values by real, then imaginary part."""
         x = self._t(x)
+        axis = normalize_axis(axis, x.shape.rank, "argsort")
         if x.dtype == tf.bool:
             x = tf.cast(x, tf.int8)
-        if not x.dtype.is_floating:
-            return tf.argsort(x, axis=axis, stable=True)
-        return _along_last(x, axis, _argsort_last)
+        if not (x.dtype.is_floating or x.dtype.is_complex):
+            return tf.cast(tf.argsort(x, axis=axis, stable=True), tf.int64)
+        return tf.cast(_along_last(x, axis, _argsort_last), tf.int64)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
-        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions.
+        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions; NaN sorts after +inf.
 
         Raises:
             ValueError: if `side` is not 'left' or 'right'.
         """
         if side not in ("left", "right"):
-            raise ValueError(f"side must be 'left' or 'right' but got {side!r}")
+            raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
         sequence, values = self._common((sorted_sequence, search_values))
-        out_type = tf.int64 if dtype.bits == 64 else tf.int32
+        if sequence.shape.rank == 0:
+            raise ValueError("searchsorted: the sorted sequence must have at least one dimension")
+        if sequence.dtype == tf.bool:
+            sequence, values = tf.cast(sequence, tf.int8), tf.cast(values, tf.int8)
+        if sequence.dtype.is_complex:
+            raise ArgumentTypeError("searchsorted: complex sequences are not supported by TensorFlow's search kernels")
+        shape = tf.shape(values)
         if sequence.shape.rank == 1:
-            flat = tf.reshape(values, [1, -1])
-            result = tf.searchsorted(sequence[None], flat, side=side, out_type=out_type)
-            return tf.cast(tf.reshape(result, tf.shape(values)), to_tf_dtype(dtype))
+            result = _search(sequence[None], tf.reshape(values, [1, -1]), side)
+            return tf.cast(tf.reshape(result, shape), to_tf_dtype(dtype))
         batch = tf.broadcast_dynamic_shape(tf.shape(sequence)[:-1], tf.shape(values)[:-1])
         sequence = tf.broadcast_to(sequence, tf.concat([batch, tf.shape(sequence)[-1:]], 0))
         values = tf.broadcast_to(values, tf.concat([batch, tf.shape(values)[-1:]], 0))
-        return tf.cast(tf.searchsorted(sequence, values, side=side, out_type=out_type), to_tf_dtype(dtype))
+        return tf.cast(_search(sequence, values, side), to_tf_dtype(dtype))
 
     def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
-        """Sorted unique slices along `axis`, and as asked the int64 inverse indices and counts."""
+        """Sorted unique slices along `axis` (`None`: unique elements of the flattened `x`).
+
+        All NaNs count as one value, sorted last, as NumPy 2 does. Always returns a tuple:
+        `(values,)`, then the int64 inverse indices and counts as asked.
+        """
         x = self._t(x)
         if axis is None:
             x, axis = tf.reshape(x, [-1]), 0
-        axis %= x.shape.rank
+        axis = normalize_axis(axis, x.shape.rank, "unique")
         moved = tf.experimental.numpy.moveaxis(x, axis, 0)
         flat = tf.reshape(moved, tf.stack([tf.shape(moved)[0], -1]))
         order = _lexsort_slices(flat)
         ordered = tf.gather(flat, order)
-        different = tf.reduce_any(tf.not_equal(ordered[1:], ordered[:-1]), axis=1)
+        different = tf.reduce_any(_differ(ordered[1:], ordered[:-1]), axis=1)
         starts = tf.concat([tf.ones([tf.minimum(tf.shape(ordered)[0], 1)], tf.bool), different], 0)
         group = tf.cumsum(tf.cast(starts, tf.int64)) - 1
         first = tf.boolean_mask(tf.range(tf.shape(ordered)[0]), starts)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from bk import get_precision
+from bk._axes import normalize_axis
 
 from ._dtypes import float_tf
 from ._framework import tf
@@ -128,19 +129,20 @@ class LinalgMixin:
             precision = 64 if x.dtype == tf.float64 else 32
         return tf.cast(x, tf.complex128 if precision == 64 else tf.complex64)
 
-    def _fft_axes(self, x: Any, axes: Sequence[int], transform: Callable[[Any], Any]) -> Any:
-        for axis in axes:
-            moved, inverse = _move_last(x, axis % x.shape.rank)
+    def _fft_axes(self, x: Any, axes: Sequence[int], transform: Callable[[Any], Any], op: str) -> Any:
+        rank = x.shape.rank
+        for axis in [normalize_axis(a, rank, op) for a in axes]:
+            moved, inverse = _move_last(x, axis)
             x = tf.transpose(transform(moved), inverse)
         return x
 
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         """n-dimensional FFT over `axes`, as complex values of the input's precision."""
-        return self._fft_axes(self._complex_input(x), axes, tf.signal.fft)
+        return self._fft_axes(self._complex_input(x), axes, tf.signal.fft, "fft")
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         """n-dimensional inverse FFT over `axes`, as complex values of the input's precision."""
-        return self._fft_axes(self._complex_input(k), axes, tf.signal.ifft)
+        return self._fft_axes(self._complex_input(k), axes, tf.signal.ifft, "ifft")
 
     # ------------------------------------------------------------ convolution and sampling
 

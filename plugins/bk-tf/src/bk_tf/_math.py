@@ -11,9 +11,11 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from bk import get_precision
+from bk import ArgumentTypeError, get_precision
+from bk._axes import normalize_axes, normalize_axis
 
 from ._dtypes import float_tf, to_precision
+from ._errors import CAUGHT, reraise
 from ._framework import tf
 
 __all__ = ["MathMixin"]
@@ -21,19 +23,30 @@ __all__ = ["MathMixin"]
 Tensor = Any
 
 
-def _binary(function: Callable[[Any, Any], Any], doc: str, **promotion: bool) -> Callable[..., Any]:
+def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion: bool) -> Callable[..., Any]:
+    # The hot path: no checks before the call, errors translated only once raised.
     def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._common((a, b), **promotion)
-        return function(a, b)
+        try:
+            a, b = self._common((a, b), **promotion)
+            return function(a, b)
+        except CAUGHT as error:
+            reraise(op, error)
 
     operation.__doc__ = doc
+    operation.__name__ = operation.__qualname__ = op
+    operation.__bk_translated__ = True  # type: ignore[attr-defined]
     return operation
 
 
 def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) -> Callable[..., Any]:
     def operation(self: Any, x: Tensor) -> Tensor:
         x = self._keep_ints(x) if keep_ints else self._floats(x)
-        return function(x)
+        try:
+            return function(x)
+        except tf.errors.OpError:
+            if x.dtype not in (tf.float16, tf.bfloat16):
+                raise
+            return tf.cast(function(tf.cast(x, tf.float32)), x.dtype)  # no half-precision kernel
 
     operation.__doc__ = doc
     return operation
@@ -42,6 +55,17 @@ def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) ->
 def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def apply(a: Any, b: Any) -> Any:
         return logical(a, b) if a.dtype == tf.bool else bitwise(a, b)
+
+    return apply
+
+
+def _ordered(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`compare` for ordered types, booleans compared as integers (TensorFlow has no bool kernels for `>`)."""
+
+    def apply(a: Any, b: Any) -> Any:
+        if a.dtype == tf.bool:
+            return compare(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+        return compare(a, b)
 
     return apply
 
@@ -59,8 +83,35 @@ def _nan_propagating(reduce: Callable[..., Any]) -> Callable[..., Any]:
     return apply
 
 
-def _axis(axis: Any) -> Any:
-    return list(axis) if isinstance(axis, tuple) else axis
+def _axes(x: Any, axis: Any, op: str) -> list[int] | None:
+    """`axis` of a reduction checked against the rank of `x`: a list of axes, or `None` for all."""
+    axes = normalize_axes(axis, x.shape.rank, op)
+    return None if axes is None else list(axes)
+
+
+def _nonempty_axes(x: Any, axis: Any, op: str) -> list[int] | None:
+    """`_axes`, raising `ValueError` when a reduced dimension has size 0 (max, min, argmax, argmin have no identity)."""
+    axes = _axes(x, axis, op)
+    shape = x.shape.as_list()
+    if 0 in (shape if axes is None else [shape[a] for a in axes]):
+        raise ValueError(f"{op}: cannot reduce an empty dimension (shape {tuple(shape)}); the operation has no identity")
+    return axes
+
+
+
+def _widened(x: Any) -> Any:
+    """`x` with bools and signed ints as int64 and unsigned ints as uint64, as NumPy 2 sums them."""
+    dtype = x.dtype
+    if dtype == tf.bool or (dtype.is_integer and dtype.size < 8):
+        return tf.cast(x, tf.uint64 if dtype.is_unsigned else tf.int64)
+    return x
+
+
+def _in_range(bound: Any, dtype: Any) -> Any:
+    """A Python int `bound` limited to the range of the integer `tf.DType` `dtype`; other bounds unchanged."""
+    if isinstance(bound, int) and not isinstance(bound, bool):
+        return min(max(bound, dtype.min), dtype.max)
+    return bound
 
 
 def _log_base(base: float) -> Callable[[Any], Any]:
@@ -73,6 +124,10 @@ def _log_base(base: float) -> Callable[[Any], Any]:
 def _erf(x: Any) -> Any:
     # TensorFlow's float64 erf gives NaN at +-inf
     return tf.where(tf.math.is_inf(x), tf.sign(x), tf.math.erf(x)) if x.dtype.is_floating else tf.math.erf(x)
+
+
+def _abs(x: Any) -> Any:
+    return x if x.dtype.is_unsigned or x.dtype == tf.bool else tf.abs(x)
 
 
 def _sign(x: Any) -> Any:
@@ -109,20 +164,20 @@ class MathMixin:
 
     # ------------------------------------------------------------ arithmetic operators
 
-    add = _binary(tf.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
-    sub = _binary(tf.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
-    mul = _binary(_bitwise(tf.logical_and, tf.multiply), "`a * b` in the common type (booleans: logical and).")
-    div = _binary(
+    add = _binary("add", tf.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
+    sub = _binary("sub", tf.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
+    mul = _binary("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` in the common type (booleans: logical and).")
+    div = _binary("div",
         tf.math.truediv, "`numerator / denominator`; integers divide into the float type of the precision.", int_to_float=True
     )
-    pow = _binary(tf.pow, "`base ** exp` in the common type.")
-    mod = _binary(tf.math.floormod, "`dividend % divisor` with the sign of the divisor, as in Python.")
-    floordiv = _binary(tf.math.floordiv, "`a // b`.")
-    and_ = _binary(_bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
-    or_ = _binary(_bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
-    xor = _binary(_bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
-    shift_bits_left = _binary(tf.bitwise.left_shift, "`a << b` for integers.")
-    shift_bits_right = _binary(tf.bitwise.right_shift, "`a >> b` for integers (arithmetic for signed ones).")
+    pow = _binary("pow", tf.pow, "`base ** exp` in the common type.")
+    mod = _binary("mod", tf.math.floormod, "`dividend % divisor` with the sign of the divisor, as in Python.")
+    floordiv = _binary("floordiv", tf.math.floordiv, "`a // b`.")
+    and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
+    or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
+    xor = _binary("xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
+    shift_bits_left = _binary("shift_bits_left", tf.bitwise.left_shift, "`a << b` for integers.")
+    shift_bits_right = _binary("shift_bits_right", tf.bitwise.right_shift, "`a >> b` for integers (arithmetic for signed ones).")
 
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers."""
@@ -133,10 +188,10 @@ class MathMixin:
 
     # ------------------------------------------------------------ comparisons
 
-    equal = _binary(tf.equal, "Elementwise `x == y`.")
-    not_equal = _binary(tf.not_equal, "Elementwise `x != y`.")
-    greater_than = _binary(tf.greater, "Elementwise `x > y`.")
-    greater_or_equal = _binary(tf.greater_equal, "Elementwise `x >= y`.")
+    equal = _binary("equal", tf.equal, "Elementwise `x == y`.")
+    not_equal = _binary("not_equal", tf.not_equal, "Elementwise `x != y`.")
+    greater_than = _binary("greater_than", _ordered(tf.greater), "Elementwise `x > y`.")
+    greater_or_equal = _binary("greater_or_equal", _ordered(tf.greater_equal), "Elementwise `x >= y`.")
 
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
@@ -157,7 +212,7 @@ class MathMixin:
         nan = tf.logical_or(tf.math.is_nan(a), tf.math.is_nan(b))
         return tf.where(nan, tf.constant(math.nan, result.dtype), result)
 
-    arctan2 = _binary(tf.math.atan2, "The angle of the point `(x, y)`.", int_to_float=True)
+    arctan2 = _binary("arctan2", tf.math.atan2, "The angle of the point `(x, y)`.", int_to_float=True)
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
@@ -167,6 +222,8 @@ class MathMixin:
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` int64 indices of true elements."""
         condition = self._t(condition)
+        if condition.dtype == tf.string:
+            raise ArgumentTypeError("where: the condition must be a boolean or numeric tensor, not strings")
         if condition.dtype != tf.bool:
             condition = tf.not_equal(condition, tf.zeros((), condition.dtype))
         if x is None and y is None:
@@ -177,14 +234,25 @@ class MathMixin:
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x` (and of tensor bounds); NaN stays NaN."""
+        """`x` limited to `[minimum, maximum]` in the type of `x` (and of tensor bounds); NaN stays NaN.
+
+        Python int bounds beyond the range of an integer `x` clip to that range (NumPy 2 keeps the
+        dtype: `clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`).
+        """
+        x = self._t(x)
+        if x.dtype.is_integer:
+            minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
         x, low, high = self._common((x, minimum, maximum))
+        if x.dtype.is_complex:
+            raise ArgumentTypeError(f"clip: complex values have no order (got {x.dtype.name})")
+        if x.dtype == tf.bool:
+            return tf.logical_and(tf.logical_or(x, low), high)
         result = tf.minimum(tf.maximum(x, low), high)
         return self._with_nan(result, x, x)
 
     # ------------------------------------------------------------ unary functions
 
-    abs = _unary(tf.abs, "Absolute value (magnitude for complex values).", keep_ints=True)
+    abs = _unary(_abs, "Absolute value (magnitude for complex values).", keep_ints=True)
     sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
     round = _unary(_keep_int_rounding(tf.math.round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
     ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
@@ -260,47 +328,62 @@ class MathMixin:
     # ------------------------------------------------------------ reductions
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Sum over `axis` (an int, a tuple, or None for all); booleans count as int64, ints stay ints."""
+        """Sum over `axis` (an int, a tuple, or None for all); bools and narrow ints widen to int64 (unsigned: uint64)."""
         if isinstance(value, (list, tuple)) and axis == 0:
             value = self.stack(value)  # type: ignore[attr-defined]
         if isinstance(value, tf.SparseTensor):
-            return tf.sparse.reduce_sum(value, axis=_axis(axis), keepdims=keepdims)
-        value = self._keep_ints(value)
-        if value.dtype == tf.bool:
-            value = tf.cast(value, tf.int64)
-        return tf.reduce_sum(value, axis=_axis(axis), keepdims=keepdims)
+            axes = normalize_axes(axis, value.shape.rank, "sum")
+            return tf.sparse.reduce_sum(value, axis=None if axes is None else list(axes), keepdims=keepdims)
+        value = _widened(self._keep_ints(value))
+        return tf.reduce_sum(value, axis=_axes(value, axis, "sum"), keepdims=keepdims)
 
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
-        """Product over `axis`; for booleans, whether all are true."""
-        value = self._keep_ints(value)
-        if value.dtype == tf.bool:
-            return tf.reduce_all(value, axis=_axis(axis))
-        return tf.reduce_prod(value, axis=_axis(axis))
+        """Product over `axis`; bools and narrow ints widen to int64 (unsigned: uint64)."""
+        value = _widened(self._keep_ints(value))
+        axes = _axes(value, axis, "prod")
+        if axes == []:  # NumPy multiplies by one: complex infinities get a NaN imaginary part
+            return value * tf.ones((), value.dtype)
+        return tf.reduce_prod(value, axis=axes)
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Mean over `axis`, as floats."""
-        return tf.reduce_mean(self._floats(value), axis=_axis(axis), keepdims=keepdims)
+        """Mean over `axis`, as floats (NaN for nothing)."""
+        value = self._floats(value)
+        axes = _axes(value, axis, "mean")
+        if axes == []:  # NumPy divides by one: complex infinities get a NaN imaginary part
+            return value / tf.ones((), value.dtype)
+        return tf.reduce_mean(value, axis=axes, keepdims=keepdims)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x = self._floats(x)
-        mean = tf.reduce_mean(x, axis=_axis(axis), keepdims=True)
+        axes = _axes(x, axis, "std")
+        mean = tf.reduce_mean(x, axis=axes, keepdims=True)
         deviation = tf.abs(x - mean)
-        return tf.sqrt(tf.reduce_mean(deviation * deviation, axis=_axis(axis), keepdims=keepdims))
+        return tf.sqrt(tf.reduce_mean(deviation * deviation, axis=axes, keepdims=keepdims))
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Maximum over `axis`; NaN propagates."""
+        """Maximum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: for a reduction over nothing (a maximum has no identity).
+        """
         x = self._keep_ints(x)
+        axes = _nonempty_axes(x, axis, "max")
         if x.dtype == tf.bool:
-            return tf.reduce_any(x, axis=_axis(axis), keepdims=keepdims)
-        return _nan_propagating(tf.reduce_max)(x, _axis(axis), keepdims)
+            return tf.reduce_any(x, axis=axes, keepdims=keepdims)
+        return _nan_propagating(tf.reduce_max)(x, axes, keepdims)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Minimum over `axis`; NaN propagates."""
+        """Minimum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: for a reduction over nothing (a minimum has no identity).
+        """
         x = self._keep_ints(x)
+        axes = _nonempty_axes(x, axis, "min")
         if x.dtype == tf.bool:
-            return tf.reduce_all(x, axis=_axis(axis), keepdims=keepdims)
-        return _nan_propagating(tf.reduce_min)(x, _axis(axis), keepdims)
+            return tf.reduce_all(x, axis=axes, keepdims=keepdims)
+        return _nan_propagating(tf.reduce_min)(x, axes, keepdims)
 
     def _bools(self, x: Any) -> Any:
         if isinstance(x, (list, tuple)):
@@ -310,22 +393,39 @@ class MathMixin:
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true (non-zero)."""
-        return tf.reduce_any(self._bools(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+        x = self._bools(boolean_tensor)
+        return tf.reduce_any(x, axis=_axes(x, axis, "any"), keepdims=keepdims)
 
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true (non-zero)."""
-        return tf.reduce_all(self._bools(boolean_tensor), axis=_axis(axis), keepdims=keepdims)
+        x = self._bools(boolean_tensor)
+        return tf.reduce_all(x, axis=_axes(x, axis, "all"), keepdims=keepdims)
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        """Index (int64) of the first maximum along `axis`; a NaN counts as the maximum."""
-        return self._arg(x, axis, keepdims, tf.argmax, math.inf)
+        """Index (int64) of the first maximum along `axis` (`None`: of the flattened `x`); a NaN counts as the maximum.
+
+        Raises:
+            ValueError: for an empty `x` or axis.
+        """
+        return self._arg(x, axis, keepdims, tf.argmax, "argmax")
 
     def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        """Index (int64) of the first minimum along `axis`; a NaN counts as the minimum."""
-        return self._arg(x, axis, keepdims, tf.argmin, -math.inf)
+        """Index (int64) of the first minimum along `axis` (`None`: of the flattened `x`); a NaN counts as the minimum.
 
-    def _arg(self, x: Any, axis: int, keepdims: bool, function: Callable[..., Any], nan_as: float) -> Any:
+        Raises:
+            ValueError: for an empty `x` or axis.
+        """
+        return self._arg(x, axis, keepdims, tf.argmin, "argmin")
+
+    def _arg(self, x: Any, axis: Any, keepdims: bool, function: Callable[..., Any], op: str) -> Any:
         x = self._keep_ints(x)
+        rank = x.shape.rank
+        if axis is None:
+            _nonempty_axes(x, None, op)
+            result = self._arg(tf.reshape(x, [-1]), 0, False, function, op)
+            return tf.reshape(result, [1] * rank) if keepdims else result
+        axis = normalize_axis(axis, rank, op)
+        _nonempty_axes(x, axis, op)
         if x.dtype == tf.bool:
             x = tf.cast(x, tf.int8)
         if x.dtype.is_floating:  # NumPy returns the first NaN
@@ -337,11 +437,9 @@ class MathMixin:
         return tf.expand_dims(result, axis) if keepdims else result
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
-        """Cumulative sum along `axis`, keeping the dtype of `x` (booleans count as int32)."""
-        x = self._keep_ints(x)
-        if x.dtype == tf.bool:
-            x = tf.cast(x, tf.int32)
-        return tf.cumsum(x, axis=axis)
+        """Cumulative sum along `axis`; bools and narrow ints widen to int64 (unsigned: uint64), as `sum`."""
+        x = _widened(self._keep_ints(x))
+        return tf.cumsum(x, axis=normalize_axis(axis, x.shape.rank, "cumsum"))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""

@@ -1,0 +1,152 @@
+"""TensorFlow-specific behaviour at the edges (docs/semantics.md): error translation, loops under
+tf.function, NaN handling built around TensorFlow's kernels. The shared rules are checked by
+`testkit certify tf`; these tests pin what bk-tf does to make TensorFlow follow them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import bk
+
+
+def _np(b: Any, x: Any) -> np.ndarray:
+    return np.asarray(b.numpy(x))
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_tensorflow_errors_become_bk_classes_naming_the_operation(b: Any, tf: Any) -> None:
+    with pytest.raises(bk.ShapeMismatchError, match=r"^add: ") as info:
+        b.add(tf.ones((2, 3)), tf.ones((3, 2)))
+    assert isinstance(info.value.__cause__, tf.errors.InvalidArgumentError)
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^gather: "):
+        b.gather(tf.range(3), tf.constant([3]), 0)
+    with pytest.raises(bk.ArgumentTypeError, match=r"^xor: "):
+        b.xor(tf.ones(2), tf.ones(2))  # TensorFlow has no float kernel: InvalidArgumentError inside
+    with pytest.raises(bk.ShapeMismatchError, match=r"^reshape: "):
+        b.reshape(tf.ones((2, 3)), (4,))
+
+
+def test_bk_tf_own_value_errors_pass_unchanged(b: Any, tf: Any) -> None:
+    with pytest.raises(ValueError, match="side must be") as info:
+        b.searchsorted(tf.range(3), tf.range(2), "middle")
+    assert type(info.value) is ValueError
+
+
+def test_where_rejects_a_string_condition(b: Any, tf: Any) -> None:
+    with pytest.raises(bk.ArgumentTypeError, match=r"^where: "):
+        b.where("abc", tf.ones(2), tf.zeros(2))
+
+
+def test_python_int_overflow_and_weak_bool(b: Any, tf: Any) -> None:
+    with pytest.raises(OverflowError, match=r"^add: .*300"):
+        b.add(tf.constant([100], tf.int8), 300)
+    result = b.add(tf.constant([1, 2], tf.uint8), True)  # TensorFlow itself refuses True as uint8
+    assert result.dtype == tf.uint8
+    np.testing.assert_array_equal(result.numpy(), [2, 3])
+
+
+def test_axes_are_checked_before_tensorflow_sees_them(b: Any, tf: Any) -> None:
+    x = tf.reshape(tf.range(12.0), (3, 4))
+    with pytest.raises(bk.AxisError, match=r"^sort: "):
+        b.sort(x, 5)  # TensorFlow alone runs this silently
+    with pytest.raises(bk.AxisError, match=r"^fft: "):
+        b.fft(x, (5,))
+    with pytest.raises(bk.AxisError, match=r"^transpose: "):
+        b.transpose(x, (0, 2))
+    flat = b.argmax(x, None)
+    assert flat.shape == () and int(flat) == 11  # not a (3, 4) array
+    assert b.argmax(x, None, keepdims=True).shape == (1, 1)
+
+
+# ---------------------------------------------------------------- integers
+
+
+def test_reductions_widen_like_numpy(b: Any, tf: Any) -> None:
+    total = b.sum(tf.constant([100, 100], tf.int8))
+    assert total.dtype == tf.int64 and int(total) == 200
+    assert b.sum(tf.constant([200, 200], tf.uint8)).dtype == tf.uint64
+    assert b.cumsum(tf.constant([True, True]), 0).dtype == tf.int64
+    assert b.prod(tf.constant([True, False])).dtype == tf.int64
+
+
+def test_clip_of_unsigned_ints_clips_the_bounds(b: Any, tf: Any) -> None:
+    result = b.clip(tf.constant([0, 100, 255], tf.uint8), -5, 200)
+    assert result.dtype == tf.uint8
+    np.testing.assert_array_equal(result.numpy(), [0, 100, 200])
+
+
+def test_unsigned_abs_and_bool_comparisons_need_no_missing_kernel(b: Any, tf: Any) -> None:
+    np.testing.assert_array_equal(b.abs(tf.constant([3, 250], tf.uint8)).numpy(), [3, 250])
+    np.testing.assert_array_equal(b.greater_than(tf.constant([True, False]), False).numpy(), [True, False])
+
+
+# ---------------------------------------------------------------- NaN
+
+
+def test_unique_returns_one_nan_last(b: Any, tf: Any) -> None:
+    values, inverse, counts = b.unique(tf.constant([3.0, np.nan, 1.0, 3.0, np.nan]), True, True, None)
+    np.testing.assert_array_equal(values.numpy(), [1.0, 3.0, np.nan])
+    np.testing.assert_array_equal(inverse.numpy(), [1, 2, 0, 1, 2])
+    np.testing.assert_array_equal(counts.numpy(), [1, 2, 2])
+    assert isinstance(b.unique(tf.constant([2, 1]), False, False, None), tuple)
+
+
+def test_searchsorted_orders_nan_after_inf(b: Any, tf: Any) -> None:
+    sequence = tf.constant([1.0, 2.0, np.inf, np.nan])
+    values = tf.constant([np.nan, 2.0, np.inf, 5.0])
+    for side in ("left", "right"):
+        expected = np.searchsorted(sequence.numpy(), values.numpy(), side=side)
+        np.testing.assert_array_equal(b.searchsorted(sequence, values, side).numpy(), expected)
+
+
+def test_sort_of_complex_values_is_lexicographic(b: Any, tf: Any) -> None:
+    x = np.array([2 + 1j, 1 + 5j, 2 - 1j, 1 + 0j], np.complex64)
+    np.testing.assert_array_equal(b.sort(tf.constant(x)).numpy(), np.sort(x))
+    np.testing.assert_array_equal(b.argsort(tf.constant(x)).numpy(), np.argsort(x, kind="stable"))
+
+
+# ---------------------------------------------------------------- indices
+
+
+def test_negative_indices_count_from_the_end_also_when_vectorized(b: Any, tf: Any) -> None:
+    values = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    np.testing.assert_array_equal(b.gather_1d(values[0], tf.constant([-1])).numpy(), [3.0])
+    mapped = b.vectorized_call(b.gather_1d, values, tf.constant([-1, 0]))  # traced inside tf.vectorized_map
+    np.testing.assert_array_equal(mapped.numpy(), [3.0, 4.0])
+    with pytest.raises(bk.IndexOutOfRangeError):
+        b.gather_1d(values[0], tf.constant([-4]))
+
+
+def test_boolean_mask_of_the_wrong_length(b: Any, tf: Any) -> None:
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^boolean_mask: "):
+        b.boolean_mask(tf.ones((3, 4)), tf.constant([True, False, True]), 1)
+
+
+# ---------------------------------------------------------------- loops
+
+
+def _count_down(n: Any, total: Any) -> tuple[Any, Any]:
+    return n - 1, total + n
+
+
+@pytest.mark.parametrize("max_iter", [None, 3, (1, 5), (0, 2, 9)])
+def test_while_loop_on_an_integer_condition_under_jit(b: Any, tf: Any, max_iter: Any) -> None:
+    start = (tf.constant(4, tf.int64), tf.constant(0, tf.int64))
+    eager = b.while_loop(_count_down, start, max_iter)
+    compiled = b.jit_compile(lambda n, t: b.while_loop(_count_down, (n, t), max_iter))(*start)
+    np.testing.assert_array_equal(_np(b, compiled[1]), _np(b, eager[1]))
+
+
+def test_while_loop_checkpoints_after_the_stop_repeat_the_values_it_stopped_with(b: Any, tf: Any) -> None:
+    def double(condition: Any, x: Any, n: Any) -> tuple[Any, Any, Any]:
+        return n > 1, x * 2, n - 1
+
+    start = (tf.constant([True]), tf.constant([1.0]), tf.constant([3]))
+    compiled = b.jit_compile(lambda c, x, n: b.while_loop(double, (c, x, n), (1, 5)))
+    for result in (b.while_loop(double, start, (1, 5)), compiled(*start)):
+        np.testing.assert_array_equal(_np(b, result[1])[:, 0], [2.0, 8.0])  # not 32: the loop stopped after 3

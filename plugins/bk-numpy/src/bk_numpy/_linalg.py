@@ -10,6 +10,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from bk import get_precision
+from bk._axes import normalize_axes
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
 
@@ -149,17 +150,19 @@ class LinalgMixin:
         """n-dimensional FFT over `axes`, as complex values of the input's precision."""
         x = np.asarray(x)
         x = x.astype(_complex_of(x), copy=False)
+        axes = normalize_axes(tuple(axes), x.ndim, "fft")
         if not axes:
             return x
-        return np.fft.fftn(x, axes=tuple(axes)).astype(x.dtype, copy=False)
+        return np.fft.fftn(x, axes=axes).astype(x.dtype, copy=False)
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         """n-dimensional inverse FFT over `axes`, as complex values of the input's precision."""
         k = np.asarray(k)
         k = k.astype(_complex_of(k), copy=False)
+        axes = normalize_axes(tuple(axes), k.ndim, "ifft")
         if not axes:
             return k
-        return np.fft.ifftn(k, axes=tuple(axes)).astype(k.dtype, copy=False)
+        return np.fft.ifftn(k, axes=axes).astype(k.dtype, copy=False)
 
     # ------------------------------------------------------------ convolution and sampling
 

@@ -6,6 +6,7 @@ from . import (  # noqa: F401
     devices,
     edges_binary,
     edges_indexing,
+    edges_inputs,
     edges_reductions,
     edges_shape,
     edges_sorting,

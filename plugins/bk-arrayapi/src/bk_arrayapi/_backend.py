@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 import bk
-from bk import ArgumentTypeError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, AxisError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axis
 
@@ -300,10 +300,12 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         """A copy of `tensor` (a new array)."""
         return self.xp.asarray(self._native(tensor, "copy"), copy=True)
 
+    @needs("array.__dlpack__")
     def to_dlpack(self, tensor: Tensor) -> Any:
         """The array itself: the standard requires `__dlpack__`, which shares its memory."""
         return self._native(tensor, "to_dlpack")
 
+    @needs("from_dlpack")
     def from_dlpack(self, capsule: Any) -> Tensor:
         """An array sharing the memory of an object with `__dlpack__` (or of a raw host-memory capsule)."""
         if not hasattr(capsule, "__dlpack__"):
@@ -418,7 +420,12 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
         """`tensor` with its dimensions permuted to `axes`."""
-        return self.xp.permute_dims(self._native(tensor, "transpose"), tuple(axes))
+        tensor = self._native(tensor, "transpose")
+        ndim = len(tensor.shape)
+        order = tuple(normalize_axis(a, ndim, "transpose") for a in axes)
+        if sorted(order) != list(range(ndim)):
+            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {ndim} axes of the tensor")
+        return self.xp.permute_dims(tensor, order)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
         """`a` with `number` new dimensions of size 1 inserted at `axis`.

@@ -88,6 +88,8 @@ class DTypeMap:
         for candidate, bk_dtype in self._pairs:
             if candidate == native:
                 return bk_dtype
+        if getattr(native, "isnative", True) is False:  # NumPy dtypes of another byte order (big-endian)
+            return self.from_native(native.newbyteorder("="))
         raise TypeError(f"{native!r} is not one of the dtypes {self.namespace} declares")
 
 
@@ -148,5 +150,5 @@ def _raise_kind(dtype: DType, rank: int, precision: int | None) -> DType:
     if rank == 2:
         return DType(float, precision or 32)
     if dtype.kind is float:
-        return DType(complex, 2 * (precision or dtype.bits or 32))
+        return DType(complex, 2 * max(precision or dtype.bits or 32, 32))
     return DType(complex, 2 * max(precision or 32, 32))

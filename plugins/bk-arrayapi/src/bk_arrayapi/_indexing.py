@@ -216,8 +216,9 @@ class IndexingMixin:
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
         """`(nnz, ndims)` int64 multi-indices of the non-zero elements; cut or padded with `fill_value` to `length`."""
         values = self._native(values, "nonzero")  # type: ignore[attr-defined]
-        if len(values.shape) == 0:
-            values = self.xp.reshape(values, (1,))
+        if len(values.shape) == 0:  # NumPy's argwhere: one row without columns where the value is true
+            count = int(bool(self.xp.any(values != 0)))
+            return self.xp.zeros((count if length is None else length, 0), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
         result = self._astype(self.xp.stack(self.xp.nonzero(values), axis=-1), _INT64)  # type: ignore[attr-defined]
         return result if length is None else self._fit_length(result, 0, length, fill_value)
 
@@ -339,7 +340,7 @@ class IndexingMixin:
         axis = normalize_axis(axis, len(x.shape), "unique")
         moved = xp.moveaxis(x, axis, 0) if axis else x
         n = moved.shape[0]
-        rows = xp.reshape(moved, (n, -1))
+        rows = xp.reshape(moved, (n, math.prod(moved.shape[1:])))
         order = self._indices(np.arange(n))
         for column in reversed(range(rows.shape[1])):
             keys = xp.take(rows[:, column], order, axis=0)

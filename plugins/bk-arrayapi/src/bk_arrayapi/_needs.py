@@ -34,8 +34,10 @@ def requirements(function: Any) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def has_function(xp: Any, dotted: str) -> bool:
-    """Whether the namespace has the function `dotted` (`'linalg.svd'` looks in the extension)."""
-    obj = xp
+    """Whether the namespace has the function `dotted` (`'linalg.svd'` looks in the extension;
+    `'array.__dlpack__'` looks at the namespace's array type)."""
+    obj = type(xp.asarray(0)) if dotted.startswith("array.") else xp
+    dotted = dotted.removeprefix("array.")
     for part in dotted.split("."):
         obj = getattr(obj, part, None)
         if obj is None:

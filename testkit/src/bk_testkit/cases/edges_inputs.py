@@ -54,6 +54,8 @@ def _as_tensor_arrays(t: Trial) -> None:
         want = bk.from_numpy_dtype(x.dtype)
         if not t.float64 and want.bits == 64 and want.kind is float:
             continue
+        if not t.bfloat16 and want.brain:  # a library without bfloat16 (array-api-strict)
+            continue
         check_result(t, t.b.as_tensor(x), x, f"as_tensor({name} {x.dtype} {x.shape})", want, {"x": x})
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from bk import AxisError, IndexOutOfRangeError, ShapeMismatchError
+from bk import AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 
@@ -150,12 +150,22 @@ class MathMixin:
         x = self._t(x)
         return op(x if x.is_floating_point() or x.is_complex() else self.to_float(x))
 
+    def to_complex(self, x: Tensor) -> Tensor:
+        """`x` as complex values: of the precision when one is set, else complex128 for float64 and
+        complex values, complex64 for everything else."""
+        x = self._t(x)
+        if get_precision() is None and (x.is_complex() or x.dtype == torch.float64):
+            return x if x.is_complex() else x.to(torch.complex128)
+        return self.cast(x, self.complex_type)
+
     def abs(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return x if x.dtype == torch.bool or x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED else torch.abs(x)
 
     def sign(self, x: Tensor) -> Tensor:
         x = self._t(x)
+        if x.dtype in _WIDE_UNSIGNED:  # no PyTorch kernel
+            return (x != 0).to(x.dtype)
         if x.is_complex():
             return torch.sgn(x)
         if x.is_floating_point():  # NaN keeps its sign NaN, as in NumPy (torch.sign gives 0)

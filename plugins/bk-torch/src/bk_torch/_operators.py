@@ -25,6 +25,8 @@ Tensor = Any
 
 # operators whose result on uint64 is exact in int64's modular arithmetic
 _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
+# operators that PyTorch refuses on bool and NumPy computes in int8
+_INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
 # operators that only compare: exact on the order-preserving signed image of uint64
 _ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
 
@@ -48,6 +50,12 @@ class OperatorsMixin:
         for value in (a, b):
             check_tensor_argument(value, op, "operand")
         x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
+        if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
+            return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
+        integer = isinstance(y, torch.Tensor) and not (y.is_floating_point() or y.is_complex())
+        if op in ("mod", "floordiv") and integer and bool((y == 0).any()):
+            zero = y == 0  # PyTorch refuses integer division by zero; NumPy gives 0
+            return torch.where(zero, 0, self._binary(op, function, x, torch.where(zero, 1, y)))
         if isinstance(err, NotImplementedError) and isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED:
             return _unsigned(op, function, x, y)
         if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
@@ -72,6 +80,50 @@ class OperatorsMixin:
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division; integers and booleans divide into the default float (float32, or the precision)."""
         return self._binary("div", operator.truediv, numerator, denominator, bool_to_int=True, int_to_float=True)
+
+    def pow(self, base: Tensor, exp: Tensor) -> Tensor:
+        """`base ** exp` in the common type."""
+        return self._binary("pow", operator.pow, base, exp)
+
+    def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
+        """`dividend % divisor` with the sign of the divisor, as in Python; an integer modulo 0 is 0, as NumPy."""
+        return self._binary("mod", operator.mod, dividend, divisor)
+
+    def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a // b`; an integer division by 0 is 0, as NumPy."""
+        return self._binary("floordiv", operator.floordiv, a, b)
+
+    def and_(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a & b`."""
+        return self._binary("and_", operator.and_, a, b)
+
+    def or_(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a | b`."""
+        return self._binary("or_", operator.or_, a, b)
+
+    def xor(self, a: Tensor, b: Tensor) -> Tensor:
+        """Logical or bitwise `a ^ b`."""
+        return self._binary("xor", operator.xor, a, b)
+
+    def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a << b`."""
+        return self._binary("shift_bits_left", operator.lshift, a, b)
+
+    def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a >> b`."""
+        return self._binary("shift_bits_right", operator.rshift, a, b)
+
+    def invert(self, x: Tensor) -> Tensor:
+        """Logical not for booleans, bitwise not for integers."""
+        if isinstance(x, bool):
+            return not x
+        x = self._t(x)
+        try:
+            return ~x
+        except NotImplementedError:
+            if x.dtype not in _WIDE_UNSIGNED:
+                raise
+            return _narrowed(~_narrowed(x, torch.int64), x.dtype) if x.dtype == _UINT64 else (~x.to(torch.int64)).to(x.dtype)
 
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""

@@ -15,9 +15,9 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 import bk
-from bk import ArgumentTypeError, Backend, ComputeDevice, DType
+from bk import ArgumentTypeError, Backend, ComputeDevice, DType, get_precision
 
-from ._graph import NO_DATA, LazyArray, array, compute, compute_count, find_deps, make_node, multi_output
+from ._graph import NO_DATA, LazyArray, array, compute, compute_count, find_deps, make_node, multi_output, shared_cache
 from ._shapes import arg_shape, broadcast, creation_shape, data_dependent, numpy_backend, reduce_shape, template, template_dtype
 
 __all__ = ["LazyBackend"]
@@ -143,8 +143,11 @@ TEMPLATED: Final = [
 """Operations whose shape and dtype come from a template evaluation on stand-ins of the real shapes."""
 
 
+_NUMBERS: Final = (bool, int, float, complex)
+
+
 def _is_number(x: Any) -> bool:
-    return type(x) in (bool, int, float, complex)
+    return type(x) in _NUMBERS
 
 
 class LazyBackend(Backend):
@@ -306,17 +309,43 @@ class LazyBackend(Backend):
         return make_node(op, args, kwargs, deps, *specs)
 
 
+_FAST: dict[Any, DType] = {}  # (op, signatures..., precision) -> result dtype, for the hot paths below
+
+
+def _scalar_key(value: Any) -> Any:
+    """What of a Python scalar decides the dtype (and errors) of an operation: its type, and an int's size."""
+    kind = type(value)
+    if kind is int and not 0 <= value < 128:
+        return (int, value)  # may overflow the integer tensor beside it
+    return kind
+
+
 def _unary(op: str) -> Callable[..., Any]:
     def method(self: LazyBackend, x: Any, *args: Any, **kwargs: Any) -> Any:
-        x = self._operand(x, op)
-        dtype = template_dtype(op, (x, *args), kwargs)
-        return make_node(op, (x, *args), kwargs, (x,), x.shape, dtype)
+        if type(x) is not LazyArray:
+            x = self._operand(x, op)
+        precision = get_precision()
+        if args or kwargs or x._shape is None:
+            dtype = template_dtype(op, (x, *args), kwargs)
+            return make_node(op, (x, *args), kwargs, (x,), x.shape, dtype, precision)
+        key = (op, x._dtype, x._shape, precision)
+        dtype = _FAST.get(key)
+        if dtype is None:
+            dtype = _FAST[key] = template_dtype(op, (x,), {})
+        if shared_cache() is None:
+            return LazyArray(op, (x,), {}, (x,), x._shape, dtype, precision=precision)
+        return make_node(op, (x,), {}, (x,), x._shape, dtype, precision)
 
     return method
 
 
 def _broadcasting(op: str) -> Callable[..., Any]:
     def method(self: LazyBackend, *args: Any) -> Any:
+        if len(args) == 2:  # the hot path: a node and a node or a Python number
+            a, b = args
+            ta, tb = type(a), type(b)
+            if ta is LazyArray and a._shape is not None and ((tb is LazyArray and b._shape is not None) or tb in _NUMBERS):
+                return _binary_node(op, a, b, tb is LazyArray)
         args = tuple(a if type(a) is LazyArray or _is_number(a) else self._operand(a, op) for a in args)
         nodes = [a for a in args if type(a) is LazyArray]
         if not nodes:
@@ -331,6 +360,26 @@ def _broadcasting(op: str) -> Callable[..., Any]:
         return make_node(op, args, {}, deps, shape, dtype)
 
     return method
+
+
+def _binary_node(op: str, a: LazyArray, b: Any, node: bool) -> LazyArray:
+    precision = get_precision()
+    if node:
+        shape = a._shape if a._shape == b._shape else broadcast(op, a._shape, b._shape)
+        key = (op, a._dtype, b._dtype, len(a._shape) == len(b._shape), precision)
+        deps = (a, b) if a is not b else (a,)
+    else:
+        shape = a._shape
+        key = (op, a._dtype, _scalar_key(b), precision)
+        deps = (a,)
+    dtype = _FAST.get(key)
+    if dtype is None:
+        dtype = template_dtype(op, (a, b), {})
+        if 0 not in a._shape and (not node or 0 not in b._shape):  # empty inputs raise for some operations only
+            _FAST[key] = dtype
+    if shared_cache() is None:
+        return LazyArray(op, (a, b), {}, deps, shape, dtype, precision=precision)  # type: ignore[arg-type]
+    return make_node(op, (a, b), {}, deps, shape, dtype, precision)
 
 
 def _reduction(op: str) -> Callable[..., Any]:

@@ -92,7 +92,7 @@ class LazyArray:
         self._args = args
         self._kwargs = kwargs
         self._deps = deps
-        self._depth = 1 + max([d._depth for d in deps]) if deps else 0
+        self._depth = (deps[0]._depth + 1 if len(deps) == 1 else 1 + max([d._depth for d in deps])) if deps else 0
         self._shape = shape
         self._dtype = dtype
         self._data = data
@@ -440,10 +440,12 @@ def make_node(
     deps: tuple[LazyArray, ...],
     shape: Shape | None,
     dtype: DType | None,
+    precision: Any = NO_DATA,
 ) -> LazyArray:
     """A new node, or the identical one made before inside `shared_intermediates()`."""
     cache = _SHARED.get()
-    precision = bk.get_precision()
+    if precision is NO_DATA:
+        precision = bk.get_precision()
     if cache is None:
         return LazyArray(fn_name, args, kwargs, deps, shape, dtype, precision=precision)
     key = node_key(fn_name, args, kwargs, precision, id)
@@ -502,6 +504,10 @@ def _key(value: Any, ident: Callable[[LazyArray], Any]) -> Any:
     if hasattr(value, "__array__") or hasattr(value, "__dlpack__"):
         raise TypeError("arrays are keyed by identity only as nodes")
     return (type(value), value)
+
+
+shared_cache: Final = _SHARED.get
+"""The cache of the innermost `shared_intermediates()` context, or `None`."""
 
 
 @contextmanager

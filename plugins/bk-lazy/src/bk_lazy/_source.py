@@ -99,6 +99,10 @@ class Program:
             for dep in node._deps:
                 last_use[id(alias.get(id(dep), dep))] = step
         keep = {id(alias.get(id(o), o)) for o in outputs} | set(names)
+        released: dict[int, list[int]] = {}
+        for node_id, step in last_use.items():
+            if node_id not in keep:
+                released.setdefault(step, []).append(node_id)
         for step, node in enumerate(emitted):
             name = f"x{len(names)}"
             line = self._line(node, name, names, alias, call)
@@ -108,7 +112,7 @@ class Program:
                 self.lines.append(f"    {line}")
             else:
                 self.lines.append(line)
-            done = [names[d] for d, s in last_use.items() if s == step and d not in keep]
+            done = [names[d] for d in released.get(step, ())]
             if done:
                 self.lines.append(f"del {', '.join(sorted(done))}")
         self.output_names = [names[id(alias.get(id(o), o))] for o in outputs]
@@ -118,16 +122,18 @@ class Program:
             raise ValueError(f"Variable names {clash} clash with operation names; rename the variables")
 
     def _line(self, node: LazyArray, name: str, names: dict[int, str], alias: dict[int, LazyArray], call: str) -> str:
-        local = {i: names[id(alias.get(i, n))] for i, n in ((id(d), d) for d in node._deps)}
+        for dep in node._deps:
+            rep = alias.get(id(dep))
+            if rep is not None:
+                names[id(dep)] = names[id(rep)]  # a merged duplicate is written as its representative
         if node._fn_name == "getitem":
-            return f"{name} = {local[id(node._args[0])]}[{node._args[1]}]"
+            return f"{name} = {names[id(node._args[0])]}[{node._args[1]}]"
         op = node._fn_name
         assert op is not None
         if op not in self.ops:
             self.ops.append(op)
-        merged = {**names, **local}
-        args = [render(a, merged, self.params) for a in node._args]
-        args += [f"{k}={render(v, merged, self.params)}" for k, v in node._kwargs.items()]
+        args = [render(a, names, self.params) for a in node._args]
+        args += [f"{k}={render(v, names, self.params)}" for k, v in node._kwargs.items()]
         return f"{name} = {call.format(op=op)}({', '.join(args)})"
 
     def body(self, indent: str = "") -> str:

@@ -1,0 +1,186 @@
+"""bk-lazy: building graphs (against autoray.lazy), compiling them, calling Functions, memory of compute."""
+
+from __future__ import annotations
+
+import gc
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from _harness import Figure, interleaved_ns
+
+import bk
+
+CHAIN = 1_000
+
+
+def _best_seconds(function: Callable[[], Any], repeat: int = 7) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _bk_chain(lazy: bk.Backend, x: Any, length: int) -> Any:
+    y = x
+    for i in range(length):
+        y = lazy.sin(y) if i % 2 else lazy.add(y, 1.0)
+    return y
+
+
+def _autoray_chain(alazy: Any, x: Any, length: int) -> Any:
+    y = x
+    for i in range(length):
+        y = alazy.sin(y) if i % 2 else y + 1.0
+    return y
+
+
+def _build_per_node(lazy: bk.Backend) -> list[Figure]:
+    import bk_lazy
+
+    x = bk_lazy.Variable((100,), "float64", name="x")
+    _bk_chain(lazy, x, 10)  # warm the dtype caches
+    ours = _best_seconds(lambda: _bk_chain(lazy, x, CHAIN)) / CHAIN * 1e6
+    try:
+        from autoray import lazy as alazy
+    except ImportError:
+        return [Figure("build: one elementwise node (dtype tracked)", ours, 5.0, "us", "autoray not installed for comparison")]
+    ax = alazy.Variable((100,), backend="numpy")
+    theirs = _best_seconds(lambda: _autoray_chain(alazy, ax, CHAIN)) / CHAIN * 1e6
+    return [
+        Figure(
+            "build: time per node / autoray.lazy's (1,000-op chain)",
+            ours / theirs,
+            1.0,
+            "x",
+            f"bk_lazy {ours:.2f} us, autoray {theirs:.2f} us per node",
+        )
+    ]
+
+
+def _build_and_compile(lazy: bk.Backend) -> list[Figure]:
+    import bk_lazy
+
+    def build_and_compile() -> None:
+        x = bk_lazy.Variable((10,), "float64", name="x")
+        function = bk_lazy.Function([x], _bk_chain(lazy, x, 20_000))
+        function._compile(bk.backend("numpy"))  # the Python code too, not only its source
+
+    seconds = _best_seconds(build_and_compile, repeat=3)
+    return [Figure("20,000-node graph: build + Function compile", seconds, 0.2, "s")]
+
+
+def _huge_variables(lazy: bk.Backend) -> list[Figure]:
+    import bk_lazy
+
+    def build() -> Any:
+        a = bk_lazy.Variable((100_000, 100_000), "float64", name="a")
+        b = bk_lazy.Variable((100_000, 1), "float64", name="b")
+        y = a
+        for _ in range(50):
+            y = lazy.tanh(lazy.mul(y, b) + 1.0)
+        return lazy.mean(lazy.sum(y, axis=1) - lazy.max(a, axis=1), axis=0)
+
+    build()
+    gc.collect()
+    tracemalloc.start()
+    start = time.perf_counter()
+    result = build()
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert lazy.staticshape(result) == ()
+    return [
+        Figure(
+            "Variables (100000, 100000) float64: build 200 nodes",
+            seconds,
+            0.2,
+            "s",
+            "(80 GB per array if real; target: well under 1 s)",
+        ),
+        Figure("Variables (100000, 100000) float64: memory of the build", peak / 1e6, 50.0, "MB"),
+    ]
+
+
+def _call_overhead(lazy: bk.Backend) -> list[Figure]:
+    import bk_lazy
+
+    numpy = bk.backend("numpy")
+    x = bk_lazy.Variable((10,), "float64", name="x")
+    function = bk_lazy.Function([x], lazy.sum(lazy.exp(lazy.sin(x) * 2.0 + 1.0), axis=0))
+    sin, mul, add, exp, sum_ = numpy.sin, numpy.mul, numpy.add, numpy.exp, numpy.sum
+
+    def direct(a: Any) -> Any:
+        return sum_(exp(add(mul(sin(a), 2.0), 1.0)), 0)
+
+    figures = []
+    for label, size, target in (("10-element", 10, 1.3), ("1,000,000-element", 1_000_000, 1.02)):
+        data = np.linspace(0, 1, size)
+        function(data)
+        namespace = {"f": function, "direct": direct, "a": data}
+        ns = interleaved_ns(
+            {"function": "f(a)", "direct": "direct(a)"},
+            repeat=31 if size == 10 else 9,
+            number=0 if size == 10 else 20,
+            namespace=namespace,
+        )
+        figures.append(
+            Figure(
+                f"Function call / direct bk-numpy calls ({label} inputs)",
+                ns["function"] / ns["direct"],
+                target,
+                "x",
+                f"{ns['function'] / 1e3:.1f} us vs {ns['direct'] / 1e3:.1f} us (5 operations)",
+            )
+        )
+    return figures
+
+
+def _compute_memory(lazy: bk.Backend) -> list[Figure]:
+    import bk_lazy
+
+    data = np.ones(100_000_000 // 8)  # 100 MB
+    y = lazy.as_tensor(data)
+    for i in range(100):
+        y = lazy.sin(y) if i % 2 else lazy.mul(y, 0.999)
+    predicted = y.history_peak_memory()
+    gc.collect()
+    tracemalloc.start()
+    bk_lazy.compute(y)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return [
+        Figure(
+            "compute: 100-op chain on a 100 MB array, peak / array", peak / data.nbytes, 3.0, "x", f"peak {peak / 1e6:.0f} MB"
+        ),
+        Figure(
+            "compute: predicted peak memory, error vs measured",
+            abs(predicted - peak) / peak,
+            0.1,
+            "",
+            f"predicted {predicted / 1e6:.0f} MB before running",
+        ),
+    ]
+
+
+def run() -> list[Figure]:
+    if not {"lazy", "numpy"} <= set(bk.backends()):
+        return []
+    lazy = bk.backend("lazy")
+    return [
+        *_build_per_node(lazy),
+        *_build_and_compile(lazy),
+        *_huge_variables(lazy),
+        *_call_overhead(lazy),
+        *_compute_memory(lazy),
+    ]
+
+
+if __name__ == "__main__":
+    from _harness import print_table
+
+    print_table("bk-lazy", run())

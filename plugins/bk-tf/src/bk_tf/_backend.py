@@ -156,6 +156,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return x if precision is None else x.with_flat_values(to_precision(x.flat_values, precision))
         if _is_python_number(x) and not convert_external:
             return x
+        if x is None or isinstance(x, (str, bytes)):
+            raise ArgumentTypeError(f"as_tensor: cannot convert {type(x).__name__} {x!r}; pass a number, a list, an array or a tensor")
         array = self._to_numpy_input(x, precision)
         with self._device_scope():
             return to_precision(tf.convert_to_tensor(array), precision)
@@ -170,6 +172,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
                 return array.astype(np.complex128 if precision == 64 else np.complex64)
             if array.dtype.kind == "i":
                 return array.astype(np.int64)
+            if array.dtype.kind == "O":
+                raise OverflowError(f"as_tensor: the Python int in {x!r} does not fit int64")
             return array
         if isinstance(x, (list, tuple)) and any(isinstance(e, _NATIVE) for e in x):
             return np.stack([np.asarray(e) for e in x])
@@ -493,10 +497,15 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
         value = self._t(value)
+        multiples = tuple(multiples)
+        if any(isinstance(m, int) and m < 0 for m in multiples):
+            raise ValueError(f"tile: multiples must be 0 or more but got {multiples}")
         missing = len(multiples) - value.shape.rank
         if missing > 0:
             value = tf.reshape(value, tf.concat([tf.ones([missing], tf.int32), tf.shape(value)], 0))
-        return tf.tile(value, tuple(multiples))
+        elif missing < 0:  # as numpy.tile: fewer multiples apply to the last axes
+            multiples = (1,) * -missing + multiples
+        return tf.tile(value, multiples)
 
     def tile_to(self, x: Tensor, axis: int, size: int) -> Tensor:
         """`x` tiled along `axis` until it has `size` elements there.
@@ -592,6 +601,11 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         indices = tf.cast(self._t(indices), tf.int64)
         values = self._t(values)
         shape = tuple(int(s) for s in shape)
+        if self.is_available(indices) and indices.shape.rank == 2 and indices.shape[0]:
+            outside = tf.logical_or(indices < 0, indices >= tf.constant(shape, tf.int64))
+            if bool(tf.reduce_any(outside)):
+                first = tf.boolean_mask(indices, tf.reduce_any(outside, axis=1))[0].numpy().tolist()
+                raise IndexOutOfRangeError(f"sparse_coo_tensor: index {first} lies outside the shape {shape}")
         strides = tf.constant([int(np.prod(shape[i + 1 :])) for i in range(len(shape))], tf.int64)
         flat = tf.reduce_sum(indices * strides, axis=-1)
         unique, position = tf.unique(flat)

@@ -266,9 +266,14 @@ class IndexingMixin:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
         x, indices = self._t(x), tf.cast(self._t(indices), tf.int32)
         rank = x.shape.rank
-        axis %= rank
+        axis = normalize_axis(axis, rank, "indexed_segment_sum")
         if axis == 0:
-            raise ValueError("indexed_segment_sum() sums along a non-batch axis; axis 0 is the batch")
+            raise ValueError("indexed_segment_sum: sums along a non-batch axis; axis 0 is the batch")
+        length = x.shape[axis]
+        if _is_eager(indices) and length is not None and tf.size(indices) > 0:
+            low, high = int(tf.reduce_min(indices)), int(tf.reduce_max(indices))
+            if low < 0 or high >= max(length, 1):
+                raise IndexOutOfRangeError(f"indexed_segment_sum: segment starts must lie in [0, {length}), got {low}..{high}")
         batch = _batch_size(x.shape[0], indices.shape[0])
         x, indices = _broadcast_batch(x, batch), _broadcast_batch(indices, batch)
         moved = tf.experimental.numpy.moveaxis(x, axis, 1)
@@ -303,7 +308,11 @@ class IndexingMixin:
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
         """`(nnz, ndims)` int64 multi-indices of the non-zero elements; cut or padded with `fill_value` to `length`."""
         values = self._t(values)
-        result = tf.where(values if values.dtype == tf.bool else tf.not_equal(values, tf.zeros((), values.dtype)))
+        nonzero = values if values.dtype == tf.bool else tf.not_equal(values, tf.zeros((), values.dtype))
+        if values.shape.rank == 0:  # tf.where needs a dimension; NumPy gives (1, 0) or (0, 0)
+            result = tf.zeros(tf.stack([tf.cast(nonzero, tf.int32), 0]), tf.int64)
+        else:
+            result = tf.where(nonzero)
         return result if length is None else _fit_length(result, 0, length, fill_value)
 
     def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:

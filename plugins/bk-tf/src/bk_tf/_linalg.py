@@ -82,7 +82,7 @@ class LinalgMixin:
         solution = tf.matmul(tf.linalg.pinv(matrix), rhs)
         difference = rhs - tf.matmul(matrix, solution)
         residuals = tf.reduce_sum(tf.abs(difference) ** 2, axis=-2)
-        rank = tf.linalg.matrix_rank(matrix)
+        rank = tf.cast(tf.linalg.matrix_rank(matrix), tf.int64)
         singular_values = tf.linalg.svd(matrix, compute_uv=False)
         return solution, residuals, rank, singular_values
 
@@ -95,8 +95,8 @@ class LinalgMixin:
         return tf.linalg.triangular_solve(triangle, rhs[..., None], lower=lower)[..., 0]
 
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
-        """Ranks (int32) of `(batch, rows, cols)` matrices, with NumPy's default tolerance."""
-        return tf.linalg.matrix_rank(self._floats(matrix))
+        """Ranks (int64) of `(batch, rows, cols)` matrices, with NumPy's default tolerance."""
+        return tf.cast(tf.linalg.matrix_rank(self._floats(matrix)), tf.int64)
 
     def eigvals(self, matrix: Tensor) -> Tensor:
         """Eigenvalues of `(batch..., n, n)` matrices, always complex."""

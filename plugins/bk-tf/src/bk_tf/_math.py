@@ -30,12 +30,33 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
             a, b = self._common((a, b), **promotion)
             return function(a, b)
         except CAUGHT as error:
+            if isinstance(error, OverflowError) and op in _COMPARISONS:
+                return _compare_beyond_range(function, self._t, a, b)
             reraise(op, error)
 
     operation.__doc__ = doc
     operation.__name__ = operation.__qualname__ = op
     operation.__bk_translated__ = True  # type: ignore[attr-defined]
     return operation
+
+
+_COMPARISONS = ("equal", "not_equal", "greater_than", "greater_or_equal")
+
+
+def _compare_beyond_range(compare: Callable[[Any, Any], Any], to_tensor: Callable[[Any], Any], a: Any, b: Any) -> Any:
+    """A comparison of integers with a Python int beyond their range, as NumPy 2 compares: by value, in int64 or float64."""
+
+    def python_int(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    tensors = [None if python_int(x) else to_tensor(x) for x in (a, b)]
+    huge = any(python_int(x) and not -(2**63) <= x < 2**63 for x in (a, b))
+    wide = tf.float64 if huge or any(t is not None and t.dtype == tf.uint64 for t in tensors) else tf.int64
+    operands = [
+        tf.constant(float(x) if wide == tf.float64 else x, wide) if t is None else tf.cast(t, wide)
+        for x, t in zip((a, b), tensors, strict=True)
+    ]
+    return compare(*operands)
 
 
 def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) -> Callable[..., Any]:

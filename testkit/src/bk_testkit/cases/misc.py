@@ -56,8 +56,13 @@ def _is_tensor(t: Trial) -> None:
 
 @case("is_available")
 def _is_available(t: Trial) -> None:
-    """Eager tensors are available."""
-    t.expect(bool(t.b.is_available(t.b.as_tensor(np.ones(2)))), "is_available(eager tensor)", "False")
+    """Eager tensors are available; lazy values (a lazy backend's results) are not, NumPy constants are."""
+    if t.b.compute_count() is None:
+        t.expect(bool(t.b.is_available(t.b.as_tensor(np.ones(2)))), "is_available(eager tensor)", "False")
+        return
+    lazy = t.b.add(t.b.as_tensor(np.ones(2)), 1)
+    t.expect(not t.b.is_available(lazy), "is_available(lazy result)", "True before anything was computed")
+    t.expect(bool(t.b.is_available(np.ones(2))), "is_available(NumPy constant)", "False")
 
 
 @case("cast")

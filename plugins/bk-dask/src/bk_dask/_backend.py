@@ -1,0 +1,530 @@
+"""`DaskBackend`: the bk backend for `dask.array` arrays, lazy and chunked.
+
+The operations live in mixins by topic (`_math`, `_indexing`, `_linalg`); this module holds the
+required set, counting computes, devices, creation, randomness, shape manipulation, and the
+operations that compute by design (loops, solvers, minimisation). Nothing here starts a cluster:
+work runs wherever dask's own rules send it (the active `distributed.Client`, else threads).
+"""
+
+from __future__ import annotations
+
+import numbers
+import threading
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+import dask
+import dask.array as da
+import numpy as np
+from dask.callbacks import Callback
+
+from bk import (
+    AxisError,
+    Backend,
+    ComputeDevice,
+    DType,
+    ShapeMismatchError,
+    SolveResult,
+    from_numpy_dtype,
+    get_precision,
+    to_numpy_dtype,
+)
+from bk._axes import normalize_axes, normalize_axis
+from bk._errors import reraise_as
+
+from ._blocks import numpy_backend
+from ._devices import active_client, local_device, worker_devices
+from ._dtypes import as_dask, to_precision
+from ._indexing import IndexingMixin
+from ._linalg import LinalgMixin
+from ._math import MathMixin
+
+__all__ = ["DaskBackend"]
+
+Tensor = Any
+
+_COMPUTING: Final = frozenset(
+    {"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize"}
+)
+
+
+class _ComputeCounter(Callback):  # type: ignore[misc]
+    """Counts the graphs that dask's local schedulers (threads, processes, sync) evaluate in this process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def _start(self, dsk: Any) -> None:
+        with self._lock:
+            self.count += 1
+
+
+_COUNTER: Final = _ComputeCounter()
+_COUNTER.register()  # process-wide and cheap: one call per evaluated graph
+
+
+def _on_cluster() -> bool:
+    """Whether dask.compute goes to a `distributed.Client` now (the local counter does not see those)."""
+    client = active_client()
+    if client is None:
+        return False
+    scheduler = dask.base.get_scheduler()
+    return getattr(scheduler, "__self__", None) is client
+
+
+def _leaves(tree: Any) -> list[Any]:
+    if isinstance(tree, (tuple, list)):
+        return [leaf for e in tree for leaf in _leaves(e)]
+    if isinstance(tree, dict):
+        return [leaf for e in tree.values() for leaf in _leaves(e)]
+    return [tree] if isinstance(tree, da.Array) else []
+
+
+def _replace(tree: Any, new: dict[int, Any]) -> Any:
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_replace(e, new) for e in tree)
+    if isinstance(tree, dict):
+        return {k: _replace(e, new) for k, e in tree.items()}
+    return new.get(id(tree), tree)
+
+
+def _call_numpy(f: Callable[..., Any], dtypes: Any, aux: dict[str, Any], *args: Any) -> Any:
+    output = f(*args, **aux)
+    if isinstance(output, (tuple, list)):
+        return tuple(np.asarray(o).astype(to_numpy_dtype(d), copy=False) for o, d in zip(output, dtypes, strict=True))
+    return np.asarray(output).astype(to_numpy_dtype(dtypes), copy=False)
+
+
+class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
+    """Dask arrays: lazy, chunked NumPy computed by threads or a `dask.distributed` cluster.
+
+    Native tensors are `dask.array.Array`; NumPy arrays and Python numbers are constants.
+    Operations build task graphs and compute nothing, except those in `computing_operations`
+    (loops, solvers, minimisation), which say so. `numpy()` computes.
+    """
+
+    computing_operations = _COMPUTING
+    native_types = (da.Array,)
+
+    def __init__(self) -> None:
+        local = local_device(self)
+        super().__init__("dask", [local], local)
+        self._rng = da.random.default_rng()
+        self._cluster_computes = 0
+
+    # ------------------------------------------------------------ computing
+
+    def compute_count(self) -> int:
+        """Evaluations of dask graphs in this process so far: every one run by dask's local
+        schedulers, and those this backend sends to a `distributed.Client`."""
+        return _COUNTER.count + self._cluster_computes
+
+    def _compute(self, *arrays: da.Array) -> tuple[Any, ...]:
+        if _on_cluster():
+            self._cluster_computes += 1
+        return dask.compute(*arrays)  # type: ignore[no-any-return]
+
+    def _persist(self, tree: Any) -> Any:
+        """`tree` with its dask arrays evaluated once, kept in memory (on the workers with a client)."""
+        leaves = _leaves(tree)
+        if not leaves:
+            return tree
+        if _on_cluster():
+            self._cluster_computes += 1
+        persisted = dask.persist(*leaves)
+        return _replace(tree, {id(old): new for old, new in zip(leaves, persisted, strict=True)})
+
+    # ------------------------------------------------------------ required set
+
+    def is_tensor(self, x: Any, only_native: bool = False) -> bool:
+        """Native: dask arrays; else also NumPy arrays, Python numbers and (nested) lists of them."""
+        if isinstance(x, da.Array):
+            return True
+        if only_native:
+            return False
+        if isinstance(x, (list, tuple)):
+            return all(self.is_tensor(e) for e in x)
+        return isinstance(x, (np.ndarray, np.generic, numbers.Number))
+
+    def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
+        """`x` as a dask array with dask's automatic chunks; values convert as in bk-numpy.
+
+        Python floats become the float type of the precision (float32 when it is `None`), ints int64.
+
+        Raises:
+            TypeError: for SciPy sparse matrices and objects NumPy cannot convert.
+        """
+        if isinstance(x, da.Array):
+            return to_precision(x, get_precision())
+        if isinstance(x, numbers.Number) and not convert_external:
+            return x
+        if hasattr(x, "tocoo") and hasattr(x, "nnz"):
+            raise TypeError("bk-dask holds dense arrays only; sparse matrices are not supported (see the bk-dask README)")
+        array = np.asarray(numpy_backend().as_tensor(x))
+        return da.from_array(array, chunks="auto")
+
+    def is_available(self, tensor: Tensor) -> bool:
+        """False for dask arrays (their values exist only once computed), True for constants."""
+        return not isinstance(tensor, da.Array)
+
+    def numpy(self, tensor: Tensor) -> np.ndarray:
+        """Computes a dask array (on the active client, if any) into a NumPy array."""
+        if isinstance(tensor, da.Array):
+            return np.asarray(self._compute(tensor)[0])
+        return np.asarray(tensor)
+
+    def dtype(self, array: Tensor) -> DType:
+        """The `DType` of a tensor; Python numbers as the reference defines: int is int32, float float64."""
+        if isinstance(array, da.Array):
+            return from_numpy_dtype(array.dtype)
+        return numpy_backend().dtype(array)
+
+    def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
+        """The shape, with `None` for sizes that depend on data not computed yet (dask's NaN)."""
+        if isinstance(tensor, da.Array):
+            return tuple(None if np.isnan(s) else int(s) for s in tensor.shape)
+        return tuple(np.shape(tensor))
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        """`x` as `dtype` (lazily); `x` itself when it already has it. Complex to real keeps the real part."""
+        np_dtype = to_numpy_dtype(dtype)
+        x = as_dask(x)
+        if x.dtype == np_dtype:
+            return x
+        if x.dtype.kind == "c" and np_dtype.kind != "c":
+            x = x.real
+        return x.astype(np_dtype)
+
+    # ------------------------------------------------------------ devices
+
+    def list_devices(self, device_type: str | None = None) -> list[ComputeDevice]:
+        """The workers of the active `distributed.Client` (name, memory limit, threads), else this machine.
+
+        Raises:
+            ValueError: for a device type other than 'CPU', 'GPU', 'TPU' or None.
+        """
+        if device_type not in (None, "CPU", "GPU", "TPU"):
+            raise ValueError(f"device_type must be 'CPU', 'GPU', 'TPU' or None but got {device_type!r}")
+        client = active_client()
+        devices = worker_devices(self, client) if client is not None else [self._devices[0]]
+        return [d for d in devices if device_type in (None, d.device_type)]
+
+    def get_device_by_ref(self, ref: Any) -> ComputeDevice:
+        """The device with native reference `ref`: a worker address, or 'local' for this machine.
+
+        Raises:
+            KeyError: if no device has that reference.
+        """
+        for device in (*self.list_devices(), self._devices[0]):
+            if device.ref == ref:
+                return device
+        raise KeyError(f"dask has no device with ref {ref!r}; available: {[d.ref for d in self.list_devices()]}")
+
+    def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
+        """`tensor` with its chunks produced on `device` (lazily): a worker device pins the tasks to
+        that worker through `dask.annotate`; the local device leaves placement to dask.
+
+        Raises:
+            ValueError: for a device of another backend.
+        """
+        if device.backend is not self:
+            raise ValueError(f"device {device.name!r} belongs to backend {device.backend}, not dask")
+        tensor = self.as_tensor(tensor)
+        if device.ref == "local":
+            return tensor
+        with dask.annotate(workers=[device.ref], allow_other_workers=False):
+            return tensor.map_blocks(np.copy, dtype=tensor.dtype)
+
+    def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:
+        """A new dask array of the same values (dask arrays are immutable, so nothing is copied)."""
+        if isinstance(tensor, da.Array):
+            return tensor if only_mutable else tensor.copy()
+        if only_mutable and isinstance(tensor, (np.generic, numbers.Number)):
+            return tensor
+        return self.as_tensor(np.array(tensor))
+
+    def stop_gradient(self, value: Tensor) -> Tensor:
+        """`value` itself: dask arrays carry no gradient."""
+        return value
+
+    def is_module(self, obj: Any) -> bool:
+        """False: dask has no modules (networks)."""
+        return False
+
+    def numpy_call(self, f: Callable[..., Any], output_shapes: Any, output_dtypes: Any, *args: Tensor, **aux_args: Any) -> Any:
+        """`f` on NumPy values as one lazy task; its outputs have the given shapes and dtypes."""
+        multiple = isinstance(output_shapes, list) or (isinstance(output_shapes, tuple) and output_shapes and isinstance(output_shapes[0], (tuple, list)))
+        call = dask.delayed(_call_numpy, pure=False, nout=len(output_shapes) if multiple else None)(f, output_dtypes, aux_args, *args)
+        if not multiple:
+            dtype = to_numpy_dtype(output_dtypes)
+            return da.from_delayed(call, tuple(output_shapes), dtype=dtype, meta=np.empty((0,) * len(output_shapes), dtype))
+        return tuple(
+            da.from_delayed(call[i], tuple(s), dtype=to_numpy_dtype(d), meta=np.empty((0,) * len(s), to_numpy_dtype(d)))
+            for i, (s, d) in enumerate(zip(output_shapes, output_dtypes, strict=True))
+        )
+
+    # ------------------------------------------------------------ creation
+
+    def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Zeros in automatic chunks; `dtype` defaults to the float type of the current precision."""
+        return da.zeros(tuple(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
+
+    def zeros_like(self, tensor: Tensor) -> Tensor:
+        """Zeros of the shape, dtype and chunks of `tensor`."""
+        return da.zeros_like(as_dask(tensor))
+
+    def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """Ones in automatic chunks; `dtype` defaults to the float type of the current precision."""
+        return da.ones(tuple(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
+
+    def ones_like(self, tensor: Tensor) -> Tensor:
+        """Ones of the shape, dtype and chunks of `tensor`."""
+        return da.ones_like(as_dask(tensor))
+
+    def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
+        """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
+        if limit is None:
+            start, limit = 0, start
+        return da.arange(start, limit, delta, dtype=to_numpy_dtype(dtype), chunks="auto")
+
+    def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
+        """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
+        return da.linspace(start, stop, number, dtype=to_numpy_dtype(self.float_type), chunks="auto")
+
+    def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
+        """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
+        return da.linspace(start, stop, number, endpoint=False, dtype=to_numpy_dtype(self.float_type), chunks="auto")
+
+    def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
+        """Coordinate grids with matrix ('ij') indexing."""
+        return list(da.meshgrid(*[self.as_tensor(c) for c in coordinates], indexing="ij"))
+
+    # ------------------------------------------------------------ randomness
+
+    def seed(self, seed: int) -> None:
+        """Restarts this backend's `dask.array.random.Generator`: the same calls then give the same
+        values, on any workers (each chunk's stream is derived from the seed)."""
+        self._rng = da.random.default_rng(seed)
+
+    def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
+        """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex.
+
+        Raises:
+            ValueError: for bool and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        np_dtype = to_numpy_dtype(dtype)
+        shape = tuple(shape)
+        if dtype.kind is int:
+            return self._rng.integers(low, high, size=shape, dtype=np_dtype, chunks="auto")
+        if dtype.kind is float:
+            return self._uniform(shape, low, high, np_dtype)
+        if dtype.kind is complex:
+            part = to_numpy_dtype(DType(float, dtype.precision))
+            low, high = complex(low), complex(high)
+            real = self._uniform(shape, low.real, high.real, part)
+            return (real + 1j * self._uniform(shape, low.imag, high.imag, part)).astype(np_dtype)
+        raise ValueError(f"random_uniform() creates int, float or complex values, not {dtype}")
+
+    def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, np_dtype: np.dtype[Any]) -> Any:
+        generated = np_dtype if np_dtype in (np.float32, np.float64) else np.dtype(np.float64)
+        unit = self._rng.random(shape, dtype=generated, chunks="auto")
+        low, high = np.asarray(low, generated), np.asarray(high, generated)
+        return (low + unit * (high - low)).astype(np_dtype)
+
+    def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
+        """Standard normal values; for complex dtypes each part has variance 1/2.
+
+        Raises:
+            ValueError: for bool, int and non-numeric dtypes.
+        """
+        dtype = dtype or self.float_type
+        np_dtype = to_numpy_dtype(dtype)
+        if dtype.kind is float:
+            generated = np_dtype if np_dtype in (np.float32, np.float64) else np.dtype(np.float64)
+            return self._rng.standard_normal(tuple(shape), dtype=generated, chunks="auto").astype(np_dtype)
+        if dtype.kind is complex:
+            parts = self._rng.standard_normal((2, *shape), chunks="auto") * np.sqrt(0.5)
+            return (parts[0] + 1j * parts[1]).astype(np_dtype)
+        raise ValueError(f"random_normal() creates float or complex values, not {dtype}")
+
+    # ------------------------------------------------------------ shape manipulation
+
+    def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
+        """`value` with a new shape; -1 infers one size (dask merges chunks where it must).
+
+        Raises:
+            ShapeMismatchError: if the number of elements differs.
+        """
+        try:
+            return da.reshape(as_dask(value), tuple(shape))
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "reshape", error)
+
+    def flatten(self, x: Tensor) -> Tensor:
+        """`x` as a 1-D array."""
+        return da.reshape(as_dask(x), (-1,))
+
+    def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
+        """`tensor` with its dimensions permuted to `axes`.
+
+        Raises:
+            AxisError: for axes that are not a permutation of the tensor's axes.
+        """
+        tensor = as_dask(tensor)
+        order = [normalize_axis(a, tensor.ndim, "transpose") for a in axes]
+        if sorted(order) != list(range(tensor.ndim)):
+            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {tensor.ndim} axes")
+        return da.transpose(tensor, tuple(order))
+
+    def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
+        """`a` with `number` new dimensions of size 1 inserted at `axis` (in `[-ndim - 1, ndim]`).
+
+        Raises:
+            ValueError: for a negative `number`.
+            AxisError: for an axis outside `[-ndim - 1, ndim]`.
+        """
+        if number < 0:
+            raise ValueError(f"expand_dims: number must be 0 or more, got {number}")
+        a = as_dask(a)
+        normalize_axis(axis, a.ndim + 1, "expand_dims")
+        for _ in range(number):
+            a = da.expand_dims(a, axis)
+        return a
+
+    def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
+        """Stacks equally shaped tensors along a new axis (floats follow a set precision).
+
+        Raises:
+            ShapeMismatchError: for tensors of different shapes.
+            AxisError: for an axis outside `[-ndim - 1, ndim]`.
+        """
+        arrays = [as_dask(v) for v in values]
+        if arrays:
+            normalize_axis(axis, arrays[0].ndim + 1, "stack")
+        try:
+            return to_precision(da.stack(arrays, axis=axis), get_precision())
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "stack", error)
+
+    def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
+        """Concatenates tensors along an existing axis (floats follow a set precision).
+
+        Raises:
+            ShapeMismatchError: for tensors whose other dimensions differ.
+            AxisError: for an axis out of range.
+        """
+        arrays = [as_dask(v) for v in values]
+        if arrays:
+            normalize_axis(axis, arrays[0].ndim, "concat")
+        try:
+            return to_precision(da.concatenate(arrays, axis=axis), get_precision())
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "concat", error)
+
+    def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
+        """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
+        return da.tile(as_dask(value), tuple(multiples))
+
+    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
+        """`value` reversed along `axes`.
+
+        Raises:
+            AxisError: for an axis out of range or named twice.
+        """
+        value = as_dask(value)
+        return da.flip(value, normalize_axes(tuple(axes), value.ndim, "flip") or ())
+
+    # ------------------------------------------------------------ operations that compute by design
+
+    def while_loop(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: int | Sequence[int] | None) -> Any:
+        """Runs `values = loop(*values)` while any element of `values[0]` is true.
+
+        Computes: after every iteration the loop state is evaluated once, together with the
+        condition, and kept (in memory, or on the workers with a client), so each iteration is
+        evaluated exactly once and the task graph does not grow with the iterations.
+        """
+        values, go = self._settle(tuple(values))
+        if isinstance(max_iter, (tuple, list)):
+            checkpoints = list(max_iter)
+            trajectory = [values] if 0 in checkpoints else []
+            for i in range(1, max(checkpoints) + 1):
+                if not go:
+                    break
+                values, go = self._settle(tuple(loop(*values)))
+                if i in checkpoints:
+                    trajectory.append(values)
+            trajectory.extend([values] * (len(checkpoints) - len(trajectory)))
+            return self.stack_leaves(trajectory)
+        i = 0
+        while (max_iter is None or i < max_iter) and go:  # type: ignore[operator]
+            values, go = self._settle(tuple(loop(*values)))
+            i += 1
+        return values
+
+    def _settle(self, values: tuple[Any, ...]) -> tuple[tuple[Any, ...], bool]:
+        """The loop state evaluated and kept, and whether any element of its condition is true."""
+        condition = values[0]
+        if not isinstance(condition, da.Array):
+            return self._persist(values), bool(np.any(condition))
+        if _on_cluster():
+            values = self._persist(values)
+            return values, bool(self._compute(da.any(values[0]))[0])
+        leaves = _leaves(values)
+        go, *results = dask.compute(da.any(condition), *leaves)  # one evaluation per iteration
+        kept = {id(old): da.from_array(new, chunks=old.chunks, name=f"state-{uuid.uuid4().hex}") for old, new in zip(leaves, results, strict=True)}
+        return _replace(values, kept), bool(go)
+
+    def linear_solve(self, method: str, lin: Any, y: Tensor, *args: Any, **kwargs: Any) -> SolveResult:
+        """Solves the batched linear systems `A x = y` (arguments as `bk.Backend.linear_solve`).
+
+        Computes. The native methods ('auto', 'CG', 'CG-adaptive', 'biCG-stab(n)') run on dask
+        arrays and evaluate the solver state once per iteration (see `while_loop`); the result
+        holds persisted dask arrays and the messages. The 'scipy-*' methods compute `y`, `x0` and
+        a dask matrix to NumPy and solve there (SciPy is not distributed); a linear function is
+        evaluated on dask arrays for every product SciPy asks for.
+        """
+        if method.startswith("scipy-"):
+            return self._scipy_solve(method, lin, y, *args, **kwargs)
+        result = super().linear_solve(method, lin, y, *args, **kwargs)
+        if result.message != "" or isinstance(result.iterations, (list, tuple)):
+            return result
+        iterations, converged, diverged = (np.asarray(v) for v in self._compute(result.iterations, result.converged, result.diverged))
+        messages = np.vectorize(_message, otypes=[object])(iterations, converged, diverged)
+        return result._replace(message=messages.tolist() if messages.ndim else str(messages))
+
+    def _scipy_solve(self, method: str, lin: Any, y: Tensor, *args: Any, **kwargs: Any) -> SolveResult:
+        def to_numpy(value: Any) -> Any:
+            return self.numpy(value) if isinstance(value, da.Array) else value
+
+        if isinstance(lin, (list, tuple)):
+            lin_np: Any = [to_numpy(m) for m in lin]
+        elif callable(lin) and not isinstance(lin, da.Array):
+            def lin_np(v: np.ndarray) -> np.ndarray:
+                return self.numpy(lin(self.as_tensor(v)))
+        else:
+            lin_np = to_numpy(lin)
+        args = tuple(to_numpy(a) for a in args)
+        kwargs = {k: to_numpy(v) for k, v in kwargs.items()}
+        result = numpy_backend().linear_solve(method, lin_np, to_numpy(y), *args, **kwargs)
+        tensors = [self.as_tensor(v) if isinstance(v, np.ndarray) else v for v in result[1:7]]
+        return SolveResult(result.method, *tensors, result.message)
+
+    def minimize(self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool) -> SolveResult | list[SolveResult]:
+        """Minimises `f` with a SciPy method (dask has no gradients, so 'GD' is not available).
+
+        Computes: SciPy asks for the loss at NumPy points; each evaluation runs `f` on dask arrays
+        and computes its value once.
+        """
+        return super().minimize(method, f, x0, atol, max_iter, trj)
+
+
+def _message(iterations: Any, converged: Any, diverged: Any) -> str:
+    if converged:
+        return f"converged after {iterations} iterations"
+    if diverged:
+        return f"diverged after {iterations} iterations (non-finite residual)"
+    return f"not converged within {iterations} iterations"

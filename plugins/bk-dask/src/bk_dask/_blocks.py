@@ -1,0 +1,145 @@
+"""Running bk-numpy on the NumPy blocks of dask arrays, lazily.
+
+A dask array is a grid of NumPy arrays, and bk-numpy is bk's own definition of every operation on
+NumPy arrays (weak Python scalars, precision, integer widening, NaN rules). So the Dask backend
+builds task graphs whose tasks call bk-numpy on blocks: elementwise operations keep the chunks
+(one task per chunk), and operations without a chunked form in `dask.array` run as one task over
+whole arrays. The precision of the caller is bound into each task, since workers have their own
+context.
+
+Output dtypes and shapes are found without computing: elementwise operations are probed on empty
+arrays, others on zero-valued stand-ins of the inputs' shapes (which never allocate the inputs).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
+import dask
+import dask.array as da
+import numpy as np
+from dask.base import tokenize
+
+import bk
+
+__all__ = ["elementwise", "kernel", "numpy_backend", "probe", "task", "zeros_like_input"]
+
+_NUMPY: list[bk.Backend] = []
+
+
+def numpy_backend() -> bk.Backend:
+    """bk's NumPy backend, loaded once per process (clients and workers alike)."""
+    if not _NUMPY:
+        _NUMPY.append(bk.backend("numpy"))
+    return _NUMPY[0]
+
+
+def kernel(name: str, precision: int | None, kwargs: tuple[tuple[str, Any], ...], *args: Any) -> Any:
+    """`numpy_backend().<name>(*args, **kwargs)` under `precision`: what every task runs."""
+    with bk.precision(precision):
+        return getattr(numpy_backend(), name)(*args, **dict(kwargs))
+
+
+def probe(function: Callable[..., Any], *args: Any) -> Any:
+    """`function(*args)` on stand-ins, with NumPy's warnings silenced (stand-ins hold zeros)."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return function(*args)
+
+
+def _empty(x: Any) -> Any:
+    """A stand-in with the dtype and dimensions of an array and no elements (0-d: one zero)."""
+    if isinstance(x, (da.Array, np.ndarray)):
+        return np.zeros((), x.dtype) if x.ndim == 0 else np.empty((0,) * x.ndim, x.dtype)
+    return x
+
+
+def _zeros(x: Any, what: str) -> Any:
+    """A read-only stand-in of zeros with the shape and dtype of `x`, allocating nothing."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(_zeros(e, what) for e in x)
+    if not isinstance(x, da.Array):
+        return x
+    if any(np.isnan(s) for s in x.shape):
+        raise ValueError(
+            f"{what}() needs to know the shape of its dask input, but it depends on data not computed yet {x.shape}; "
+            "call x.compute_chunk_sizes() first"
+        )
+    return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+
+
+def elementwise(name: str, *args: Any, **kwargs: Any) -> da.Array:
+    """bk-numpy's `name` applied block by block (with broadcasting): one task per output chunk.
+
+    Raises:
+        bk.ShapeMismatchError: for shapes that cannot be broadcast together.
+    """
+    precision = bk.get_precision()
+    if not any(isinstance(a, (da.Array, np.ndarray, list, tuple)) for a in args):  # only numbers: a constant
+        return da.asarray(np.asarray(kernel(name, precision, tuple(sorted(kwargs.items())), *args)))
+    args = tuple(da.asarray(np.asarray(a)) if isinstance(a, (list, tuple, np.ndarray)) else a for a in args)
+    arrays = [a for a in args if isinstance(a, da.Array)]
+    shape = _broadcast_shape(name, [a.shape for a in arrays])
+    bound = tuple(sorted(kwargs.items()))
+    function = partial(kernel, name, precision, bound)
+    dtype = np.asarray(probe(function, *[_empty(a) for a in args])).dtype
+    ndim = len(shape)
+    pairs: list[Any] = []
+    for a in args:
+        pairs += [a, tuple(range(ndim - a.ndim, ndim))] if isinstance(a, da.Array) else [a, None]
+    key = f"{name.rstrip('_')}-{tokenize(name, precision, bound, *args)}"  # tasks named after the bk operation
+    return da.blockwise(function, tuple(range(ndim)), *pairs, dtype=dtype, meta=np.empty((0,) * ndim, dtype), name=key, align_arrays=True)
+
+
+def _broadcast_shape(name: str, shapes: list[tuple[float, ...]]) -> tuple[float, ...]:
+    if any(np.isnan(s) for shape in shapes for s in shape):  # sizes that depend on data: dask checks later
+        return max(shapes, key=len)
+    try:
+        return tuple(np.broadcast_shapes(*shapes))  # type: ignore[arg-type]
+    except ValueError:
+        raise bk.ShapeMismatchError(f"{name}: shapes {', '.join(str(tuple(int(x) for x in s)) for s in shapes)} cannot be broadcast together") from None
+
+
+def task(
+    name: str,
+    args: Sequence[Any],
+    kwargs: dict[str, Any] | None = None,
+    unknown: dict[int, Sequence[int]] | None = None,
+    single: bool = True,
+    standins: Sequence[Any] | None = None,
+) -> Any:
+    """bk-numpy's `name` as one task over whole arrays: for operations without a chunked form.
+
+    Args:
+        name: The operation.
+        args: Its positional arguments; dask arrays (also inside lists) become NumPy arrays in the task.
+        kwargs: Keyword arguments (no dask arrays).
+        unknown: `{output: axes}` whose sizes depend on the data (NaN in dask, `None` in `staticshape`).
+        single: False when the operation returns a tuple of arrays.
+        standins: The arguments to find output shapes and dtypes with (default: zeros of the inputs' shapes).
+
+    Returns:
+        A dask array with one chunk, or a tuple of them.
+    """
+    precision = bk.get_precision()
+    bound = tuple(sorted((kwargs or {}).items()))
+    function = partial(kernel, name, precision, bound)
+    example = probe(function, *(standins if standins is not None else [_zeros(a, name) for a in args]))
+    outputs = [example] if single else list(example)
+    delayed = dask.delayed(function, pure=True, nout=None if single else len(outputs))(*args)
+    parts = [delayed] if single else [delayed[i] for i in range(len(outputs))]
+    results = []
+    for index, (part, out) in enumerate(zip(parts, outputs, strict=True)):
+        out = np.asarray(out)
+        axes = (unknown or {}).get(index, ())
+        shape = tuple(np.nan if axis in axes else size for axis, size in enumerate(out.shape))
+        results.append(da.from_delayed(part, shape, dtype=out.dtype, meta=np.empty((0,) * out.ndim, out.dtype)))
+    return results[0] if single else tuple(results)
+
+
+def zeros_like_input(x: Any, what: str) -> Any:
+    """The default stand-in of one argument (public for operations that replace some stand-ins)."""
+    return _zeros(x, what)

@@ -1,0 +1,133 @@
+"""Gather, scatter, masks, padding, sorting, searching and counting (a mixin of `DaskBackend`).
+
+`dask.array` has chunked forms for padding only; the others run bk-numpy as one lazy task over
+whole arrays (on one worker). Operations whose output size depends on the data return arrays of
+unknown length (`None` in `staticshape`) unless a fixed length is asked for; none of them computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+import dask.array as da
+import numpy as np
+
+from bk import DType
+
+from ._blocks import task
+from ._dtypes import as_dask
+
+__all__ = ["IndexingMixin"]
+
+Tensor = Any
+
+_PAD_MODES: Final = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "symmetric": "symmetric", "reflect": "reflect"}
+
+
+def _ndim(x: Any) -> int:
+    return int(getattr(x, "ndim", np.ndim(x)))
+
+
+class IndexingMixin:
+    """Indexing operations as lazy tasks of bk-numpy; `pad` through `dask.array.pad`."""
+
+    # ------------------------------------------------------------ gather and scatter
+
+    def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """The slices of `values` at the 1-D `indices` along `axis` (one task)."""
+        return task("gather", [values, indices, axis])
+
+    def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)` (one task)."""
+        return task("batched_gather_nd", [values, indices])
+
+    def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)` (one task)."""
+        return task("batched_gather_1d", [values, indices])
+
+    def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """A copy of `base_grid` with `values` scattered at `indices` ('update', 'add', 'max', 'min'; one task)."""
+        return task("scatter", [base_grid, indices, values, mode])
+
+    def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """Sums of contiguous segments of `x` along `axis` starting at `(batch, segments)` indices (one task)."""
+        return task("indexed_segment_sum", [x, indices, axis])
+
+    # ------------------------------------------------------------ masks, repetition, padding
+
+    def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
+        """Slices of `x` along `axis` where the 1-D `mask` is true; the length is unknown (`None` in
+        `staticshape`) until computed unless `new_length` fixes it (one task, nothing computed)."""
+        unknown = {0: (axis % _ndim(x),)} if new_length is None and isinstance(mask, da.Array) else None
+        return task("boolean_mask", [x, mask, axis, new_length, fill_value], unknown=unknown)
+
+    def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
+        """`(nnz, ndims)` indices of the non-zero elements; `nnz` is unknown (`None` in `staticshape`)
+        until computed unless `length` fixes it (one task, nothing computed)."""
+        unknown = {0: (0,)} if length is None else None
+        return task("nonzero", [values, length, fill_value], unknown=unknown)
+
+    def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
+        """Repeats each element along `axis` `repeats[i]` times; with lazy `repeats` the length is unknown
+        unless `new_length` fixes it (one task, nothing computed)."""
+        unknown = {0: (axis % _ndim(x),)} if new_length is None and isinstance(repeats, da.Array) else None
+        return task("repeat", [x, repeats, axis, new_length], unknown=unknown)
+
+    def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
+        """Pads every axis by `(lower, upper)` with `dask.array.pad` (chunked); `NotImplemented` for an unknown mode."""
+        dask_mode = _PAD_MODES.get(mode)
+        if dask_mode is None:
+            return NotImplemented
+        value = as_dask(value)
+        if 0 in value.shape:  # dask cannot pad empty chunks; the result needs no data but the fill value
+            return task("pad", [value, pad_width, mode, constant_values])
+        widths = tuple((int(lo), int(hi)) for lo, hi in np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2))
+        if dask_mode == "constant":
+            fill = np.asarray(constant_values).astype(value.dtype)
+            return da.pad(value, widths, mode="constant", constant_values=fill)
+        return da.pad(value, widths, mode=dask_mode)
+
+    # ------------------------------------------------------------ sorting and searching
+
+    def sort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """`x` sorted ascending along `axis`; NaN last (one task)."""
+        return task("sort", [x, axis])
+
+    def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
+        """Indices that sort `x` along `axis`; stable (one task)."""
+        return task("argsort", [x, axis])
+
+    def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
+        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions (one task)."""
+        return task("searchsorted", [sorted_sequence, search_values, side, dtype])
+
+    def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
+        """Sorted unique slices along `axis`, and as asked the inverse indices and the counts; the number
+        of unique slices is unknown (`None` in `staticshape`) until computed (one task, nothing computed)."""
+        unknown = {0: (axis % _ndim(x),)}
+        if return_counts:
+            unknown[1 + int(return_inverse)] = (0,)
+        return task("unique", [x, return_inverse, return_counts, axis], unknown=unknown, single=False)  # type: ignore[no-any-return]
+
+    def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (one task)."""
+        return task("unravel_index", [flat_index, tuple(shape)])
+
+    def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:
+        """Flat indices of `(..., ndims)` multi-indices (C order); `mode` 'undefined', 'periodic', 'clamp' or an int (one task)."""
+        return task("ravel_multi_index", [multi_index, tuple(shape), mode])
+
+    # ------------------------------------------------------------ counting
+
+    def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
+        """Counts (or sums of `weights`) of each integer in `[0, bins)` (one task)."""
+        return task("bincount", [x, weights, bins, x_sorted])
+
+    def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
+        """`bincount` of every row of `(batch, n)` indices (one task)."""
+        return task("batched_bincount", [x, weights, bins])
+
+    def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
+        """Batched weighted histograms `(batch, edges - 1)` (one task)."""
+        return task("histogram1d", [values, weights, bin_edges])

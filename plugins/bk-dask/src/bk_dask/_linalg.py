@@ -1,0 +1,146 @@
+"""Linear algebra, FFT, convolution and grid sampling (a mixin of `DaskBackend`).
+
+Products (`tensordot`, `einsum`, matrix times vectors) and FFTs are `dask.array`'s chunked
+algorithms; decompositions, triangular solves, convolution and sampling run bk-numpy as one lazy
+task over whole arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import dask.array as da
+import numpy as np
+
+from bk import combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk._axes import normalize_axes
+
+from ._blocks import task, zeros_like_input
+from ._dtypes import as_dask, complex_dtype
+
+__all__ = ["LinalgMixin"]
+
+Tensor = Any
+
+
+def _common(*arrays: Any) -> tuple[da.Array, ...]:
+    """`arrays` as dask arrays of their common type (`bk.combine_types` under the current precision)."""
+    arrays = tuple(as_dask(a) for a in arrays)
+    common = combine_types(*[from_numpy_dtype(a.dtype) for a in arrays], fp_precision=get_precision())
+    dtype = to_numpy_dtype(common)
+    return tuple(a if a.dtype == dtype else a.astype(dtype) for a in arrays)
+
+
+def _complex_of(x: da.Array) -> np.dtype[Any]:
+    """The complex type matching the float precision of `x` (or the current precision)."""
+    bits = x.dtype.itemsize * 8 // (2 if x.dtype.kind == "c" else 1) if x.dtype.kind in "fc" else None
+    return complex_dtype(get_precision() or bits)
+
+
+class LinalgMixin:
+    """Chunked products and FFTs through `dask.array`; the rest as lazy bk-numpy tasks."""
+
+    # ------------------------------------------------------------ products (chunked)
+
+    def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
+        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b` (`dask.array.tensordot`)."""
+        a, b = _common(a, b)
+        return da.tensordot(a, b, (tuple(a_axes), tuple(b_axes)))
+
+    def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
+        """Einstein summation (`dask.array.einsum`)."""
+        return da.einsum(equation, *_common(*tensors))
+
+    def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
+        """`(rows, cols)` matrix times `(batch, cols)` vectors gives `(batch, rows)`, chunked over the batch.
+
+        `A` may be a dask or NumPy array, or a SciPy sparse matrix, which every block of `b` is
+        multiplied with (on the workers).
+        """
+        if self.is_sparse(A) or _is_scipy_sparse(A):  # type: ignore[attr-defined]
+            b = as_dask(b)
+            b = b.rechunk({1: -1})
+            dtype = np.result_type(A.dtype, b.dtype)
+            return b.map_blocks(_sparse_times_rows, A, dtype=dtype, chunks=(b.chunks[0], (A.shape[0],)))
+        A, b = _common(A, b)
+        return b @ A.T
+
+    # ------------------------------------------------------------ solving and decompositions (one task)
+
+    def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
+        """Least-squares solutions `(solution, residuals, rank, singular_values)` of batched systems (one task)."""
+        return task("matrix_solve_least_squares", [matrix, rhs], single=False)  # type: ignore[no-any-return]
+
+    def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides (one task)."""
+        matrix = as_dask(matrix)
+        eye = np.broadcast_to(np.eye(matrix.shape[-1], dtype=matrix.dtype), matrix.shape)  # solvable stand-in
+        return task("solve_triangular_dense", [matrix, rhs, lower, unit_diagonal], standins=[eye, zeros_like_input(rhs, "solve_triangular_dense"), lower, unit_diagonal])
+
+    def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
+        """Ranks of `(batch, rows, cols)` matrices (one task)."""
+        return task("matrix_rank_dense", [matrix, hermitian])
+
+    def eigvals(self, matrix: Tensor) -> Tensor:
+        """Eigenvalues of `(batch..., n, n)` matrices, always complex (one task)."""
+        return task("eigvals", [matrix])
+
+    def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
+        """Eigenvalues and eigenvectors (columns) of `(batch..., n, n)` matrices, always complex (one task)."""
+        return task("eig", [matrix], single=False)  # type: ignore[no-any-return]
+
+    def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices (one task)."""
+        return task("svd", [matrix, full_matrices], single=False)  # type: ignore[no-any-return]
+
+    def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
+        """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)` (one task)."""
+        return task("get_diagonal", [matrices, offset])
+
+    # ------------------------------------------------------------ FFT (chunked over the other axes)
+
+    def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional FFT over `axes` (`dask.array.fft`: each transformed axis in one chunk)."""
+        return self._fft(da.fft.fftn, x, axes)
+
+    def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
+        """n-dimensional inverse FFT over `axes` (`dask.array.fft`: each transformed axis in one chunk)."""
+        return self._fft(da.fft.ifftn, k, axes)
+
+    @staticmethod
+    def _fft(transform: Any, x: Tensor, axes: Sequence[int]) -> Tensor:
+        x = as_dask(x)
+        dtype = _complex_of(x)
+        x = x.astype(dtype)
+        if not axes:
+            return x
+        if 0 in x.shape:
+            return task(transform.__name__.rstrip("n"), [x, tuple(axes)])
+        axes = tuple(normalize_axes(tuple(axes), x.ndim, transform.__name__.rstrip("n")) or ())
+        x = x.rechunk(dict.fromkeys(axes, -1))
+        return transform(x, axes=axes).astype(dtype)
+
+    # ------------------------------------------------------------ convolution and sampling (one task)
+
+    def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
+        """Cross-correlation of `(batch, in, spatial...)` with `(batch or 1, out, in, kernel...)` kernels (one task)."""
+        return task("conv", [value, kernel, zero_padding])
+
+    def grid_sample(self, grid: Tensor, coordinates: Tensor, extrapolation: str) -> Tensor:
+        """Linear interpolation of `(batch, spatial..., channels)` at index coordinates (one task);
+        `NotImplemented` for an extrapolation bk-numpy does not know."""
+        if extrapolation not in ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect"):
+            return NotImplemented
+        return task("grid_sample", [grid, coordinates, extrapolation])
+
+
+def _is_scipy_sparse(x: Any) -> bool:
+    import sys
+
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and bool(sparse.issparse(x))
+
+
+def _sparse_times_rows(block: np.ndarray, A: Any) -> np.ndarray:
+    return np.asarray(A @ block.T).T

@@ -1,0 +1,232 @@
+"""Elementwise maths, operators and reductions of the Dask backend (a mixin of `DaskBackend`).
+
+Elementwise operations run bk-numpy on every block (one task per chunk, chunks kept), so their
+results follow bk's rules exactly. Reductions are `dask.array`'s own tree reductions.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import dask.array as da
+import numpy as np
+
+from bk._axes import normalize_axes
+from bk._errors import check_tensor_argument
+
+from ._blocks import elementwise, task
+from ._dtypes import as_dask, keep_ints, to_floats
+
+__all__ = ["MathMixin"]
+
+Tensor = Any
+
+
+def _elementwise(name: str, doc: str) -> Callable[..., Any]:
+    def operation(self: Any, *args: Tensor) -> Tensor:
+        return elementwise(name, *args)
+
+    operation.__name__ = name
+    operation.__doc__ = doc + " Lazy: bk-numpy on every block."
+    return operation
+
+
+def _axis(axis: Any) -> Any:
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+class MathMixin:
+    """Elementwise operations through bk-numpy on blocks; reductions through `dask.array`."""
+
+    # ------------------------------------------------------------ operators and comparisons
+
+    add = _elementwise("add", "`a + b` in the common type; booleans add as int32.")
+    sub = _elementwise("sub", "`a - b` in the common type; booleans subtract as int32.")
+    mul = _elementwise("mul", "`a * b` in the common type.")
+    div = _elementwise("div", "`numerator / denominator`; integers divide into the float type of the precision.")
+    pow = _elementwise("pow", "`base ** exp` in the common type.")
+    mod = _elementwise("mod", "`dividend % divisor` with the sign of the divisor.")
+    floordiv = _elementwise("floordiv", "`a // b`.")
+    and_ = _elementwise("and_", "Logical or bitwise `a & b`.")
+    or_ = _elementwise("or_", "Logical or bitwise `a | b`.")
+    xor = _elementwise("xor", "Logical or bitwise `a ^ b`.")
+    shift_bits_left = _elementwise("shift_bits_left", "`a << b`.")
+    shift_bits_right = _elementwise("shift_bits_right", "`a >> b`.")
+    invert = _elementwise("invert", "Logical not for booleans, bitwise not for integers.")
+    equal = _elementwise("equal", "Elementwise `x == y`.")
+    not_equal = _elementwise("not_equal", "Elementwise `x != y`.")
+    greater_than = _elementwise("greater_than", "Elementwise `x > y`.")
+    greater_or_equal = _elementwise("greater_or_equal", "Elementwise `x >= y`.")
+    maximum = _elementwise("maximum", "Elementwise maximum; NaN propagates.")
+    minimum = _elementwise("minimum", "Elementwise minimum; NaN propagates.")
+    arctan2 = _elementwise("arctan2", "The angle of the point `(x, y)`.")
+    divide_no_nan = _elementwise("divide_no_nan", "`x / y`, and 0 where `y` is 0.")
+    clip = _elementwise("clip", "`x` limited to `[minimum, maximum]`.")
+
+    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
+        """`x` where `condition` holds, else `y` (lazy, chunked); without `x` and `y` the `(nnz, ndims)`
+        indices of true elements, lazy with an unknown length (`None` in `staticshape`)."""
+        if x is None and y is None:
+            return da.argwhere(as_dask(condition))
+        if x is None or y is None:
+            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        return elementwise("where", condition, x, y)
+
+    # ------------------------------------------------------------ unary functions
+
+    abs = _elementwise("abs", "Absolute value (magnitude for complex values).")
+    sign = _elementwise("sign", "-1, 0 or 1 by the sign of `x`.")
+    round = _elementwise("round", "Rounds to the nearest integer, halves to even.")
+    ceil = _elementwise("ceil", "Smallest integer not below `x`.")
+    floor = _elementwise("floor", "Largest integer not above `x`.")
+    sqrt = _elementwise("sqrt", "Square root.")
+    exp = _elementwise("exp", "Natural exponential.")
+    sin = _elementwise("sin", "Sine.")
+    arcsin = _elementwise("arcsin", "Inverse sine.")
+    cos = _elementwise("cos", "Cosine.")
+    arccos = _elementwise("arccos", "Inverse cosine.")
+    tan = _elementwise("tan", "Tangent.")
+    arctan = _elementwise("arctan", "Inverse tangent.")
+    sinh = _elementwise("sinh", "Hyperbolic sine.")
+    arcsinh = _elementwise("arcsinh", "Inverse hyperbolic sine.")
+    cosh = _elementwise("cosh", "Hyperbolic cosine.")
+    arccosh = _elementwise("arccosh", "Inverse hyperbolic cosine.")
+    tanh = _elementwise("tanh", "Hyperbolic tangent.")
+    arctanh = _elementwise("arctanh", "Inverse hyperbolic tangent.")
+    log = _elementwise("log", "Natural logarithm.")
+    log2 = _elementwise("log2", "Base-2 logarithm.")
+    log10 = _elementwise("log10", "Base-10 logarithm.")
+    sigmoid = _elementwise("sigmoid", "`1 / (1 + exp(-x))`, without overflow.")
+    softplus = _elementwise("softplus", "`log(1 + exp(x))`, without overflow.")
+    erf = _elementwise("erf", "The error function (`scipy.special.erf` on every block).")
+    log_gamma = _elementwise("log_gamma", "Natural logarithm of the absolute value of the gamma function.")
+    gamma_inc_l = _elementwise("gamma_inc_l", "Regularized lower incomplete gamma function P(a, x).")
+    gamma_inc_u = _elementwise("gamma_inc_u", "Regularized upper incomplete gamma function Q(a, x).")
+    isfinite = _elementwise("isfinite", "True where `x` is neither infinite nor NaN.")
+    isnan = _elementwise("isnan", "True where `x` is NaN.")
+    isinf = _elementwise("isinf", "True where `x` is infinite.")
+    real = _elementwise("real", "Real part.")
+    imag = _elementwise("imag", "Imaginary part (zeros of the same type for real values).")
+    conj = _elementwise("conj", "Complex conjugate.")
+    to_float = _elementwise("to_float", "`x` as floats of the current precision; floats keep theirs when it is `None`.")
+    to_complex = _elementwise("to_complex", "`x` as complex values; complex keeps its precision when the precision is `None`.")
+    to_int32 = _elementwise("to_int32", "`x` as int32.")
+    to_int64 = _elementwise("to_int64", "`x` as int64.")
+
+    # ------------------------------------------------------------ reductions (dask's tree reductions)
+
+    def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Sum over `axis` (an int, a tuple, or None for all); bool and narrow ints widen to 64 bits."""
+        if isinstance(value, (list, tuple)) and axis == 0:
+            value = da.stack([as_dask(v) for v in value])
+        x, axes = _reduced("sum", value, axis)
+        return _reduce(da.sum, np.sum, x, axes, keepdims=keepdims, dtype=_widened(x.dtype))
+
+    def prod(self, value: Tensor, axis: Any = None) -> Tensor:
+        """Product over `axis`; bool and narrow ints widen to 64 bits."""
+        x, axes = _reduced("prod", value, axis)
+        return _reduce(da.prod, np.prod, x, axes, dtype=_widened(x.dtype))
+
+    def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Mean over `axis`, as floats (NaN for nothing)."""
+        x, axes = _reduced("mean", value, axis, floats=True)
+        work = _computable(x)
+        return _reduce(da.mean, np.mean, work, axes, keepdims=keepdims).astype(x.dtype)
+
+    def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Population standard deviation over `axis`, as floats."""
+        x, axes = _reduced("std", x, axis, floats=True)
+        result = _reduce(da.std, np.std, _computable(x), axes, keepdims=keepdims)
+        return result.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype)
+
+    def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Maximum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: for an empty reduction (there is no identity).
+        """
+        x, axes = _reduced("max", x, axis, nonempty=True)
+        return _reduce(da.max, np.max, x, axes, keepdims=keepdims)
+
+    def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Minimum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: for an empty reduction (there is no identity).
+        """
+        x, axes = _reduced("min", x, axis, nonempty=True)
+        return _reduce(da.min, np.min, x, axes, keepdims=keepdims)
+
+    def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether any element along `axis` is true (a lazy 0-d array for `axis=None`)."""
+        x, axes = _reduced("any", boolean_tensor, axis)
+        return _reduce(da.any, np.any, x, axes, keepdims=keepdims)
+
+    def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+        """Whether all elements along `axis` are true."""
+        x, axes = _reduced("all", boolean_tensor, axis)
+        return _reduce(da.all, np.all, x, axes, keepdims=keepdims)
+
+    def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index (int64) of the first maximum along `axis`.
+
+        Raises:
+            ValueError: for an empty reduction.
+        """
+        x, axes = _reduced("argmax", x, axis, nonempty=True)
+        return _reduce(da.argmax, np.argmax, x, None if axes is None else axes[0], keepdims=keepdims).astype(np.int64)
+
+    def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
+        """Index (int64) of the first minimum along `axis`.
+
+        Raises:
+            ValueError: for an empty reduction.
+        """
+        x, axes = _reduced("argmin", x, axis, nonempty=True)
+        return _reduce(da.argmin, np.argmin, x, None if axes is None else axes[0], keepdims=keepdims).astype(np.int64)
+
+    def cumsum(self, x: Tensor, axis: int) -> Tensor:
+        """Cumulative sum along `axis` (dask's blocked scan); bool and narrow ints widen to 64 bits."""
+        x, axes = _reduced("cumsum", x, axis)
+        return _reduce(da.cumsum, np.cumsum, x, axes[0] if axes else None, dtype=_widened(x.dtype))
+
+    def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
+        """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: one task over `x`."""
+        return task("quantile", [x, np.asarray(quantiles)])
+
+
+def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: bool = False) -> tuple[da.Array, tuple[int, ...] | None]:
+    """The input of a reduction as a dask array, and its axes checked by bk's rule."""
+    check_tensor_argument(value, op)
+    x = to_floats(value) if floats else keep_ints(value)
+    axes = normalize_axes(axis, x.ndim, op)
+    if nonempty:
+        sizes = x.shape if axes is None else [x.shape[a] for a in axes]
+        if any(s == 0 for s in sizes):
+            raise ValueError(f"{op}: cannot reduce an empty tensor of shape {x.shape} along {axis} (there is no identity)")
+    return x, axes
+
+
+def _widened(dtype: np.dtype[Any]) -> np.dtype[Any]:
+    """bool and signed ints to int64, unsigned to uint64, as NumPy 2 on 64-bit Linux; others as they are."""
+    if dtype.kind in "bi":
+        return np.dtype(np.int64)
+    return np.dtype(np.uint64) if dtype.kind == "u" else dtype
+
+
+def _computable(x: da.Array) -> da.Array:
+    """bfloat16 (which dask's moment reductions cannot accumulate) as float32."""
+    return x.astype(np.float32) if x.dtype.kind == "V" or x.dtype.name == "bfloat16" else x
+
+
+def _reduce(lazy: Any, eager: Any, x: da.Array, axis: Any, **kwargs: Any) -> da.Array:
+    """`lazy(x, axis, **kwargs)`; for an input without elements (whose result has a known shape and
+    needs no data, but whose empty chunks dask's tree reductions refuse) NumPy's answer as a constant."""
+    if 0 not in x.shape:
+        return lazy(x, axis=axis, **kwargs)  # type: ignore[no-any-return]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is NaN, as NumPy says
+        return da.asarray(np.asarray(eager(np.empty(x.shape, x.dtype), axis=axis, **kwargs)))
+

@@ -49,11 +49,24 @@ def test_records_each_call_with_its_arguments(b):
     assert_timeline(prof.backend_calls)
 
 
-def test_calls_made_inside_a_recorded_call_are_part_of_it(b):
-    # `add` calls `auto_cast`, `dtype` and `cast` internally: only `add` is recorded
+def test_calls_made_inside_a_recorded_call_are_its_children(b, capsys):
+    # `add` calls `auto_cast`, which calls `dtype` and `cast`: `add` is the recorded call, the rest its children
     with bk.profile([b]) as prof:
         b.add(np.ones(2, np.float32), np.ones(2, np.float64))
     assert [c.function for c in prof.backend_calls] == ["add"]
+    add = prof.backend_calls[0]
+    assert [c.function for c in add.children] == ["auto_cast"]
+    assert {"dtype", "cast"} <= {c.function for c in add.children[0].children}
+    for parent in (add, add.children[0]):
+        assert all(parent.start <= c.start <= c.stop <= parent.stop for c in parent.children)
+    prof.print()  # shows everything by default, children indented below their call
+    lines = capsys.readouterr().out.splitlines()
+    assert "hiding" not in lines[0]
+    add_line = next(i for i, line in enumerate(lines) if "richer.add" in line)
+    indent = len(lines[add_line]) - len(lines[add_line].lstrip())
+    assert "richer.auto_cast" in lines[add_line + 1] and len(lines[add_line + 1]) - len(lines[add_line + 1].lstrip()) == indent + 2
+    prof.print(min_duration=3600)
+    assert "hiding entries under" in capsys.readouterr().out
 
 
 def test_backend_call_is_recorded_under_its_name(b):
@@ -122,7 +135,8 @@ def test_save_writes_trace_events_that_perfetto_opens(b, tmp_path):
     assert {e["args"]["name"] for e in meta} >= {"Python calls", "Backend operations", "richer"}
     complete = [e for e in events if e["ph"] == "X"]
     ops = [e for e in complete if e["pid"] == 1]
-    assert [e["name"] for e in ops] == ["richer.add", "richer.mul", "richer.sum"]
+    outermost = [e for e in ops if not any(o is not e and o["ts"] <= e["ts"] and e["ts"] + e["dur"] <= o["ts"] + o["dur"] for o in ops)]
+    assert [e["name"] for e in outermost] == ["richer.add", "richer.mul", "richer.sum"]
     for e in complete:
         assert isinstance(e["ts"], float) and isinstance(e["dur"], float) and e["dur"] >= 0 and e["ts"] >= 0
     frames = [e for e in complete if e["pid"] == 0]

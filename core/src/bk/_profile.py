@@ -4,8 +4,8 @@ While at least one profile is active anywhere, the profiled backend objects get 
 attributes) around their catalogue methods; each wrapper records into the profile of the *current*
 context (`contextvars`), so threads and tasks profile separately. When the last profile ends the
 wrappers are removed: profiling that is off costs nothing. Calls that a backend makes from inside
-another of its recorded calls (`add` calling `auto_cast`) are part of the outer call and not
-recorded on their own.
+another of its recorded calls (`add` calling `auto_cast`, the steps of `linear_solve`) are recorded
+as that call's `children`; `backend_calls` and the timeline hold the outermost calls.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from ._backend import Backend
 __all__ = ["BackendCall", "Profile", "get_current_profile", "profile", "profile_function"]
 
 _SKIPPED: Final = frozenset({"supports", "features"})
-_INSIDE_CALL: ContextVar[bool] = ContextVar("bk_profile_inside_call", default=False)
+_CHILDREN: ContextVar[list[BackendCall] | None] = ContextVar("bk_profile_children", default=None)  # of the running call
+_DESCRIBING: ContextVar[bool] = ContextVar("bk_profile_describing", default=False)  # summaries call the backend
 _OWN_FILES: Final = (__file__.rsplit("_profile", 1)[0],)  # frames inside bk itself are not call sites
 
 
@@ -43,6 +44,8 @@ class BackendCall:
     stop: float
     arguments: str
     site: tuple[tuple[str, int, str], ...] = ()
+    children: list[BackendCall] = field(default_factory=list)
+    """Backend calls made while this one ran, in order."""
 
     @property
     def duration(self) -> float:
@@ -109,16 +112,32 @@ class Profile:
     def _covers(self, backend: Backend) -> bool:
         return not self._backends or backend in self._backends
 
-    def _record(self, backend: Backend, function: str, start: float, stop: float, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    def _record(
+        self,
+        backend: Backend,
+        function: str,
+        start: float,
+        stop: float,
+        traced_before: float,
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        children: list[BackendCall],
+        parent: list[BackendCall] | None,
+    ) -> None:
         if self._retime_index >= 0:
-            self._retime(function, start, stop)
+            if parent is None:  # retime replaces the times of the outermost calls only
+                self._retime(function, start, stop)
             return
         trace_start = perf_counter()
-        call = BackendCall(backend.name, function, start - self._trace_time, stop - self._trace_time, _summary(backend, args, kwargs))
-        if self._trace:
-            call.site = _call_site(self._entry_depth)
-            self._place(call)
-        self._calls.append(call)
+        # the trace time spent before the call moves its start; children recorded meanwhile also move its stop
+        call = BackendCall(backend.name, function, start - traced_before, stop - self._trace_time, _summary(backend, args, kwargs), children=children)
+        if parent is not None:
+            parent.append(call)
+        else:
+            if self._trace:
+                call.site = _call_site(self._entry_depth)
+                self._place(call)
+            self._calls.append(call)
         if self._subtract:
             self._trace_time += perf_counter() - trace_start
 
@@ -154,16 +173,18 @@ class Profile:
 
     # ------------------------------------------------------------ output
 
-    def print(self, min_duration: float = 1e-3, code_col: int = 80, code_len: int = 50) -> None:
-        """Prints the calls as a tree grouped by the calling code, with times.
+    def print(self, min_duration: float = 0.0, code_col: int = 80, code_len: int = 50) -> None:
+        """Prints the calls as a tree grouped by the calling code, with times; the backend calls a call
+        made while it ran are indented below it.
 
         Args:
-            min_duration: Hides entries that took less than this many seconds.
+            min_duration: Hides entries that took less than this many seconds (default: show all).
             code_col: The column at which the calling code is shown.
             code_len: The longest code excerpt shown.
         """
         total = self.duration if self.duration is not None else perf_counter() - self._start
-        print(f"Profile: {total:.4f} s in total, {len(self._calls)} backend calls; hiding entries under {1e3 * min_duration:.2f} ms")
+        hiding = f"; hiding entries under {1e3 * min_duration:.3g} ms" if min_duration > 0 else ""
+        print(f"Profile: {total:.4f} s in total, {len(self._calls)} backend calls{hiding}")
         for message in self._messages:
             print(f"  {message}")
         if self._trace:
@@ -171,8 +192,7 @@ class Profile:
                 _print_tree(child, 0, min_duration, code_col, code_len)
         else:
             for call in self._calls:
-                if call.duration >= min_duration:
-                    print(f"{call.backend}.{call.function:<{code_col - 12}} {1e3 * call.duration:9.3f} ms")
+                _print_call(call, 0, min_duration, code_col, code_len)
 
     def save(self, json_file: str) -> None:
         """Writes the profile in the trace-event format that Perfetto and chrome://tracing open."""
@@ -182,7 +202,7 @@ class Profile:
             {"name": "process_name", "ph": "M", "pid": 1, "tid": 0, "args": {"name": "Backend operations"}},
         ]
         events += [{"name": "thread_name", "ph": "M", "pid": 1, "tid": i + 1, "args": {"name": n}} for i, n in enumerate(names)]
-        for call in self._calls:
+        for call in _with_children(self._calls):
             tid = names.index(call.backend) + 1 if call.backend in names else 0
             events.append(_event(f"{call.backend}.{call.function}", call.start - self._start, call.duration, 1, tid, {"arguments": call.arguments}))
         if self._trace:
@@ -219,12 +239,25 @@ class Profile:
 # ---------------------------------------------------------------- formatting helpers
 
 
+def _with_children(calls: Sequence[BackendCall]) -> Iterator[BackendCall]:
+    for call in calls:
+        yield call
+        yield from _with_children(call.children)
+
+
+def _print_call(call: BackendCall, depth: int, min_duration: float, code_col: int, code_len: int) -> None:
+    if call.duration < min_duration:
+        return
+    code = linecache.getline(call.site[-1][0], call.site[-1][1]).strip() if call.site else ""
+    print(_line(f"{'  ' * depth}{call.backend}.{call.function}", code, call.duration, code_col, code_len) + f"  ({call.arguments[:code_len]})")
+    for child in call.children:
+        _print_call(child, depth + 1, min_duration, code_col, code_len)
+
+
 def _print_tree(item: _Node | BackendCall, depth: int, min_duration: float, code_col: int, code_len: int) -> None:
     indent = "  " * depth
     if isinstance(item, BackendCall):
-        if item.duration >= min_duration:
-            code = linecache.getline(item.site[-1][0], item.site[-1][1]).strip() if item.site else ""
-            print(_line(f"{indent}{item.backend}.{item.function}", code, item.duration, code_col, code_len) + f"  ({item.arguments[:code_len]})")
+        _print_call(item, depth, min_duration, code_col, code_len)
         return
     duration = item.duration()
     if duration >= min_duration:
@@ -358,16 +391,22 @@ def _unwrap(cls: type, saved: list[tuple[str, Any]]) -> None:
 def _wrapper(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
     def profiled(self: Backend, *args: Any, **kwargs: Any) -> Any:
         profile_ = _context.PROFILE.get()
-        if profile_ is None or _INSIDE_CALL.get() or not profile_._covers(self):
+        if profile_ is None or _DESCRIBING.get() or not profile_._covers(self):
             return original(self, *args, **kwargs)
-        token = _INSIDE_CALL.set(True)  # also while recording: describing arguments calls the backend
+        parent = _CHILDREN.get()
+        children: list[BackendCall] = []
+        token = _CHILDREN.set(children)
         try:
-            start = perf_counter()
+            start, traced_before = perf_counter(), profile_._trace_time
             result = original(self, *args, **kwargs)
-            self.block_until_ready(result)
-            profile_._record(self, name, start, perf_counter(), args, kwargs)
         finally:
-            _INSIDE_CALL.reset(token)
+            _CHILDREN.reset(token)
+        describing = _DESCRIBING.set(True)  # waiting and describing call the backend: not recorded
+        try:
+            self.block_until_ready(result)
+            profile_._record(self, name, start, perf_counter(), traced_before, args, kwargs, children, parent)
+        finally:
+            _DESCRIBING.reset(describing)
         return result
 
     functools.update_wrapper(profiled, original)

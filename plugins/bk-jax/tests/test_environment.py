@@ -27,6 +27,7 @@ cpu0, cpu1 = b.list_devices("CPU")
 report = {"devices": [d.ref.id for d in b.list_devices()], "default": b.get_default_device().ref.id}
 report["float64_supported"] = b.supports("float64")
 report["float64_data"] = str(b.as_tensor(np.ones(2)).dtype)
+report["python_int"] = str(b.as_tensor(3).dtype)
 try:
     b.zeros((1,), DType(float, 64))
 except TypeError as error:
@@ -60,4 +61,5 @@ def test_every_device_is_listed_and_new_arrays_follow_the_default(report: dict[s
 def test_x64_kept_off_by_the_environment_is_respected(report: dict[str, Any]) -> None:
     assert report["float64_supported"] is False
     assert report["float64_data"] == "float32"
+    assert report["python_int"] == "int32"  # as_tensor(3) is int64 only where x64 may be switched on
     assert "JAX_ENABLE_X64='0' keeps it off" in report["float64_request"]

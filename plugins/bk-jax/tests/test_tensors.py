@@ -52,8 +52,8 @@ def test_is_tensor(b: bk.Backend) -> None:
 def test_python_values_and_precision_none(b: bk.Backend) -> None:
     assert bk.get_precision() is None
     assert b.as_tensor(1.5).dtype == jnp.float32 and b.as_tensor(1 + 2j).dtype == jnp.complex64
-    assert b.as_tensor([1, 2]).dtype == jnp.int32 and b.as_tensor(True).dtype == jnp.bool_
-    assert b.as_tensor(2**40).dtype == jnp.int64  # beyond int32
+    assert b.as_tensor([1, 2]).dtype == jnp.int64 and b.as_tensor(True).dtype == jnp.bool_  # NumPy 2's default int
+    assert b.as_tensor(3).dtype == jnp.int64 and b.as_tensor(2**40).dtype == jnp.int64
     assert b.as_tensor(np.ones(2, np.float16)).dtype == jnp.float16  # NumPy data keeps its dtype
     assert b.zeros((2,)).dtype == jnp.float32 and b.sqrt(b.as_tensor([4])).dtype == jnp.float32
     assert b.as_tensor(3, convert_external=False) == 3

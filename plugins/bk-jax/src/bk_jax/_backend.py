@@ -17,11 +17,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
-from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
 from ._dtypes import from_jax_dtype, is_wide, require_x64, to_jax_dtype, x64_enabled, x64_locked_off
+from ._errors import translate_errors
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import MathMixin
@@ -39,6 +40,21 @@ _NARROW: Final = {
     np.dtype(np.float64): np.float32,
     np.dtype(np.complex128): np.complex64,
 }
+
+
+def _scalar_for(x: bool | int | float | complex, target: np.dtype, dtype: DType) -> Any:
+    """The Python number `x` as a value JAX converts to `target` without wrapping around.
+
+    Raises:
+        OverflowError: for an int outside the range of an integer `target`, as NumPy 2 (NEP 50).
+    """
+    if target.kind in "iu" and type(x) is int:
+        info = np.iinfo(target)
+        if not info.min <= x <= info.max:
+            raise OverflowError(f"Python integer {x} out of bounds for {dtype}")
+    if type(x) is complex and target.kind != "c":
+        return x.real
+    return x
 
 
 def _only_python_values(x: Any) -> bool:
@@ -82,6 +98,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         super().__init__("jax", devices, next((d for d in devices if d.ref == default), devices[0]))
         self._jax_default = self._default_device
         self._key: Any = None
+        translate_errors(self)
 
     # ------------------------------------------------------------ helpers
 
@@ -122,12 +139,13 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as a JAX array on the default device, floats converted to the precision when one is set.
 
-        Python floats become the float type (float32 when the precision is `None`, as in JAX),
-        Python ints int32 (int64 for values beyond int32), complex numbers the complex type. NumPy
-        arrays keep their dtype; 64-bit data switches x64 on (see the class docstring).
+        Python bools become bool, ints int64 (NumPy 2's default integer: this switches x64 on, see
+        the class docstring), floats the float type (float32 when the precision is `None`, as in JAX),
+        complex numbers the complex type. NumPy arrays (any byte order or strides, bfloat16 from
+        `ml_dtypes` included) and NumPy scalars keep their dtype; 64-bit data switches x64 on.
 
         Raises:
-            TypeError: for values JAX cannot hold, such as strings or object arrays.
+            bk.ArgumentTypeError: for values JAX cannot hold, such as `None`, strings or object arrays.
         """
         if isinstance(x, jax.Array):
             return self._to_precision(x)
@@ -155,18 +173,24 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
             return jnp.asarray(self._python_input(x))
         if isinstance(x, (list, tuple)) and _contains_native(x):
             return jnp.stack([self._t(e) for e in x])
+        if x is None or isinstance(x, (str, bytes)):
+            raise ArgumentTypeError(f"as_tensor: expected a tensor, a number or a list of numbers, got {type(x).__name__} {x!r}")
         try:
             array = np.asarray(x)
         except (TypeError, ValueError) as err:
-            raise TypeError(
-                f"cannot convert {type(x).__name__} to a JAX array; pass a number, a list, an array or a tensor"
+            raise ArgumentTypeError(
+                f"as_tensor: cannot convert {type(x).__name__} to a JAX array; pass a number, a list, an array or a tensor"
             ) from err
         return jnp.asarray(self._numpy_input(array))
 
     def _numpy_input(self, array: np.ndarray) -> np.ndarray:
         """NumPy data as JAX takes it: numbers only; 64-bit data enables x64 or narrows to 32 bits by the x64 rule."""
         if array.dtype.kind not in "biufc" and array.dtype != _BFLOAT16:
-            raise TypeError(f"JAX cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values")
+            raise ArgumentTypeError(
+                f"as_tensor: JAX cannot hold NumPy arrays of dtype {array.dtype}; only bool, int, float and complex values"
+            )
+        if not array.dtype.isnative:
+            array = array.astype(array.dtype.newbyteorder("="))  # JAX takes native byte order only
         if is_wide(array.dtype) and not x64_enabled():
             if x64_locked_off():
                 return array.astype(_NARROW[array.dtype])  # as JAX itself converts 64-bit data with x64 off
@@ -174,7 +198,10 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         return array
 
     def _python_input(self, x: Any) -> np.ndarray:
-        """Python numbers as NumPy data of bk's types: float and complex by the precision, int32 where ints fit."""
+        """Python numbers as NumPy data of bk's types: float and complex by the precision, ints as int64.
+
+        With x64 kept off by the user (`JAX_ENABLE_X64`), ints that fit become int32, as in JAX.
+        """
         array = np.asarray(x)
         kind = array.dtype.kind
         if kind == "f":
@@ -183,7 +210,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
             return array.astype(self._jax_dtype(self.complex_type))
         if kind in "iu":
             info = np.iinfo(np.int32)
-            if array.size == 0 or (array.min() >= info.min and array.max() <= info.max):
+            if x64_locked_off() and (array.size == 0 or (array.min() >= info.min and array.max() <= info.max)):
                 return array.astype(np.int32)
             return array.astype(self._jax_dtype(DType(int, 64)))
         return array
@@ -232,12 +259,17 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part.
 
+        A Python number becomes a value of `dtype` directly (as a weak scalar beside a tensor does).
+
         Raises:
             TypeError: for a dtype JAX has no arrays of, or a 64-bit dtype while x64 is kept off.
+            OverflowError: for a Python int outside the range of an integer `dtype` (NumPy 2, NEP 50).
         """
         target = self._jax_dtype(dtype)
         if isinstance(x, JAXSparse):
             return self._sparse_cast(x, dtype)
+        if type(x) in _PYTHON_SCALARS:
+            return self._place(jnp.asarray(_scalar_for(x, target, dtype), target))
         x = x if isinstance(x, jax.Array) else self._place(self._convert_external(x))
         if x.dtype == target:
             return x

@@ -2,18 +2,49 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import DType
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError
+from bk._axes import normalize_axis
 
 Tensor = Any
 
 _SCATTER_MODES: Final = ("update", "add", "max", "min")
+_INT64: Final = DType(int, 64)
+
+
+def _concrete(x: Any) -> bool:
+    return not isinstance(x, jax.core.Tracer)
+
+
+def _index_array(indices: Any, size: int, op: str, what: str = "index") -> Any:
+    """Integer `indices` into a dimension of `size`, negative ones counted from the end (as NumPy).
+
+    Concrete indices are checked: one outside `[-size, size)` raises `bk.IndexOutOfRangeError`.
+    Tracers (inside `jit_compile` or `vectorized_call`) cannot raise on their values: negative
+    ones are wrapped, and JAX clamps (gather) or drops (scatter) those still outside.
+    """
+    if isinstance(indices, jax.core.Tracer):
+        return jnp.where(indices < 0, indices + size, indices)
+    host = np.asarray(indices)
+    if host.dtype.kind not in "iu":
+        raise ArgumentTypeError(f"{op}: indices must be integers, got {host.dtype}")
+    if host.size and (host.min() < -size or host.max() >= size):
+        bad = host[(host < -size) | (host >= size)].reshape(-1)[0]
+        raise IndexOutOfRangeError(f"{op}: {what} {bad} is out of range for a dimension of size {size}")
+    if host.size and host.min() < 0:
+        return jnp.asarray(np.where(host < 0, host + size, host))
+    return indices if isinstance(indices, jax.Array) else jnp.asarray(host)
+
+
+def _index_vectors(indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
+    """The components of `(..., len(sizes))` index vectors, each checked by `_index_array` against its size."""
+    return [_index_array(indices[..., i], size, op, f"index (component {i})") for i, size in enumerate(sizes)]
 
 
 def _combined_batch(*sizes: int) -> int:
@@ -32,11 +63,14 @@ class IndexingMixin:
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Ascending along `axis`; NaN sorts last, as in NumPy."""
-        return jnp.sort(self._t(x), axis=axis)
+        x = self._t(x)
+        return jnp.sort(x, axis=normalize_axis(axis, max(x.ndim, 1), "sort") if x.ndim else None)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """Stable: equal elements keep their order."""
-        return jnp.argsort(self._t(x), axis=axis, stable=True)
+        """int64 indices that sort `x` along `axis`; stable (equal elements keep their order), NaN last."""
+        x = self._t(x)
+        axis = normalize_axis(axis, max(x.ndim, 1), "argsort") if x.ndim else None
+        return jnp.argsort(x, axis=axis, stable=True).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices into the last axis; a 1-D sequence serves all values, else leading dimensions match.
@@ -54,11 +88,17 @@ class IndexingMixin:
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
         """`(nnz, ndims)` indices of non-zero elements, padded with `fill_value` or cut to `length` (needed under jit)."""
-        return jnp.argwhere(self._t(values), size=length, fill_value=fill_value if length is not None else None)
+        result = jnp.argwhere(self._t(values), size=length, fill_value=fill_value if length is not None else None)
+        return result.astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
         """Slices where the 1-D `mask` holds; with `new_length` (needed under jit) padded with `fill_value` or cut."""
         x, mask = self._t(x), self._t(mask).astype(bool)
+        axis = normalize_axis(axis, x.ndim, "boolean_mask")
+        if mask.shape != (x.shape[axis],):
+            raise IndexOutOfRangeError(
+                f"boolean_mask: a mask of shape {mask.shape} for a dimension of size {x.shape[axis]}; the mask must be 1-D of that length"
+            )
         if new_length is None:
             return jnp.compress(mask, x, axis=axis)
         indices = jnp.nonzero(mask, size=new_length, fill_value=-1)[0]
@@ -67,11 +107,19 @@ class IndexingMixin:
         return jnp.where(valid, result, jnp.asarray(fill_value, x.dtype))
 
     def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> Any:
-        """Sorted unique slices along `axis`; like `numpy.unique`, a lone array unless inverse or counts are asked for.
+        """Sorted unique slices along `axis` (all NaNs count as one, last) as a tuple: `(values,)`, plus the
+        int64 inverse indices (1-D) and counts when asked for.
 
         The number of unique values decides the shape, so this works on concrete arrays only.
         """
-        return jnp.unique(self._t(x), return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+        x = self._t(x)
+        if axis is not None:
+            axis = normalize_axis(axis, x.ndim, "unique")
+        result = jnp.unique(x, return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+        if not isinstance(result, tuple):
+            return (result,)
+        index = self._jax_dtype(_INT64)  # type: ignore[attr-defined]
+        return (result[0], *(part.reshape(-1).astype(index) for part in result[1:]))
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
         """Batched weighted histograms; the last bin includes its upper edge and values outside are dropped, as NumPy."""
@@ -89,8 +137,10 @@ class IndexingMixin:
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
         """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped."""
         x = self._t(x)
-        x = jnp.where((x >= 0) & (x < bins), x, bins)  # negative values would wrap around; move them out
-        source = jnp.ones(x.shape, np.int32) if weights is None else self._t(weights)
+        if _concrete(x) and x.size and bool(jnp.min(x) < 0):
+            raise ValueError("the values to count must not be negative, as in numpy.bincount")
+        x = jnp.where((x >= 0) & (x < bins), x, bins)  # under jit: negative values would wrap around; move them out
+        source = jnp.ones(x.shape, self._jax_dtype(_INT64)) if weights is None else self._t(weights)  # type: ignore[attr-defined]
         if x_sorted:
             return jax.ops.segment_sum(source, x, num_segments=bins, indices_are_sorted=True)
         return jnp.zeros(bins, source.dtype).at[x].add(source, mode="drop")
@@ -102,8 +152,13 @@ class IndexingMixin:
         whose start is not below the next start is `x` at its start, and values before the first
         start belong to no segment.
         """
-        x, indices = self._t(x), self._t(indices).astype(np.int32)
-        axis %= x.ndim
+        x, indices = self._t(x), self._t(indices)
+        axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
+        if _concrete(indices) and indices.size and bool((jnp.min(indices) < 0) | (jnp.max(indices) >= x.shape[axis])):
+            raise IndexOutOfRangeError(
+                f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {int(jnp.min(indices))}..{int(jnp.max(indices))}"
+            )
+        indices = indices.astype(np.int32)
         batch = _combined_batch(x.shape[0], indices.shape[0])
         x = jnp.broadcast_to(x, (batch, *x.shape[1:]))
         indices = jnp.broadcast_to(indices, (batch, indices.shape[-1]))
@@ -112,7 +167,56 @@ class IndexingMixin:
     # ------------------------------------------------------------ gather and scatter
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        return jnp.take(self._t(values), self._t(indices), axis=axis, mode="clip")
+        """The slices of `values` at `indices` along `axis`; negative indices count from the end.
+
+        Raises:
+            bk.IndexOutOfRangeError: for an index outside `[-n, n)` (eagerly; under jit JAX clamps it).
+        """
+        values = self._t(values)
+        axis = normalize_axis(axis, values.ndim, "gather")
+        indices = _index_array(self._t(indices), values.shape[axis], "gather")
+        return jnp.take(values, indices, axis=axis, mode="clip")
+
+    def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
+        """`values[indices]` for 1-D `values`; negative indices count from the end (also inside `vectorized_call`)."""
+        return self.gather(values, indices, 0)
+
+    def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`.
+
+        Raises:
+            ValueError: for a flat index outside `[0, prod(shape))`, as `numpy.unravel_index`.
+        """
+        flat_index = self._t(flat_index)
+        size = int(np.prod(shape))
+        if _concrete(flat_index) and flat_index.size and bool((jnp.min(flat_index) < 0) | (jnp.max(flat_index) >= size)):
+            raise ValueError(f"flat indices must lie in [0, {size}) for shape {tuple(shape)}")
+        return jnp.stack(jnp.unravel_index(flat_index, tuple(int(s) for s in shape)), -1).astype(flat_index.dtype)
+
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]`: slices (negative steps too), ints and integer tensors, `None` and `...`.
+
+        Raises:
+            bk.IndexOutOfRangeError: for an int or a concrete index outside its dimension.
+        """
+        tensor = self._t(tensor)
+        slices = slices if isinstance(slices, tuple) else (slices,)
+        checked, dim = [], 0
+        explicit = sum(1 for s in slices if s is not None and s is not Ellipsis)
+        for item in slices:
+            if item is Ellipsis:
+                dim += tensor.ndim - explicit
+            elif item is None:
+                pass
+            elif isinstance(item, slice):
+                dim += 1
+            else:
+                if dim >= tensor.ndim:
+                    raise IndexOutOfRangeError(f"multi_slice: {len(slices)} indices for a tensor of rank {tensor.ndim}")
+                item = _index_array(item if isinstance(item, (jax.Array, np.ndarray)) else np.asarray(item), tensor.shape[dim], "multi_slice")
+                dim += 1
+            checked.append(item)
+        return tensor[tuple(checked)]
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`.
@@ -128,7 +232,7 @@ class IndexingMixin:
         batch = _combined_batch(values.shape[0], indices.shape[0])
         batch_index = jnp.arange(batch) if values.shape[0] > 1 else jnp.zeros(batch, np.int32)
         batch_index = batch_index.reshape((batch,) + (1,) * (indices.ndim - 2))
-        return values[(batch_index, *(indices[..., i] for i in range(indices.shape[-1])))]
+        return values[(batch_index, *_index_vectors(indices, values.shape[1:-1], "batched_gather_nd"))]
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Batched scatter into a new array (JAX arrays are immutable); batch, update and channel sizes of 1 broadcast.
@@ -150,7 +254,7 @@ class IndexingMixin:
             )
         batch = _combined_batch(base_grid.shape[0], indices.shape[0], values.shape[0])
         grid = jnp.broadcast_to(base_grid, (batch, *base_grid.shape[1:]))
-        where = (jnp.arange(batch).reshape(batch, 1), *(indices[..., i] for i in range(len(spatial))))
+        where = (jnp.arange(batch).reshape(batch, 1), *_index_vectors(indices, spatial, "scatter"))
         source = jnp.broadcast_to(values, (batch, indices.shape[1], base_grid.shape[-1]))
         at = grid.at[where]
         result = {"update": at.set, "add": at.add, "max": at.max, "min": at.min}[mode](source)

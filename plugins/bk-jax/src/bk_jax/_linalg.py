@@ -11,6 +11,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
+from bk._axes import normalize_axes
+
 from ._dtypes import x64_enabled
 from ._math import is_inexact
 
@@ -88,11 +90,13 @@ class LinalgMixin:
 
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         x = self.to_complex(x)  # type: ignore[attr-defined]
-        return jnp.fft.fftn(x, axes=tuple(axes)).astype(x.dtype) if axes else x
+        axes = normalize_axes(tuple(axes), x.ndim, "fft")
+        return jnp.fft.fftn(x, axes=axes).astype(x.dtype) if axes else x
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         k = self.to_complex(k)  # type: ignore[attr-defined]
-        return jnp.fft.ifftn(k, axes=tuple(axes)).astype(k.dtype) if axes else k
+        axes = normalize_axes(tuple(axes), k.ndim, "ifft")
+        return jnp.fft.ifftn(k, axes=axes).astype(k.dtype) if axes else k
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
         """Cross-correlation with `lax.conv_general_dilated`, any number of spatial dimensions; 'same'

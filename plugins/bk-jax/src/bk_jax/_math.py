@@ -10,14 +10,25 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
+from bk import AxisError, DType, IndexOutOfRangeError
+from bk._axes import normalize_axes, normalize_axis
+
+from ._errors import raise_translated
+
 Tensor = Any
 
 _PAD_MODES: Final = {
     "constant": "constant",
     "boundary": "edge",
     "periodic": "wrap",
+    "circular": "wrap",  # PyTorch's name for periodic
     "symmetric": "symmetric",
     "reflect": "reflect",
+}
+_INT64: Final = DType(int, 64)
+_SUM_DTYPES: Final = {
+    **{np.dtype(t): _INT64 for t in (np.bool_, np.int8, np.int16, np.int32)},
+    **{np.dtype(t): DType(int, 64, signed=False) for t in (np.uint8, np.uint16, np.uint32)},
 }
 _INEXACT: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64, np.complex64, np.complex128))
 
@@ -45,29 +56,67 @@ class MathMixin:
         return jnp.reshape(self._t(value), tuple(int(s) for s in shape))
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
-        return jnp.transpose(self._t(tensor), tuple(axes))
+        """`tensor` with its axes permuted; negative axes count from the end.
+
+        Raises:
+            bk.AxisError: if `axes` is not a permutation of the tensor's axes.
+        """
+        tensor = self._t(tensor)
+        perm = tuple(normalize_axis(a, tensor.ndim, "transpose") for a in axes)
+        if sorted(perm) != list(range(tensor.ndim)):
+            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {tensor.ndim} axes of the tensor")
+        return jnp.transpose(tensor, perm)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
+        """`a` with `number` new axes of size 1 at `axis` (in `[-ndim - 1, ndim]`).
+
+        Raises:
+            ValueError: for a negative `number`.
+        """
         a = self._t(a)
+        if number < 0:
+            raise ValueError(f"number must be 0 or more, got {number}")
+        normalize_axis(axis, a.ndim + 1, "expand_dims")
         for _ in range(number):
             a = jnp.expand_dims(a, axis)
         return a
 
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
-        return jnp.stack(self.auto_cast(*[self._t(v) for v in values]), axis=axis)  # type: ignore[attr-defined]
+        """`values` (of one shape) stacked along a new axis `axis` in `[-ndim - 1, ndim]`."""
+        arrays = self.auto_cast(*[self._t(v) for v in values])  # type: ignore[attr-defined]
+        if arrays:
+            normalize_axis(axis, arrays[0].ndim + 1, "stack")
+        return jnp.stack(arrays, axis=axis)
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
-        return jnp.concatenate(self.auto_cast(*[self._t(v) for v in values]), axis=axis)  # type: ignore[attr-defined]
+        """`values` joined along the existing axis `axis`."""
+        arrays = self.auto_cast(*[self._t(v) for v in values])  # type: ignore[attr-defined]
+        if arrays:
+            normalize_axis(axis, arrays[0].ndim, "concat")
+        return jnp.concatenate(arrays, axis=axis)
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
-        return jnp.tile(self._t(value), tuple(int(m) for m in multiples))
+        """`value` repeated `multiples[i]` times along axis `i`.
+
+        Raises:
+            ValueError: for a negative multiple.
+        """
+        multiples = tuple(int(m) for m in multiples)
+        if any(m < 0 for m in multiples):
+            raise ValueError(f"multiples must be 0 or more, got {multiples}")
+        return jnp.tile(self._t(value), multiples)
 
     def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
         """Repeats elements along `axis`; `new_length` fixes the output size (needed under jit when
         `repeats` is an array): extra entries repeat the last element, surplus ones are cut."""
         x = self._t(x)
+        axis = normalize_axis(axis, x.ndim, "repeat")
         if not isinstance(repeats, int):
             repeats = self._t(repeats)
+            if _concrete(repeats) and bool(jnp.any(repeats < 0)):
+                raise ValueError("repeats must be 0 or more")
+        elif repeats < 0:
+            raise ValueError(f"repeats must be 0 or more, got {repeats}")
         return jnp.repeat(x, repeats, axis=axis, total_repeat_length=new_length)
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
@@ -87,7 +136,9 @@ class MathMixin:
         return jnp.pad(value, widths, mode=_PAD_MODES[mode])
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        return jnp.flip(self._t(value), tuple(axes))
+        """`value` reversed along `axes` (each named once)."""
+        value = self._t(value)
+        return jnp.flip(value, normalize_axes(tuple(axes), value.ndim, "flip"))
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` as `(batch, diagonal, channels)`."""
@@ -95,8 +146,12 @@ class MathMixin:
 
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or a list of ints) of the first dimension."""
-        indices = [batches] if isinstance(batches, int) else list(batches)
-        return jnp.take(self._t(tensor), jnp.asarray(indices, np.int32), axis=0)
+        tensor = self._t(tensor)
+        indices = np.asarray([batches] if isinstance(batches, int) else list(batches), np.int64).reshape(-1)
+        size = tensor.shape[0]
+        if np.any((indices < -size) | (indices >= size)):
+            raise IndexOutOfRangeError(f"batch_gather: batches {indices.tolist()} out of range for a first dimension of size {size}")
+        return jnp.take(tensor, jnp.asarray(indices % max(size, 1), np.int32), axis=0)
 
     # ------------------------------------------------------------ elementwise maths
 
@@ -136,11 +191,25 @@ class MathMixin:
         return jnp.minimum(*self._operands(a, b))
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x`; NaN stays NaN."""
+        """`x` limited to `[minimum, maximum]` in the type of `x`; NaN stays NaN.
+
+        Integer bounds outside the range of an integer `x` clip to its representable range
+        (`clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`), as in NumPy 2.
+        """
         x = self._t(x)
-        lower = minimum if isinstance(minimum, (int, float)) else self._t(minimum).astype(x.dtype)
-        upper = maximum if isinstance(maximum, (int, float)) else self._t(maximum).astype(x.dtype)
+        lower, upper = (self._bound(x, b) for b in (minimum, maximum))
         return jnp.minimum(jnp.maximum(x, lower), upper).astype(x.dtype)
+
+    def _bound(self, x: Tensor, bound: Any) -> Any:
+        """A bound of `clip` for `x`: Python numbers stay weak (ints limited to the range of an integer
+        `x`), tensors are compared in the common type."""
+        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
+            bound = self._t(bound)
+            return bound if x.dtype.kind in "iu" and bound.dtype.kind in "iub" and bound.dtype.itemsize > x.dtype.itemsize else bound.astype(x.dtype)
+        if isinstance(bound, int) and x.dtype.kind in "iu":
+            info = jnp.iinfo(x.dtype)
+            return min(max(bound, int(info.min)), int(info.max))
+        return bound
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sqrt, x)
@@ -251,8 +320,7 @@ class MathMixin:
         return jnp.where(condition.astype(bool), x, y)
 
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
-        x, y = self._operands(x, y)
-        return x == y
+        return self._compare(x, y, jnp.equal, False, False)
 
     # ------------------------------------------------------------ operators
 
@@ -264,24 +332,39 @@ class MathMixin:
         return a, b
 
     def add(self, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._operands(a, b, bool_to_int=True)
-        return a + b
+        try:
+            a, b = self._operands(a, b, bool_to_int=True)
+            return a + b
+        except (TypeError, ValueError, OverflowError) as error:  # translated here: this path is too hot for a wrapper
+            raise_translated("add", error)
 
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._operands(a, b, bool_to_int=True)
-        return a - b
+        try:
+            a, b = self._operands(a, b, bool_to_int=True)
+            return a - b
+        except (TypeError, ValueError, OverflowError) as error:
+            raise_translated("sub", error)
 
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._operands(a, b)
-        return a * b
+        try:
+            a, b = self._operands(a, b)
+            return a * b
+        except (TypeError, ValueError, OverflowError) as error:
+            raise_translated("mul", error)
 
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division; integers divide as the float type of the precision (float32 by default)."""
-        numerator, denominator = self._operands(numerator, denominator, to_float=True)
-        return numerator / denominator
+        try:
+            numerator, denominator = self._operands(numerator, denominator, to_float=True)
+            return numerator / denominator
+        except (TypeError, ValueError, OverflowError) as error:
+            raise_translated("div", error)
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
+        """`base ** exp`; integers to negative integer powers raise a `ValueError`, as in NumPy."""
         base, exp = self._operands(base, exp)
+        if exp.dtype.kind in "iu" and base.dtype.kind in "iu" and _concrete(exp) and bool(jnp.any(exp < 0)):
+            raise ValueError("integers to negative integer powers are not allowed; use floats")
         return base**exp
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
@@ -293,17 +376,27 @@ class MathMixin:
         a, b = self._operands(a, b)
         return a // b
 
-    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
+    def _compare(self, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any], above: bool, below: bool) -> Tensor:
+        """`function(x, y)` in the common type; a Python int outside the range of the integer tensor
+        beside it compares by its value, as in NumPy 2: `above` is the result where `y` exceeds every
+        value of the type (`below` where it lies under them; both mirrored when `x` is the number)."""
+        for number, tensor, flip in ((y, x, False), (x, y, True)):
+            if type(number) is int and isinstance(tensor, jax.Array) and tensor.dtype.kind in "iu":
+                info = jnp.iinfo(tensor.dtype)
+                if number > info.max or number < info.min:
+                    value = (above if number > info.max else below) ^ (flip and above != below)
+                    return jnp.full(tensor.shape, value)
         x, y = self._operands(x, y)
-        return x > y
+        return function(x, y)
+
+    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
+        return self._compare(x, y, jnp.greater, False, True)
 
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        x, y = self._operands(x, y)
-        return x >= y
+        return self._compare(x, y, jnp.greater_equal, False, True)
 
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        x, y = self._operands(x, y)
-        return x != y
+        return self._compare(x, y, jnp.not_equal, True, True)
 
     # ------------------------------------------------------------ reductions
 
@@ -313,42 +406,82 @@ class MathMixin:
             return self.stack(value)
         return self._t(value)
 
+    def _wide(self, x: Tensor) -> Any:
+        """The dtype NumPy 2 sums and multiplies `x` in: int64 for bool and narrow signed ints, uint64 for
+        narrow unsigned ints (switching x64 on), None to keep the dtype."""
+        wide = _SUM_DTYPES.get(x.dtype)
+        return None if wide is None else self._jax_dtype(wide)  # type: ignore[attr-defined]
+
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return jnp.sum(self._stacked(value), axis=_axes(axis), keepdims=keepdims)
+        """Sum over `axis`; bool and integers narrower than 64 bits widen to int64 (unsigned: uint64), as NumPy 2."""
+        x = self._stacked(value)
+        return jnp.sum(x, axis=_reduce_axes(axis, x.ndim, "sum"), keepdims=keepdims, dtype=self._wide(x))
 
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
-        value = self._t(value)
-        if value.dtype == np.bool_:
-            return jnp.all(value, axis=_axes(axis))
-        return jnp.prod(value, axis=_axes(axis))
+        """Product over `axis`; bool and integers narrower than 64 bits widen as in `sum`."""
+        x = self._t(value)
+        return jnp.prod(x, axis=_reduce_axes(axis, x.ndim, "prod"), dtype=self._wide(x))
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return self._float_op(lambda v: jnp.mean(v, axis=_axes(axis), keepdims=keepdims), value)
+        """Mean over `axis`; integers and bools give the float type, the mean of nothing is NaN."""
+        x = self._stacked(value)
+        axes = _reduce_axes(axis, x.ndim, "mean")
+        return self._float_op(lambda v: jnp.mean(v, axis=axes, keepdims=keepdims), x)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation (`ddof=0`, as NumPy)."""
-        return self._float_op(lambda v: jnp.std(v, axis=_axes(axis), keepdims=keepdims), x)
+        x = self._t(x)
+        axes = _reduce_axes(axis, x.ndim, "std")
+        return self._float_op(lambda v: jnp.std(v, axis=axes, keepdims=keepdims), x)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return jnp.max(self._t(x), axis=_axes(axis), keepdims=keepdims)
+        """Maximum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: when a reduced axis is empty (no identity).
+        """
+        x = self._t(x)
+        return jnp.max(x, axis=_reduce_axes(axis, x.ndim, "max"), keepdims=keepdims)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return jnp.min(self._t(x), axis=_axes(axis), keepdims=keepdims)
+        """Minimum over `axis`; NaN propagates.
+
+        Raises:
+            ValueError: when a reduced axis is empty (no identity).
+        """
+        x = self._t(x)
+        return jnp.min(x, axis=_reduce_axes(axis, x.ndim, "min"), keepdims=keepdims)
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return jnp.any(self._stacked(boolean_tensor), axis=_axes(axis), keepdims=keepdims)
+        """Whether any element along `axis` is non-zero: `bool` for every input dtype."""
+        x = _truth(self._stacked(boolean_tensor))
+        return jnp.any(x, axis=_reduce_axes(axis, x.ndim, "any"), keepdims=keepdims)
 
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return jnp.all(self._stacked(boolean_tensor), axis=_axes(axis), keepdims=keepdims)
+        """Whether every element along `axis` is non-zero: `bool` for every input dtype."""
+        x = _truth(self._stacked(boolean_tensor))
+        return jnp.all(x, axis=_reduce_axes(axis, x.ndim, "all"), keepdims=keepdims)
+
+    def _arg_reduce(self, function: Any, x: Tensor, axis: Any, keepdims: bool, op: str) -> Tensor:
+        x = self._t(x)
+        if axis is not None:
+            axis = normalize_axis(axis, x.ndim, op)
+        if x.size == 0 and (axis is None or x.shape[axis] == 0):
+            raise ValueError(f"{op}: the {'tensor' if axis is None else f'axis {axis}'} is empty, so there is no {op[3:]}imum")
+        return function(x, axis=axis, keepdims=keepdims).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        return jnp.argmax(self._t(x), axis=axis, keepdims=keepdims)
+        """int64 index of the maximum along `axis` (a flat index for `axis=None`); the first NaN wins."""
+        return self._arg_reduce(jnp.argmax, x, axis, keepdims, "argmax")
 
     def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
-        return jnp.argmin(self._t(x), axis=axis, keepdims=keepdims)
+        """int64 index of the minimum along `axis` (a flat index for `axis=None`); the first NaN wins."""
+        return self._arg_reduce(jnp.argmin, x, axis, keepdims, "argmin")
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
-        return jnp.cumsum(self._t(x), axis=axis)
+        """Cumulative sum along `axis`; narrow integers and bools widen as in `sum`."""
+        x = self._t(x)
+        return jnp.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"), dtype=self._wide(x))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
@@ -357,9 +490,26 @@ class MathMixin:
         return jnp.quantile(x, jnp.asarray(quantiles, x.dtype), axis=-1)
 
 
+def _truth(x: Tensor) -> Tensor:
+    """`x != 0` for complex values (JAX's `any`/`all` would look at the real part only), else `x`."""
+    return x != 0 if x.dtype.kind == "c" else x
+
+
+def _reduce_axes(axis: Any, ndim: int, op: str) -> Any:
+    """`axis` checked by `bk._axes.normalize_axes`: None, or a tuple (`()` reduces nothing); an int in range passes as it is."""
+    if axis is None or (type(axis) is int and -ndim <= axis < ndim):
+        return axis
+    return normalize_axes(axis, ndim, op)
+
+
 def _is_number(x: Any) -> bool:
     """Whether `x` is a Python number (weakly typed in JAX), not a NumPy scalar or an array."""
     return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
+
+
+def _concrete(x: Any) -> bool:
+    """Whether `x` is an array with known values (not a tracer), so that checks on its values can run."""
+    return not isinstance(x, jax.core.Tracer)
 
 
 def _contains_arrays(values: Sequence[Any]) -> bool:

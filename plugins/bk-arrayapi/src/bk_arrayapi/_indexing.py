@@ -217,7 +217,7 @@ class IndexingMixin:
         """`(nnz, ndims)` int64 multi-indices of the non-zero elements; cut or padded with `fill_value` to `length`."""
         values = self._native(values, "nonzero")  # type: ignore[attr-defined]
         if len(values.shape) == 0:  # NumPy's argwhere: one row without columns where the value is true
-            count = int(bool(self.xp.any(values != 0)))
+            count = int(bool(self.xp.any(self._astype(values, DType(bool)))))  # type: ignore[attr-defined]
             return self.xp.zeros((count if length is None else length, 0), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
         result = self._astype(self.xp.stack(self.xp.nonzero(values), axis=-1), _INT64)  # type: ignore[attr-defined]
         return result if length is None else self._fit_length(result, 0, length, fill_value)
@@ -345,9 +345,12 @@ class IndexingMixin:
         for column in reversed(range(rows.shape[1])):
             keys = xp.take(rows[:, column], order, axis=0)
             order = xp.take(order, xp.argsort(keys, stable=True), axis=0)
+        if n == 0:
+            empty = self._indices(np.zeros(0))
+            return (x, *[empty] * (int(return_inverse) + int(return_counts)))
         ordered = xp.take(rows, order, axis=0)
         new = self._differs(ordered[1:, ...], ordered[:-1, ...])
-        first = xp.concat([xp.ones((min(n, 1),), dtype=new.dtype, device=self._ref()), new])  # type: ignore[attr-defined]
+        first = xp.concat([xp.ones((1,), dtype=new.dtype, device=self._ref()), new])  # type: ignore[attr-defined]
         starts = xp.nonzero(first)[0]
         values = xp.take(moved, xp.take(order, starts, axis=0), axis=0)
         result = [xp.moveaxis(values, 0, axis) if axis else values]

@@ -57,15 +57,25 @@ def _broadcast_error(op: str, a: Any, b: Any, error: Exception) -> Exception:
 
 
 def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int_to_float: bool = False) -> Callable[..., Any]:
-    """A binary operator with a fast path for two native arrays of one (non-bool) dtype and no precision set.
+    """A binary operator with a fast path for two native arrays of one dtype and no precision set.
 
-    The check is inlined: on small arrays a helper call costs as much as the operation.
+    The dtype is compared by identity first, then by equality (namespaces such as array-api-strict
+    create a dtype object per array). The fast path excludes booleans (`add`, `sub`, `mul`) or
+    everything but floats and complex numbers (`div`), which need conversions. The check is
+    inlined: on small arrays a helper call costs as much as the operation.
     """
+    inexact_only = int_to_float
 
     def operation(self: Any, a: Tensor, b: Tensor, settings: Any = _GLOBALS) -> Tensor:
         try:
             dtype = a.dtype
-            if dtype is b.dtype and settings.precision_free and type(a) is self._array_type and dtype in self._fast[function]:
+            other = b.dtype
+            if (
+                (dtype is other or dtype == other)
+                and settings.precision_free
+                and type(a) is self._array_type
+                and (dtype in self._inexact if inexact_only else dtype != self._bool_native)
+            ):
                 return self._functions[function](a, b)
         except AttributeError:  # Python numbers and lists
             pass
@@ -118,12 +128,11 @@ class MathMixin:
     _array_type: type
 
     def _init_fast_paths(self) -> None:
-        """Per-function sets of dtypes for which the fast path needs no conversion."""
+        """What the fast paths of the arithmetic operators compare with."""
         native = self._dtypes.to_native  # type: ignore[attr-defined]
-        numeric = {d for t, d in native.items() if t.kind is not bool}
-        inexact = {d for t, d in native.items() if t.kind in (float, complex)}
-        self._fast = {"add": numeric, "subtract": numeric, "multiply": numeric, "divide": inexact}
-        self._functions = {f: getattr(self.xp, f) for f in self._fast if hasattr(self.xp, f)}
+        self._bool_native = native[_BOOL]
+        self._inexact = [d for t, d in native.items() if t.kind in (float, complex)]
+        self._functions = {f: getattr(self.xp, f) for f in ("add", "subtract", "multiply", "divide") if hasattr(self.xp, f)}
 
     # ------------------------------------------------------------ arithmetic operators
 

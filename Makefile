@@ -42,7 +42,9 @@ test: $(STAMP)
 	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs
 
 docs: $(STAMP)
+	@echo "docs: building HTML into docs/_build/html (about a minute; without BK_CERTIFY_JSON it certifies every backend first)"
 	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/sphinx-build -E -W --keep-going -q -b html docs docs/_build/html
+	$(PY) docs/_ext/check_matrix.py docs/_build/html $${BK_CERTIFY_JSON:-docs/generated/certify.json}
 	@echo "docs: docs/_build/html/index.html"
 
 certify: $(STAMP)

@@ -27,6 +27,8 @@ myst_enable_extensions = ["colon_fence"]
 myst_heading_anchors = 3
 
 html_theme = "furo"
+html_static_path = ["_static"]
+html_css_files = ["bk.css"]
 html_title = f"bk {release}"
 
 autodoc_member_order = "bysource"

@@ -1,15 +1,22 @@
 """Generates the feature-matrix pages from `testkit certify --json` while the docs build.
 
-At `builder-inited` it certifies every installed backend (`testkit certify --all --json`) and writes
-`generated/backend-NAME.md` (one feature table per backend) and `generated/matrix.md` (all backends
-side by side). The tables are never written by hand. `BK_CERTIFY_JSON` may name the report of a
-certification run just before the build (see `certify`).
+At `builder-inited` it certifies every installed backend (`testkit certify --all --json`) and writes,
+into the git-ignored folder `generated/`, `backends/NAME.md` (one feature table per backend) and
+`matrix.part` (all backends side by side, included by `matrix.md`; not a page of its own). The
+tables are never written by hand. `BK_CERTIFY_JSON` may name the report of a certification run just
+before the build (see `certify`).
+
+Verdicts are words with a colour (classes `bk-certified`, `bk-failed`, ... in `_static/bk.css`),
+never emoji alone, so the page reads the same without an emoji font. Rows are grouped by the topic
+banners of `bk.Backend`'s source and link to the operation's API entry.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -17,8 +24,16 @@ from typing import Any
 
 from sphinx.application import Sphinx
 
-STATUS = {"certified": "✅ certified", "failed": "❌ failed", "unsupported": "— unsupported", "unclaimed": "⚠️ unclaimed", "skipped": "⏭ skipped"}
-SHORT = {"certified": "✅", "failed": "❌", "unsupported": "—", "unclaimed": "⚠️", "skipped": "⏭"}
+LABELS = {"certified": "certified", "failed": "FAILED", "unsupported": "no", "unclaimed": "unclaimed", "skipped": "skipped"}
+MEANING = {
+    "certified": "claimed by `supports()` and passes every case",
+    "failed": "claimed, but a case fails",
+    "unsupported": "not claimed, raises `NotImplementedError`",
+    "unclaimed": "not claimed, but works",
+    "skipped": "cannot run on this machine",
+}
+CAPABILITIES = "capabilities"
+_BANNER = re.compile(r"^\s*# -{10,}\s*(.+?)\s*$")
 
 
 def certify(report: Path) -> dict[str, Any]:
@@ -29,13 +44,49 @@ def certify(report: Path) -> dict[str, Any]:
     """
     given = os.environ.get("BK_CERTIFY_JSON")
     if given:
+        print(f"feature matrix: using the certification report {given}", flush=True)
         return json.loads(Path(given).read_text())
+    print("feature matrix: certifying every installed backend (testkit certify --all, a minute or two)...", flush=True)
     testkit = Path(sys.executable).parent / "testkit"
     command = [str(testkit), "certify", "--all", "--json", str(report)]
-    result = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    result = subprocess.run(command, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONWARNINGS": "ignore"})
     if result.returncode not in (0, 1) or not report.exists():
-        raise RuntimeError(f"testkit certify --all failed with exit {result.returncode}:\n{result.stdout}\n{result.stderr}")
+        raise RuntimeError(f"testkit certify --all failed with exit {result.returncode}:\n{result.stdout}")
     return json.loads(report.read_text())
+
+
+def label(status: str) -> str:
+    """A verdict as a coloured word (raw HTML inside the Markdown table)."""
+    return f'<span class="bk-verdict bk-{status}">{LABELS.get(status, status)}</span>'
+
+
+def topics() -> dict[str, str]:
+    """Feature id -> the topic banner it sits under in `bk.Backend`'s source (`"elementwise maths"`, ...)."""
+    import bk
+    import bk._backend
+
+    lines = Path(inspect.getfile(bk._backend)).read_text().splitlines()
+    banners = [(i + 1, m.group(1)) for i, line in enumerate(lines) if (m := _BANNER.match(line))]
+    placed = []
+    for feature in bk.Backend.features():
+        code = getattr(inspect.unwrap(getattr(bk.Backend, feature, None) or (lambda: None)), "__code__", None)
+        line = code.co_firstlineno if code is not None and code.co_filename == inspect.getfile(bk._backend) else len(lines)
+        before = [name for start, name in banners if start <= line < len(lines)]
+        placed.append((line, feature, before[-1] if before else CAPABILITIES))
+    return {feature: topic for _, feature, topic in sorted(placed)}  # in source order: topics keep the class's order
+
+
+def feature_link(feature: str) -> str:
+    """The feature's API entry: the `Backend` method, or `supports` for a named capability."""
+    import bk
+
+    if callable(getattr(bk.Backend, feature, None)):
+        return f"{{py:meth}}`{feature} <bk.Backend.{feature}>`"
+    return f"{{py:meth}}`{feature} <bk.Backend.supports>`"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
 
 
 def backend_page(name: str, data: dict[str, Any]) -> str:
@@ -50,31 +101,41 @@ def backend_page(name: str, data: dict[str, Any]) -> str:
         "|---|---|---|---|---|",
     ]
     for feature, result in sorted(data["features"].items()):
-        note = "; ".join(result.get("failures") or [])[:160].replace("|", "\\|").replace("\n", " ")
-        reason = result.get("reason") or ""
-        note = note or reason.replace("|", "\\|").replace("\n", " ")[:160]
-        lines.append(f"| `{feature}` | {'yes' if result['claimed'] else 'no'} | {STATUS.get(result['status'], result['status'])} | {result['cases']} | {note} |")
+        note = "; ".join(result.get("failures") or [])[:160] or (result.get("reason") or "")[:160]
+        lines.append(f"| `{feature}` | {'yes' if result['claimed'] else 'no'} | {label(result['status'])} | {result['cases']} | {_cell(note)} |")
     return "\n".join(lines) + "\n"
 
 
-def matrix_page(backends: dict[str, Any]) -> str:
+def matrix_page(backends: dict[str, Any], topic_of: dict[str, str] | None = None) -> str:
+    """All backends side by side: counts first, then one table per topic, each row linking its API entry."""
+    topic_of = topic_of if topic_of is not None else topics()
     names = sorted(backends)
     features = sorted({f for b in backends.values() for f in b["features"]})
+    statuses = list(LABELS)
     lines = [
-        "# Feature matrix of all backends",
+        "Generated from the JSON report of `testkit certify` when these docs were built.",
         "",
-        "Generated from the JSON report of `testkit certify` when these docs were built. "
-        + " ".join(f"{SHORT[k]} {k}." for k in SHORT),
+        *[f"- {label(k)}: {MEANING[k]}" for k in statuses],
         "",
-        "| feature | " + " | ".join(f"`{n}`" for n in names) + " |",
-        "|---|" + "---|" * len(names),
+        "## Counts",
+        "",
+        "| backend | " + " | ".join(label(s) for s in statuses) + " |",
+        "|---|" + "---|" * len(statuses),
+        *[f"| `{n}` | " + " | ".join(str(backends[n]["counts"].get(s, 0)) for s in statuses) + " |" for n in names],
     ]
-    for feature in features:
-        cells = [SHORT.get(backends[n]["features"].get(feature, {}).get("status", ""), "") for n in names]
-        lines.append(f"| `{feature}` | " + " | ".join(cells) + " |")
-    totals = [str(backends[n]["counts"].get("certified", 0)) for n in names]
-    lines.append("| **certified** | " + " | ".join(totals) + " |")
+    order = list(dict.fromkeys(topic_of.get(f, CAPABILITIES) for f in sorted(features, key=_source_order(topic_of))))
+    for topic in order:
+        rows = [f for f in features if topic_of.get(f, CAPABILITIES) == topic]
+        lines += ["", f"## {topic[:1].upper()}{topic[1:]}", "", "| operation | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---|" * len(names)]
+        for feature in rows:
+            cells = [backends[n]["features"].get(feature, {}).get("status", "") for n in names]
+            lines.append(f"| {feature_link(feature)} | " + " | ".join(label(c) if c else "" for c in cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _source_order(topic_of: dict[str, str]) -> Any:
+    position = {t: i for i, t in enumerate(dict.fromkeys(topic_of.values()))}
+    return lambda feature: position.get(topic_of.get(feature, CAPABILITIES), len(position))
 
 
 def readme_page(name: str, data: dict[str, Any], root: Path) -> str:
@@ -92,11 +153,16 @@ def generate(app: Sphinx) -> None:
     (out / "backends").mkdir(parents=True, exist_ok=True)
     report = certify(out / "certify.json")
     backends = report["backends"]
+    for stale in (out / "backends").glob("*.md"):
+        if stale.stem not in backends:
+            stale.unlink()
     for name, data in backends.items():
         (out / "backends" / f"{name}.md").write_text(readme_page(name, data, Path(app.srcdir).parent))
-    (out / "matrix.md").write_text(matrix_page(backends))
+    (out / "matrix.md").unlink(missing_ok=True)  # older builds wrote the table as an orphan page
+    (out / "matrix.part").write_text(matrix_page(backends))
+    print(f"feature matrix: {len(backends)} backends ({', '.join(sorted(backends))}) written to {out}", flush=True)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
-    return {"version": "1", "parallel_read_safe": True}
+    return {"version": "2", "parallel_read_safe": True}

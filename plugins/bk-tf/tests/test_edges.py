@@ -122,6 +122,14 @@ def test_negative_indices_count_from_the_end_also_when_vectorized(b: Any, tf: An
         b.gather_1d(values[0], tf.constant([-4]))
 
 
+def test_out_of_range_index_inside_jit_raises_the_bk_class(b: Any, tf: Any) -> None:
+    compiled = b.jit_compile(lambda v, i: b.gather(v, i, 0))
+    np.testing.assert_array_equal(compiled(tf.range(3.0), tf.constant([-1])).numpy(), [2.0])
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^jit_compile\(<lambda>\): ") as info:
+        compiled(tf.range(3.0), tf.constant([5]))  # checked by TensorFlow's CPU kernel while the graph runs
+    assert isinstance(info.value.__cause__, tf.errors.InvalidArgumentError)
+
+
 def test_boolean_mask_of_the_wrong_length(b: Any, tf: Any) -> None:
     with pytest.raises(bk.IndexOutOfRangeError, match=r"^boolean_mask: "):
         b.boolean_mask(tf.ones((3, 4)), tf.constant([True, False, True]), 1)

@@ -13,6 +13,7 @@ from typing import Any
 from bk import Backend, DType
 
 from ._dtypes import to_tf_dtype
+from ._errors import reraise
 from ._framework import tf
 
 __all__ = ["AutodiffMixin"]
@@ -179,8 +180,21 @@ class AutodiffMixin:
 
         Runs as a TensorFlow graph; XLA is left to TensorFlow's default (off on CPU, where its
         compile time rarely pays). Python side effects of `f` happen only while it is traced.
+        Mistakes found while the graph runs (an index out of range, checked by TensorFlow's CPU
+        kernels) raise the bk classes, named after `f`; GPU kernels do not check indices.
         """
-        return tf.function(f, autograph=False)
+        compiled = tf.function(f, autograph=False)
+        name = f"jit_compile({getattr(f, '__name__', 'f')})"
+
+        @functools.wraps(f)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return compiled(*args, **kwargs)
+            except tf.errors.OpError as error:
+                reraise(name, error)
+
+        call.tf_function = compiled  # type: ignore[attr-defined]
+        return call
 
     # ------------------------------------------------------------ control flow
 

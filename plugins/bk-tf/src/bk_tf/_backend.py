@@ -32,6 +32,7 @@ from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
 from ._dtypes import (
     PYTHON_SCALARS,
+    common_dtype,
     complex_tf,
     float_tf,
     from_tf_dtype,
@@ -626,11 +627,19 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
 
     # ------------------------------------------------------------ helpers for mixed types
 
-    def _common(self, values: Sequence[Any], **kwargs: Any) -> list[Any]:
+    def _common(self, values: Sequence[Any], int_to_float: bool = False, bool_to_int: bool = False) -> list[Any]:
         """`values` as dense tensors of their common type."""
-        from ._dtypes import common_dtype
-
-        dtype = to_tf_dtype(common_dtype(*values, **kwargs))
+        first = values[0]
+        if isinstance(first, tf.Tensor):  # fast path: tensors of one dtype, no precision set
+            dtype = first.dtype
+            if (
+                all(isinstance(v, tf.Tensor) and v.dtype == dtype for v in values[1:])
+                and not (int_to_float and not (dtype.is_floating or dtype.is_complex))
+                and not (bool_to_int and dtype == tf.bool)
+                and get_precision() is None
+            ):
+                return list(values)
+        dtype = to_tf_dtype(common_dtype(*values, int_to_float=int_to_float, bool_to_int=bool_to_int))
         return [self._as(v, dtype) for v in values]
 
     def _as(self, value: Any, dtype: Any) -> Any:

@@ -71,6 +71,7 @@ def _clean(message: str) -> str:
     """TensorFlow's message without the kernel's node name, `[Op:...]` suffix and stray whitespace."""
     message = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", message)
     message = re.sub(r"\s*\[Op:[^\]]*\]( name: \S*)?", "", message)
+    message = re.sub(r"\s*\[\[\{\{node [^}]*\}\}\]\]", "", message)
     return " ".join(message.split())
 
 

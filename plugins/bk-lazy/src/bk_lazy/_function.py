@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+import operator
+from typing import Any, Final
 
 import bk
 from bk import Backend
 
 from ._graph import RANDOM, LazyArray, ascend, compute, flatten, node_key, rebuild, structure_of, unbound
-from ._source import Program
+from ._plan import Plan
 
-__all__ = ["Function"]
+__all__ = ["CODEGEN_LIMIT", "Function"]
+
+CODEGEN_LIMIT: Final = 1000
+"""Graphs of up to this many operations compile to Python code; larger ones run in an interpreter."""
 
 
 class Function:
@@ -39,8 +43,8 @@ class Function:
         "_in_specs",
         "_jit",
         "_n_inputs",
-        "_ops",
         "_out_structure",
+        "_plan",
         "_source",
         "_stats",
     )
@@ -58,8 +62,11 @@ class Function:
         order = list(ascend(out_nodes, stop))
         unbound(order, stop)
         alias = _merge_common(order, stop)
-        live = _live(out_nodes, alias, stop)
-        order = [n for n in order if id(n) in live and id(n) not in stop]
+        if alias:  # merged duplicates, and what only they used, are dead
+            live = _live(out_nodes, alias, stop)
+            order = [n for n in order if id(n) in live and id(n) not in stop]
+        else:  # every node reached from the outputs is needed
+            order = [n for n in order if id(n) not in stop]
         constant = _constants(order, stop, alias)
         if fold_constants:
             needed = _needed_constants(order, constant, alias, out_nodes)
@@ -73,10 +80,8 @@ class Function:
             fixed = [n for n in order if n._fn_name is None]
             self._constants = [n._data for n in fixed]
             order = [n for n in order if n._fn_name is not None]
-        program = Program(order, in_nodes, fixed, out_nodes, alias, call="{op}")
-        self._ops = program.ops
-        self._source = _factory_source(program)
-        self._constants += list(program.params.values())
+        self._plan = Plan(order, in_nodes, fixed, out_nodes, alias)
+        self._source: str | None = None
         self._stats = (len(order), len(fixed), sum(1 for n in fixed if n._fn_name is not None))
 
     # ------------------------------------------------------------ calling
@@ -99,10 +104,21 @@ class Function:
         return bk.choose_backend(*datas) if datas else bk.backend("numpy")
 
     def _compile(self, target: Backend) -> Any:
-        namespace: dict[str, Any] = {}
-        exec(compile(self._source, "<bk_lazy.Function>", "exec"), namespace)
         constants = [_to(c, target) for c in self._constants]
-        function = namespace["make"](target, bk.precision, *constants)
+        plan = self._plan
+        if len(plan.steps) <= CODEGEN_LIMIT:
+            params: dict[str, Any] = {}
+            source = plan.source(params)
+            self._source = source
+            namespace: dict[str, Any] = {}
+            exec(compile(source, "<bk_lazy.Function>", "exec"), namespace)
+            function = namespace["make"](target, bk.precision, *constants, *params.values())
+        else:
+            functions = [operator.getitem if op == "getitem" else getattr(target, op) for op in plan.ops]
+
+            def function(*args: Any) -> tuple[Any, ...]:
+                return plan.run(functions, args, constants)
+
         if self._jit and target.supports("jit_compile"):
             function = target.jit_compile(function)
         self._compiled[target] = function
@@ -112,12 +128,18 @@ class Function:
 
     @property
     def source(self) -> str:
-        """The Python source of the compiled function."""
+        """The Python source of the compiled function: a factory `make(b, precision, constants...)`.
+
+        Graphs of more than `CODEGEN_LIMIT` operations run the same steps in an interpreter instead
+        (compiling Python source costs about 25 us per line); their source is written on request.
+        """
+        if self._source is None:
+            self._source = self._plan.source({})
         return self._source
 
     def print_source(self) -> None:
         """Prints the Python source of the compiled function."""
-        print(self._source)
+        print(self.source)
 
     def __repr__(self) -> str:
         inputs = ", ".join(f"{name or '?'}: {dtype} {shape}" for name, shape, dtype in self._in_specs)
@@ -156,16 +178,6 @@ def _to(value: Any, target: Backend) -> Any:
     return bk.convert(value, target)
 
 
-def _factory_source(program: Program) -> str:
-    params = ", ".join(["b", "precision", *program.constant_names, *program.params])
-    lines = [f"def make({params}):"]
-    lines += [f"    {op} = b.{op}" for op in program.ops]
-    lines.append(f"    def function({', '.join(program.input_names)}):")
-    lines.append(program.body("        "))
-    lines.append("    return function")
-    return "\n".join(lines) + "\n"
-
-
 def _merge_common(order: list[LazyArray], stop: frozenset[int]) -> dict[int, LazyArray]:
     """Maps each node that repeats an earlier one (same operation, same inputs) to that one."""
     alias: dict[int, LazyArray] = {}
@@ -177,13 +189,32 @@ def _merge_common(order: list[LazyArray], stop: frozenset[int]) -> dict[int, Laz
     for node in order:
         if id(node) in stop or node._fn_name is None or node._fn_name in RANDOM:
             continue
-        key = node_key(node._fn_name, node._args, node._kwargs, node._precision, ident)
+        key = _fast_key(node, alias) if not node._kwargs else None
+        if key is None:
+            key = node_key(node._fn_name, node._args, node._kwargs, node._precision, ident)
         if key is None:
             continue
         seen = first.setdefault(key, node)
         if seen is not node:
             alias[id(node)] = seen
     return alias
+
+
+_SIMPLE = (int, float, bool, str, type(None))
+
+
+def _fast_key(node: LazyArray, alias: dict[int, LazyArray]) -> Any:
+    """The key of a node whose arguments are nodes and simple scalars, or `None` for other nodes."""
+    key: list[Any] = [node._fn_name, node._precision]
+    for arg in node._args:
+        kind = type(arg)
+        if kind is LazyArray:
+            key.append(id(alias.get(id(arg), arg)))
+        elif kind in _SIMPLE:
+            key.append((kind, arg))
+        else:
+            return None
+    return tuple(key)
 
 
 def _live(outputs: list[LazyArray], alias: dict[int, LazyArray], stop: frozenset[int]) -> set[int]:

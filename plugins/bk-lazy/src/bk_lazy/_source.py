@@ -15,10 +15,17 @@ __all__ = ["Program", "get_source", "render"]
 _LITERALS = (type(None), bool, int, str)
 
 
-def render(value: Any, names: dict[int, str], params: dict[str, Any]) -> str:
-    """Source that evaluates to `value`: nodes by name, literals as such, anything else as a parameter."""
+def render(value: Any, names: dict[int, str], params: dict[str, Any], slots: Sequence[str] = ()) -> str:
+    """Source that evaluates to `value`: nodes by name, literals as such, anything else as a parameter.
+
+    Args:
+        names: Variable names of nodes, by `id`.
+        slots: Variable names of the slots of a plan (for its `Slot` references).
+    """
     if isinstance(value, LazyArray):
         return names[id(value)]
+    if slots and type(value).__name__ == "Slot":
+        return slots[value]
     if type(value) in _LITERALS:
         return repr(value)
     if type(value) in (float, complex) and value == value and abs(value) != float("inf"):
@@ -26,14 +33,14 @@ def render(value: Any, names: dict[int, str], params: dict[str, Any]) -> str:
     if value is Ellipsis:
         return "..."
     if isinstance(value, slice):
-        return f"slice({render(value.start, names, params)}, {render(value.stop, names, params)}, {render(value.step, names, params)})"
+        return f"slice({render(value.start, names, params, slots)}, {render(value.stop, names, params, slots)}, {render(value.step, names, params, slots)})"
     if type(value) is tuple:
-        parts = [render(v, names, params) for v in value]
+        parts = [render(v, names, params, slots) for v in value]
         return f"({parts[0]},)" if len(parts) == 1 else f"({', '.join(parts)})"
     if type(value) is list:
-        return f"[{', '.join(render(v, names, params) for v in value)}]"
+        return f"[{', '.join(render(v, names, params, slots) for v in value)}]"
     if type(value) is dict and all(type(k) is str for k in value):
-        return "{" + ", ".join(f"{k!r}: {render(v, names, params)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k!r}: {render(v, names, params, slots)}" for k, v in value.items()) + "}"
     base = _param_name(value)
     name, i = base, 1
     while name in params and params[name] is not value:

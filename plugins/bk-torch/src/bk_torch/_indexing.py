@@ -24,15 +24,21 @@ class IndexingMixin:
     # ------------------------------------------------------------ sorting, searching, counting
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """Stable ascending sort; NaN last, as NumPy."""
+        """Stable ascending sort; NaN last, complex values by real then imaginary part, as NumPy."""
         x = self._t(x)
+        dim = normalize_axis(axis, x.ndim, "sort")
+        if x.is_complex():
+            return torch.gather(x, dim, _complex_order(x, dim))
         ordered, dtype = _ordered(x)
-        return _from_ordered(torch.sort(ordered, dim=normalize_axis(axis, x.ndim, "sort"), stable=True).values, dtype)
+        return _from_ordered(torch.sort(ordered, dim=dim, stable=True).values, dtype)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Stable ascending sort order (int64); NaN last, as NumPy."""
         x = self._t(x)
-        return torch.argsort(_ordered(x)[0], dim=normalize_axis(axis, x.ndim, "argsort"), stable=True)
+        dim = normalize_axis(axis, x.ndim, "argsort")
+        if x.is_complex():
+            return _complex_order(x, dim)
+        return torch.argsort(_ordered(x)[0], dim=dim, stable=True)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices; a 1-D sequence serves all values, else leading dimensions must match.
@@ -325,3 +331,9 @@ def _unique_flat(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Ten
     values = torch.cat([values, x[nan][:1]])
     counts = torch.cat([counts, nan.sum().reshape(1).to(counts.dtype)])
     return values, full_inverse, counts
+
+
+def _complex_order(x: torch.Tensor, dim: int) -> torch.Tensor:
+    """The stable lexicographic (real, imaginary) sort order of complex values, which PyTorch cannot sort."""
+    order = torch.argsort(x.imag, dim=dim, stable=True)
+    return torch.gather(order, dim, torch.argsort(torch.gather(x.real, dim, order), dim=dim, stable=True))

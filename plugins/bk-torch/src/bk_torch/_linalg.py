@@ -36,13 +36,13 @@ class LinalgMixin:
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense or sparse (COO, CSR, CSC) matrix times `(batch, cols)` vectors."""
         A, b = self._t(A), self._t(b)
-        self._same_device(A, b)
-        if A.layout in _LAYOUT_FORMATS:
+        if A.layout in _LAYOUT_FORMATS:  # PyTorch itself refuses operands on different devices
             b = b.to(A.dtype) if A.dtype != b.dtype and (A.is_complex() or not b.is_complex()) else b
             matrix = _csr_for_products(A, b.dtype)
             if b.shape[0] == 1 and matrix.layout == torch.sparse_csr:
                 return torch.mv(matrix, b[0])[None]
             return (matrix @ b.T).T
+        self._same_device(A, b)
         A, b = self.auto_cast(A, b)
         if A.ndim == 3:  # one matrix per batch entry
             return torch.einsum("brc,bc->br", A, b)

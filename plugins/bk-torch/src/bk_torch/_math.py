@@ -11,6 +11,8 @@ from bk import AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precisio
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 
+from ._dtypes import keeps_dtype
+
 Tensor = Any
 
 _PAD_MODES = ("constant", "boundary", "periodic", "symmetric", "reflect")
@@ -283,7 +285,8 @@ class MathMixin:
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, 0 where `y` is 0; the masked division keeps gradients finite. Python scalars are weak."""
-        x, y = self.auto_cast(x, y, int_to_float=True, bool_to_int=True)
+        if type(x) is not torch.Tensor or type(y) is not torch.Tensor or x.dtype is not y.dtype or not keeps_dtype(x.dtype, True, True):
+            x, y = self.auto_cast(x, y, int_to_float=True, bool_to_int=True)
         zero = y == 0
         return torch.where(zero, 0, x / torch.where(zero, 1, y))
 

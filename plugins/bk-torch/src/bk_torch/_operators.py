@@ -17,6 +17,7 @@ import torch
 from bk import ShapeMismatchError
 from bk._errors import BK_ERRORS, check_tensor_argument
 
+from ._dtypes import keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
 
 __all__ = ["OperatorsMixin"]
@@ -36,6 +37,8 @@ class OperatorsMixin:
 
     def _binary(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Tensor:
         try:
+            if type(a) is torch.Tensor and type(b) is torch.Tensor and a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float):
+                return function(a, b)  # auto_cast would change nothing
             x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
             return function(x, y)
         except Exception as err:
@@ -156,6 +159,12 @@ class OperatorsMixin:
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (both promoted; Python scalars are weak);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""
+        fast = type(x) is torch.Tensor and type(y) is torch.Tensor and type(condition) is torch.Tensor
+        if fast and x.dtype is y.dtype and condition.dtype is torch.bool and keeps_dtype(x.dtype):
+            try:
+                return torch.where(condition, x, y)
+            except RuntimeError:
+                pass  # the slow path below says what was wrong
         check_tensor_argument(condition, "where", "condition")
         condition = self._t(condition)
         if x is None or y is None:

@@ -1,0 +1,152 @@
+"""PyTorch-specific work behind the rules of docs/semantics.md: what PyTorch cannot do directly.
+
+The rules themselves are checked by the testkit (`testkit certify torch`); these tests cover how
+bk-torch gets there: unsigned ints wider than 8 bits (almost no PyTorch kernels), the cached CSR
+copy of sparse matrices, integer division by zero, negative slice steps, NaN in searchsorted and
+unique, and complex sorting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse
+import torch
+
+import bk
+
+BIG = np.array([0, 2**63 - 1, 2**63, 2**64 - 1, 5], np.uint64)  # beyond int64: the order trick must be exact
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.uint64])
+def test_wide_unsigned_operators(b: bk.Backend, dtype: type) -> None:
+    x, y = np.array([7, 0, 3], dtype), np.array([2, 5, 3], dtype)
+    tx, ty = b.as_tensor(x), b.as_tensor(y)
+    for name, expected in [
+        ("add", x + y), ("sub", x - y), ("mul", x * y), ("maximum", np.maximum(x, y)), ("minimum", np.minimum(x, y)),
+        ("floordiv", x // y), ("mod", x % y), ("xor", x ^ y), ("greater_than", x > y), ("greater_or_equal", x >= y),
+    ]:
+        result = getattr(b, name)(tx, ty)
+        assert b.dtype(result) == bk.from_numpy_dtype(expected.dtype), name
+        np.testing.assert_array_equal(b.numpy(result), expected, err_msg=name)
+    np.testing.assert_array_equal(b.numpy(b.invert(tx)), ~x)
+    np.testing.assert_array_equal(b.numpy(b.sort(tx)), np.sort(x))
+    np.testing.assert_array_equal(b.numpy(b.max(tx)), x.max())
+    np.testing.assert_array_equal(b.numpy(b.sum(tx)), np.sum(x))
+
+
+def test_uint64_order_beyond_int64(b: bk.Backend) -> None:
+    x = b.as_tensor(BIG)
+    np.testing.assert_array_equal(b.numpy(b.sort(x)), np.sort(BIG))
+    np.testing.assert_array_equal(b.numpy(b.argsort(x)), np.argsort(BIG, kind="stable"))
+    assert int(b.numpy(b.max(x))) == 2**64 - 1 and int(b.numpy(b.argmin(x))) == 0
+    np.testing.assert_array_equal(b.numpy(b.greater_than(x, b.as_tensor(np.full(5, 2**63 - 1, np.uint64)))), BIG > 2**63 - 1)
+    np.testing.assert_array_equal(b.numpy(b.clip(x, 3, 2**63)), np.clip(BIG, 3, 2**63))
+    np.testing.assert_array_equal(b.numpy(b.unique(x, False, False, None)[0]), np.unique(BIG))
+
+
+def test_clip_bounds_outside_the_integer_range(b: bk.Backend) -> None:
+    result = b.clip(b.as_tensor(np.array([0, 100, 255], np.uint8)), -5, 200)
+    assert result.dtype == torch.uint8
+    np.testing.assert_array_equal(b.numpy(result), [0, 100, 200])
+
+
+def test_integer_division_by_zero_is_zero(b: bk.Backend) -> None:
+    x, y = b.as_tensor(np.array([7, -7, 3], np.int32)), b.as_tensor(np.array([0, 2, 0], np.int32))
+    np.testing.assert_array_equal(b.numpy(b.floordiv(x, y)), [0, -4, 0])
+    np.testing.assert_array_equal(b.numpy(b.mod(x, y)), [0, 1, 0])
+
+
+def test_shape_errors_are_translated(b: bk.Backend) -> None:
+    x, y = b.as_tensor(np.ones((2, 3), np.float32)), b.as_tensor(np.ones(4, np.float32))
+    with pytest.raises(bk.ShapeMismatchError, match="^add: "):
+        b.add(x, y)
+    with pytest.raises(bk.ShapeMismatchError, match="^where: "):
+        b.where(b.as_tensor(np.ones(5, bool)), y, y)
+    with pytest.raises(bk.ShapeMismatchError, match="^concat: "):
+        b.concat([x, y[None]], 0)
+
+
+def test_multi_slice_negative_steps(b: bk.Backend) -> None:
+    array = np.arange(60).reshape(3, 4, 5)
+    x = b.as_tensor(array)
+    for slices in [(slice(None, None, -1),), (1, slice(3, 0, -2)), (Ellipsis, slice(None, None, -3)), (slice(None), None, slice(-1, None, -1))]:
+        np.testing.assert_array_equal(b.numpy(b.multi_slice(x, slices)), array[slices], err_msg=str(slices))
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_nan_after_inf(b: bk.Backend, side: str) -> None:
+    sequence = np.array([-np.inf, 1.0, 2.0, np.inf, np.inf, np.nan, np.nan])
+    values = np.array([np.nan, np.inf, 1.5, -np.inf, 2.0])
+    result = b.searchsorted(b.as_tensor(sequence), b.as_tensor(values), side, bk.DType(int, 64))
+    np.testing.assert_array_equal(b.numpy(result), np.searchsorted(sequence, values, side))
+
+
+def test_unique_one_nan_with_inverse_and_counts(b: bk.Backend) -> None:
+    x = np.array([[3.0, np.nan], [1.0, 3.0], [np.nan, np.nan]])
+    values, inverse, counts = b.unique(b.as_tensor(x), True, True, None)
+    expected = np.unique(x, return_inverse=True, return_counts=True, equal_nan=True)
+    np.testing.assert_array_equal(b.numpy(values), expected[0])
+    np.testing.assert_array_equal(b.numpy(inverse), expected[1])
+    np.testing.assert_array_equal(b.numpy(counts), expected[2])
+
+
+def test_complex_sort_is_lexicographic(b: bk.Backend) -> None:
+    x = np.array([[1 + 2j, 1 + 1j, 5j, 1 + 1j], [3, 2j, -1j, 0]])
+    np.testing.assert_array_equal(b.numpy(b.sort(b.as_tensor(x), -1)), np.sort(x, -1))
+    np.testing.assert_array_equal(b.numpy(b.argsort(b.as_tensor(x), 0)), np.argsort(x, 0, kind="stable"))
+
+
+def test_indexed_segment_sum_ignores_elements_before_the_first_start(b: bk.Backend) -> None:
+    x = np.arange(1.0, 7.0)[None]
+    result = b.indexed_segment_sum(b.as_tensor(x), b.as_tensor(np.array([[2, 4]])), 1)
+    np.testing.assert_array_equal(b.numpy(result), np.add.reduceat(x, [2, 4], axis=1))
+
+
+def test_as_tensor_layouts(b: bk.Backend) -> None:
+    import ml_dtypes
+
+    array = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for variant in (array[::-1, ::-2], array.astype(">f4"), array.T):
+        result = b.as_tensor(variant)
+        assert result.dtype == torch.float32
+        np.testing.assert_array_equal(b.numpy(result), variant)
+    brain = b.as_tensor(array.astype(ml_dtypes.bfloat16)[:, ::-1])
+    assert brain.dtype == torch.bfloat16
+    np.testing.assert_array_equal(b.numpy(brain).astype(np.float32), array[:, ::-1])
+
+
+# ---------------------------------------------------------------- sparse products through a cached CSR copy
+
+
+def _poisson_coo(b: bk.Backend, n: int = 6) -> tuple[torch.Tensor, scipy.sparse.csr_matrix]:
+    one_d = scipy.sparse.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(n, n))
+    matrix = scipy.sparse.csr_matrix(scipy.sparse.kron(one_d, scipy.sparse.identity(n)) + scipy.sparse.kron(scipy.sparse.identity(n), one_d))
+    return b.sparse_coo_tensor(np.stack(matrix.nonzero(), -1), matrix.data, matrix.shape), matrix
+
+
+def test_sparse_product_uses_a_cached_csr_copy(b: bk.Backend) -> None:
+    coo, matrix = _poisson_coo(b)
+    vectors = np.random.default_rng(0).normal(size=(3, matrix.shape[0]))
+    for batch in (vectors[:1], vectors):
+        np.testing.assert_allclose(b.numpy(b.mul_matrix_batched_vector(coo, b.as_tensor(batch))), batch @ matrix.T, atol=1e-12)
+    cached = coo._bk_csr[1]
+    assert cached.layout == torch.sparse_csr
+    b.mul_matrix_batched_vector(coo, b.as_tensor(vectors))
+    assert coo._bk_csr[1] is cached  # converted once
+
+
+def test_sparse_cache_follows_in_place_changes(b: bk.Backend) -> None:
+    coo, matrix = _poisson_coo(b)
+    vector = np.ones((1, matrix.shape[0]))
+    b.mul_matrix_batched_vector(coo, b.as_tensor(vector))
+    coo.mul_(2.0)  # bumps the tensor's version counter
+    np.testing.assert_allclose(b.numpy(b.mul_matrix_batched_vector(coo, b.as_tensor(vector))), 2 * vector @ matrix.T, atol=1e-12)
+
+
+def test_sparse_product_keeps_gradients_of_the_values(b: bk.Backend) -> None:
+    values = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    matrix = torch.sparse_coo_tensor(torch.tensor([[0, 1, 1], [0, 0, 1]]), values, (2, 2), check_invariants=True)
+    result = b.mul_matrix_batched_vector(matrix, torch.tensor([[1.0, 10.0]], dtype=torch.float64))
+    result.sum().backward()
+    np.testing.assert_allclose(values.grad.numpy(), [1.0, 1.0, 10.0])

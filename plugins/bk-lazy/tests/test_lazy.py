@@ -255,3 +255,46 @@ def test_compute_releases_intermediates() -> None:
         tracemalloc.stop()
     assert peak <= 3 * data.nbytes  # 30 intermediates would be 240 MB
     assert abs(peak - predicted) <= 0.1 * predicted
+
+
+def test_large_functions_are_interpreted_with_the_same_results(lazy: bk.Backend) -> None:
+    from bk_lazy._function import CODEGEN_LIMIT
+
+    x = bk_lazy.Variable((4,), "float64", name="x")
+    y = x
+    for i in range(CODEGEN_LIMIT + 10):
+        y = lazy.sin(y) if i % 2 else lazy.add(y, 0.5)
+    stacked = lazy.stack([y, x], axis=0)  # nodes inside a list argument
+    f = bk_lazy.Function([x], (stacked, lazy.sum(y, axis=0)))
+    data = np.linspace(0, 1, 4)
+    expected = data
+    for i in range(CODEGEN_LIMIT + 10):
+        expected = np.sin(expected) if i % 2 else expected + 0.5
+    got_stacked, got_sum = f(data)
+    np.testing.assert_allclose(got_stacked, np.stack([expected, data]), rtol=1e-12)
+    np.testing.assert_allclose(got_sum, expected.sum(), rtol=1e-12)
+    assert "x2 = sin(x1)" in f.source  # written on request
+
+
+def test_function_with_several_results_and_precision(lazy: bk.Backend) -> None:
+    x = bk_lazy.Variable((3, 3), "float64", name="x")
+    u, s, vh = lazy.svd(x, full_matrices=False)
+    with bk.precision(32):
+        low = lazy.exp(s)  # made under precision(32): computed in float32 wherever it runs
+    assert lazy.dtype(low) == DType(float, 32)
+    f = bk_lazy.Function([x], (u, low))
+    matrix = np.diag([1.0, 2.0, 3.0])
+    got_u, got_low = f(matrix)
+    assert got_low.dtype == np.float32 and got_u.shape == (3, 3)
+    np.testing.assert_allclose(got_low, np.exp([3.0, 2.0, 1.0]), rtol=1e-6)
+    del vh
+
+
+def test_mixing_two_variables_of_a_function_and_constants_on_every_call(lazy: bk.Backend) -> None:
+    a = bk_lazy.Variable((2,), "int64", name="a")
+    b = bk_lazy.Variable((2,), "int64", name="b")
+    f = bk_lazy.Function([a, b], lazy.maximum(a, b) * lazy.as_tensor(np.array([1, 10])))
+    np.testing.assert_array_equal(f(np.array([1, 5]), np.array([3, 2])), [3, 50])
+    np.testing.assert_array_equal(f([np.array([0, 0]), np.array([1, 1])]), [1, 10])  # one sequence of arguments
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        f(np.array([1, 5]))

@@ -10,8 +10,14 @@ import bk
 
 def test_all_is_sorted_and_complete():
     assert bk.__all__ == sorted(bk.__all__)
-    public = {name for name in vars(bk) if not name.startswith("_")}
+    public = {name for name in dir(bk) if not name.startswith("_")}  # dir() includes what loads on first use
     assert public == set(bk.__all__) - {"__version__"}
+    assert all(hasattr(bk, name) for name in bk.__all__)
+
+
+def test_profiling_loads_on_first_use():
+    code = "import sys, bk; assert 'bk._profile' not in sys.modules; bk.profile; assert 'bk._profile' in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_public_objects_report_bk_as_module():

@@ -20,7 +20,6 @@ from ._info import info
 from ._markers import hookimpl, hookspec
 from ._object import OBJECTS
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
-from ._profile import BackendCall, Profile, get_current_profile, profile, profile_function
 from ._solve import Preconditioner, SolveResult
 from ._version import __version__
 
@@ -67,8 +66,32 @@ __all__ = [
     "to_numpy_dtype",
 ]
 
-for _name in __all__:  # public objects report bk as their module
-    _obj = globals()[_name]
-    if str(getattr(_obj, "__module__", "")).startswith("bk."):
-        _obj.__module__ = "bk"
-del _name, _obj
+# Loaded on first use: `import bk` stays fast for code that never profiles.
+_LAZY = dict.fromkeys(("BackendCall", "Profile", "get_current_profile", "profile", "profile_function"), "._profile")
+
+
+def _as_public(obj: object) -> object:
+    """Public objects report bk as their module."""
+    if str(getattr(obj, "__module__", "")).startswith("bk."):
+        obj.__module__ = "bk"
+    return obj
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bk' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = globals()[name] = _as_public(getattr(import_module(module, __name__), name))
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+for _name in __all__:
+    if _name not in _LAZY:
+        _as_public(globals()[_name])
+del _name

@@ -19,7 +19,7 @@ from . import _context
 from ._axes import normalize_axes, normalize_axis
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
-from ._errors import did_you_mean
+from ._errors import ShapeMismatchError, did_you_mean
 from ._features import CAPABILITIES, generic, native_of, optional, uses_of
 from ._solve import Preconditioner, SolveResult
 
@@ -174,6 +174,23 @@ class Backend(ABC):
         if not self.supports(feature):
             needs = ", ".join(native_of(getattr(Backend, feature)))
             raise NotImplementedError(f"{self.name} does not support {feature}: its tensor type has no {needs}")
+
+    def _operator_failed(self, feature: str, error: Exception, *operands: Tensor) -> None:
+        """Turns the failure of a native operator into the errors of docs/semantics.md where it can tell.
+
+        Raises NotImplementedError when the native type lacks the operator and the feature is not
+        claimed, `bk.ShapeMismatchError` when the operands' shapes do not broadcast; otherwise
+        returns and the caller re-raises `error`. Runs only after a failure: the success path of
+        an operator costs nothing more.
+        """
+        if isinstance(error, TypeError):
+            self._check_native(feature)
+        shapes = [tuple(self.staticshape(o)) for o in operands if self.is_tensor(o, only_native=True)]
+        for sizes in zip(*(reversed(s) for s in shapes), strict=False) if len(shapes) > 1 else ():
+            known = {n for n in sizes if n is not None and n != 1}
+            if len(known) > 1:
+                listed = " and ".join(str(tuple(s)) for s in shapes)
+                raise ShapeMismatchError(f"{feature}: shapes {listed} do not broadcast") from error
 
     def _has_native(self, dunder: str) -> bool:
         """Whether the native tensor type(s) define the Python operator `dunder`; calls nothing."""
@@ -482,7 +499,7 @@ class Backend(ABC):
         itemsize = self.dtype(tensor).itemsize
         if itemsize is None or any(s is None for s in shape):
             raise ValueError(f"sizeof: the size of a {self.dtype(tensor)} tensor of shape {shape} is not known")
-        return math.prod(shape) * itemsize
+        return math.prod(int(s or 0) for s in shape) * itemsize
 
     @generic("staticshape")
     def determine_size(self, tensors: Sequence[Tensor], axis: int) -> int:
@@ -825,9 +842,11 @@ class Backend(ABC):
             return self.gather(self.cast(self.as_tensor(table), dtype), x, 0)
         return self.exp(self.log_gamma(self.add(self.to_float(x), 1)))
 
-    @generic("exp", "mul", "add", "div")
+    @generic("exp", "mul", "add", "div", "dtype", "to_float")
     def sigmoid(self, x: Tensor) -> Tensor:
-        """`1 / (1 + exp(-x))`."""
+        """`1 / (1 + exp(-x))`; booleans and integers give the default float."""
+        if self.dtype(x).kind in (bool, int):
+            x = self.to_float(x)
         return self.div(1, self.add(1, self.exp(self.mul(x, -1))))
 
     @optional
@@ -962,8 +981,8 @@ class Backend(ABC):
         """Elementwise `x != y`."""
         try:
             return ~self.equal(x, y)
-        except TypeError:  # the native type lacks the operator
-            self._check_native("not_equal")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("not_equal", error, x, y)
             raise
 
     @generic("auto_cast", native=("__gt__",))
@@ -972,8 +991,8 @@ class Backend(ABC):
         x, y = self.auto_cast(x, y)
         try:
             return x > y
-        except TypeError:  # the native type lacks the operator
-            self._check_native("greater_than")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("greater_than", error, x, y)
             raise
 
     @generic("auto_cast", native=("__ge__",))
@@ -982,8 +1001,8 @@ class Backend(ABC):
         x, y = self.auto_cast(x, y)
         try:
             return x >= y
-        except TypeError:  # the native type lacks the operator
-            self._check_native("greater_or_equal")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("greater_or_equal", error, x, y)
             raise
 
     @generic("auto_cast", native=("__add__",))
@@ -992,8 +1011,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b, bool_to_int=True)
         try:
             return a + b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("add")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("add", error, a, b)
             raise
 
     @generic("auto_cast", native=("__sub__",))
@@ -1002,8 +1021,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b, bool_to_int=True)
         try:
             return a - b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("sub")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("sub", error, a, b)
             raise
 
     @generic("auto_cast", native=("__mul__",))
@@ -1012,18 +1031,18 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a * b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("mul")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("mul", error, a, b)
             raise
 
     @generic("auto_cast", native=("__truediv__",))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
-        """`numerator / denominator` (true division)."""
-        numerator, denominator = self.auto_cast(numerator, denominator)
+        """`numerator / denominator` (true division); integers divide into the default float (docs/semantics.md)."""
+        numerator, denominator = self.auto_cast(numerator, denominator, int_to_float=True)
         try:
             return numerator / denominator
-        except TypeError:  # the native type lacks the operator
-            self._check_native("div")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("div", error, numerator, denominator)
             raise
 
     @generic("auto_cast", native=("__pow__",))
@@ -1032,8 +1051,8 @@ class Backend(ABC):
         base, exp = self.auto_cast(base, exp)
         try:
             return base**exp
-        except TypeError:  # the native type lacks the operator
-            self._check_native("pow")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("pow", error, base, exp)
             raise
 
     @generic("auto_cast", native=("__mod__",))
@@ -1042,8 +1061,8 @@ class Backend(ABC):
         dividend, divisor = self.auto_cast(dividend, divisor)
         try:
             return dividend % divisor
-        except TypeError:  # the native type lacks the operator
-            self._check_native("mod")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("mod", error, dividend, divisor)
             raise
 
     @generic("auto_cast", native=("__floordiv__",))
@@ -1052,8 +1071,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a // b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("floordiv")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("floordiv", error, a, b)
             raise
 
     @generic("auto_cast", native=("__and__",))
@@ -1062,8 +1081,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a & b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("and_")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("and_", error, a, b)
             raise
 
     @generic("auto_cast", native=("__or__",))
@@ -1072,8 +1091,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a | b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("or_")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("or_", error, a, b)
             raise
 
     @generic("auto_cast", native=("__xor__",))
@@ -1082,8 +1101,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a ^ b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("xor")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("xor", error, a, b)
             raise
 
     @generic("auto_cast", native=("__lshift__",))
@@ -1092,8 +1111,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a << b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("shift_bits_left")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("shift_bits_left", error, a, b)
             raise
 
     @generic("auto_cast", native=("__rshift__",))
@@ -1102,8 +1121,8 @@ class Backend(ABC):
         a, b = self.auto_cast(a, b)
         try:
             return a >> b
-        except TypeError:  # the native type lacks the operator
-            self._check_native("shift_bits_right")
+        except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
+            self._operator_failed("shift_bits_right", error, a, b)
             raise
 
     @generic(native=("__invert__",))
@@ -1452,7 +1471,7 @@ class Backend(ABC):
             ValueError: for an unknown method or badly shaped arguments.
         """
         if x0 is None:
-            x0 = self.zeros(self.staticshape(y), self.dtype(y))
+            x0 = self.zeros(tuple(int(s or 0) for s in self.staticshape(y)), self.dtype(y))
         if max_iter is None:
             max_iter = 10 * int(self.staticshape(y)[-1] or 1)
         if method in ("auto", "CG-adaptive"):

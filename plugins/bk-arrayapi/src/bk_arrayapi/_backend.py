@@ -495,6 +495,30 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         results = [f(*[a[min(b, a.shape[0] - 1), ...] for a in args], **aux_args) for b in range(batch)]
         return self.stack_leaves(results)
 
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]` for a tuple of slices (negative steps too), ints or scalar integer tensors.
+
+        Axes the tuple leaves out are kept whole (the standard wants them named by `...`).
+        """
+        tensor = self._native(tensor, "multi_slice")
+        slices = tuple(slices) if isinstance(slices, (tuple, list)) else (slices,)
+        if not any(s is Ellipsis for s in slices):
+            slices = (*slices, Ellipsis)
+        return tensor[slices]
+
+    @needs("matmul", "matrix_transpose")
+    def linear(self, lin: Any, vector: Tensor) -> Tensor:
+        """Applies a matrix, a list of matrices (one per batch entry) or a function to `(batch, n)` vectors."""
+        if callable(lin):
+            return lin(vector)
+        vector = self._native(vector, "linear")
+        if isinstance(lin, (tuple, list)):
+            rows = [self.mul_matrix_batched_vector(m, vector[i : i + 1, ...])[0, ...] for i, m in enumerate(lin)]
+            return self.xp.stack(rows)
+        if len(self.staticshape(lin)) != 2:
+            raise ValueError(f"linear: the operator must be a matrix but has shape {self.staticshape(lin)}")
+        return self.mul_matrix_batched_vector(lin, vector)
+
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or list of ints) of the first dimension."""
         if isinstance(batches, int):

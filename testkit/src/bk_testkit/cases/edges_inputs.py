@@ -81,6 +81,8 @@ def _as_tensor_python(t: Trial) -> None:
                 check_result(t, t.b.as_tensor(value), np.asarray(expected), f"as_tensor({value!r}) under precision({precision})", want)
     for value in (np.int8(3), np.uint16(7), np.float16(1.5), np.bool_(True)):
         want = bk.from_numpy_dtype(value.dtype)
+        if not t.float16 and want == DType(float, 16):  # a library without float16 (array-api-strict)
+            continue
         check_result(t, t.b.as_tensor(value), np.asarray(value), f"as_tensor(numpy.{value.dtype}({value}))", want)
 
 
@@ -150,7 +152,8 @@ def _gather_examples(t: Trial) -> None:
 def _maximum_examples(t: Trial) -> None:
     """`maximum(int8, 2)` is int8; `float16 + 1j` is complex64; `uint8 + True` is uint8."""
     check_result(t, t.b.maximum(tensor(t, np.array([1, 5], np.int8)), 2), np.array([2, 5]), "maximum(int8 [1, 5], 2)", DType(int, 8))
-    check_result(t, t.b.add(tensor(t, np.array([1.0], np.float16)), 1j), np.array([1 + 1j]), "add(float16 [1], 1j)", DType(complex, 64))
+    if t.float16:  # not for a library without float16 (array-api-strict)
+        check_result(t, t.b.add(tensor(t, np.array([1.0], np.float16)), 1j), np.array([1 + 1j]), "add(float16 [1], 1j)", DType(complex, 64))
     check_result(t, t.b.add(tensor(t, np.array([1], np.uint8)), True), np.array([2]), "add(uint8 [1], True)", DType(int, 8, signed=False))
 
 

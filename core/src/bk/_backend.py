@@ -699,7 +699,8 @@ class Backend(ABC):
         Args:
             value: Tensor to pad.
             pad_width: One `(lower, upper)` pair for every axis.
-            mode: `'constant'`, `'boundary'`, `'periodic'`, `'symmetric'` or `'reflect'`.
+            mode: `'constant'`, `'boundary'`, `'periodic'` (also by PyTorch's name `'circular'`),
+                `'symmetric'` or `'reflect'`.
             constant_values: The fill value of mode `'constant'`.
 
         Returns:

@@ -21,6 +21,7 @@ _PAD_MODES: Final = {
     "constant": "constant",
     "boundary": "edge",
     "periodic": "wrap",
+    "circular": "wrap",  # PyTorch's name for periodic
     "symmetric": "symmetric",
     "reflect": "reflect",
 }

@@ -342,6 +342,7 @@ class IndexingMixin:
         """
         value = self._t(value)
         widths = [[int(w) for w in pair] for pair in pad_width]
+        mode = "periodic" if mode == "circular" else mode  # PyTorch's name
         if mode == "constant":
             return tf.pad(value, widths, constant_values=tf.cast(constant_values, value.dtype))
         if mode in ("symmetric", "reflect"):

@@ -115,7 +115,7 @@ def _repeat_to(x: np.ndarray, counts: list[int], length: int) -> np.ndarray:
     return np.concatenate([repeated, np.repeat(repeated[-1:], length - len(repeated), axis=0)])
 
 
-_PAD_MODES = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "symmetric": "symmetric", "reflect": "reflect"}
+_PAD_MODES = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "circular": "wrap", "symmetric": "symmetric", "reflect": "reflect"}
 
 
 def _pad_mode(mode: str) -> None:

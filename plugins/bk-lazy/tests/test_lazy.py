@@ -298,3 +298,21 @@ def test_mixing_two_variables_of_a_function_and_constants_on_every_call(lazy: bk
     np.testing.assert_array_equal(f([np.array([0, 0]), np.array([1, 1])]), [1, 10])  # one sequence of arguments
     with pytest.raises(TypeError, match="takes 2 arguments"):
         f(np.array([1, 5]))
+
+
+def test_jit_compile_traces_once_per_signature(lazy: bk.Backend) -> None:
+    traces = [0]
+
+    def f(x: Any, y: Any) -> Any:
+        traces[0] += 1
+        return lazy.exp(x) * y + lazy.exp(x)
+
+    compiled = lazy.jit_compile(f)
+    a, b = lazy.as_tensor(np.arange(3.0)), lazy.as_tensor(np.full(3, 2.0))
+    first = compiled(a, b)
+    second = compiled(lazy.sin(a), b)
+    assert traces[0] == 1 and isinstance(first, bk_lazy.LazyArray)
+    assert first.history_fn_frequencies()["exp"] == 1  # merged by the Function
+    np.testing.assert_allclose(lazy.numpy(second), np.exp(np.sin(np.arange(3.0))) * 3, rtol=1e-12)
+    compiled(lazy.as_tensor(np.ones(4)), lazy.as_tensor(np.ones(4)))
+    assert traces[0] == 2  # a new shape traces again

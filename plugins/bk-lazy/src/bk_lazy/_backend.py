@@ -249,6 +249,33 @@ class LazyBackend(Backend):
             raise ArgumentTypeError(f"{op}: expected a tensor, got {type(x).__name__} {x!r}")
         return self.as_tensor(x)  # type: ignore[no-any-return]
 
+    # ------------------------------------------------------------ compilation
+
+    def jit_compile(self, f: Callable[..., Any]) -> Callable[..., Any]:
+        """`f` traced once per signature (shapes and dtypes of the tensor arguments, values of the
+        others) into a `bk_lazy.Function`, which then builds each call's graph from its compiled
+        steps: common subexpressions merged, dead nodes dropped, constant parts folded."""
+        from ._function import Function
+        from ._graph import Variable
+
+        traced: dict[Any, Function] = {}
+
+        def compiled(*args: Any) -> Any:
+            values = [a if _is_number(a) else self._operand(a, "jit_compile") for a in args]
+            key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
+            function = traced.get(key)
+            if function is None:
+                stand_ins = [
+                    Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)
+                ]
+                inputs = [v for v in stand_ins if isinstance(v, LazyArray)]
+                function = traced[key] = Function(inputs, f(*stand_ins))
+            return function(*[v for v in values if isinstance(v, LazyArray)])
+
+        compiled.__name__ = getattr(f, "__name__", "compiled")
+        compiled.__doc__ = getattr(f, "__doc__", None)
+        return compiled
+
     # ------------------------------------------------------------ operations that compute by design
 
     def while_loop(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: Any) -> Any:

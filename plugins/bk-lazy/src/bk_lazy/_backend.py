@@ -15,8 +15,9 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 import bk
-from bk import ArgumentTypeError, Backend, ComputeDevice, DType, get_precision
+from bk import ArgumentTypeError, Backend, DType, get_precision
 
+from ._devices import graph_device
 from ._graph import NO_DATA, LazyArray, array, compute, compute_count, find_deps, make_node, multi_output, shared_cache
 from ._shapes import arg_shape, broadcast, creation_shape, data_dependent, numpy_backend, reduce_shape, template, template_dtype
 
@@ -166,9 +167,7 @@ class LazyBackend(Backend):
     """Loops whose number of iterations depends on the data: they compute their condition each iteration."""
 
     def __init__(self) -> None:
-        device = ComputeDevice(
-            self, "graph", "CPU", -1, -1, "lazy graph nodes; computed on the backend of their leaves' data", ref="graph"
-        )
+        device = graph_device(self)
         super().__init__("lazy", [device], device)
 
     # ------------------------------------------------------------ required set

@@ -200,6 +200,34 @@ class IndexingMixin:
         expanded = [self._astype(self.repeat(rows, counts[b, ...], 0, new_length=columns.shape[1]), dtype) for b in range(columns.shape[0])]  # type: ignore[attr-defined]
         return self.xp.stack([self.xp.stack(expanded), columns], axis=-1)
 
+    @needs("take", "where", "sum", "moveaxis", "concat", "full")
+    def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
+        """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)`
+        indices, as `numpy.add.reduceat` (a start not before the next one gives that single slice).
+
+        Raises:
+            ValueError: for axis 0, the batch.
+            IndexOutOfRangeError: for a start outside the axis.
+        """
+        xp = self.xp
+        x = self._native(x, "indexed_segment_sum")  # type: ignore[attr-defined]
+        axis = normalize_axis(axis, len(x.shape), "indexed_segment_sum")
+        if axis == 0:
+            raise ValueError("indexed_segment_sum: sums along a non-batch axis; axis 0 is the batch")
+        length = x.shape[axis]
+        starts = self._checked("indexed_segment_sum", indices, length)
+        batch = _batch_size("indexed_segment_sum", x.shape[0], starts.shape[0])
+        moved = xp.moveaxis(x, axis, 1)  # (batch or 1, length, rest...)
+        rest = (1,) * (len(moved.shape) - 2)
+        ends = xp.concat([starts[:, 1:], xp.full((starts.shape[0], 1), length, dtype=starts.dtype, device=self._ref())], axis=1)  # type: ignore[attr-defined]
+        position = self._indices(np.arange(length))[None, None, :]
+        inside = (position >= starts[:, :, None]) & (position < ends[:, :, None])  # (batch or 1, segments, length)
+        inside = xp.reshape(inside, (*inside.shape, *rest))
+        sums = xp.sum(xp.where(inside, moved[:, None, ...], xp.zeros_like(moved[:, None, ...])), axis=2, dtype=moved.dtype)
+        singles = xp.stack([xp.take(moved[min(b, moved.shape[0] - 1), ...], starts[min(b, starts.shape[0] - 1), ...], axis=0) for b in range(batch)])
+        result = xp.where(xp.reshape(starts < ends, (*starts.shape, *rest)), sums, singles)
+        return xp.moveaxis(result, 1, axis)
+
     # ------------------------------------------------------------ masks, repetition, padding
 
     def _fit_length(self, x: Tensor, axis: int, length: int, fill_value: Any) -> Tensor:
@@ -329,7 +357,7 @@ class IndexingMixin:
             result = self.xp.reshape(self.xp.stack(found), (*batch, values.shape[-1]))
         return self._astype(result, dtype)  # type: ignore[attr-defined]
 
-    @needs("argsort", "take", "nonzero", "cumulative_sum", "isnan", "any", capabilities=_DATA_DEPENDENT)
+    @needs("argsort", "take", "nonzero", "cumulative_sum", "isnan", "any", "moveaxis", capabilities=_DATA_DEPENDENT)
     def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
         """Sorted unique slices along `axis` (all NaNs count as one, last), and as asked the int64
         inverse indices and counts. Rows are ordered lexicographically by stable argsorts."""

@@ -7,6 +7,8 @@ claim them. `einsum` is built from `permute_dims`, broadcasting multiplication a
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -132,6 +134,31 @@ class LinalgMixin:
         """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
         u, s, vh = self.xp.linalg.svd(self._floats(matrix, "svd"), full_matrices=full_matrices)  # type: ignore[attr-defined]
         return u, s, vh
+
+    # ------------------------------------------------------------ convolution
+
+    @needs("matmul", "full", "concat", "take")
+    def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
+        """Cross-correlation of `(batch, in, spatial...)` with `(batch or 1, out, in, kernel...)` kernels,
+        'same' with zero padding (centred as `scipy.signal.correlate`) or 'valid', as a sum of one
+        matrix product per kernel offset."""
+        xp = self.xp
+        value, kernel = self._common("conv", value, kernel, int_to_float=True)  # type: ignore[attr-defined]
+        spatial, sizes = tuple(value.shape[2:]), tuple(kernel.shape[3:])
+        if len(sizes) != len(spatial) or kernel.shape[2] != value.shape[1]:
+            raise ShapeMismatchError(f"conv: kernel {tuple(kernel.shape)} does not fit value {tuple(value.shape)}")
+        if zero_padding:
+            widths = [(0, 0), (0, 0), *((k // 2, (k - 1) // 2) for k in sizes)]
+            value = self.pad(value, widths, "constant", 0)  # type: ignore[attr-defined]
+        out = tuple(n - k + 1 for n, k in zip(value.shape[2:], sizes, strict=True))
+        batch, channels = value.shape[0], value.shape[1]
+        result = None
+        for offset in itertools.product(*(range(k) for k in sizes)):
+            window = value[(slice(None), slice(None), *(slice(o, o + n) for o, n in zip(offset, out, strict=True)))]
+            weights = kernel[(slice(None), slice(None), slice(None), *offset)]  # (batch or 1, out, in)
+            term = xp.matmul(weights, xp.reshape(window, (batch, channels, math.prod(out))))
+            result = term if result is None else result + term
+        return xp.reshape(result, (result.shape[0], kernel.shape[1], *out))
 
     # ------------------------------------------------------------ FFT
 

@@ -316,3 +316,13 @@ def test_jit_compile_traces_once_per_signature(lazy: bk.Backend) -> None:
     np.testing.assert_allclose(lazy.numpy(second), np.exp(np.sin(np.arange(3.0))) * 3, rtol=1e-12)
     compiled(lazy.as_tensor(np.ones(4)), lazy.as_tensor(np.ones(4)))
     assert traces[0] == 2  # a new shape traces again
+
+
+def test_contractions_of_huge_variables(lazy: bk.Backend) -> None:
+    a = bk_lazy.Variable((100_000, 50_000), "float64", name="a")
+    b = bk_lazy.Variable((50_000, 3), "float32", name="b")
+    assert (lazy.staticshape(a @ b), lazy.dtype(a @ b)) == ((100_000, 3), F64)
+    assert lazy.staticshape(lazy.tensordot(a, (0,), a, (0,))) == (50_000, 50_000)
+    assert lazy.staticshape(lazy.stack([b, b, b], 1)) == (50_000, 3, 3)
+    with pytest.raises(ValueError, match="refuses"):  # no rule, and too large to stand in for
+        lazy.concat([a, a], 0)

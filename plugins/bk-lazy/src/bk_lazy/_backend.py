@@ -139,7 +139,6 @@ TEMPLATED: Final = [
     "ifft",
     "conv",
     "grid_sample",
-    "where",
 ]
 """Operations whose shape and dtype come from a template evaluation on stand-ins of the real shapes."""
 
@@ -247,6 +246,13 @@ class LazyBackend(Backend):
         if x is None or isinstance(x, (str, bytes)):
             raise ArgumentTypeError(f"{op}: expected a tensor, got {type(x).__name__} {x!r}")
         return self.as_tensor(x)  # type: ignore[no-any-return]
+
+    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
+        """Elementwise `x if condition else y` (broadcasting); `where(condition)` alone gives the indices
+        of the true entries, whose number depends on the data. Records a graph node."""
+        if x is None and y is None:
+            return self._record_templated("where", (condition,), {})
+        return _BROADCAST_WHERE(self, condition, x, y)
 
     # ------------------------------------------------------------ compilation
 
@@ -462,3 +468,4 @@ _install(REDUCTIONS, _reduction)
 _install(ARG_REDUCTIONS, _arg_reduction)
 _install(CREATION, _creation)
 _install(TEMPLATED, _templated)
+_BROADCAST_WHERE: Final = _broadcasting("where")

@@ -105,20 +105,25 @@ def creation_shape(op: str, shape: Any) -> Shape:
 # ---------------------------------------------------------------- templates
 
 
-def _stand_in(value: Any, shrink: bool, unknown: int, filler: str) -> Any:
+def _stand_in(value: Any, shrink: bool | dict[int, int], unknown: int, filler: str) -> Any:
+    """A NumPy stand-in of a node: zeros of its shape, or with sizes shrunk to <= 1 (`shrink=True`), or
+    with sizes replaced by `shrink[size]` (a dict), or the node's own data (a small NumPy leaf)."""
     if isinstance(value, LazyArray):
         if value._shape is None:
             raise TypeError(f"{value!r} has several results; index it (node[i]) for one")
         data = value._data
         if (
-            not shrink
+            shrink is False
             and value._fn_name is None
             and data is not NO_DATA
             and isinstance(data, (np.ndarray, np.generic))
             and np.size(data) <= _SMALL_LEAF
         ):
             return data
-        shape = tuple(unknown if s is None else (min(s, 1) if shrink else s) for s in value._shape)
+        if isinstance(shrink, dict):
+            shape = tuple(unknown if s is None else shrink.get(s, s) for s in value._shape)
+        else:
+            shape = tuple(unknown if s is None else (min(s, 1) if shrink else s) for s in value._shape)
         dtype = bk.to_numpy_dtype(value._dtype)
         if filler == "random" and dtype.kind in "fc":
             return np.random.default_rng(0).uniform(0.5, 1.5, shape).astype(dtype) + (
@@ -154,7 +159,7 @@ def _has_unknown(value: Any) -> bool:
     return False
 
 
-def _run(op: str, args: tuple[Any, ...], kwargs: dict[str, Any], shrink: bool, unknown: int) -> Any:
+def _run(op: str, args: tuple[Any, ...], kwargs: dict[str, Any], shrink: bool | dict[int, int], unknown: int) -> Any:
     numpy = numpy_backend()
     function = getattr(numpy, op)
     with np.errstate(all="ignore"), warnings.catch_warnings():
@@ -176,6 +181,51 @@ def _specs(numpy: Backend, result: Any) -> Any:
     return tuple(numpy.staticshape(result)), numpy.dtype(result)
 
 
+SIZE_PRESERVING: Final = frozenset(
+    {"einsum", "tensordot", "mul_matrix_batched_vector", "transpose", "expand_dims", "stack"}
+)
+"""Operations whose result sizes are sizes of their inputs (or counts of them), in the same order: their
+templates run on inputs whose sizes are renumbered 2, 3, 4, ... (keeping their order) and mapped back."""
+
+
+def _sizes(value: Any, found: set[int | None]) -> None:
+    if isinstance(value, LazyArray):
+        found.update(value._shape or ())
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            _sizes(v, found)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _sizes(v, found)
+
+
+def _renumbered(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`template` on inputs with renumbered sizes, or `None` where that cannot be mapped back."""
+    found: set[int | None] = set()
+    _sizes((args, kwargs), found)
+    if None in found:
+        return None
+    big = sorted(s for s in found if s is not None and s > 1)
+    counts = len(args[0]) + 2 if op == "stack" and isinstance(args[0], (tuple, list)) else 2
+    small = {size: counts + 2 * i for i, size in enumerate(big)}  # even gaps: sums of two sizes stay apart
+    back = {v: k for k, v in small.items()}
+    numpy = numpy_backend()
+    specs = _specs(numpy, _run(op, args, kwargs, small, 1))
+    items = specs if isinstance(specs, list) else [specs]
+    mapped = []
+    for shape, dtype in items:
+        sizes = []
+        for d in shape:
+            if d in back:
+                sizes.append(back[d])
+            elif d < counts:  # 0, 1, or a count of inputs
+                sizes.append(d)
+            else:
+                return None  # a size the operation computed (a concatenation): not mappable
+        mapped.append((tuple(sizes), dtype))
+    return mapped if isinstance(specs, list) else mapped[0]
+
+
 def template(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """`(shape, dtype)` of `op` on these arguments, or a list of them for several results, by running
     the NumPy backend's `op` on stand-ins of the real shapes.
@@ -184,6 +234,10 @@ def template(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         ValueError: when the inputs are too large to stand in for (more than `TEMPLATE_LIMIT` elements).
     """
     elements = _elements(args) + _elements(kwargs)
+    if op in SIZE_PRESERVING and elements > 64:
+        specs = _renumbered(op, args, kwargs)
+        if specs is not None:
+            return specs
     if elements > TEMPLATE_LIMIT:
         raise ValueError(
             f"{op}: bk_lazy infers the shape of {op} by running it on stand-ins of the inputs' shapes, which it refuses "

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -176,8 +177,9 @@ def test_unknown_default_backend_warns(site, monkeypatch):
     site.fake_framework("fakea")
     site.activate("fakea")
     monkeypatch.setenv("BK_DEFAULT_BACKEND", "fakeaa")
-    with pytest.warns(bk.PluginWarning, match="Did you mean 'fakea'"), pytest.raises(bk.NoBackendFound, match="bk-numpy is not installed"):
+    with pytest.warns(bk.PluginWarning, match="Did you mean 'fakea'"), pytest.raises(bk.NoBackendFound, match="was not loaded: BK_DISABLE_PLUGIN_AUTOLOAD is set") as raised:
         bk.default_backend()
+    assert "BK_PLUGINS=fakea,numpy" in str(raised.value) and "pip install" not in str(raised.value)
 
 
 def test_refresh_picks_up_plugins_installed_later(site, monkeypatch):
@@ -203,8 +205,9 @@ def test_installing_a_backend_does_not_change_the_default(site, monkeypatch):
 def test_unknown_backend_name_lists_installed_and_close_matches(site):
     site.fake_framework("fakea")
     site.activate("fakea")
-    with pytest.raises(ValueError, match=r"no backend named 'fakeaa'; installed: fakea\. Did you mean 'fakea'\?.*pip install bk-NAME"):
+    with pytest.raises(ValueError, match=r"no backend named 'fakeaa'; installed: fakea\. Did you mean 'fakea'\?.*third-party plugin") as raised:
         bk.backend("fakeaa")
+    assert "bk-NAME" not in str(raised.value)
 
 
 def test_backend_spec_validates_its_fields():
@@ -314,3 +317,112 @@ def test_a_hook_implementation_renamed_with_specname_is_found(site):
     site.module("fakerenamed", "")
     site.distribution("bk-fakerenamed", {"fakerenamed": "fakerenamed_plugin"})
     assert "fakerenamed" in site.activate("fakerenamed")
+
+
+# ---------------------------------------------------------------- one owner per name and per module, whatever the install order
+
+DUPE = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="numpy", modules=("numpy",), load="dupe_missing_module:Nothing", priority=99)]
+"""
+
+
+def test_a_plugin_claiming_numpy_never_takes_it_over(site, monkeypatch):
+    site.module("dupe_plugin", DUPE)
+    site.distribution("bk-dupe", {"dupe": "dupe_plugin"})  # sorts before bk-numpy, and sits in front of it on sys.path
+    monkeypatch.setenv("BK_PLUGINS", "dupe,numpy")
+    with pytest.warns(bk.PluginWarning, match=r"'bk-dupe'.*name 'numpy' is already provided by distribution 'bk-numpy'.*named bk-numpy owns") as caught:
+        names = bk.refresh()
+    assert names == ["numpy"]
+    assert [w.filename for w in caught] == [__file__] * len(caught)  # attributed to the caller, not to bk's internals
+    backend = bk.choose_backend(np.zeros(2))
+    assert backend.name == "numpy" and type(backend).__module__.startswith("bk_numpy")
+    (problem,) = [p for p in bk.info()["problems"] if p["distribution"] == "bk-dupe"]
+    assert "refused" in problem["reason"] and "bk-numpy" in problem["reason"]
+    assert "bk-dupe" in str(bk.info()) and "refused" in str(bk.info())
+    monkeypatch.setenv("BK_STRICT_PLUGINS", "1")
+    with pytest.raises(bk.PluginError, match="bk-dupe.*BK_STRICT_PLUGINS"):
+        bk.refresh()
+
+
+MODULE_CLAIM = """
+import bk
+
+@bk.hookimpl
+def bk_backends():
+    return [bk.BackendSpec(name="{name}", modules=("fakea",), load="fakea_backend:FakeBackend", priority=50)]
+"""
+
+
+@pytest.mark.parametrize("claimant", ["aaa-claims-fakea", "zzz-claims-fakea"])
+def test_the_types_of_a_module_have_one_owner_whatever_the_names(site, claimant):
+    site.fake_framework("fakea")
+    site.module("claim_plugin", MODULE_CLAIM.format(name="claimer"))
+    site.distribution(claimant, {"claimer": "claim_plugin"})
+    with pytest.warns(bk.PluginWarning, match=rf"'{claimant}'.*module 'fakea', which belong to backend 'fakea' of distribution 'bk-fakea'"):
+        assert site.activate("fakea", "claimer") == ["claimer", "fakea"]
+    import fakea
+
+    assert bk.choose_backend(fakea.Tensor(np.zeros(2))).name == "fakea"
+
+
+def test_first_claim_in_the_order_of_distribution_names_wins(site):
+    site.module("one_plugin", MODULE_CLAIM.format(name="shared"))
+    site.module("two_plugin", MODULE_CLAIM.format(name="shared"))
+    site.distribution("zz-second", {"two": "two_plugin"}, version="1.0")
+    site.distribution("aa-first", {"one": "one_plugin"}, version="1.0")
+    with pytest.warns(bk.PluginWarning, match=r"'zz-second'.*already provided by distribution 'aa-first'.*first, in the order of distribution names"):
+        site.activate("one", "two")
+    assert bk.info()["backends"][0]["distribution"] == "aa-first"
+
+
+# ---------------------------------------------------------------- messages that say what happened
+
+
+def test_a_blocked_backend_says_which_variable_blocks_it(site, monkeypatch):
+    site.fake_framework("fakea")
+    site.fake_framework("fakeb")
+    monkeypatch.setenv("BK_BLOCK_PLUGINS", "fakeb")
+    site.activate("fakea", "fakeb")
+    with pytest.raises(ValueError, match=r"'fakeb' is not available: plugin 'fakeb' of distribution 'bk-fakeb' is blocked by BK_BLOCK_PLUGINS=fakeb"):
+        bk.backend("fakeb")
+
+
+def test_a_backend_not_autoloaded_says_how_to_allow_it(site):
+    site.fake_framework("fakea")
+    site.fake_framework("fakeb")
+    site.activate("fakea")
+    with pytest.raises(ValueError, match=r"not loaded: BK_DISABLE_PLUGIN_AUTOLOAD is set.*BK_PLUGINS=fakea,fakeb") as raised:
+        bk.backend("fakeb")
+    assert "pip install" not in str(raised.value)
+
+
+def test_a_plugin_that_failed_says_why(site):
+    site.module("broken_plugin", BROKEN_IMPORT)
+    site.distribution("bk-broken", {"broken": "broken_plugin"})
+    with pytest.warns(bk.PluginWarning):
+        site.activate("broken")
+    with pytest.raises(ValueError, match=r"'broken' is not available: .*bk-broken.*broken on purpose.*pip install --force-reinstall bk-broken"):
+        bk.backend("broken")
+
+
+def test_unknown_first_party_name_suggests_its_distribution():
+    from bk._plugins import unknown_backend_message
+
+    assert unknown_backend_message("torch", ["numpy"]).endswith("To add it: pip install bk-torch.")
+
+
+def test_bk_plugins_without_disabling_autoload_warns_at_the_call_site(site, monkeypatch):
+    site.fake_framework("fakea")
+    monkeypatch.delenv("BK_DISABLE_PLUGIN_AUTOLOAD")
+    monkeypatch.setenv("BK_PLUGINS", "fakea")
+    monkeypatch.setenv("BK_BLOCK_PLUGINS", "numpy,torch,jax,tf,lazy,dask,arrayapi")  # keep the real plugins out
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        bk.refresh()
+    messages = [str(w.message) for w in caught if issubclass(w.category, bk.PluginWarning)]
+    assert any("BK_PLUGINS=fakea has no effect" in m and "BK_DISABLE_PLUGIN_AUTOLOAD=1" in m for m in messages), messages
+    assert {w.filename for w in caught if issubclass(w.category, bk.PluginWarning)} == {__file__}

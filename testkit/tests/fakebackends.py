@@ -16,9 +16,12 @@ import numpy as np
 
 import bk
 from bk._axes import normalize_axes
+from bk._errors import reraise_as
 
 
 class Honest(bk.Backend):
+    native_types = (np.ndarray,)  # it owns no module (NumPy's types belong to bk-numpy), so it names its tensor type
+
     def __init__(self, name: str = "honest") -> None:
         super().__init__(name, [], None)  # type: ignore[arg-type]
         cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, 1, "NumPy in tests", "cpu")
@@ -31,6 +34,8 @@ class Honest(bk.Backend):
     def as_tensor(self, x: Any, convert_external: bool = True) -> Any:
         array = np.asarray(x)
         p = bk.get_precision()
+        if not isinstance(x, (np.ndarray, np.generic)) and array.dtype.kind in "fc":  # Python floats: the default float
+            return array.astype(f"float{p or 32}" if array.dtype.kind == "f" else f"complex{2 * (p or 32)}")
         if p is not None and array.dtype.kind == "f":
             array = array.astype(f"float{p}")
         if p is not None and array.dtype.kind == "c":
@@ -64,16 +69,30 @@ class Honest(bk.Backend):
         return np.sum(value, axis=axes, keepdims=keepdims)
 
     def cos(self, x: Any) -> Any:
-        return np.cos(x)
+        return np.cos(_floats(x))
 
     def exp(self, x: Any) -> Any:
-        return np.exp(x)
+        return np.exp(_floats(x))
 
     def reshape(self, value: Any, shape: Any) -> Any:
-        return np.reshape(value, shape)
+        try:
+            return np.reshape(value, shape)
+        except ValueError as error:
+            reraise_as(bk.ShapeMismatchError, "reshape", error)
 
     def concat(self, values: Any, axis: int) -> Any:
-        return np.concatenate(values, axis)
+        try:
+            return np.concatenate(values, axis)
+        except np.exceptions.AxisError as error:
+            reraise_as(bk.AxisError, "concat", error)
+        except ValueError as error:
+            reraise_as(bk.ShapeMismatchError, "concat", error)
+
+
+def _floats(x: Any) -> Any:
+    """Ints and bools as the default float (docs/semantics.md)."""
+    x = np.asarray(x)
+    return x.astype(f"float{bk.get_precision() or 32}") if x.dtype.kind in "biu" else x
 
 
 class Liar(Honest):
@@ -117,4 +136,4 @@ _CLASSES = {"honest": Honest, "liar": Liar, "modest": Modest, "crashy": Crashy}
 
 @bk.hookimpl
 def bk_backends() -> list[bk.BackendSpec]:
-    return [bk.BackendSpec(name=n, modules=("numpy",), load=f"fakebackends:{c.__name__}", priority=-1, description="test backend") for n, c in _CLASSES.items() if os.environ.get("FAKE_BACKENDS", n).find(n) >= 0]
+    return [bk.BackendSpec(name=n, modules=(), load=f"fakebackends:{c.__name__}", priority=-1, description="test backend") for n, c in _CLASSES.items() if os.environ.get("FAKE_BACKENDS", n).find(n) >= 0]

@@ -96,6 +96,15 @@ def _np(value, op="tiny"):
     return np.asarray(value)
 
 
+def _call(op, function, *args):
+    try:
+        return Array(function(*args))
+    except np.exceptions.AxisError as error:
+        raise bk.AxisError(f"{{op}}: {{error}}") from error
+    except ValueError as error:
+        raise bk.ShapeMismatchError(f"{{op}}: {{error}}") from error
+
+
 class TinyBackend(bk.Backend):
     def __init__(self):
         cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, 1, "tiny arrays", "cpu")
@@ -112,11 +121,12 @@ class TinyBackend(bk.Backend):
             array = x.data
         else:
             array = np.asarray([_np(e) for e in x] if isinstance(x, (list, tuple)) and any(isinstance(e, Array) for e in x) else x)
+        from_python = not isinstance(x, (Array, np.ndarray, np.generic))
         p = bk.get_precision()
-        if p is not None and array.dtype.kind == "f":
-            array = array.astype(f"float{{p}}")
-        if p is not None and array.dtype.kind == "c":
-            array = array.astype(f"complex{{2 * p}}")
+        if array.dtype.kind == "f" and (p is not None or from_python):  # Python floats give the default float
+            array = array.astype(bk.to_numpy_dtype(self.float_type))
+        if array.dtype.kind == "c" and (p is not None or from_python):
+            array = array.astype(bk.to_numpy_dtype(self.complex_type))
         return x if isinstance(x, Array) and array is x.data else Array(array)
 
     def is_available(self, tensor):
@@ -138,41 +148,50 @@ class TinyBackend(bk.Backend):
     def cast(self, x, dtype):
         return Array(_np(x).astype(bk.to_numpy_dtype(dtype), copy=False))
 
-    # a few features
+    # a few features, each translating NumPy's errors into the classes of docs/semantics.md
+    def _float(self, x, op):
+        if type(x) in (bool, int, float):  # Python numbers give the default float
+            return np.asarray(x, bk.to_numpy_dtype(self.float_type))
+        data = _np(x, op)
+        return data.astype(bk.to_numpy_dtype(self.float_type)) if data.dtype.kind in "biu" else data
+
     def sum(self, value, axis=None, keepdims=False):
         axis = normalize_axes(axis, np.ndim(_np(value, "sum")), "sum")
         return Array(np.sum(_np(value), axis=axis, keepdims=keepdims){liar_sum})
 
     def mean(self, value, axis=None, keepdims=False):
-        data = _np(value, "mean")
-        if data.dtype.kind in "biu":  # the mean of integers is a float of the current precision
-            data = data.astype(bk.to_numpy_dtype(self.float_type))
+        data = self._float(value, "mean")
         axis = normalize_axes(axis, data.ndim, "mean")
         return Array(np.mean(data, axis=axis, keepdims=keepdims))
 
     def sqrt(self, x):
-        return Array(np.sqrt(_np(x)))
+        return Array(np.sqrt(self._float(x, "sqrt")))
 
     def exp(self, x):
-        return Array(np.exp(_np(x)))
+        return Array(np.exp(self._float(x, "exp")))
 
     def sin(self, x):
-        return Array(np.sin(_np(x)))
+        return Array(np.sin(self._float(x, "sin")))
 
     def cos(self, x):
-        return Array(np.{liar_cos}(_np(x)))
+        return Array(np.{liar_cos}(self._float(x, "cos")))
 
     def reshape(self, value, shape):
-        return Array(np.reshape(_np(value), shape))
+        return _call("reshape", np.reshape, _np(value, "reshape"), shape)
 
     def transpose(self, tensor, axes):
-        return Array(np.transpose(_np(tensor), axes))
+        data = _np(tensor, "transpose")
+        normalize_axes(tuple(axes), data.ndim, "transpose")  # raises AxisError for an axis out of range
+        order = tuple(int(a) % max(data.ndim, 1) for a in axes)
+        if sorted(order) != list(range(data.ndim)):
+            raise bk.AxisError(f"transpose: axes {{axes}} are not a permutation of the {{data.ndim}} axes")
+        return _call("transpose", np.transpose, data, order)
 
     def stack(self, values, axis=0):
-        return Array(np.stack([_np(v) for v in values], axis))
+        return _call("stack", np.stack, [_np(v, "stack") for v in values], axis)
 
     def concat(self, values, axis):
-        return Array(np.concatenate([_np(v) for v in values], axis))
+        return _call("concat", np.concatenate, [_np(v, "concat") for v in values], axis)
 
     def zeros(self, shape, dtype=None):
         return Array(np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type)))

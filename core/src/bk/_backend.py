@@ -27,7 +27,7 @@ __all__ = ["Backend"]
 
 Tensor = Any
 
-_SOLVER_OPS: Final = ("linear", "while_loop", "sum", "where", "divide_no_nan", "isfinite", "maximum", "zeros", "ones")
+_SOLVER_OPS: Final = ("linear", "while_loop", "stack_leaves", "sum", "where", "divide_no_nan", "isfinite", "maximum", "zeros", "ones")
 # the native operators the iterative solvers of `_linalg.py` apply to tensors
 _SOLVER_NATIVE: Final = ("__add__", "__sub__", "__mul__", "__rmul__", "__matmul__", "__getitem__", "__invert__", "__and__", "__lt__", "__le__")
 _INDEXING: Final = ("__getitem__",)
@@ -1717,7 +1717,9 @@ class Backend(ABC):
             values: Initial loop values; the first is the condition.
             max_iter: Iteration limit (`None` for none), or a sequence of checkpoints, in which
                 case the values at each checkpoint are stacked along a new first axis; checkpoints after
-                the loop ended repeat the final values.
+                the loop ended repeat the last recorded checkpoint, as in `phiml.backend` (not the final
+                values: a loop whose body keeps changing values after its condition turned false at
+                iteration 3 gives `max_iter=(1, 5)` twice the values of iteration 1).
         """
         values = self.stop_gradient_tree(values)
         if isinstance(max_iter, (tuple, list)):
@@ -1729,7 +1731,9 @@ class Backend(ABC):
                 values = loop(*values)
                 if i in checkpoints:
                     trajectory.append(self.copy_leaves(values, only_mutable=True))
-            trajectory.extend([self.copy_leaves(values, only_mutable=True)] * (len(checkpoints) - len(trajectory)))
+            if not trajectory:  # no checkpoint reached (the condition was false from the start)
+                trajectory.append(self.copy_leaves(values, only_mutable=True))
+            trajectory.extend([trajectory[-1]] * (len(checkpoints) - len(trajectory)))
             return self.stop_gradient_tree(self.stack_leaves(trajectory))
         i, limit = 0, max_iter
         while (limit is None or i < limit) and self.any(values[0]):  # type: ignore[operator]

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import numbers
 import os
-import warnings
 from typing import Any, Final
 
 from . import _context
 from ._backend import Backend
 from ._errors import NoBackendFound
-from ._plugins import REGISTRY, PluginError, PluginWarning, unknown_backend_message
+from ._plugins import FRAMEWORK_PLUGINS, REGISTRY, PluginError, warn_plugin
 
 __all__ = [
     "backend",
@@ -140,10 +139,16 @@ def _owner_of_type(value: Any) -> Any:
         _OWNERS[kind] = _OWNED[kind] = OBJECTS
         return OBJECTS
     modules = ", ".join(sorted(REGISTRY.by_module)) or "none"
+    top = kind.__module__.partition(".")[0]
+    plugin = FRAMEWORK_PLUGINS.get(top)
+    if plugin is not None:
+        why = REGISTRY.skipped.get(top) or REGISTRY.skipped.get(plugin)
+        advice = why if why is not None else f"install the bk plugin for {top}: pip install {plugin}"
+    else:
+        advice = f"or install a bk plugin that declares the module {top!r} in its BackendSpec.modules"
     raise NoBackendFound(
         f"no installed backend handles values of type {kind.__module__}.{kind.__qualname__}; "
-        f"backends own types of these modules: {modules}. Convert the value to a tensor first, "
-        f"or install the bk plugin for its library (pip install bk-NAME)."
+        f"backends own types of these modules: {modules}. Convert the value to a tensor first, {advice}."
     )
 
 
@@ -183,15 +188,18 @@ def _initial_default() -> Backend:
     name = os.environ.get("BK_DEFAULT_BACKEND", "").strip()
     names = REGISTRY.names()
     if name and name not in names:
-        warnings.warn(f"BK_DEFAULT_BACKEND={name!r} is ignored: {unknown_backend_message(name, names)}", PluginWarning, stacklevel=3)
+        warn_plugin(f"BK_DEFAULT_BACKEND={name!r} is ignored: {REGISTRY.missing_message(name)}")
         name = ""
     if not name:
         if "numpy" not in names:
-            raise NoBackendFound(
-                "no default backend: bk-numpy is not installed and none was chosen. "
-                "Choose one with bk.set_global_default_backend('NAME') or BK_DEFAULT_BACKEND=NAME "
-                f"(installed: {', '.join(names) or 'none'}), or pip install bk-numpy"
+            choose = (
+                "bk.set_global_default_backend('NAME') or BK_DEFAULT_BACKEND=NAME "
+                f"(installed: {', '.join(names) or 'none'})"
             )
+            missing = REGISTRY.missing_message("numpy")
+            if not missing.startswith("no backend named"):  # installed, but failed, blocked or not autoloaded
+                raise NoBackendFound(f"no default backend: {missing}. Or choose another default with {choose}")
+            raise NoBackendFound(f"no default backend: bk-numpy is not installed and none was chosen. Choose one with {choose}, or pip install bk-numpy")
         name = "numpy"
     backend_ = REGISTRY.load(name)
     _context.GLOBALS.default_backend = backend_

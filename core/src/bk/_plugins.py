@@ -4,6 +4,13 @@ Discovery imports only the light entry-point modules; a backend's implementation
 framework) is imported the first time the backend is used. Every failure is isolated to the
 plugin that caused it: it is recorded, reported by `bk.info()`, and warned about (or raised with
 `BK_STRICT_PLUGINS=1`).
+
+Ownership is decided the same way whatever the install order: the distribution named `bk-<name>`
+owns the backend name `<name>`; any other name goes to the first claim in the order of
+distribution names, and later claims are refused. A module's types go first to the distribution
+named after the module (`bk-torch` for `torch`), then to a distribution named after its backend
+(`bk-tf` for `tensorflow`), then to the first in the order of distribution names. A refused
+claim warns, naming both distributions.
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ from __future__ import annotations
 import _thread  # the C module under `threading`, which costs a millisecond to import
 import importlib
 import os
+import re
+import sys
 import warnings
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -32,6 +41,12 @@ API_VERSION: Final = 1
 """The version of the plugin contract this core implements; `BackendSpec.api` must equal it."""
 
 ENTRY_POINT_GROUP: Final = "bk.backends"
+
+# The plugins of the bk project: a backend name or a framework module -> the distribution to install.
+FIRST_PARTY: Final = {"numpy": "bk-numpy", "torch": "bk-torch", "jax": "bk-jax", "tf": "bk-tf", "lazy": "bk-lazy", "dask": "bk-dask", "arrayapi": "bk-arrayapi"}
+FRAMEWORK_PLUGINS: Final = {"numpy": "bk-numpy", "scipy": "bk-numpy", "torch": "bk-torch", "jax": "bk-jax", "jaxlib": "bk-jax", "tensorflow": "bk-tf", "keras": "bk-tf", "dask": "bk-dask"}
+_NORMALIZE: Final = re.compile(r"[-_.]+")
+_BK_DIR: Final = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 @dataclass(frozen=True)
@@ -136,6 +151,8 @@ class Registry:
         self.entries: dict[str, Entry] = {}
         self.by_module: dict[str, list[Entry]] = {}
         self.problems: list[PluginProblem] = []
+        # entry-point and distribution names of plugins not loaded on purpose -> why (blocked, not autoloaded)
+        self.skipped: dict[str, str] = {}
         self.manager: pluggy.PluginManager | None = None
         self.discovered = False
         self.generation = 0
@@ -153,7 +170,7 @@ class Registry:
         """Discovers again, keeping loaded backends that are still installed."""
         with self._lock:
             old = self.entries
-            self.entries, self.by_module, self.problems = {}, {}, []
+            self.entries, self.by_module, self.problems, self.skipped = {}, {}, [], {}
             self._discover()
             for name, entry in self.entries.items():
                 previous = old.get(name)
@@ -166,10 +183,13 @@ class Registry:
         manager.add_hookspecs(hookspecs)
         self.manager = manager
         infos = self._selected_entry_points(find_entry_points(ENTRY_POINT_GROUP))
-        for info in infos:
+        claims: list[tuple[EntryPointInfo, BackendSpec]] = []
+        for info in sorted(infos, key=lambda i: (_normalized(i.distribution), i.name)):
             module = self._import_plugin(info)
             if module is not None:
-                self._register(manager, info, module)
+                self._register(manager, info, module, claims)
+        self._settle_names(claims)
+        self._settle_modules()
         self.discovered = True
 
     def _selected_entry_points(self, infos: list[EntryPointInfo]) -> list[EntryPointInfo]:
@@ -179,9 +199,26 @@ class Registry:
         for variable, names in (("BK_BLOCK_PLUGINS", blocked), ("BK_PLUGINS", wanted)):
             for unknown in sorted(set(names) - known):
                 _warn(f"{variable} names {unknown!r}, but no installed plugin has that name; installed: {', '.join(sorted(i.name for i in infos)) or 'none'}")
-        selected = [i for i in infos if i.name not in blocked and i.distribution not in blocked]
-        if _env_flag("BK_DISABLE_PLUGIN_AUTOLOAD"):
-            selected = [i for i in selected if i.name in wanted or i.distribution in wanted]
+        if wanted and not _env_flag("BK_DISABLE_PLUGIN_AUTOLOAD"):
+            _warn(
+                f"BK_PLUGINS={os.environ.get('BK_PLUGINS', '')} has no effect: every installed plugin is loaded unless "
+                "BK_DISABLE_PLUGIN_AUTOLOAD=1 is set too; set it to load only the plugins that BK_PLUGINS names"
+            )
+        selected = []
+        for i in infos:
+            if i.name in blocked or i.distribution in blocked:
+                why = f"plugin {i.name!r} of distribution {i.distribution!r} is blocked by BK_BLOCK_PLUGINS={os.environ.get('BK_BLOCK_PLUGINS', '')}; remove {i.name!r} from that variable to use it"
+            elif _env_flag("BK_DISABLE_PLUGIN_AUTOLOAD") and i.name not in wanted and i.distribution not in wanted:
+                listed = ",".join([*wanted, i.name])
+                why = (
+                    f"plugin {i.name!r} of distribution {i.distribution!r} is installed but was not loaded: BK_DISABLE_PLUGIN_AUTOLOAD "
+                    f"is set and BK_PLUGINS does not name it; set BK_PLUGINS={listed} or unset BK_DISABLE_PLUGIN_AUTOLOAD"
+                )
+            else:
+                selected.append(i)
+                continue
+            self.skipped.setdefault(i.name, why)
+            self.skipped.setdefault(_normalized(i.distribution), why)
         return selected
 
     def _import_plugin(self, info: EntryPointInfo) -> Any:
@@ -195,7 +232,7 @@ class Registry:
             self._problem(info, f"cannot import entry point {info.value!r}: {type(error).__name__}: {error}")
             return None
 
-    def _register(self, manager: pluggy.PluginManager, info: EntryPointInfo, plugin: Any) -> None:
+    def _register(self, manager: pluggy.PluginManager, info: EntryPointInfo, plugin: Any, claims: list[tuple[EntryPointInfo, BackendSpec]]) -> None:
         try:
             manager.register(plugin, name=f"{info.distribution}:{info.name}")
         except Exception as error:
@@ -203,9 +240,9 @@ class Registry:
             return
         for impl in manager.hook.bk_backends.get_hookimpls():
             if impl.plugin is plugin:
-                self._collect(info, impl.function)
+                self._collect(info, impl.function, claims)
 
-    def _collect(self, info: EntryPointInfo, hook: Any) -> None:
+    def _collect(self, info: EntryPointInfo, hook: Any, claims: list[tuple[EntryPointInfo, BackendSpec]]) -> None:
         try:
             specs = hook()
         except Exception as error:
@@ -214,34 +251,69 @@ class Registry:
         if not isinstance(specs, (list, tuple)):
             specs = [specs]
         for spec in specs:
-            self._add_spec(info, spec)
+            if self._valid_spec(info, spec):
+                claims.append((info, spec))
 
-    def _add_spec(self, info: EntryPointInfo, spec: Any) -> None:
+    def _valid_spec(self, info: EntryPointInfo, spec: Any) -> bool:
         if not isinstance(spec, BackendSpec):
             self._problem(info, f"bk_backends() must return bk.BackendSpec objects, not {type(spec).__name__}")
-            return
+            return False
         if spec.api != API_VERSION:
             self._problem(
                 info,
                 f"backend {spec.name!r} was written for bk API {spec.api}, but this bk-core provides API {API_VERSION}; "
                 f"install a version of {info.distribution} made for this bk-core, or a bk-core for API {spec.api}",
             )
-            return
-        existing = self.entries.get(spec.name)
-        if existing is not None:
+            return False
+        return True
+
+    def _settle_names(self, claims: list[tuple[EntryPointInfo, BackendSpec]]) -> None:
+        """Gives each backend name to one claim: `bk-<name>` first, then in the order of distribution names."""
+
+        def rank(claim: tuple[EntryPointInfo, BackendSpec]) -> tuple[bool, str, str]:
+            info, spec = claim
+            return (not _named_after(info.distribution, spec.name), _normalized(info.distribution), info.name)
+
+        for info, spec in sorted(claims, key=rank):
+            existing = self.entries.get(spec.name)
+            if existing is None:
+                self.entries[spec.name] = Entry(spec, info.distribution, info.version, info.name)
+                continue
             self._problem(
                 info,
-                f"backend name {spec.name!r} is already provided by distribution {existing.distribution!r}; "
-                f"this one was skipped. Uninstall one of them or block it with BK_BLOCK_PLUGINS={info.name}",
+                f"backend name {spec.name!r} is already provided by distribution {existing.distribution!r} "
+                f"({_why_owner(existing.distribution, spec.name)}); the claim of {info.distribution!r} is refused. "
+                f"Uninstall one of them, or block this one with BK_BLOCK_PLUGINS={info.name}",
             )
-            return
-        entry = Entry(spec, info.distribution, info.version, info.name)
-        self.entries[spec.name] = entry
-        for module in spec.modules:
-            self.by_module.setdefault(module, []).append(entry)
 
-    def _problem(self, info: EntryPointInfo, reason: str) -> None:
-        problem = PluginProblem(info.distribution, info.name, reason)
+    def _settle_modules(self) -> None:
+        """Gives the types of each module to one distribution (see the module docstring)."""
+
+        def rank(claim: tuple[Entry, str]) -> tuple[int, str, str]:
+            entry, module = claim
+            tier = 0 if _named_after(entry.distribution, module) else 1 if _named_after(entry.distribution, entry.spec.name) else 2
+            return (tier, _normalized(entry.distribution), entry.spec.name)
+
+        refused: set[tuple[str, str]] = set()
+        claims = [(entry, module) for entry in self.entries.values() for module in entry.spec.modules]
+        for entry, module in sorted(claims, key=rank):
+            owners = self.by_module.setdefault(module, [])
+            if not owners or owners[0].distribution == entry.distribution:  # one distribution may share a module among its backends
+                owners.append(entry)
+                continue
+            if (entry.distribution, module) in refused:
+                continue
+            refused.add((entry.distribution, module))
+            owner = owners[0]
+            self._problem(
+                PluginProblem(entry.distribution, entry.entry_point, ""),
+                f"its backend {entry.spec.name!r} claims the types of module {module!r}, which belong to backend "
+                f"{owner.spec.name!r} of distribution {owner.distribution!r} ({_why_owner(owner.distribution, module, owner.spec.name)}); "
+                f"the claim is refused: {module} values keep going to {owner.spec.name!r}, and {entry.spec.name!r} stays usable by name",
+            )
+
+    def _problem(self, info: EntryPointInfo | PluginProblem, reason: str) -> None:
+        problem = PluginProblem(info.distribution, info.name if isinstance(info, EntryPointInfo) else info.entry_point, reason)
         self.problems.append(problem)
         if _env_flag("BK_STRICT_PLUGINS"):
             raise PluginError(f"{problem} (BK_STRICT_PLUGINS is set)")
@@ -262,8 +334,20 @@ class Registry:
         self.ensure()
         entry = self.entries.get(name)
         if entry is None:
-            raise ValueError(unknown_backend_message(name, list(self.entries)))
+            raise ValueError(self.missing_message(name))
         return entry
+
+    def missing_message(self, name: object) -> str:
+        """Why no backend is called `name`: its plugin failed, is blocked or not autoloaded, or it is not installed."""
+        self.ensure()
+        if isinstance(name, str):
+            why = self.skipped.get(name) or self.skipped.get(_normalized(f"bk-{name}"))
+            if why is not None:
+                return f"backend {name!r} is not available: {why}"
+            failed = [p for p in self.problems if p.entry_point == name or _named_after(p.distribution, name)]
+            if failed:
+                return f"backend {name!r} is not available: {failed[0]}. Fix or reinstall it: pip install --force-reinstall {failed[0].distribution}"
+        return unknown_backend_message(name, list(self.entries))
 
     def load(self, name: str) -> Backend:
         """The backend `name`, importing and instantiating it on first use.
@@ -314,14 +398,49 @@ class Registry:
         return self.manager.hook.bk_convert(tensor=tensor, source=source, target=target)
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, PluginWarning, stacklevel=4)
+def _normalized(distribution: str) -> str:
+    return _NORMALIZE.sub("-", distribution).lower()
+
+
+def _named_after(distribution: str, name: str) -> bool:
+    """Whether `distribution` is `bk-<name>` (`bk-my-lib` for `my_lib`)."""
+    return _normalized(distribution) == _normalized(f"bk-{name}")
+
+
+def _why_owner(distribution: str, *names: str) -> str:
+    for name in names:
+        if _named_after(distribution, name):
+            return f"the distribution named bk-{name.replace('_', '-')} owns {name!r}"
+    return "it claimed it first, in the order of distribution names"
+
+
+def warn_plugin(message: str) -> None:
+    """Warns with a `PluginWarning` attributed to the first caller outside bk (the user's call site)."""
+    frame = sys._getframe(1)
+    level = 2  # the caller of this function
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_BK_DIR):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, PluginWarning, stacklevel=level)
+
+
+_warn = warn_plugin
+
+
+def install_hint(name: str) -> str:
+    """What installs the plugin of backend `name`: a real command for the bk project's own plugins."""
+    if name in FIRST_PARTY:
+        return f"To add it: pip install {FIRST_PARTY[name]}"
+    return (
+        f"No plugin of the bk project provides it (theirs: {', '.join(sorted(FIRST_PARTY.values()))}, "
+        "e.g. pip install bk-torch); install the third-party plugin that does"
+    )
 
 
 def unknown_backend_message(name: object, installed: list[str]) -> str:
     hint = did_you_mean(name, installed) if isinstance(name, str) else ""
     listing = ", ".join(sorted(installed)) or "none"
-    return f"no backend named {name!r}; installed: {listing}.{hint} To add one: pip install bk-NAME"
+    return f"no backend named {name!r}; installed: {listing}.{hint} {install_hint(str(name))}."
 
 
 REGISTRY: Final = Registry()

@@ -162,8 +162,9 @@ def certify_backend(
         BackendLoadError: if the backend is not installed or cannot be loaded.
     """
     if name not in bk.backends():
-        installed = ", ".join(bk.backends()) or "none"
-        raise BackendLoadError(f"no backend named {name!r} is installed (installed: {installed}). To add it: pip install bk-{name}")
+        from bk._plugins import REGISTRY  # says why: not installed, failed, blocked or not autoloaded
+
+        raise BackendLoadError(REGISTRY.missing_message(name))
     start = time.perf_counter()
     case_ids = [c.id for c in select_cases(features)]
     results: dict[str, CaseResult] = {}

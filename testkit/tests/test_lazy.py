@@ -76,10 +76,13 @@ class Lazy(bk.Backend):
         return self._defer(lambda a: a.astype(bk.to_numpy_dtype(dtype)), self.as_tensor(x))
 
     def cos(self, x: Any) -> Deferred:
-        return self._defer(np.cos, self.as_tensor(x))
+        return self._defer(lambda a: np.cos(a.astype(np.float32) if a.dtype.kind in "biu" else a), self.as_tensor(x))  # ints: float32
 
     def reshape(self, value: Any, shape: Any) -> Deferred:
-        return self._defer(lambda a: np.reshape(a, shape), self.as_tensor(value))
+        try:
+            return self._defer(lambda a: np.reshape(a, shape), self.as_tensor(value))
+        except ValueError as error:  # sizes that do not fit (docs/semantics.md)
+            raise bk.ShapeMismatchError(f"reshape: {error}") from error
 
     def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Deferred:
         result = np.asarray(np.sum(self._compute(self.as_tensor(value)), axis=axis, keepdims=keepdims))
@@ -87,7 +90,8 @@ class Lazy(bk.Backend):
 
     def exp(self, x: Any) -> Deferred:
         """Computes `x` (declared in `computing_operations`)."""
-        return self.as_tensor(np.exp(self._compute(self.as_tensor(x))))
+        a = self._compute(self.as_tensor(x))
+        return self.as_tensor(np.exp(a.astype(np.float32) if a.dtype.kind in "biu" else a))  # ints: float32
 
 
 def test_lazy_operations_pass_and_undeclared_computes_fail():

@@ -7,11 +7,13 @@ from ._case import CATALOGUE, Case, SkipCase, Trial, case
 from ._catalogue import catalogue, describe_feature
 from ._certify import BackendLoadError, BackendReport, certify_backend
 from ._check import CheckResult, check_backend
+from ._expected import EXPECTED_FAILURES
 from ._report import SCHEMA_VERSION, format_summary, load_schema, to_json, to_markdown
 from ._version import __version__
 
 __all__ = [
     "CATALOGUE",
+    "EXPECTED_FAILURES",
     "SCHEMA_VERSION",
     "BackendLoadError",
     "BackendReport",

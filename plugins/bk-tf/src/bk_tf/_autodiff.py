@@ -203,10 +203,10 @@ class AutodiffMixin:
 
         Follows `bk.Backend.while_loop`: the condition is checked before every iteration; with a
         sequence of checkpoints the values after each checkpoint's iteration are stacked along a new
-        first axis, and checkpoints after the loop stopped repeat the values it stopped with.
-        Eagerly this is the base class's Python loop; inside `tf.function` it is a `tf.while_loop`,
-        or for checkpoints a loop unrolled up to the last one in which iterations after the stop
-        leave the values unchanged (so jit and eager agree). Not differentiable.
+        first axis, and checkpoints the loop did not reach repeat the last recorded values, as in
+        `phiml.backend`. Eagerly this is the base class's Python loop; inside `tf.function` it is a
+        `tf.while_loop`, or for checkpoints a loop unrolled up to the last one in which iterations
+        after the stop change nothing (so jit and eager agree). Not differentiable.
         """
         if all(self.is_available(v) for v in tf.nest.flatten(values)):  # type: ignore[attr-defined]
             return Backend.while_loop(self, loop, values, max_iter)  # type: ignore[arg-type]
@@ -218,15 +218,17 @@ class AutodiffMixin:
         return _map(_stop, result)
 
     def _unrolled_loop(self, loop: Callable[..., Any], values: Any, checkpoints: list[int]) -> Any:
-        """The checkpoint loop of `Backend.while_loop` as a graph; `active` tells whether iteration i still runs."""
+        """The checkpoint loop of `Backend.while_loop` as a graph; `active` tells whether iteration i runs."""
         trajectory = [values] if 0 in checkpoints else []
         active = _running(values[0])
         for i in range(1, max(checkpoints, default=0) + 1):
             values = _select(active, loop(*values), values)
-            if i in checkpoints:
-                trajectory.append(values)
+            if i in checkpoints:  # a checkpoint after the stop repeats the last one recorded
+                trajectory.append(_select(active, values, trajectory[-1]) if trajectory else values)
             active = tf.logical_and(active, _running(values[0]))
-        trajectory.extend([values] * (len(checkpoints) - len(trajectory)))
+        if not trajectory:
+            trajectory.append(values)
+        trajectory.extend([trajectory[-1]] * (len(checkpoints) - len(trajectory)))
         return self.stack_leaves(trajectory)  # type: ignore[attr-defined]
 
     def _graph_loop(self, loop: Callable[..., Any], values: Any, max_iter: int | None) -> Any:

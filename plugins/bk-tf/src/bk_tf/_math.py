@@ -32,6 +32,8 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
         except CAUGHT as error:
             if isinstance(error, OverflowError) and op in _COMPARISONS:
                 return _compare_beyond_range(function, self._t, a, b)
+            if op in ("mod", "floordiv") and "division by zero" in str(error):
+                return _by_zero_gives_zero(function, a, b)
             reraise(op, error)
 
     operation.__doc__ = doc
@@ -81,14 +83,44 @@ def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], A
 
 
 def _ordered(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`compare` for ordered types, booleans compared as integers (TensorFlow has no bool kernels for `>`)."""
+    """`compare` (`>` or `>=`) for every dtype: booleans as integers, complex values by real, then imaginary part (NumPy's order)."""
 
     def apply(a: Any, b: Any) -> Any:
         if a.dtype == tf.bool:
             return compare(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+        if a.dtype.is_complex:
+            ra, rb = tf.math.real(a), tf.math.real(b)
+            return tf.logical_or(ra > rb, tf.logical_and(tf.equal(ra, rb), compare(tf.math.imag(a), tf.math.imag(b))))
         return compare(a, b)
 
     return apply
+
+
+def _integer_division(divide: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`divide` (`//` or `%`) with booleans as int8, as NumPy computes them; TensorFlow has no bool kernels."""
+
+    def apply(a: Any, b: Any) -> Any:
+        if a.dtype == tf.bool:
+            return divide(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+        return divide(a, b)
+
+    return apply
+
+
+def _power(a: Any, b: Any) -> Any:
+    """`a ** b`; booleans as int8 and unsigned ints through int64 (TensorFlow has no kernels), wrapping as NumPy does."""
+    if a.dtype == tf.bool:
+        return tf.pow(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+    if a.dtype.is_unsigned:
+        return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)
+    return tf.pow(a, b)
+
+
+def _by_zero_gives_zero(divide: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
+    """Integer `divide(a, b)` with 0 where `b` is 0, as NumPy gives (TensorFlow's CPU kernels refuse)."""
+    zero = tf.equal(b, tf.zeros((), b.dtype))
+    result = divide(a, tf.where(zero, tf.ones((), b.dtype), b))
+    return tf.where(zero, tf.zeros((), result.dtype), result)
 
 
 def _nan_propagating(reduce: Callable[..., Any]) -> Callable[..., Any]:
@@ -157,6 +189,13 @@ def _sign(x: Any) -> Any:
     return tf.math.sign(x)
 
 
+def _round(x: Any) -> Any:
+    """Halves to even; complex values part by part, as NumPy rounds them."""
+    if x.dtype.is_complex:
+        return tf.complex(tf.math.round(tf.math.real(x)), tf.math.round(tf.math.imag(x)))
+    return tf.math.round(x)
+
+
 def _keep_int_rounding(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
     def apply(x: Any) -> Any:
         return x if x.dtype.is_integer or x.dtype == tf.bool else function(x)
@@ -191,9 +230,11 @@ class MathMixin:
     div = _binary("div",
         tf.math.truediv, "`numerator / denominator`; integers divide into the float type of the precision.", int_to_float=True
     )
-    pow = _binary("pow", tf.pow, "`base ** exp` in the common type.")
-    mod = _binary("mod", tf.math.floormod, "`dividend % divisor` with the sign of the divisor, as in Python.")
-    floordiv = _binary("floordiv", tf.math.floordiv, "`a // b`.")
+    pow = _binary("pow", _power, "`base ** exp` in the common type.")
+    mod = _binary(
+        "mod", _integer_division(tf.math.floormod), "`dividend % divisor` with the sign of the divisor; integers % 0 give 0."
+    )
+    floordiv = _binary("floordiv", _integer_division(tf.math.floordiv), "`a // b`; integers // 0 give 0, as in NumPy.")
     and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
     or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
     xor = _binary("xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
@@ -217,12 +258,16 @@ class MathMixin:
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
         a, b = self._common((a, b))
+        if a.dtype.is_complex:
+            return tf.where(_ordered(tf.greater_equal)(a, b), a, b)
         result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
         return self._with_nan(result, a, b)
 
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
         a, b = self._common((a, b))
+        if a.dtype.is_complex:
+            return tf.where(_ordered(tf.greater_equal)(b, a), a, b)
         result = tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b)
         return self._with_nan(result, a, b)
 
@@ -264,8 +309,8 @@ class MathMixin:
         if x.dtype.is_integer:
             minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
         x, low, high = self._common((x, minimum, maximum))
-        if x.dtype.is_complex:
-            raise ArgumentTypeError(f"clip: complex values have no order (got {x.dtype.name})")
+        if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
+            return self.minimum(self.maximum(x, low), high)
         if x.dtype == tf.bool:
             return tf.logical_and(tf.logical_or(x, low), high)
         result = tf.minimum(tf.maximum(x, low), high)
@@ -275,7 +320,7 @@ class MathMixin:
 
     abs = _unary(_abs, "Absolute value (magnitude for complex values).", keep_ints=True)
     sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
-    round = _unary(_keep_int_rounding(tf.math.round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
+    round = _unary(_keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
     ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
     floor = _unary(_keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", keep_ints=True)
     sqrt = _unary(tf.sqrt, "Square root.")

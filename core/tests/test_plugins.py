@@ -426,3 +426,24 @@ def test_bk_plugins_without_disabling_autoload_warns_at_the_call_site(site, monk
     messages = [str(w.message) for w in caught if issubclass(w.category, bk.PluginWarning)]
     assert any("BK_PLUGINS=fakea has no effect" in m and "BK_DISABLE_PLUGIN_AUTOLOAD=1" in m for m in messages), messages
     assert {w.filename for w in caught if issubclass(w.category, bk.PluginWarning)} == {__file__}
+
+
+# ---------------------------------------------------------------- bk.info() and python -m bk
+
+
+def test_info_prints_like_python_m_bk_info_and_keeps_the_data(site):
+    site.fake_framework("fakea")
+    site.activate("fakea")
+    report = bk.info()
+    assert isinstance(report, bk.Info) and isinstance(report, dict)
+    text = str(report)
+    assert text.startswith(f"bk-core {bk.__version__} on Python") and "fakea" in text and "bk-fakea 1.0" in text
+    assert repr(report) == text
+    data = report.to_dict()
+    assert type(data) is dict and data["backends"][0]["name"] == "fakea" and data == report
+    assert json.loads(report.to_json()) == json.loads(json.dumps(report)) == data
+
+
+def test_python_m_bk_version():
+    result = subprocess.run([sys.executable, "-m", "bk", "--version"], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == f"bk-core {bk.__version__}"

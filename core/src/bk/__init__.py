@@ -16,7 +16,7 @@ from ._dispatch import (
 )
 from ._dtype import DType, combine_types, from_numpy_dtype, to_numpy_dtype
 from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError
-from ._info import info
+from ._info import Info, info
 from ._markers import hookimpl, hookspec
 from ._object import OBJECTS
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
@@ -33,6 +33,7 @@ __all__ = [
     "ComputeDevice",
     "DType",
     "IndexOutOfRangeError",
+    "Info",
     "NoBackendFound",
     "OBJECTS",
     "PluginError",

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import copy
+import json
 import platform
 import sys
 from typing import Any
@@ -10,18 +12,43 @@ from typing import Any
 from ._plugins import REGISTRY, Entry
 from ._version import __version__
 
-__all__ = ["format_info", "info"]
+__all__ = ["Info", "format_info", "info"]
 
 
-def info(load: bool = False) -> dict[str, Any]:
+class Info(dict[str, Any]):
+    """The report of `bk.info()`: prints (and shows at the prompt) as `python -m bk info` does, and is the data too.
+
+    It is a dict with the keys `core`, `python`, `platform`, `backends` and `problems` (so
+    `bk.info()["backends"]` and `json.dumps(bk.info())` work); `str()` gives the readable text.
+    """
+
+    def __str__(self) -> str:
+        return format_info(self)
+
+    def __repr__(self) -> str:  # the interactive prompt shows the same readable report
+        return format_info(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, independent copy of the data."""
+        return copy.deepcopy(dict(self))
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """The data as JSON text, as `python -m bk info --json` prints it."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+
+def info(load: bool = False) -> Info:
     """A report of the core, every discovered backend, and every plugin problem.
+
+    `print(bk.info())` shows it as `python -m bk info` does; the result is also a dict of the data
+    (see `Info`), with `to_dict()` and `to_json()`.
 
     Args:
         load: Also load every backend (importing its framework) to report framework versions and devices.
             Without it, only already loaded backends report devices.
 
     Returns:
-        A JSON-serialisable dict with `core`, `python`, `platform`, `backends` and `problems`.
+        An `Info`: a JSON-serialisable dict with `core`, `python`, `platform`, `backends` and `problems`.
     """
     REGISTRY.ensure()
     backends = []
@@ -31,13 +58,13 @@ def info(load: bool = False) -> dict[str, Any]:
             with contextlib.suppress(Exception):  # the failure is recorded in entry.error
                 REGISTRY.load(name)
         backends.append(_describe(entry))
-    return {
-        "core": __version__,
-        "python": sys.version.split()[0],
-        "platform": platform.platform(),
-        "backends": backends,
-        "problems": [{"distribution": p.distribution, "entry_point": p.entry_point, "reason": p.reason} for p in REGISTRY.problems],
-    }
+    return Info(
+        core=__version__,
+        python=sys.version.split()[0],
+        platform=platform.platform(),
+        backends=backends,
+        problems=[{"distribution": p.distribution, "entry_point": p.entry_point, "reason": p.reason} for p in REGISTRY.problems],
+    )
 
 
 def _describe(entry: Entry) -> dict[str, Any]:
@@ -100,17 +127,16 @@ def format_info(report: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m bk info [--json] [--no-load]`."""
+    """`python -m bk info [--json] [--no-load]` and `python -m bk --version`."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m bk", description="bk: one array API, many backends")
+    parser.add_argument("--version", action="version", version=f"bk-core {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     info_parser = sub.add_parser("info", help="print the core version, backends, devices and plugin problems")
     info_parser.add_argument("--json", action="store_true", help="print JSON for machines")
     info_parser.add_argument("--no-load", action="store_true", help="do not load backends (no framework import)")
     args = parser.parse_args(argv)
-    import json
-
     report = info(load=not args.no_load)
-    print(json.dumps(report, indent=2) if args.json else format_info(report))
+    print(report.to_json() if args.json else report)
     return 0

@@ -257,11 +257,17 @@ class IndexingMixin:
         return np.asarray(result).astype(to_numpy_dtype(dtype), copy=False)
 
     def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
-        """Sorted unique slices along `axis`, and as asked the inverse indices and the counts."""
-        result = np.unique(np.asarray(x), return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+        """Sorted unique slices along `axis`, and as asked the inverse indices and the counts; one NaN, last.
+
+        Always a tuple: `(values,)`, plus the inverse and the counts when asked for (int64).
+        """
+        x = np.asarray(x)
+        exact = x.astype(np.float32) if x.dtype.kind == "V" else x  # bfloat16: NumPy's unique does not know its NaN
+        result = np.unique(exact, return_inverse=return_inverse, return_counts=return_counts, axis=axis)
         if not isinstance(result, tuple):
-            return (result,)
+            result = (result,)
         parts = list(result)
+        parts[0] = parts[0].astype(x.dtype, copy=False)
         if return_inverse:
             parts[1] = parts[1].reshape(-1)  # some NumPy 2 versions keep the input's shape
         return tuple(parts)

@@ -15,13 +15,14 @@ the top-level module of the namespace (`array_api_strict`), or for a namespace o
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Final
 
 import bk
-from bk._entrypoints import find_entry_points
+from bk._entrypoints import EntryPointInfo, find_entry_points
 
 __all__ = ["ENTRY_POINT_GROUP", "ENV_VAR", "Declaration", "bk_backends", "declarations", "register", "unregister"]
 
@@ -97,7 +98,7 @@ def unregister(name: str) -> None:
 def declarations() -> dict[str, Declaration]:
     """Every declared namespace by backend name: entry points, then `BK_ARRAYAPI`, then `register()`."""
     found: dict[str, Declaration] = {}
-    for info in find_entry_points(ENTRY_POINT_GROUP):
+    for info in _published():
         if _valid(info.name, info.value, f"entry point {info.name!r} of distribution {info.distribution!r}"):
             found[info.name] = Declaration(info.name, info.value, owner_modules(info.value), f"distribution {info.distribution}")
     for item in filter(None, (part.strip() for part in os.environ.get(ENV_VAR, "").split(","))):
@@ -108,6 +109,27 @@ def declarations() -> dict[str, Declaration]:
             found[name] = Declaration(name, namespace, owner_modules(namespace), f"{ENV_VAR}")
     found.update(_REGISTERED)
     return found
+
+
+_SCANNED: dict[tuple[tuple[str, int], ...], list[EntryPointInfo]] = {}
+
+
+def _published() -> list[EntryPointInfo]:
+    """The entry points of the group; scanned again only when a directory of `sys.path` changed
+    (installing a distribution adds a folder there), so `bk.refresh()` and `register()` stay cheap."""
+    key = tuple((entry, _mtime(entry)) for entry in sys.path)
+    found = _SCANNED.get(key)
+    if found is None:
+        _SCANNED.clear()
+        found = _SCANNED[key] = find_entry_points(ENTRY_POINT_GROUP)
+    return found
+
+
+def _mtime(path: str) -> int:
+    try:
+        return os.stat(path or os.getcwd()).st_mtime_ns
+    except OSError:
+        return 0
 
 
 @bk.hookimpl

@@ -326,3 +326,11 @@ def test_contractions_of_huge_variables(lazy: bk.Backend) -> None:
     assert lazy.staticshape(lazy.stack([b, b, b], 1)) == (50_000, 3, 3)
     with pytest.raises(ValueError, match="refuses"):  # no rule, and too large to stand in for
         lazy.concat([a, a], 0)
+
+
+def test_autoray_style_properties(lazy: bk.Backend) -> None:
+    z = bk_lazy.LazyArray.from_data(np.array([[1 + 2j, 3j]]))
+    assert z.H.shape == (2, 1) and z.real.dtype == F64 and z.imag.fn_name == "imag"
+    np.testing.assert_array_equal(lazy.numpy(z.H), np.array([[1 - 2j], [-3j]]))
+    v = bk_lazy.LazyArray.from_shape((2, 5), "int32")
+    assert v.is_variable and v.size == 10 and v.ndim == 2 and v.nbytes == 40

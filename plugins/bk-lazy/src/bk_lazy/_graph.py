@@ -180,6 +180,29 @@ class LazyArray:
     def T(self) -> LazyArray:
         return _lazy().transpose(self, tuple(range(self.ndim))[::-1])
 
+    @property
+    def H(self) -> LazyArray:
+        """The conjugate transpose."""
+        return _lazy().conj(self.T)
+
+    @property
+    def real(self) -> LazyArray:
+        return _lazy().real(self)  # type: ignore[no-any-return]
+
+    @property
+    def imag(self) -> LazyArray:
+        return _lazy().imag(self)  # type: ignore[no-any-return]
+
+    @classmethod
+    def from_data(cls, data: Any) -> LazyArray:
+        """A leaf holding `data` (`bk_lazy.array`)."""
+        return array(data)
+
+    @classmethod
+    def from_shape(cls, shape: Any, dtype: Any = None) -> LazyArray:
+        """A placeholder leaf (`bk_lazy.Variable`)."""
+        return Variable(shape, dtype)
+
     def __repr__(self) -> str:
         if self.is_variable:
             what = f"Variable {self._name!r}" if self._name else "Variable"

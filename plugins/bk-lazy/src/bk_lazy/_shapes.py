@@ -181,9 +181,7 @@ def _specs(numpy: Backend, result: Any) -> Any:
     return tuple(numpy.staticshape(result)), numpy.dtype(result)
 
 
-SIZE_PRESERVING: Final = frozenset(
-    {"einsum", "tensordot", "mul_matrix_batched_vector", "transpose", "expand_dims", "stack"}
-)
+SIZE_PRESERVING: Final = frozenset({"einsum", "tensordot", "mul_matrix_batched_vector", "transpose", "expand_dims", "stack"})
 """Operations whose result sizes are sizes of their inputs (or counts of them), in the same order: their
 templates run on inputs whose sizes are renumbered 2, 3, 4, ... (keeping their order) and mapped back."""
 

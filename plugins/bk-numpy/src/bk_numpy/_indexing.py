@@ -29,6 +29,11 @@ _SCATTER_UFUNCS: Final = {"add": np.add, "max": np.maximum, "min": np.minimum}
 _RAVEL_MODES: Final = {"undefined": "clip", "periodic": "wrap", "clamp": "clip"}
 
 
+def _comparable(x: Any) -> Any:
+    """bfloat16 (ml_dtypes) as float32, the same values: NumPy's sorting does not place its NaN last."""
+    return x.astype(np.float32) if x.dtype.kind == "V" else x
+
+
 def _batch_size(*sizes: int) -> int:
     """The common batch size of `sizes`, where 1 broadcasts."""
     others = {s for s in sizes if s != 1}
@@ -229,15 +234,16 @@ class IndexingMixin:
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """`x` sorted ascending along `axis`; NaN last."""
+        x = np.asarray(x)
         try:
-            return np.sort(x, axis=axis)
+            return np.sort(_comparable(x), axis=axis).astype(x.dtype, copy=False)
         except ValueError as error:
             reraise("sort", error)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Indices that sort `x` along `axis`; stable."""
         try:
-            return np.argsort(x, axis=axis, kind="stable")
+            return np.argsort(_comparable(np.asarray(x)), axis=axis, kind="stable")
         except ValueError as error:
             reraise("argsort", error)
 
@@ -249,7 +255,7 @@ class IndexingMixin:
         """
         if side not in ("left", "right"):
             raise ValueError(f"side must be 'left' or 'right' but got {side!r}")
-        sorted_sequence, search_values = np.asarray(sorted_sequence), np.asarray(search_values)
+        sorted_sequence, search_values = _comparable(np.asarray(sorted_sequence)), _comparable(np.asarray(search_values))
         if sorted_sequence.ndim == 1:
             result = np.searchsorted(sorted_sequence, search_values, side=side)
         else:

@@ -193,7 +193,8 @@ def _arg_case(name: str) -> Callable[[Trial], None]:
             if _reduced_size_zero(shape, axis):
                 check_raises(t, ValueError, lambda: function(tensor(t, x), axis=axis, **kwargs), what + " of nothing", name)
                 return
-            expected = reference(x, axis=axis, keepdims=keepdims)
+            exact = x.astype(np.float64) if x.dtype.kind == "V" else x  # bfloat16: NumPy's argmax does not know its NaN
+            expected = reference(exact, axis=axis, keepdims=keepdims)
             check_result(t, function(tensor(t, x), axis=axis, **kwargs), expected, what, INT64, {"x": x})
 
         example()

@@ -57,10 +57,11 @@ def _sort_case(name: str) -> Any:
                 check_result(t, t.b.argsort(tensor(t, x), axis), np.argsort(_exact(x), axis=axis, kind="stable"), what, INT64, {"x": x})
 
         example()
-        x = np.array([[3.0, np.nan, -np.inf, 1.0, np.inf]], np.float32)
         function = getattr(t.b, name)
-        expected = np.sort(x, axis=-1) if name == "sort" else np.argsort(x, axis=-1, kind="stable")
-        check_result(t, function(tensor(t, x), -1), expected, describe(name, x, axis=-1) + ": NaN after +inf", DType(float, 32) if name == "sort" else INT64, {"x": x})
+        for dtype in (DType(float, 32), DType(float, 16, brain=True)):
+            x = np.array([[3.0, np.nan, -np.inf, 1.0, np.inf]], bk.to_numpy_dtype(dtype))
+            expected = np.sort(_exact(x), axis=-1) if name == "sort" else np.argsort(_exact(x), axis=-1, kind="stable")
+            check_result(t, function(tensor(t, x), -1), expected, describe(name, x, axis=-1) + ": NaN after +inf", dtype if name == "sort" else INT64, {"x": x})
         for axis in (2, -3):
             check_raises(t, bk.AxisError, lambda axis=axis: function(tensor(t, x), axis), describe(name, x, axis=axis), name)
 
@@ -113,10 +114,13 @@ def _searchsorted(t: Trial) -> None:
         check_result(t, got, expected, what, DType(int, bits), {"sequence": sequence, "values": values})
 
     example()
-    sequence = np.array([1.0, 2.0, np.inf, np.nan], np.float32)
-    values = np.array([np.nan, np.inf, 0.0], np.float32)
-    got = t.b.searchsorted(tensor(t, sequence), tensor(t, values), "left", INT64)
-    check_result(t, got, np.searchsorted(sequence, values, "left"), "searchsorted([1, 2, inf, nan], [nan, inf, 0], 'left')", INT64)
+    for dtype in (DType(float, 32), DType(float, 16, brain=True)):
+        sequence = np.array([1.0, 2.0, np.inf, np.nan], bk.to_numpy_dtype(dtype))
+        values = np.array([np.nan, np.inf, 0.0], bk.to_numpy_dtype(dtype))
+        for side in ("left", "right"):
+            got = t.b.searchsorted(tensor(t, sequence), tensor(t, values), side, INT64)
+            expected = np.searchsorted(_exact(sequence), _exact(values), side)
+            check_result(t, got, expected, f"searchsorted({dtype} [1, 2, inf, nan], [nan, inf, 0], {side!r})", INT64)
 
 
 add_case("searchsorted", "edge-nan-dtypes", _searchsorted, "NaN sorts after +inf; every real dtype; the dtype argument decides the result's")

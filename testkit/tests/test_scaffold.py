@@ -97,6 +97,41 @@ def test_workflow_certifies_and_uploads_the_report(generated: pathlib.Path) -> N
     assert "actions/upload-artifact" in workflow
 
 
+def test_workflow_installs_bk_from_one_variable_before_the_test_extra(tmp_path: pathlib.Path) -> None:
+    """While bk is not on an index, BK_SOURCE (a git URL or a checkout) provides bk-core, bk-numpy and bk-testkit."""
+    scaffold("tkgit", parent=tmp_path, bk_source="git+https://example.org/bk.git@main")
+    workflow = (tmp_path / "tkgit/.github/workflows/certify.yml").read_text()
+    assert 'BK_SOURCE: "git+https://example.org/bk.git@main"' in workflow
+    install = workflow.index("Install bk from BK_SOURCE")
+    assert install < workflow.index('pip install ".[test]"')
+    for distribution, folder in (("bk-core", "core"), ("bk-numpy", "plugins/bk-numpy"), ("bk-testkit", "testkit")):
+        assert f'"{distribution} @ $BK_SOURCE#subdirectory={folder}"' in workflow  # a git URL
+        assert f'"$BK_SOURCE/{folder}"' in workflow  # a path to a checkout
+    for folder in ("core", "plugins/bk-numpy", "testkit"):
+        assert (ROOT / folder / "pyproject.toml").is_file()  # the subdirectories the workflow names exist
+    scaffold("tkplain", parent=tmp_path, bk_source="")
+    assert 'BK_SOURCE: ""' in (tmp_path / "tkplain/.github/workflows/certify.yml").read_text()
+    readme = (tmp_path / "tkplain/README.md").read_text()
+    assert "BK_SOURCE" in readme and "pip install ./core ./plugins/bk-numpy ./testkit" in readme
+
+
+def test_workflow_steps_run_in_a_shell(tmp_path: pathlib.Path) -> None:
+    """The install step's shell code, run with pip replaced by echo, picks the form that fits BK_SOURCE."""
+    scaffold("tkshell", parent=tmp_path, bk_source="")
+    workflow = (tmp_path / "tkshell/.github/workflows/certify.yml").read_text()
+    script = workflow.split("run: |\n", 1)[1].split("      - name:", 1)[0]
+    for source, expected in (("git+https://example.org/bk.git", "bk-testkit @ git+https://example.org/bk.git#subdirectory=testkit"), ("/src/bk", "/src/bk/testkit")):
+        result = subprocess.run(["sh", "-c", "pip() { echo \"$@\"; }\n" + script], env={"BK_SOURCE": source, "PATH": os.environ["PATH"]}, capture_output=True, text=True)
+        assert result.returncode == 0 and expected in result.stdout, result.stdout + result.stderr
+
+
+def test_new_takes_the_distribution_name_and_a_bk_source(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "bk-tk-dist", "--bk-source", "/checkout/bk"]) == 0
+    assert (tmp_path / "tk_dist/src/bk_tk_dist/plugin.py").is_file()
+    assert 'BK_SOURCE: "/checkout/bk"' in (tmp_path / "tk_dist/.github/workflows/certify.yml").read_text()
+
+
 def test_generated_code_passes_ruff_with_the_repository_settings(generated: pathlib.Path) -> None:
     ruff = shutil.which("ruff", path=str(pathlib.Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:
@@ -217,6 +252,10 @@ def test_generated_plugin_installs_with_pip_and_certifies(tmp_path: pathlib.Path
         assert new.returncode == 0, new.stdout + new.stderr
         installed = _run(python, *pip, f"./{args[0]}", cwd=tmp_path)  # pip install ./NAME
         assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    # the [test] extra resolves without an index once bk-core and bk-testkit are installed (as the CI's BK_SOURCE step does)
+    with_extra = _run(python, *[a for a in pip if a != "--no-deps"], "./tkscaffold[test]", cwd=tmp_path)
+    assert with_extra.returncode == 0, with_extra.stdout + with_extra.stderr
 
     certify = _run(python, *testkit, "certify", "tkscaffold", "tkframed", "--json", "report.json", cwd=tmp_path)
     assert certify.returncode == 0, certify.stdout + certify.stderr

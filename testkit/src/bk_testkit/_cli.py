@@ -49,6 +49,12 @@ def _parser() -> argparse.ArgumentParser:
         help="backend name (lowercase letters, digits and single underscores, such as mylib) or the distribution name bk-mylib",
     )
     new.add_argument("--framework", metavar="MODULE", help="top-level module of the framework whose tensor types the backend owns")
+    new.add_argument(
+        "--bk-source",
+        metavar="URL_OR_PATH",
+        help="where the generated CI installs bk-core, bk-numpy and bk-testkit while they are not on a package index: "
+        "a git URL (git+https://...) or a path to a bk checkout (default: the git URL this testkit was installed from, if any)",
+    )
     return parser
 
 
@@ -63,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "list-features":
             return _list_features()
         if args.command == "new":
-            return _new(args.name, args.framework)
+            return _new(args.name, args.framework, args.bk_source)
         return _certify(parser, args)
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
@@ -86,10 +92,10 @@ def backend_name(name: str) -> str:
     return name
 
 
-def _new(name: str, framework: str | None) -> int:
+def _new(name: str, framework: str | None, bk_source: str | None = None) -> int:
     name = backend_name(name)
     try:
-        files = scaffold(name, framework)
+        files = scaffold(name, framework, bk_source=bk_source)
     except ScaffoldError as error:
         print(f"testkit new: {error}", file=sys.stderr)
         return EXIT_USAGE

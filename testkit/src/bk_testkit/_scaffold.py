@@ -9,9 +9,11 @@ The files come from the templates in `bk_testkit/templates/`, with `{{ key }}` p
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib.metadata
 import importlib.util
 import inspect
+import json
 import keyword
 import re
 import textwrap
@@ -73,6 +75,7 @@ class Scaffold:
     name: str
     framework: str | None = None
     framework_distribution: str | None = None
+    bk_source: str = ""
 
     @property
     def package(self) -> str:
@@ -90,7 +93,7 @@ class Scaffold:
         return "".join(part.capitalize() for part in self.name.split("_")) + "Backend"
 
 
-def scaffold(name: str, framework: str | None = None, parent: str | Path = ".") -> list[Path]:
+def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", bk_source: str | None = None) -> list[Path]:
     """Writes a new plugin distribution into the folder `parent/name`.
 
     Args:
@@ -98,6 +101,9 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".") 
         framework: The top-level module of the framework the backend is for; its types are the
             ones the backend owns in dispatch (`BackendSpec.modules`).
         parent: The folder in which the new folder is created.
+        bk_source: Where the generated CI installs bk from while it is not on a package index: a git
+            URL (`git+https://...`) or a path to a checkout. `None`: the git URL this bk-testkit was
+            installed from, if any (PEP 610), else nothing (bk comes from the index).
 
     Returns:
         The files written, in the order of writing.
@@ -107,6 +113,7 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".") 
             installed backend or module already uses.
     """
     spec = validate(name, framework)
+    spec = dataclasses.replace(spec, bk_source=_installed_from_git() if bk_source is None else bk_source)
     target = Path(parent) / name
     if target.exists():
         raise ScaffoldError(f"{target} already exists; choose another name, or remove or rename that folder first")
@@ -251,7 +258,22 @@ def _values(spec: Scaffold) -> dict[str, str]:
         "dispatch": textwrap.fill(_dispatch_text(spec), _README_WIDTH),
         "port_steps": textwrap.fill(_port_text(spec), _README_WIDTH, subsequent_indent="   "),
         "feature_count": str(len(bk.Backend.features())),
+        "bk_source": spec.bk_source,
     }
+
+
+def _installed_from_git() -> str:
+    """The git URL (with its revision) that bk-testkit was installed from, or `""` (PEP 610 `direct_url.json`)."""
+    try:
+        text = importlib.metadata.distribution("bk-testkit").read_text("direct_url.json")
+        data = json.loads(text or "{}")
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return ""
+    vcs = data.get("vcs_info") or {}
+    if vcs.get("vcs") != "git" or not str(data.get("url", "")):
+        return ""
+    revision = vcs.get("requested_revision") or vcs.get("commit_id")
+    return f"git+{data['url']}" + (f"@{revision}" if revision else "")
 
 
 def _plan_values(overrides: set[str]) -> dict[str, str]:

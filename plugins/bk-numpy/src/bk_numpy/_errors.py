@@ -25,6 +25,7 @@ _SHAPE_PHRASES: Final = (
     "shapes",
     "mismatch in its core dimension",
     "not aligned",
+    "shape-mismatch",
 )
 
 

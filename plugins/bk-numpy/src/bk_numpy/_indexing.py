@@ -207,7 +207,9 @@ class IndexingMixin:
         With `new_length`, the result is cut to that length or padded by repeating its last
         slice (zeros if it is empty), as `jax.numpy.repeat(total_repeat_length=...)` does.
         """
-        result = np.repeat(np.asarray(x), np.asarray(repeats), axis=axis)
+        x = np.asarray(x)
+        axis = normalize_axis(axis, x.ndim, "repeat")
+        result = np.repeat(x, np.asarray(repeats), axis=axis)
         if new_length is None or result.shape[axis] == new_length:
             return result
         if result.shape[axis] > new_length or result.shape[axis] == 0:

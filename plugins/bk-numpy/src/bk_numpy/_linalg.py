@@ -13,6 +13,7 @@ from bk import get_precision
 from bk._axes import normalize_axes
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
+from ._errors import reraise
 
 __all__ = ["LinalgMixin"]
 
@@ -63,11 +64,17 @@ class LinalgMixin:
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
         dtype = binary_dtype(a, b)
-        return np.tensordot(np.asarray(a, dtype), np.asarray(b, dtype), (tuple(a_axes), tuple(b_axes)))
+        try:
+            return np.tensordot(np.asarray(a, dtype), np.asarray(b, dtype), (tuple(a_axes), tuple(b_axes)))
+        except (ValueError, IndexError) as error:
+            reraise("tensordot", error)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation (`numpy.einsum`)."""
-        return np.einsum(equation, *tensors)
+        try:
+            return np.einsum(equation, *tensors)
+        except ValueError as error:
+            reraise("einsum", error)
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense or SciPy sparse matrix times `(batch, cols)` vectors gives `(batch, rows)`."""

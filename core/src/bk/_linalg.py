@@ -92,6 +92,24 @@ def setup(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter:
     return Problem(b, lin, int(shape[0]), y, x0, tolerance_sq, limit, checkpoints, pre, matrix_offset)
 
 
+def iterate(p: Problem, step: Any, state: tuple[Tensor, ...]) -> tuple[Tensor, ...]:
+    """Runs the solver's `step` through `Backend.while_loop` until it stops.
+
+    With checkpoints (a trajectory), one loop per stretch between checkpoints: a checkpoint after
+    the solver stopped then holds the final state. (`while_loop` with a sequence of checkpoints
+    repeats its last recorded checkpoint instead, as the reference defines.)
+    """
+    if isinstance(p.checkpoints, int):
+        return tuple(p.b.while_loop(step, state, p.checkpoints))
+    recorded, done = [], 0
+    for checkpoint in p.checkpoints:
+        if checkpoint > done:
+            state = tuple(p.b.while_loop(step, state, checkpoint - done))
+            done = checkpoint
+        recorded.append(state)
+    return tuple(p.b.stack_leaves(recorded))
+
+
 def finish(p: Problem, method: str, x: Tensor, residual: Tensor, iterations: Tensor, evaluations: Tensor, converged: Tensor, diverged: Tensor) -> SolveResult:
     """The `SolveResult`, with readable messages when the values are available."""
     b = p.b
@@ -138,7 +156,7 @@ def cg(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: An
         return new_go & go, it, evals, x, r, d, b.where(go, rz_new, rz), converged, diverged
 
     state = (go, zero, zero + 1, x, r, z, rz, converged, diverged)
-    _, it, evals, x, r, _, _, converged, diverged = b.while_loop(step, state, p.checkpoints)
+    _, it, evals, x, r, _, _, converged, diverged = iterate(p, step, state)
     return finish(p, "CG", x, r, it, evals, converged, diverged)
 
 
@@ -170,7 +188,7 @@ def cg_adaptive(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max
         return new_go & go, it, evals, x, r, d, ad, converged, diverged
 
     state = (go, zero, zero + 2, x, r, d, ad, converged, diverged)
-    _, it, evals, x, r, _, _, converged, diverged = b.while_loop(step, state, p.checkpoints)
+    _, it, evals, x, r, _, _, converged, diverged = iterate(p, step, state)
     return finish(p, "CG-adaptive", x, r, it, evals, converged, diverged)
 
 
@@ -247,7 +265,7 @@ def bicg(b: Backend, lin: Any, y: Any, x0: Any, rtol: Any, atol: Any, max_iter: 
         new_go, converged, diverged = p.stop(p.dot(r, r), it)
         return new_go & go, it, evals, z, r, u, rho0, alpha, omega, converged, diverged
 
-    _, it, evals, z, r, *_, converged, diverged = b.while_loop(step, state, p.checkpoints)
+    _, it, evals, z, r, *_, converged, diverged = iterate(p, step, state)
     x = p.x0 + p.precondition(z)
     method = "biCG-stab" if ell == 1 else f"biCG-stab({ell})"
     return finish(p, method, x, r, it, evals, converged, diverged)

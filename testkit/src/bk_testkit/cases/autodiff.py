@@ -181,7 +181,10 @@ def _while_loop(t: Trial) -> None:
     result = t.b.while_loop(loop, start, None)
     t.check(result[1], np.array([8.0]), "while_loop: x after 3 iterations")
     stacked = t.b.while_loop(loop, start, (0, 1, 5))
-    t.check(stacked[1], np.array([[1.0], [2.0], [8.0]]), "while_loop(max_iter=(0, 1, 5)) trajectory")
+    # the loop ends after 3 iterations: checkpoint 5 is never reached and repeats the last recorded one (1)
+    t.check(stacked[1], np.array([[1.0], [2.0], [2.0]]), "while_loop(max_iter=(0, 1, 5)) trajectory")
+    reached = t.b.while_loop(loop, start, (1, 3))
+    t.check(reached[1], np.array([[2.0], [8.0]]), "while_loop(max_iter=(1, 3)) trajectory")
 
 
 @case("vectorized_call")
@@ -189,6 +192,15 @@ def _vectorized_call(t: Trial) -> None:
     """Maps over the first axis; size 1 broadcasts."""
     x, y = np.arange(6, dtype=np.float32).reshape(3, 2), np.ones((1, 2), np.float32)
     t.check(t.b.vectorized_call(lambda a, b: a * 2 + b, t.tensor(x), t.tensor(y)), x * 2 + y, "vectorized_call")
+
+
+@case("vectorized_call", name="gather-1d-negative")
+def _vectorized_gather(t: Trial) -> None:
+    """`vectorized_call(gather_1d, values, indices)`: a negative index counts from the end in every row."""
+    values = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], np.float32)
+    indices = np.array([[-1, 0], [0, -2]], np.int64)
+    got = t.b.vectorized_call(t.b.gather_1d, t.tensor(values), t.tensor(indices))
+    t.check(got, np.take_along_axis(values, indices % 3, 1), "vectorized_call(gather_1d) with negative indices", inputs={"indices": indices})
 
 
 @case("numpy_call")

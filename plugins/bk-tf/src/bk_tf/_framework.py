@@ -5,7 +5,9 @@ of them through absl before `TF_CPP_MIN_LOG_LEVEL` applies (even at level 3), an
 loggers (`tensorflow`, `absl`) print warnings such as tf.function retracing later on. When bk-tf
 is the one importing TensorFlow:
 
-- `TF_CPP_MIN_LOG_LEVEL` defaults to 2 (`os.environ.setdefault`: a level the user set wins);
+- `TF_CPP_MIN_LOG_LEVEL` defaults to 3 (`os.environ.setdefault`: a level the user set wins); 3
+  rather than 2 because some kernels log harmless messages at error level (oneDNN's "supports
+  DT_INT32 only on platforms with AVX-512"), while real errors reach the user as exceptions;
 - unless that level is 0 (the user asked to see everything), file descriptor 2 points at the null
   device while TensorFlow loads (an import error is still raised as usual), and the `tensorflow`
   and `absl` Python loggers are set to ERROR where nobody has set a level on them yet.
@@ -26,7 +28,7 @@ from typing import Any, Final
 __all__ = ["tf"]
 
 LEVEL_VARIABLE: Final = "TF_CPP_MIN_LOG_LEVEL"
-QUIET_LEVEL: Final = "2"
+QUIET_LEVEL: Final = "3"
 _PYTHON_LOGGERS: Final = ("tensorflow", "absl")
 
 

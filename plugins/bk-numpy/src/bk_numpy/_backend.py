@@ -141,13 +141,15 @@ class NumPyBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
         return tuple(shape) if shape is not None else np.shape(tensor)
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part."""
+        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part; to bool tests `!= 0`."""
         np_dtype = to_numpy_dtype(dtype)
         current = getattr(x, "dtype", None)
         if current == np_dtype and (isinstance(x, np.ndarray) or is_scipy_sparse(x)):
             return x
         if not isinstance(x, np.ndarray) and not is_scipy_sparse(x):
             x = np.asarray(x)
+        if x.dtype.kind == "c" and np_dtype.kind == "b":
+            return x != 0
         if x.dtype.kind == "c" and np_dtype.kind != "c":
             x = x.real  # an explicit choice instead of NumPy's ComplexWarning
         return x.astype(np_dtype)

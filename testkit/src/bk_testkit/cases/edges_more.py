@@ -97,7 +97,7 @@ for _name in _ARITHMETIC:
 
 
 def _cast(t: Trial) -> None:
-    """Every pair of dtypes: values in range of the target; floats truncate toward zero; complex to real keeps the real part."""
+    """Every pair of dtypes: values in range of the target; floats truncate toward zero; complex to real keeps the real part, to bool tests != 0."""
 
     @explore(dtypes(t, ALL_DTYPES), dtypes(t, ALL_DTYPES), shapes(max_rank=3), examples=40)
     def example(source: DType, target: DType, shape: tuple[int, ...]) -> None:
@@ -105,8 +105,11 @@ def _cast(t: Trial) -> None:
         low = 0 if (target.kind is int and not target.signed) or (source.kind is int and not source.signed) else -3
         x = make_values(source, shape, seed=sum(shape) + 5, low=low, special=not to_int)
         with np.errstate(all="ignore"):
-            real = x.real if (x.dtype.kind == "c" and target.kind is not complex) else x
-            expected = real.astype(bk.to_numpy_dtype(target))
+            if x.dtype.kind == "c" and target.kind is bool:
+                expected = x != 0  # a complex value is true where it is not 0
+            else:
+                real = x.real if (x.dtype.kind == "c" and target.kind is not complex) else x  # complex to real: the real part
+                expected = real.astype(bk.to_numpy_dtype(target))
         got = t.b.cast(tensor(t, x), target)
         check_result(t, got, expected, f"cast({describe('', x)[1:-1]}, {target})", target, {"x": x})
 

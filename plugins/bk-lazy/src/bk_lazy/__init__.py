@@ -7,20 +7,18 @@ compiles a graph once into a callable that runs on whatever backend its argument
 Importing this package imports no framework; the backend is loaded by `bk.backend("lazy")`.
 """
 
-from ._function import Function
-from ._graph import (
-    LazyArray,
-    UnboundVariableError,
-    Variable,
-    array,
-    ascend,
-    compute,
-    compute_count,
-    descend,
-    shared_intermediates,
-)
-from ._source import get_source
 from ._version import __version__
+
+# The graph machinery loads on first use: listing backends imports `bk_lazy.plugin`, and so this
+# package, and must stay light.
+_LAZY = {
+    "Function": "._function",
+    "get_source": "._source",
+    **dict.fromkeys(
+        ("LazyArray", "UnboundVariableError", "Variable", "array", "ascend", "compute", "compute_count", "descend", "shared_intermediates"),
+        "._graph",
+    ),
+}
 
 __all__ = [
     "Function",
@@ -36,3 +34,17 @@ __all__ = [
     "get_source",
     "shared_intermediates",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bk_lazy' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = globals()[name] = getattr(import_module(module, __name__), name)
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

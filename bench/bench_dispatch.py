@@ -1,4 +1,4 @@
-"""Dispatch cost: `choose_backend` on NumPy values, against phiml's, each call timed as a statement."""
+"""Dispatch cost: `choose_backend` on NumPy values, against autoray's `infer_backend` and phiml's, each call timed as a statement."""
 
 from __future__ import annotations
 
@@ -16,6 +16,14 @@ def run() -> list[Figure]:
     namespace = {"choose": bk.choose_backend, "a": a, "b": b, "lookup": {np.ndarray: 1}.get}
     statements = {"one": "choose(a)", "two": "choose(a, b)", "lookup": "lookup(type(a))"}
     try:
+        from autoray import infer_backend
+
+        infer_backend(a)
+        namespace["infer"] = infer_backend
+        statements["autoray"] = "infer(a)"
+    except ImportError:
+        pass
+    try:
         from phiml import backend as phiml_backend
 
         phiml_backend.choose_backend(a)
@@ -32,6 +40,11 @@ def run() -> list[Figure]:
         Figure("choose_backend(ndarray)", ns["one"], 150.0, "ns", note_one),
         Figure("choose_backend(ndarray, ndarray)", ns["two"], 250.0, "ns", note_two),
     ]
+    if "autoray" in ns:
+        figures += [
+            Figure("choose_backend(ndarray) / autoray infer_backend(ndarray)", ns["one"] / ns["autoray"], 1.0, "x", f"(autoray {ns['autoray']:.0f} ns in the same run)"),
+            Figure("choose_backend(ndarray, ndarray) / autoray infer_backend(ndarray)", ns["two"] / ns["autoray"], 1.3, "x", "(two values: at most 1.3x one autoray call)"),
+        ]
     if "phiml_one" in ns:
         figures += [
             Figure("phiml choose_backend(ndarray) / bk's", 1 / (ns["phiml_one"] / ns["one"]), 0.2, "x", "(target: bk at least 5x faster)"),

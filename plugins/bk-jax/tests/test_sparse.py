@@ -63,11 +63,11 @@ def test_products_with_and_without_padded_layout(b: bk.Backend, name: str) -> No
     vectors = np.arange(8.0, dtype=np.float32).reshape(2, 4)
     expected = vectors @ DENSE.T
     assert _sparse._LAYOUTS.get(matrix) is not None  # concrete indices: no scatter
-    np.testing.assert_allclose(b.mul_matrix_batched_vector(matrix, vectors), expected)
+    np.testing.assert_allclose(b.mul_matrix_batched_vector(matrix, vectors), expected, atol=1e-5)
     traced = jax.jit(lambda leaves: b.mul_matrix_batched_vector(jax.tree_util.tree_unflatten(structure, leaves), vectors))
     leaves, structure = jax.tree_util.tree_flatten(matrix)
-    np.testing.assert_allclose(traced(leaves), expected)  # traced indices: segment sums
-    np.testing.assert_allclose(b.jit_compile(b.mul_matrix_batched_vector)(matrix, vectors), expected)  # layout passed along
+    np.testing.assert_allclose(traced(leaves), expected, atol=1e-5)  # traced indices: segment sums
+    np.testing.assert_allclose(b.jit_compile(b.mul_matrix_batched_vector)(matrix, vectors), expected, atol=1e-5)  # layout passed along
 
 
 def test_padded_layout_declines_skewed_patterns() -> None:
@@ -90,16 +90,16 @@ def test_layouts_go_with_their_matrices(b: bk.Backend) -> None:
 
 def test_duplicate_entries_add_up(b: bk.Backend) -> None:
     matrix = b.sparse_coo_tensor(np.array([[0, 1], [0, 1], [1, 0]]), np.array([1.0, 2.0, 5.0], np.float32), (2, 2))
-    np.testing.assert_allclose(b.mul_matrix_batched_vector(matrix, np.array([[1.0, 1.0]], np.float32)), [[3.0, 5.0]])
+    np.testing.assert_allclose(b.mul_matrix_batched_vector(matrix, np.array([[1.0, 1.0]], np.float32)), [[3.0, 5.0]], atol=1e-6)
 
 
 def test_batched_sparse_dense_products(b: bk.Backend) -> None:
     dense = np.random.default_rng(0).normal(size=(1, 4, 2, 3)).astype(np.float32)
     expected = np.einsum("ij,jcd->icd", DENSE, dense[0])[None]
     coo = b.mul_coo_dense(np.stack([ROWS, COLS], -1)[None], DENSE[ROWS, COLS][None, :, None].repeat(2, -1), DENSE.shape, dense)
-    np.testing.assert_allclose(coo, expected, rtol=1e-5)
+    np.testing.assert_allclose(coo, expected, rtol=1e-5, atol=1e-5)
     csr = b.mul_csr_dense(CSR.indices[None], CSR.indptr[None], CSR.data[None, :, None].repeat(2, -1), DENSE.shape, dense)
-    np.testing.assert_allclose(csr, expected, rtol=1e-5)
+    np.testing.assert_allclose(csr, expected, rtol=1e-5, atol=1e-5)
     assert b.csr_to_coo(CSR.indices[None], CSR.indptr[None]).tolist() == [np.stack([ROWS, COLS], -1).tolist()]
 
 
@@ -112,7 +112,7 @@ def test_sparse_triangular_solve_inside_jit(b: bk.Backend) -> None:
     expected = np.linalg.solve(np.tril(lower, -1) + np.eye(5), rhs.T).T
     np.testing.assert_allclose(solve(matrix, rhs), expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(
-        b.solve_triangular_sparse(matrix, rhs, False, False), np.linalg.solve(np.diag(np.diag(lower)), rhs.T).T, rtol=1e-5
+        b.solve_triangular_sparse(matrix, rhs, False, False), np.linalg.solve(np.diag(np.diag(lower)), rhs.T).T, rtol=1e-5, atol=1e-6
     )
     with pytest.raises(ValueError, match="square 2-D sparse matrix"):
         b.solve_triangular_sparse(formats(b)["coo"], rhs, True, False)

@@ -145,7 +145,7 @@ def test_get_source_runs(lazy: bk.Backend) -> None:
     assert "b.exp(c0)" in source and "b.sum(" in source
     namespace = {**params, "b": bk.backend("numpy")}
     exec(source, namespace)
-    np.testing.assert_allclose(namespace["result"], np.sum(np.exp(data) * 2.0), rtol=1e-12)
+    np.testing.assert_allclose(namespace["result"], np.sum(np.exp(data) * 2.0), rtol=1e-12, atol=1e-12)
 
 
 def test_history_statistics(lazy: bk.Backend) -> None:
@@ -189,7 +189,7 @@ def test_function_folds_constants_once(lazy: bk.Backend, calls: dict[str, int]) 
     f = bk_lazy.Function([x], y)
     assert calls.get("exp") == 1  # at compile time
     for _ in range(3):
-        np.testing.assert_allclose(f(np.ones(3)), np.sin(1.0) * np.exp([0.0, 1.0, 2.0]), rtol=1e-12)
+        np.testing.assert_allclose(f(np.ones(3)), np.sin(1.0) * np.exp([0.0, 1.0, 2.0]), rtol=1e-12, atol=1e-12)
     assert calls["exp"] == 1 and calls["sin"] == 3
     unfolded = bk_lazy.Function([x], y, fold_constants=False)
     for _ in range(3):
@@ -204,7 +204,7 @@ def test_function_merges_common_subexpressions_and_drops_dead_nodes(lazy: bk.Bac
     calls.clear()
     f = bk_lazy.Function([x], y)
     assert f.source.count("sin(") == 1 and "exp" not in f.source
-    np.testing.assert_allclose(f(np.full(3, 0.5)), 2 * np.sin(np.full(3, 0.5)), rtol=1e-12)
+    np.testing.assert_allclose(f(np.full(3, 0.5)), 2 * np.sin(np.full(3, 0.5)), rtol=1e-12, atol=1e-12)
     assert calls == {"sin": 1, "add": 1}
     del unused
 
@@ -224,7 +224,7 @@ def test_function_pickles(lazy: bk.Backend) -> None:
     f = bk_lazy.Function([x], lazy.sum(lazy.exp(x) * lazy.as_tensor(np.array([1.0, 2.0, 3.0])), axis=0))
     g = pickle.loads(pickle.dumps(f))
     data = np.array([0.1, 0.2, 0.3])
-    np.testing.assert_allclose(g(data), f(data), rtol=1e-15)
+    np.testing.assert_allclose(g(data), f(data), rtol=1e-15, atol=1e-15)
     assert g.source == f.source
 
 
@@ -271,8 +271,8 @@ def test_large_functions_are_interpreted_with_the_same_results(lazy: bk.Backend)
     for i in range(CODEGEN_LIMIT + 10):
         expected = np.sin(expected) if i % 2 else expected + 0.5
     got_stacked, got_sum = f(data)
-    np.testing.assert_allclose(got_stacked, np.stack([expected, data]), rtol=1e-12)
-    np.testing.assert_allclose(got_sum, expected.sum(), rtol=1e-12)
+    np.testing.assert_allclose(got_stacked, np.stack([expected, data]), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(got_sum, expected.sum(), rtol=1e-12, atol=1e-12)
     assert "x2 = sin(x1)" in f.source  # written on request
 
 
@@ -286,7 +286,7 @@ def test_function_with_several_results_and_precision(lazy: bk.Backend) -> None:
     matrix = np.diag([1.0, 2.0, 3.0])
     got_u, got_low = f(matrix)
     assert got_low.dtype == np.float32 and got_u.shape == (3, 3)
-    np.testing.assert_allclose(got_low, np.exp([3.0, 2.0, 1.0]), rtol=1e-6)
+    np.testing.assert_allclose(got_low, np.exp([3.0, 2.0, 1.0]), rtol=1e-6, atol=1e-6)
     del vh
 
 
@@ -313,7 +313,7 @@ def test_jit_compile_traces_once_per_signature(lazy: bk.Backend) -> None:
     second = compiled(lazy.sin(a), b)
     assert traces[0] == 1 and isinstance(first, bk_lazy.LazyArray)
     assert first.history_fn_frequencies()["exp"] == 1  # merged by the Function
-    np.testing.assert_allclose(lazy.numpy(second), np.exp(np.sin(np.arange(3.0))) * 3, rtol=1e-12)
+    np.testing.assert_allclose(lazy.numpy(second), np.exp(np.sin(np.arange(3.0))) * 3, rtol=1e-12, atol=1e-12)
     compiled(lazy.as_tensor(np.ones(4)), lazy.as_tensor(np.ones(4)))
     assert traces[0] == 2  # a new shape traces again
 

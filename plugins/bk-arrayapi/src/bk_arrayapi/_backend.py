@@ -76,6 +76,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     bfloat16_supported: ClassVar[bool] = False
     """bfloat16 is outside the standard, and not mapped (read by the testkit)."""
 
+    unsupported: ClassVar[dict[str, list[str]]] = {}
+    """Operations taken back to `NotImplementedError` for this class's namespace, with what it lacks."""
+
     def __init__(self, name: str, xp: Any, namespace: str) -> None:
         self.xp = xp
         self.namespace = namespace

@@ -22,6 +22,7 @@ from .._case import Trial, short, tolerance
 
 __all__ = [
     "ALL_DTYPES",
+    "available",
     "check_raises",
     "check_result",
     "dtypes",
@@ -66,14 +67,20 @@ def explore(*strategies: st.SearchStrategy[Any], examples: int = 8) -> Callable[
 
 def dtypes(t: Trial, *groups: Sequence[DType]) -> st.SearchStrategy[DType]:
     """One of the dtypes of `groups` (all when none given) that the backend can compute in."""
-    chosen = [d for g in (groups or (ALL_DTYPES,)) for d in g]
+    return st.sampled_from(available(t, *(groups or (ALL_DTYPES,))))
+
+
+def available(t: Trial, *groups: Sequence[DType]) -> list[DType]:
+    """The dtypes of `groups` the backend has: without float64, float16 or bfloat16 where it declares
+    `float64_supported`, `float16_supported` or `bfloat16_supported` False."""
+    chosen = [d for g in groups for d in g]
     if not t.float64:
         chosen = [d for d in chosen if d not in (DType(float, 64), DType(complex, 128))]
     if not t.float16:
         chosen = [d for d in chosen if d != DType(float, 16)]
     if not t.bfloat16:
         chosen = [d for d in chosen if d != DType(float, 16, brain=True)]
-    return st.sampled_from(chosen)
+    return chosen
 
 
 def shapes(min_rank: int = 0, max_rank: int = 5, min_side: int = 0, max_side: int = 3) -> st.SearchStrategy[tuple[int, ...]]:

@@ -17,7 +17,7 @@ import numpy as np
 from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -109,9 +109,13 @@ def _keep_ints(x: Any) -> Any:
 
 def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], Any] = _floats) -> Callable[..., Any]:
     def operation(self: Any, x: Tensor) -> Tensor:
-        return function(prepare(x))
+        try:
+            return function(prepare(x))
+        except TypeError as error:  # None, strings, objects: only here, after NumPy refused
+            reraise_as(ArgumentTypeError, operation.__name__, error)
 
     operation.__doc__ = doc
+    operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
     return operation
 
 
@@ -171,6 +175,9 @@ def _cast(x: Any, dtype: np.dtype[Any]) -> Any:
 
 
 def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Any:
+    for operand in (a, b):
+        if operand is None or isinstance(operand, (str, bytes)):
+            check_tensor_argument(operand, _NAMES.get(ufunc, ufunc.__name__))
     dtype = binary_dtype(a, b)
     if bool_to_int and dtype.kind == "b":
         dtype = np.dtype(np.int32)
@@ -181,6 +188,8 @@ def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float:
         return ufunc(a, b)
     except ValueError as error:
         _reraise(ufunc, error)
+    except TypeError as error:  # object operands, or a dtype the ufunc does not take
+        reraise_as(ArgumentTypeError, _NAMES.get(ufunc, ufunc.__name__), error)
 
 
 _NAMES: Final = {
@@ -368,15 +377,15 @@ class MathMixin:
 
     def isfinite(self, x: Tensor) -> Tensor:
         """True where `x` is neither infinite nor NaN."""
-        return np.isfinite(x)
+        return np.isfinite(_tensor_arg(x, "isfinite"))
 
     def isnan(self, x: Tensor) -> Tensor:
         """True where `x` is NaN."""
-        return np.isnan(x)
+        return np.isnan(_tensor_arg(x, "isnan"))
 
     def isinf(self, x: Tensor) -> Tensor:
         """True where `x` is infinite."""
-        return np.isinf(x)
+        return np.isinf(_tensor_arg(x, "isinf"))
 
     def real(self, x: Tensor) -> Tensor:
         """Real part."""
@@ -481,3 +490,8 @@ class MathMixin:
     def to_int64(self, x: Tensor) -> Tensor:
         """`x` as int64."""
         return _cast(_array(x), to_numpy_dtype(DType(int, 64)))
+
+
+for _name, _value in list(vars(MathMixin).items()):
+    if getattr(_value, "_bk_named", False):
+        _value.__name__ = _value.__qualname__ = _name

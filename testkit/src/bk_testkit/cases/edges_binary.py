@@ -293,3 +293,17 @@ def _clip(t: Trial) -> None:
 
 add_case("clip", "edge-int-bounds", _clip, "clip(uint8 [0, 100, 255], -5, 200) is uint8 [0, 100, 200]; every dtype keeps its dtype")
 
+
+
+def _not_a_tensor_case(name: str) -> Callable[[Trial], None]:
+    def run(t: Trial) -> None:
+        x = tensor(t, np.ones(3, np.float32))
+        for bad in (None, "abc"):
+            check_raises(t, bk.ArgumentTypeError, lambda bad=bad: getattr(t.b, name)(x, bad), f"{name}(float32 (3,), {bad!r})", name)
+            check_raises(t, bk.ArgumentTypeError, lambda bad=bad: getattr(t.b, name)(bad, x), f"{name}({bad!r}, float32 (3,))", name)
+
+    return run
+
+
+for _name in ("add", "sub", "mul", "div", "maximum", "minimum", "greater_than", "greater_or_equal"):
+    add_case(_name, "edge-not-a-tensor", _not_a_tensor_case(_name), "None or a string as an operand raises ArgumentTypeError")

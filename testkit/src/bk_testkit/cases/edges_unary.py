@@ -13,6 +13,7 @@ from typing import Final
 import numpy as np
 from hypothesis import strategies as st
 
+import bk
 from bk import DType
 
 from .._case import Trial, add_case
@@ -23,6 +24,7 @@ from ._edges import (
     LAYOUTS,
     SIGNED,
     UNSIGNED,
+    check_raises,
     check_result,
     default_float,
     describe,
@@ -129,3 +131,15 @@ def _python_scalar_input(t: Trial) -> None:
 
 
 add_case("sqrt", "edge-python-scalar", _python_scalar_input, "sqrt of a Python int, float or bool is the default float")
+
+
+def _not_a_tensor_case(name: str) -> Callable[[Trial], None]:
+    def run(t: Trial) -> None:
+        for bad in (None, "abc"):
+            check_raises(t, bk.ArgumentTypeError, lambda bad=bad: getattr(t.b, name)(bad), f"{name}({bad!r})", name)
+
+    return run
+
+
+for _name in ("sqrt", "exp", "sin", "abs", "floor", "isnan"):
+    add_case(_name, "edge-not-a-tensor", _not_a_tensor_case(_name), "None or a string as the tensor raises ArgumentTypeError")

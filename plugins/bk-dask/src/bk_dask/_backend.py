@@ -45,7 +45,7 @@ __all__ = ["DaskBackend"]
 Tensor = Any
 
 _COMPUTING: Final = frozenset(
-    {"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize"}
+    {"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "allocate_on_device"}
 )
 
 
@@ -224,19 +224,24 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         raise KeyError(f"dask has no device with ref {ref!r}; available: {[d.ref for d in self.list_devices()]}")
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
-        """`tensor` with its chunks produced on `device` (lazily): a worker device pins the tasks to
-        that worker through `dask.annotate`; the local device leaves placement to dask.
+        """`tensor` placed on `device`: the local device leaves it as it is (lazy).
+
+        Computes for a worker device: the chunks are evaluated on that worker and kept there
+        (`Client.persist(workers=...)`), so later tasks that read them run there as well.
 
         Raises:
-            ValueError: for a device of another backend.
+            ValueError: for a device of another backend, or a worker without an active client.
         """
         if device.backend is not self:
             raise ValueError(f"device {device.name!r} belongs to backend {device.backend}, not dask")
         tensor = self.as_tensor(tensor)
         if device.ref == "local":
             return tensor
-        with dask.annotate(workers=[device.ref], allow_other_workers=False):
-            return tensor.map_blocks(np.copy, dtype=tensor.dtype)
+        client = active_client()
+        if client is None:
+            raise ValueError(f"allocate_on_device: {device.name} is a worker of a cluster, but no distributed.Client is active")
+        self._cluster_computes += 1
+        return client.persist(tensor, workers=[device.ref], allow_other_workers=False)
 
     def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:
         """A new dask array of the same values (dask arrays are immutable, so nothing is copied)."""

@@ -1,0 +1,96 @@
+"""Laziness without a cluster: operations build graphs, only `numpy()` and the declared operations
+compute, sizes that depend on data are `None`, chunks are kept, and graphs are as small as dask's own."""
+
+from __future__ import annotations
+
+import inspect
+
+import dask
+import dask.array as da
+import numpy as np
+import pytest
+
+import bk
+
+
+@pytest.fixture
+def x(b: bk.Backend) -> da.Array:
+    return da.from_array(np.linspace(-1, 1, 40).reshape(8, 5), chunks=(2, 5))
+
+
+def test_operations_compute_nothing_and_numpy_computes_once(b: bk.Backend, x: da.Array) -> None:
+    values = np.linspace(-1, 1, 40).reshape(8, 5)
+    before = b.compute_count()
+    y = b.sum(b.sin(x) ** 2 + b.exp(x) * 2.0, axis=1)
+    z = b.tensordot(b.cos(x), [1], x, [1])
+    assert b.compute_count() == before
+    assert not b.is_available(y) and b.is_available(np.ones(2))
+    np.testing.assert_allclose(b.numpy(y), np.sum(np.sin(values) ** 2 + np.exp(values) * 2.0, axis=1), atol=1e-12)
+    assert b.compute_count() == before + 1
+    np.testing.assert_allclose(b.numpy(z), np.cos(values) @ values.T, atol=1e-12)
+
+
+def test_elementwise_keeps_chunks_and_matches_dask_task_count(b: bk.Backend, x: da.Array) -> None:
+    ours = b.sum(b.sin(b.mul(x, x)), axis=0)
+    theirs = da.sum(da.sin(x * x), axis=0)
+    assert b.sin(x).chunks == x.chunks
+    assert len(dict(ours.__dask_graph__())) == len(dict(theirs.__dask_graph__()))
+    assert len(dask.optimize(ours)[0].__dask_graph__()) == len(dask.optimize(theirs)[0].__dask_graph__())
+
+
+def test_data_dependent_sizes_are_none_until_computed(b: bk.Backend, x: da.Array) -> None:
+    before = b.compute_count()
+    indices = b.nonzero(x > 0.5)
+    masked = b.boolean_mask(x, x[:, 0] > 0, axis=0)
+    (values, counts) = b.unique(b.round(x), False, True, 0)
+    assert b.staticshape(indices) == (None, 2) and b.staticshape(masked) == (None, 5) and b.staticshape(counts) == (None,)
+    assert b.staticshape(b.nonzero(x > 0.5, length=7)) == (7, 2)
+    assert b.compute_count() == before
+    np.testing.assert_array_equal(b.numpy(indices), np.argwhere(x.compute() > 0.5))
+    assert b.numpy(masked).shape == (4, 5)
+    assert b.numpy(values).ndim == 2
+
+
+def test_precision_is_bound_into_the_tasks(b: bk.Backend, x: da.Array) -> None:
+    with bk.precision(32):
+        y = b.exp(x)
+    assert b.dtype(y) == bk.DType(float, 32)
+    assert b.numpy(y).dtype == np.float32  # computed outside the precision block, still float32
+
+
+def test_bad_input_raises_at_call_time(b: bk.Backend, x: da.Array) -> None:
+    with pytest.raises(bk.ShapeMismatchError, match="add"):
+        b.add(x, da.ones(3))
+    with pytest.raises(bk.AxisError, match="sum"):
+        b.sum(x, axis=2)
+    with pytest.raises(ValueError, match="max"):
+        b.max(da.ones((0, 3)), axis=0)
+
+
+def test_seed_gives_reproducible_random_numbers(b: bk.Backend) -> None:
+    b.seed(7)
+    first = b.numpy(b.random_normal((1000,), bk.DType(float, 64)))
+    b.seed(7)
+    second = b.numpy(b.random_normal((1000,), bk.DType(float, 64)))
+    np.testing.assert_array_equal(first, second)
+    assert abs(first.mean()) < 0.2
+
+
+def test_computing_operations_say_so(b: bk.Backend) -> None:
+    assert b.computing_operations == frozenset({"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "allocate_on_device"})
+    for name in ("while_loop", "linear_solve", "minimize", "allocate_on_device"):
+        assert "Computes" in inspect.getdoc(getattr(b, name))
+
+
+def test_cg_evaluates_once_per_iteration(b: bk.Backend) -> None:
+    rng = np.random.default_rng(0)
+    m = rng.normal(size=(20, 20))
+    matrix = m @ m.T + 20 * np.eye(20)
+    y = rng.normal(size=(2, 20))
+    before = b.compute_count()
+    result = b.linear_solve("CG", b.as_tensor(matrix), b.as_tensor(y), b.zeros((2, 20), bk.DType(float, 64)), 1e-10, 0.0, 200, None, None)
+    iterations = int(np.max(b.numpy(result.iterations)))
+    # one evaluation per iteration, one before the loop, one for the messages, one for reading the iterations
+    assert b.compute_count() - before == iterations + 3
+    np.testing.assert_allclose(b.numpy(result.x), np.linalg.solve(matrix, y.T).T, atol=1e-8)
+    assert result.message == [f"converged after {iterations} iterations"] * 2

@@ -12,7 +12,7 @@ DISTS := $(patsubst %/pyproject.toml,%,$(wildcard core/pyproject.toml plugins/*/
 DIST_SOURCES := $(foreach d,$(DISTS),$(d)/pyproject.toml)
 TEST_DIRS := tests $(wildcard $(foreach d,$(DISTS),$(d)/tests))
 # Backends whose conformance `make test` certifies with the testkit (each must exit 0).
-CERTIFY := numpy torch jax tf strict lazy
+CERTIFY := numpy torch jax tf strict lazy dask
 # Array-API namespaces that bk-arrayapi serves as backends while certifying and building the docs
 # (name=module pairs, see docs/arrayapi.md): `strict` is array-api-strict.
 ARRAYAPI := strict=array_api_strict

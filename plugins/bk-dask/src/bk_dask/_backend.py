@@ -462,7 +462,9 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
                 values, go = self._settle(tuple(loop(*values)))
                 if i in checkpoints:
                     trajectory.append(values)
-            trajectory.extend([values] * (len(checkpoints) - len(trajectory)))
+            if not trajectory:  # no checkpoint reached (the condition was false from the start)
+                trajectory.append(values)
+            trajectory.extend([trajectory[-1]] * (len(checkpoints) - len(trajectory)))  # as bk.Backend.while_loop
             return self.stack_leaves(trajectory)
         i = 0
         while (max_iter is None or i < max_iter) and go:  # type: ignore[operator]

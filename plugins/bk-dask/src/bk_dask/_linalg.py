@@ -13,8 +13,9 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
-from bk import combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes
+from bk._errors import reraise_as
 
 from ._blocks import task, zeros_like_input
 from ._dtypes import as_dask, complex_dtype
@@ -46,11 +47,20 @@ class LinalgMixin:
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b` (`dask.array.tensordot`)."""
         a, b = _common(a, b)
-        return da.tensordot(a, b, (tuple(a_axes), tuple(b_axes)))
+        a_axes, b_axes = tuple(a_axes), tuple(b_axes)
+        sizes = ([a.shape[i] for i in a_axes], [b.shape[i] for i in b_axes]) if len(a_axes) == len(b_axes) else None
+        if sizes is None or sizes[0] != sizes[1]:
+            raise ShapeMismatchError(f"tensordot: axes {a_axes} of {a.shape} and {b_axes} of {b.shape} do not have the same sizes")
+        return da.tensordot(a, b, (a_axes, b_axes))
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation (`dask.array.einsum`)."""
-        return da.einsum(equation, *_common(*tensors))
+        tensors = _common(*tensors)
+        try:  # NumPy checks the shapes against the equation without data; dask would fail later
+            np.einsum_path(equation, *[np.broadcast_to(np.zeros((), t.dtype), t.shape) for t in tensors], optimize=False)
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "einsum", error)
+        return da.einsum(equation, *tensors)
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` matrix times `(batch, cols)` vectors gives `(batch, rows)`, chunked over the batch.

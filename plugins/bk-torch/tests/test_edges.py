@@ -8,6 +8,8 @@ unique, and complex sorting.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -150,3 +152,32 @@ def test_sparse_product_keeps_gradients_of_the_values(b: bk.Backend) -> None:
     result = b.mul_matrix_batched_vector(matrix, torch.tensor([[1.0, 10.0]], dtype=torch.float64))
     result.sum().backward()
     np.testing.assert_allclose(values.grad.numpy(), [1.0, 1.0, 10.0], atol=1e-6)
+
+
+# ---------------------------------------------------------------- the eager CG fast path
+
+
+@pytest.mark.parametrize("layout", ["coo", "dense"])
+@pytest.mark.parametrize(("x0_scale", "max_iter", "rtol", "atol"), [(0.0, 1000, 1e-6, 0.0), (1.0, 5, 1e-6, 0.0), (0.0, np.array([7]), 0.0, 1e-3)])
+def test_cg_fast_path_equals_the_core_iteration(b: bk.Backend, layout: str, x0_scale: float, max_iter: Any, rtol: float, atol: float) -> None:
+    coo, matrix = _poisson_coo(b)
+    lin = coo if layout == "coo" else torch.tensor(matrix.toarray())
+    rng = np.random.default_rng(2)
+    y, x0 = b.as_tensor(rng.normal(size=(1, matrix.shape[0]))), b.as_tensor(x0_scale * rng.normal(size=(1, matrix.shape[0])))
+    fast = b.conjugate_gradient(lin, y, x0, rtol, atol, max_iter, None, None)
+    core = bk.Backend.conjugate_gradient(b, lin, y, x0, rtol, atol, max_iter, None, None)
+    assert fast.method == core.method and fast.message == core.message
+    for field in ("x", "residual", "iterations", "function_evaluations", "converged", "diverged"):
+        ours, theirs = getattr(fast, field), getattr(core, field)
+        assert ours.dtype == theirs.dtype and ours.shape == theirs.shape, field
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), atol=1e-9, err_msg=field)
+
+
+def test_cg_zero_right_hand_side_and_batches(b: bk.Backend) -> None:
+    coo, matrix = _poisson_coo(b)
+    n = matrix.shape[0]
+    result = b.linear_solve("CG", coo, b.as_tensor(np.zeros((1, n))), b.as_tensor(np.zeros((1, n))), 1e-5, 0.0, 100, None, None)
+    assert int(result.iterations[0]) == 0 and bool(result.converged[0])
+    y = np.random.default_rng(3).normal(size=(2, n))  # two systems: the core's batched loop
+    result = b.linear_solve("CG", coo, b.as_tensor(y), b.as_tensor(np.zeros((2, n))), 1e-8, 0.0, 1000, None, None)
+    np.testing.assert_allclose(b.numpy(result.x) @ matrix.T.toarray(), y, atol=1e-5)

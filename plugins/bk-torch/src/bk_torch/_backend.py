@@ -23,6 +23,7 @@ from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import MathMixin
 from ._operators import OperatorsMixin
+from ._solvers import SolversMixin
 
 __all__ = ["TorchBackend"]
 
@@ -30,7 +31,7 @@ Tensor = Any
 _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
 
 
-class TorchBackend(OperatorsMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
+class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """PyTorch as a bk backend: CPU, every CUDA/ROCm device and Apple MPS.
 
     New tensors are created on the default device, which is the CPU until `set_default_device`

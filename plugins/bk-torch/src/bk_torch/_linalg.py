@@ -10,7 +10,9 @@ from typing import Any
 
 import torch
 
-from bk._axes import normalize_axes
+from bk import ShapeMismatchError
+from bk._axes import normalize_axes, normalize_axis
+from bk._errors import reraise_as
 
 Tensor = Any
 
@@ -26,12 +28,23 @@ class LinalgMixin:
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         a, b = self.auto_cast(self._t(a), self._t(b))
         self._same_device(a, b)
-        return torch.tensordot(a, b, dims=(list(a_axes), list(b_axes)))
+        a_axes = [normalize_axis(i, a.ndim, "tensordot") for i in a_axes]
+        b_axes = [normalize_axis(i, b.ndim, "tensordot") for i in b_axes]
+        if len(a_axes) != len(b_axes) or any(a.shape[i] != b.shape[j] for i, j in zip(a_axes, b_axes, strict=False)):
+            raise ShapeMismatchError(
+                f"tensordot: cannot contract axes {a_axes} of shape {tuple(a.shape)} with axes {b_axes} of shape {tuple(b.shape)}: sizes differ"
+            )
+        return torch.tensordot(a, b, dims=(a_axes, b_axes))
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         tensors = self.auto_cast(*[self._t(t) for t in tensors])
         self._same_device(*tensors)
-        return torch.einsum(equation, *tensors)
+        try:
+            return torch.einsum(equation, *tensors)
+        except RuntimeError as err:
+            if "size" in str(err) and ("broadcast" in str(err) or "match" in str(err)):
+                reraise_as(ShapeMismatchError, "einsum", err)
+            reraise_as(ValueError, "einsum", err)
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense or sparse (COO, CSR, CSC) matrix times `(batch, cols)` vectors."""
@@ -92,11 +105,13 @@ class LinalgMixin:
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         x = self.to_complex(self._t(x))
         axes = normalize_axes(tuple(axes), x.ndim, "fft")
+        _check_fft_sizes(x, axes, "fft")
         return torch.fft.fftn(x, dim=axes) if axes else x
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         k = self.to_complex(self._t(k))
         axes = normalize_axes(tuple(axes), k.ndim, "ifft")
+        _check_fft_sizes(k, axes, "ifft")
         return torch.fft.ifftn(k, dim=axes) if axes else k
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
@@ -312,6 +327,11 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
         converted = (matrix.coalesce() if matrix.layout == torch.sparse_coo else matrix).to_sparse_csr().to(dtype)
     matrix._bk_csr = (key, converted)  # type: ignore[attr-defined]
     return converted
+
+
+def _check_fft_sizes(x: torch.Tensor, axes: tuple[int, ...] | None, op: str) -> None:
+    if axes and any(x.shape[a] == 0 for a in axes):
+        raise ValueError(f"{op}: cannot transform an axis of size 0 (shape {tuple(x.shape)}, axes {axes})")
 
 
 def _broadcast_batch(*sizes: int) -> int:

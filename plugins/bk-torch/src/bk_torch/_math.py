@@ -116,6 +116,8 @@ class MathMixin:
                 constant_values = constant_values.item()
             return torch.nn.functional.pad(value, flat, mode="constant", value=constant_values)
         for axis, (lower, upper) in enumerate(pad_width):
+            if (lower or upper) and value.shape[axis] == 0:
+                raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r}; only 'constant' pads empty axes")
             if lower or upper:
                 value = torch.index_select(
                     value, axis, _pad_indices(value.shape[axis], int(lower), int(upper), mode, value.device)
@@ -411,6 +413,8 @@ class MathMixin:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._t(x)
         x = x if x.is_floating_point() else self.to_float(x)
+        if x.ndim == 0 or x.shape[-1] == 0:
+            raise ValueError(f"quantile: needs values along the last axis, got shape {tuple(x.shape)}")
         q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
         return torch.quantile(x, q, dim=-1)
 

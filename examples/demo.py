@@ -106,10 +106,49 @@ def run_everywhere() -> None:
         print("E(k) = k² E(1), so dE/dk = 2 E(k) / k, which equals E(2) at k = 2: the autodiff column matches the energy.")
 
 
+def terrain(b: bk.Backend, size: int) -> object:
+    """A smooth `size` x `size` height field with ripples, built by each backend itself (on a cluster: on the workers)."""
+    x, y = b.meshgrid(b.linspace(0, 8, size), b.linspace(0, 8, size))
+    return b.add(b.mul(b.sin(x), b.cos(y)), b.mul(b.sin(b.mul(x, 9.0)), 0.05))
+
+
+def roughness(b: bk.Backend, field: object) -> object:
+    """The root mean square of the field's finite-difference gradient: backend-agnostic code."""
+    dx = b.sub(field[1:, :-1], field[:-1, :-1])  # type: ignore[index]
+    dy = b.sub(field[:-1, 1:], field[:-1, :-1])  # type: ignore[index]
+    return b.sqrt(b.mean(b.add(b.mul(dx, dx), b.mul(dy, dy))))
+
+
+def on_a_cluster() -> None:
+    """`roughness` on NumPy, then unchanged on a 2-worker dask LocalCluster through bk-dask."""
+    if "dask" not in bk.backends():
+        print("\n(bk-dask is not installed: no cluster demo. pip install ./plugins/bk-dask)")
+        return
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    print("\nThe same function on NumPy and on a 2-worker dask LocalCluster (bk-dask):\n")
+    size = 3000
+    expected = float(roughness(bk.backend("numpy"), terrain(bk.backend("numpy"), size)))
+    with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="1GiB", dashboard_address=None, silence_logs=logging.ERROR) as cluster, Client(cluster):
+        b = bk.backend("dask")
+        for device in b.list_devices():
+            print(f"  {device.name}: {device.processor_count} thread, memory limit {device.memory / 2**30:.1f} GiB")
+        field = terrain(b, size).rechunk((750, size))  # four chunks, generated on the workers
+        lazy = roughness(b, field)
+        tasks = len(lazy.__dask_graph__())
+        start = time.perf_counter()
+        value = float(b.numpy(lazy))
+        seconds = time.perf_counter() - start
+    print(f"  numpy: {expected:.12f}\n  dask:  {value:.12f}  ({tasks} tasks, computed on the workers in {seconds * 1e3:.0f} ms)")
+
+
 def main() -> None:
     print(f"bk {bk.__version__}: one array API, {len(bk.backends())} installed backends: {', '.join(bk.backends())}\n")
     certification_summary()
     run_everywhere()
+    on_a_cluster()
 
 
 if __name__ == "__main__":

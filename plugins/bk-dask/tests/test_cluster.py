@@ -70,6 +70,16 @@ def test_devices_are_the_workers(b: bk.Backend, client: Any) -> None:
         b.list_devices("gpu")
 
 
+def test_bk_info_shows_the_workers_of_the_configured_scheduler(cluster_client: Any) -> None:
+    import subprocess
+    import sys
+
+    environment = {**os.environ, "DASK_SCHEDULER_ADDRESS": cluster_client.scheduler.address, "BK_PLUGINS": "dask,numpy", "BK_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    out = subprocess.run([sys.executable, "-m", "bk", "info"], capture_output=True, text=True, check=True, env=environment).stdout
+    workers = [line for line in out.splitlines() if "CPU worker" in line]
+    assert len(workers) == 2 and all("0.5 GiB, 1 processors" in line for line in workers), out
+
+
 def test_without_a_client_the_device_is_this_machine(b: bk.Backend, cluster_client: Any) -> None:
     (device,) = b.list_devices()
     assert device.ref == "local" and device.processor_count == os.cpu_count()

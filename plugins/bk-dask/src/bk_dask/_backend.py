@@ -34,7 +34,7 @@ from bk._axes import normalize_axes, normalize_axis
 from bk._errors import reraise_as
 
 from ._blocks import numpy_backend
-from ._devices import active_client, local_device, worker_devices
+from ._devices import active_client, configured_workers, local_device, worker_devices
 from ._dtypes import as_dask, to_precision
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
@@ -201,7 +201,8 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     # ------------------------------------------------------------ devices
 
     def list_devices(self, device_type: str | None = None) -> list[ComputeDevice]:
-        """The workers of the active `distributed.Client` (name, memory limit, threads), else this machine.
+        """The workers of the active `distributed.Client` (name, memory limit, threads), else those of the
+        scheduler that dask's configuration names (`DASK_SCHEDULER_ADDRESS`), else this machine.
 
         Raises:
             ValueError: for a device type other than 'CPU', 'GPU', 'TPU' or None.
@@ -209,7 +210,7 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if device_type not in (None, "CPU", "GPU", "TPU"):
             raise ValueError(f"device_type must be 'CPU', 'GPU', 'TPU' or None but got {device_type!r}")
         client = active_client()
-        devices = worker_devices(self, client) if client is not None else [self._devices[0]]
+        devices = worker_devices(self, client) if client is not None else configured_workers(self) or [self._devices[0]]
         return [d for d in devices if device_type in (None, d.device_type)]
 
     def get_device_by_ref(self, ref: Any) -> ComputeDevice:

@@ -12,7 +12,7 @@ from bk import ComputeDevice
 if TYPE_CHECKING:
     from bk import Backend
 
-__all__ = ["active_client", "local_device", "worker_devices"]
+__all__ = ["active_client", "configured_workers", "local_device", "worker_devices"]
 
 
 def active_client() -> Any:
@@ -29,6 +29,21 @@ def active_client() -> Any:
         return default_client()
     except ValueError:  # no client
         return None
+
+
+def configured_workers(backend: Backend) -> list[ComputeDevice] | None:
+    """The workers of the scheduler that dask's configuration names (`DASK_SCHEDULER_ADDRESS`, or
+    `scheduler-address` in a dask config file), asked through a short-lived client that is never
+    made the default; `None` when none is configured. Starts nothing: it only connects."""
+    import dask
+
+    address = dask.config.get("scheduler-address", None)
+    if not address:
+        return None
+    from distributed import Client
+
+    with Client(address, set_as_default=False, timeout="10s") as client:
+        return worker_devices(backend, client)
 
 
 def local_device(backend: Backend) -> ComputeDevice:

@@ -176,6 +176,8 @@ def test_allocate_on_device_and_default_device(b: ArrayAPIBackend) -> None:
     other = next(d for d in b.list_devices() if d != b.get_default_device())
     moved = b.allocate_on_device(b.as_tensor([1.0, 2.0]), other)
     assert moved.device == other.ref and b.get_device(moved) == other
+    for result in (b.add(moved, 2.0), b.gather(moved, b.allocate_on_device(b.as_tensor([1]), other), 0), b.pad(moved, [(1, 0)], "periodic")):
+        assert result.device == other.ref  # Python numbers and helper indices follow the tensor's device
     original = b.get_default_device()
     try:
         assert b.set_default_device(other)

@@ -93,8 +93,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
 
     # ------------------------------------------------------------ helpers of every mixin
 
-    def _ref(self) -> Any:
-        return self._default_device.ref
+    def _ref(self, like: Any = None) -> Any:
+        """The device for new arrays: that of the array `like`, else the default device."""
+        return self._default_device.ref if like is None else getattr(like, "device", self._default_device.ref)
 
     def _native_dtype(self, dtype: DType) -> Any:
         return self._dtypes.native(dtype)
@@ -136,7 +137,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
             return self._astype(x, self.float_type)
         return x
 
-    def _scalar_array(self, value: Any, dtype: DType, op: str, wrap: bool = False) -> Tensor:
+    def _scalar_array(self, value: Any, dtype: DType, op: str, wrap: bool = False, like: Any = None) -> Tensor:
         """A Python number as a 0-d array of `dtype`; an int that does not fit raises OverflowError
         (NEP 50), or wraps around with `wrap` (as a cast does)."""
         if dtype.kind is int and not isinstance(value, bool):
@@ -145,7 +146,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
                 if not wrap:
                     raise OverflowError(f"{op}: the Python int {value} does not fit the {dtype.name} tensor beside it")
                 value = np.asarray(value).astype(to_numpy_dtype(dtype)).item()
-        return self.xp.asarray(value, dtype=self._native_dtype(dtype), device=self._ref())
+        return self.xp.asarray(value, dtype=self._native_dtype(dtype), device=self._ref(like))
 
     def _common(self, op: str, *values: Any, bool_to_int: bool = False, int_to_float: bool = False, wrap: bool = False) -> list[Tensor]:
         """`values` as native arrays of their common dtype; Python numbers are weak."""
@@ -158,9 +159,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
             dtype = DType(int, 32)
         if int_to_float and dtype.kind in (bool, int):
             dtype = self.float_type
-        result, it = [], iter(strong)
+        result, it, like = [], iter(strong), strong[0] if strong else None  # scalars go to the tensors' device
         for v in values:
-            result.append(self._scalar_array(v, dtype, op, wrap) if type(v) in PYTHON_SCALARS else self._astype(next(it), dtype))
+            result.append(self._scalar_array(v, dtype, op, wrap, like) if type(v) in PYTHON_SCALARS else self._astype(next(it), dtype))
         return result
 
     # ------------------------------------------------------------ required set
@@ -526,8 +527,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         """The entries `batches` (an int or list of ints) of the first dimension."""
         if isinstance(batches, int):
             batches = [batches]
-        indices = self.xp.asarray(list(batches), dtype=self._index_dtype, device=self._ref())
-        return self.xp.take(self._native(tensor, "batch_gather"), indices, axis=0)
+        tensor = self._native(tensor, "batch_gather")
+        indices = self.xp.asarray(list(batches), dtype=self._index_dtype, device=self._ref(tensor))
+        return self.xp.take(tensor, indices, axis=0)
 
 
 def _check_reshape(old: tuple[int | None, ...], new: tuple[int, ...]) -> None:

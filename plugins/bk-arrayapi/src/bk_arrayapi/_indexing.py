@@ -56,9 +56,9 @@ class IndexingMixin:
 
     xp: Any
 
-    def _indices(self, values: Any) -> Tensor:
-        """Host (NumPy) indices as an int64 array of the namespace."""
-        return self.xp.asarray(np.asarray(values, dtype=np.int64), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+    def _indices(self, values: Any, like: Any) -> Tensor:
+        """Host (NumPy) indices as an int64 array of the namespace, on the device of the array `like`."""
+        return self.xp.asarray(np.asarray(values, dtype=np.int64), dtype=self._index_dtype, device=self._ref(like))  # type: ignore[attr-defined]
 
     def _checked(self, op: str, indices: Tensor, n: int) -> Tensor:
         """Integer indices into a dimension of size `n`: negative ones count from the end; others raise.
@@ -99,7 +99,7 @@ class IndexingMixin:
         for d, size in enumerate(spatial):
             component = self._checked(op, indices[..., d], size) * math.prod(spatial[d + 1 :])
             flat = component if flat is None else flat + component
-        return flat if flat is not None else self.xp.zeros(indices.shape[:-1], dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+        return flat if flat is not None else self.xp.zeros(indices.shape[:-1], dtype=self._index_dtype, device=self._ref(indices))  # type: ignore[attr-defined]
 
     @needs("take")
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
@@ -156,9 +156,9 @@ class IndexingMixin:
         if updates == 0:
             return xp.reshape(xp.asarray(base, copy=True), (batch, *spatial, channels))
         vals = xp.broadcast_to(values, (batch, updates, channels))
-        hits = flat[:, :, None] == self._indices(np.arange(size))[None, None, :]  # (batch, updates, size)
+        hits = flat[:, :, None] == self._indices(np.arange(size), flat)[None, None, :]  # (batch, updates, size)
         if mode == "update":
-            order = xp.where(hits, self._indices(np.arange(updates))[None, :, None], -1)
+            order = xp.where(hits, self._indices(np.arange(updates), flat)[None, :, None], -1)
             last = xp.max(order, axis=1)  # the last update of each position, -1 for none
             picked = xp.stack([xp.take(vals[b, ...], xp.where(last[b, ...] < 0, 0, last[b, ...]), axis=0) for b in range(batch)])
             result = xp.where(last[:, :, None] >= 0, picked, base)
@@ -195,7 +195,7 @@ class IndexingMixin:
         """`(batch, nnz, 2)` COO indices of `(batch, nnz)` column indices and `(batch, rows + 1)` row pointers."""
         columns, pointers = self._native(column_indices, "csr_to_coo"), self._native(row_pointers, "csr_to_coo")  # type: ignore[attr-defined]
         counts = self._astype(pointers[:, 1:] - pointers[:, :-1], _INT64)  # type: ignore[attr-defined]
-        rows = self._indices(np.arange(counts.shape[-1]))
+        rows = self._indices(np.arange(counts.shape[-1]), columns)
         dtype = self._dt(columns)  # type: ignore[attr-defined]
         expanded = [self._astype(self.repeat(rows, counts[b, ...], 0, new_length=columns.shape[1]), dtype) for b in range(columns.shape[0])]  # type: ignore[attr-defined]
         return self.xp.stack([self.xp.stack(expanded), columns], axis=-1)
@@ -219,8 +219,8 @@ class IndexingMixin:
         batch = _batch_size("indexed_segment_sum", x.shape[0], starts.shape[0])
         moved = xp.moveaxis(x, axis, 1)  # (batch or 1, length, rest...)
         rest = (1,) * (len(moved.shape) - 2)
-        ends = xp.concat([starts[:, 1:], xp.full((starts.shape[0], 1), length, dtype=starts.dtype, device=self._ref())], axis=1)  # type: ignore[attr-defined]
-        position = self._indices(np.arange(length))[None, None, :]
+        ends = xp.concat([starts[:, 1:], xp.full((starts.shape[0], 1), length, dtype=starts.dtype, device=self._ref(starts))], axis=1)  # type: ignore[attr-defined]
+        position = self._indices(np.arange(length), starts)[None, None, :]
         inside = (position >= starts[:, :, None]) & (position < ends[:, :, None])  # (batch or 1, segments, length)
         inside = xp.reshape(inside, (*inside.shape, *rest))
         sums = xp.sum(xp.where(inside, moved[:, None, ...], xp.zeros_like(moved[:, None, ...])), axis=2, dtype=moved.dtype)
@@ -233,11 +233,11 @@ class IndexingMixin:
     def _fit_length(self, x: Tensor, axis: int, length: int, fill_value: Any) -> Tensor:
         current = x.shape[axis]
         if current >= length:
-            return self.xp.take(x, self._indices(np.arange(length)), axis=axis)
+            return self.xp.take(x, self._indices(np.arange(length), x), axis=axis)
         shape = list(x.shape)
         shape[axis] = length - current
         dtype = self._dt(x)  # type: ignore[attr-defined]
-        filler = self.xp.full(tuple(shape), fill_value, dtype=x.dtype, device=self._ref()) if dtype.kind is not bool else self.xp.full(tuple(shape), bool(fill_value), dtype=x.dtype, device=self._ref())  # type: ignore[attr-defined]
+        filler = self.xp.full(tuple(shape), bool(fill_value) if dtype.kind is bool else fill_value, dtype=x.dtype, device=self._ref(x))  # type: ignore[attr-defined]
         return self.xp.concat([x, filler], axis=axis)
 
     @needs("nonzero", "stack", capabilities=_DATA_DEPENDENT)
@@ -246,7 +246,7 @@ class IndexingMixin:
         values = self._native(values, "nonzero")  # type: ignore[attr-defined]
         if len(values.shape) == 0:  # NumPy's argwhere: one row without columns where the value is true
             count = int(bool(self.xp.any(self._astype(values, DType(bool)))))  # type: ignore[attr-defined]
-            return self.xp.zeros((count if length is None else length, 0), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+            return self.xp.zeros((count if length is None else length, 0), dtype=self._index_dtype, device=self._ref(values))  # type: ignore[attr-defined]
         result = self._astype(self.xp.stack(self.xp.nonzero(values), axis=-1), _INT64)  # type: ignore[attr-defined]
         return result if length is None else self._fit_length(result, 0, length, fill_value)
 
@@ -281,7 +281,7 @@ class IndexingMixin:
         if current > new_length or current == 0:
             return self._fit_length(result, axis, new_length, 0)
         index = np.minimum(np.arange(new_length), current - 1)
-        return self.xp.take(result, self._indices(index), axis=axis)
+        return self.xp.take(result, self._indices(index, result), axis=axis)
 
     @needs("take", "full", "concat")
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
@@ -302,7 +302,7 @@ class IndexingMixin:
             if mode == "constant":
                 x = self._pad_constant(x, axis, lower, upper, constant_values)
             else:
-                x = self.xp.take(x, self._indices(_pad_indices(x.shape[axis], lower, upper, mode)), axis=axis)
+                x = self.xp.take(x, self._indices(_pad_indices(x.shape[axis], lower, upper, mode), x), axis=axis)
         return x
 
     def _pad_constant(self, x: Tensor, axis: int, lower: int, upper: int, fill: Any) -> Tensor:
@@ -311,7 +311,7 @@ class IndexingMixin:
             shape = list(x.shape)
             shape[axis] = width
             fill_value = fill.item() if hasattr(fill, "item") else fill
-            parts.append(self.xp.astype(self.xp.full(tuple(shape), fill_value, device=self._ref()), x.dtype) if width else None)  # type: ignore[attr-defined]
+            parts.append(self.xp.astype(self.xp.full(tuple(shape), fill_value, device=self._ref(x)), x.dtype) if width else None)  # type: ignore[attr-defined]
         return self.xp.concat([p for p in (parts[0], x, parts[1]) if p is not None], axis=axis)
 
     # ------------------------------------------------------------ sorting and searching
@@ -332,7 +332,7 @@ class IndexingMixin:
         """Int64 indices that sort `x` along `axis`; stable."""
         x = self._native(x, "argsort")  # type: ignore[attr-defined]
         if not x.shape:
-            return self.xp.zeros((), dtype=self._index_dtype, device=self._ref())  # type: ignore[attr-defined]
+            return self.xp.zeros((), dtype=self._index_dtype, device=self._ref(x))  # type: ignore[attr-defined]
         if self._dt(x).kind is bool:  # type: ignore[attr-defined]
             x = self._astype(x, DType(int, 8))  # type: ignore[attr-defined]
         return self._astype(self.xp.argsort(x, axis=normalize_axis(axis, len(x.shape), "argsort"), stable=True), _INT64)  # type: ignore[attr-defined]
@@ -369,16 +369,16 @@ class IndexingMixin:
         moved = xp.moveaxis(x, axis, 0) if axis else x
         n = moved.shape[0]
         rows = xp.reshape(moved, (n, math.prod(moved.shape[1:])))
-        order = self._indices(np.arange(n))
+        order = self._indices(np.arange(n), moved)
         for column in reversed(range(rows.shape[1])):
             keys = xp.take(rows[:, column], order, axis=0)
             order = xp.take(order, xp.argsort(keys, stable=True), axis=0)
         if n == 0:
-            empty = self._indices(np.zeros(0))
+            empty = self._indices(np.zeros(0), x)
             return (x, *[empty] * (int(return_inverse) + int(return_counts)))
         ordered = xp.take(rows, order, axis=0)
         new = self._differs(ordered[1:, ...], ordered[:-1, ...])
-        first = xp.concat([xp.ones((1,), dtype=new.dtype, device=self._ref()), new])  # type: ignore[attr-defined]
+        first = xp.concat([xp.ones((1,), dtype=new.dtype, device=self._ref(new)), new])  # type: ignore[attr-defined]
         starts = xp.nonzero(first)[0]
         values = xp.take(moved, xp.take(order, starts, axis=0), axis=0)
         result = [xp.moveaxis(values, 0, axis) if axis else values]
@@ -386,7 +386,7 @@ class IndexingMixin:
             group = xp.cumulative_sum(self._astype(first, _INT64)) - 1  # type: ignore[attr-defined]
             result.append(xp.take(group, xp.argsort(order, stable=True), axis=0))
         if return_counts:
-            ends = xp.concat([starts[1:], self._indices([n])])
+            ends = xp.concat([starts[1:], self._indices([n], starts)])
             result.append(self._astype(ends - starts, _INT64))  # type: ignore[attr-defined]
         return tuple(result)
 
@@ -405,7 +405,7 @@ class IndexingMixin:
         """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
         xp = self.xp
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
-        hits = x[:, None] == self._indices(np.arange(bins))[None, :]
+        hits = x[:, None] == self._indices(np.arange(bins), x)[None, :]
         if weights is None:
             return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]
         weights = self._native(weights, "bincount")  # type: ignore[attr-defined]
@@ -425,7 +425,7 @@ class IndexingMixin:
         weights = xp.broadcast_to(weights, values.shape)
         index = self._astype(self.searchsorted(edges, values, "right"), _INT64) - 1  # type: ignore[attr-defined]
         index = xp.where(values == edges[:, -1:], bins - 1, index)  # the right edge belongs to the last bin
-        hits = index[:, :, None] == self._indices(np.arange(bins))[None, None, :]
+        hits = index[:, :, None] == self._indices(np.arange(bins), index)[None, None, :]
         return xp.sum(xp.where(hits, weights[:, :, None], xp.zeros_like(weights)[:, :, None]), axis=1, dtype=weights.dtype)
 
     # ------------------------------------------------------------ diagonals

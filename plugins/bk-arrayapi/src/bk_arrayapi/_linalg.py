@@ -81,7 +81,7 @@ class LinalgMixin:
             i = term.index(label)
             j = term.index(label, i + 1)
             n = x.shape[i]
-            eye = xp.eye(n, dtype=x.dtype, device=self._ref())  # type: ignore[attr-defined]
+            eye = xp.eye(n, dtype=x.dtype, device=self._ref(x))  # type: ignore[attr-defined]
             shape = [1] * len(x.shape)
             shape[i] = shape[j] = n
             x = xp.sum(x * xp.reshape(eye, tuple(shape)), axis=j)
@@ -109,7 +109,7 @@ class LinalgMixin:
         matrix, rhs = self._common("solve_triangular_dense", matrix, rhs, int_to_float=True)  # type: ignore[attr-defined]
         matrix = xp.tril(matrix) if lower else xp.triu(matrix)
         if unit_diagonal:
-            eye = xp.eye(matrix.shape[-1], dtype=xp.bool, device=self._ref())  # type: ignore[attr-defined]
+            eye = xp.eye(matrix.shape[-1], dtype=xp.bool, device=self._ref(matrix))  # type: ignore[attr-defined]
             matrix = xp.where(eye, xp.ones_like(matrix), matrix)
         return xp.linalg.solve(matrix, rhs[..., None])[..., 0]
 

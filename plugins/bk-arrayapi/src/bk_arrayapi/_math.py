@@ -197,7 +197,7 @@ class MathMixin:
         if dtype.kind is int and all(type(v) in (int, bool) for v in (minimum, maximum)):
             info = np.iinfo(to_numpy_dtype(dtype))
             low, high = (min(max(int(v), int(info.min)), int(info.max)) for v in (minimum, maximum))
-            return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip")), self._scalar_array(high, dtype, "clip"))
+            return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip", like=x)), self._scalar_array(high, dtype, "clip", like=x))
         x, low, high = self._common("clip", x, minimum, maximum)
         return _call(self, "clip", "minimum", _call(self, "clip", "maximum", x, low), high)
 
@@ -395,9 +395,9 @@ class MathMixin:
         n = x.shape[-1]
         position = q.reshape(-1) * (n - 1)
         low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
-        weight = xp.asarray(position - low, dtype=x.dtype, device=self._ref())  # type: ignore[attr-defined]
-        lower = xp.take(ordered, xp.asarray(low, dtype=self._index_dtype, device=self._ref()), axis=-1)  # type: ignore[attr-defined]
-        upper = xp.take(ordered, xp.asarray(high, dtype=self._index_dtype, device=self._ref()), axis=-1)  # type: ignore[attr-defined]
+        weight = xp.asarray(position - low, dtype=x.dtype, device=self._ref(x))  # type: ignore[attr-defined]
+        lower = xp.take(ordered, xp.asarray(low, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
+        upper = xp.take(ordered, xp.asarray(high, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
         result = lower + (upper - lower) * weight
         result = xp.permute_dims(result, (len(x.shape) - 1, *range(len(x.shape) - 1)))
         return result[0] if q.ndim == 0 else xp.reshape(result, (*q.shape, *x.shape[:-1]))

@@ -32,7 +32,7 @@ def normalize_axis(axis: Any, ndim: int, op: str) -> int:
         raise ArgumentTypeError(f"{op}: axis must be an int, got bool {axis!r}")
     try:
         index = operator.index(axis)
-    except TypeError:
+    except (TypeError, AttributeError):  # a float TensorFlow scalar's __index__ raises AttributeError
         raise ArgumentTypeError(f"{op}: axis must be an int, got {type(axis).__name__} {axis!r}") from None
     if not -ndim <= index < ndim:
         valid = f"-{ndim}..{ndim - 1}" if ndim else "none: the tensor is 0-d"

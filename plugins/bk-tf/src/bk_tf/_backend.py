@@ -66,6 +66,12 @@ def _only_python_values(x: Any) -> bool:
     return _is_python_number(x)
 
 
+def _dtype_argument(dtype: Any, op: str) -> DType | None:
+    if dtype is not None and not isinstance(dtype, DType):
+        raise ArgumentTypeError(f"{op}: dtype must be a bk.DType or None but got {type(dtype).__name__} {dtype!r}")
+    return dtype  # type: ignore[no-any-return]
+
+
 def _non_empty(values: Sequence[Any], op: str) -> Sequence[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
         raise ValueError(f"{op}: needs a non-empty sequence of tensors but got {values!r}")
@@ -297,6 +303,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         Raises:
             ValueError: for a device of another backend.
         """
+        if not isinstance(device, ComputeDevice):
+            raise ArgumentTypeError(f"allocate_on_device: expected a bk.ComputeDevice but got {type(device).__name__} {device!r}")
         if device.backend is not self:
             raise ValueError(
                 f"device {device.name!r} belongs to backend {device.backend}, not tf; use bk.convert() to change backends"
@@ -407,7 +415,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         Raises:
             ValueError: for bool and non-numeric dtypes.
         """
-        dtype = dtype or self.float_type
+        dtype = _dtype_argument(dtype, "random_uniform") or self.float_type
         shape = tuple(shape)
         with self._device_scope():
             if dtype.kind is int:
@@ -433,7 +441,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         Raises:
             ValueError: for bool, int and non-numeric dtypes.
         """
-        dtype = dtype or self.float_type
+        dtype = _dtype_argument(dtype, "random_normal") or self.float_type
         shape = tuple(shape)
         with self._device_scope():
             if dtype.kind is float:

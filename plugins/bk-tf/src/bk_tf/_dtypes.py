@@ -41,8 +41,10 @@ def to_tf_dtype(dtype: DType) -> Any:
     Raises:
         ArgumentTypeError: for `object`, which TensorFlow cannot hold.
     """
-    result = _TO_TF.get(dtype)
+    result = _TO_TF.get(dtype) if isinstance(dtype, DType) else None
     if result is None:
+        if not isinstance(dtype, DType):
+            raise ArgumentTypeError(f"expected a bk.DType such as DType(float, 32) but got {type(dtype).__name__} {dtype!r}")
         if dtype.kind is object:
             raise ArgumentTypeError("TensorFlow tensors cannot hold Python objects; use the 'numpy' backend for object arrays")
         result = _TO_TF[dtype] = tf.as_dtype(to_numpy_dtype(dtype))

@@ -53,6 +53,17 @@ def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
     return tf.where(indices < 0, indices + sizes, indices)
 
 
+def _at_least(op: str, *arguments: tuple[Any, int], to_tensor: Callable[[Any], Any]) -> list[Any]:
+    """The tensors of `(value, rank)` pairs, each checked to have at least that rank (`ShapeMismatchError`)."""
+    tensors = []
+    for value, rank in arguments:
+        tensor = to_tensor(value)
+        if tensor.shape.rank is not None and tensor.shape.rank < rank:
+            raise ShapeMismatchError(f"{op}: expected a tensor of rank {rank} or more but got shape {tuple(tensor.shape)}")
+        tensors.append(tensor)
+    return tensors
+
+
 def _is_eager(x: Any) -> bool:
     return tf.executing_eagerly() and hasattr(x, "numpy")
 
@@ -261,6 +272,21 @@ class IndexingMixin:
             as_int = function(tf.cast(base_grid, tf.int8), full_indices, tf.cast(values, tf.int8))
             return as_int > 0
         return function(base_grid, full_indices, values)
+
+    def scatter_nd(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """Unbatched `scatter`: `(spatial..., channels)`, `(updates, ndims)`, `(updates or 1, channels or 1)`."""
+        base_grid, indices, values = _at_least("scatter_nd", (base_grid, 1), (indices, 2), (values, 2), to_tensor=self._t)
+        return self.scatter(base_grid[None], indices[None], values[None], mode)[0]  # type: ignore[attr-defined]
+
+    def scatter_1d_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """`scatter` into a 1-D tensor: `(spatial,)`, `(updates,)`, `(updates or 1,)`."""
+        base_grid, indices, values = _at_least("scatter_1d_scalar", (base_grid, 1), (indices, 1), (values, 1), to_tensor=self._t)
+        return self.scatter(base_grid[None, :, None], indices[None, :, None], values[None, :, None], mode)[0, :, 0]  # type: ignore[attr-defined]
+
+    def scatter_nd_scalar(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
+        """`scatter` without channels: `(spatial...)`, `(updates, ndims)`, `(updates or 1,)`."""
+        base_grid, indices, values = _at_least("scatter_nd_scalar", (base_grid, 1), (indices, 2), (values, 1), to_tensor=self._t)
+        return self.scatter(base_grid[None, ..., None], indices[None], values[None, :, None], mode)[0, ..., 0]  # type: ignore[attr-defined]
 
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""

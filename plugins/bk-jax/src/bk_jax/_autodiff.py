@@ -182,22 +182,39 @@ class AutodiffMixin:
     # ------------------------------------------------------------ control flow
 
     def while_loop(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: int | Sequence[int] | None) -> Any:
-        """Runs `values = loop(*values)` while any element of `values[0]` is true.
+        """Runs `values = loop(*values)` while any element of `values[0]` is true (checked before each iteration).
 
         With concrete values this is a Python loop; once values are tracers (inside `jit_compile`) it
         continues as a `lax.while_loop`, whose `loop` must keep shapes and dtypes. With checkpoints
         (`max_iter` a sequence), the loop runs segment by segment up to each checkpoint and the
-        values there are stacked; checkpoints after the end repeat the final values.
+        values there are stacked along a new first axis, one entry per checkpoint. Checkpoints the
+        loop did not reach, because its condition turned false earlier, repeat the last recorded
+        entry, as the reference implementation does (the final values if none was recorded yet).
         """
         values = self.stop_gradient_tree(tuple(values))  # type: ignore[attr-defined]
         if isinstance(max_iter, (tuple, list)):
-            trajectory, i = [], 0
-            for checkpoint in max_iter:
-                values, i = self._loop_until(loop, values, i, int(checkpoint))
-                trajectory.append(values)
-            return self.stop_gradient_tree(self.stack_leaves(trajectory))  # type: ignore[attr-defined]
+            return self.stop_gradient_tree(self.stack_leaves(self._trajectory(loop, values, max_iter)))  # type: ignore[attr-defined]
         values, _ = self._loop_until(loop, values, 0, max_iter)
         return self.stop_gradient_tree(values)  # type: ignore[attr-defined]
+
+    def _trajectory(self, loop: Callable[..., Any], values: tuple[Any, ...], max_iter: Sequence[int]) -> list[tuple[Any, ...]]:
+        """The entries of `while_loop` with checkpoints: `values` at every checkpoint reached, in
+        increasing order, then the last of them repeated up to one entry per checkpoint."""
+        checkpoints = sorted({int(c) for c in max_iter})
+        trajectory: list[tuple[Any, ...]] = [values] if 0 in checkpoints else []
+        i: Any = 0
+        for checkpoint in (c for c in checkpoints if c > 0):
+            values, i = self._loop_until(loop, values, i, checkpoint)
+            if isinstance(i, int):
+                if i < checkpoint:  # stopped early: nothing more is recorded
+                    break
+                trajectory.append(values)
+            else:  # traced: whether the checkpoint was reached is known only when the loop runs
+                last = trajectory[-1] if trajectory else values
+                reached = i >= checkpoint
+                trajectory.append(tuple(jax.tree_util.tree_map(lambda new, old, r=reached: jnp.where(r, new, old), values, last)))
+        fill = trajectory[-1] if trajectory else values
+        return trajectory + [fill] * (len(max_iter) - len(trajectory))
 
     def _loop_until(
         self, loop: Callable[..., Any], values: tuple[Any, ...], i: Any, limit: int | None

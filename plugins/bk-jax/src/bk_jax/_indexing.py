@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -137,7 +138,7 @@ class IndexingMixin:
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
         """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped."""
         x = self._t(x)
-        if _concrete(x) and x.size and bool(jnp.min(x) < 0):
+        if _concrete(x) and x.size and np.asarray(x).min() < 0:
             raise ValueError("the values to count must not be negative, as in numpy.bincount")
         x = jnp.where((x >= 0) & (x < bins), x, bins)  # under jit: negative values would wrap around; move them out
         source = jnp.ones(x.shape, self._jax_dtype(_INT64)) if weights is None else self._t(weights)  # type: ignore[attr-defined]
@@ -154,15 +155,14 @@ class IndexingMixin:
         """
         x, indices = self._t(x), self._t(indices)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
-        if _concrete(indices) and indices.size and bool((jnp.min(indices) < 0) | (jnp.max(indices) >= x.shape[axis])):
-            raise IndexOutOfRangeError(
-                f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {int(jnp.min(indices))}..{int(jnp.max(indices))}"
-            )
-        indices = indices.astype(np.int32)
+        if _concrete(indices) and indices.size:
+            host = np.asarray(indices)
+            if host.min() < 0 or host.max() >= x.shape[axis]:
+                raise IndexOutOfRangeError(
+                    f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {host.min()}..{host.max()}"
+                )
         batch = _combined_batch(x.shape[0], indices.shape[0])
-        x = jnp.broadcast_to(x, (batch, *x.shape[1:]))
-        indices = jnp.broadcast_to(indices, (batch, indices.shape[-1]))
-        return jax.vmap(lambda xb, ib: _reduceat(xb, ib, axis - 1))(x, indices)
+        return _batched_reduceat(x, indices.astype(np.int32), axis, batch)
 
     # ------------------------------------------------------------ gather and scatter
 
@@ -189,7 +189,7 @@ class IndexingMixin:
         """
         flat_index = self._t(flat_index)
         size = int(np.prod(shape))
-        if _concrete(flat_index) and flat_index.size and bool((jnp.min(flat_index) < 0) | (jnp.max(flat_index) >= size)):
+        if _concrete(flat_index) and flat_index.size and (np.asarray(flat_index).min() < 0 or np.asarray(flat_index).max() >= size):
             raise ValueError(f"flat indices must lie in [0, {size}) for shape {tuple(shape)}")
         return jnp.stack(jnp.unravel_index(flat_index, tuple(int(s) for s in shape)), -1).astype(flat_index.dtype)
 
@@ -261,10 +261,19 @@ class IndexingMixin:
         return self.cast(result, out_dtype)  # type: ignore[attr-defined]
 
 
+@functools.partial(jax.jit, static_argnums=(2, 3))
+def _batched_reduceat(x: Tensor, indices: Tensor, axis: int, batch: int) -> Tensor:
+    """`_reduceat` of every batch entry, compiled as one function (eagerly, one compilation per shape
+    instead of one per primitive)."""
+    x = jnp.broadcast_to(x, (batch, *x.shape[1:]))
+    indices = jnp.broadcast_to(indices, (batch, indices.shape[-1]))
+    return jax.vmap(lambda xb, ib: _reduceat(xb, ib, axis - 1))(x, indices)
+
+
 def _reduceat(x: Tensor, starts: Tensor, axis: int) -> Tensor:
     """`numpy.add.reduceat(x, starts, axis)` for one batch entry."""
     size, segments = x.shape[axis], starts.shape[0]
-    segment_ids = jnp.searchsorted(starts, jnp.arange(size), side="right") - 1
+    segment_ids = jnp.cumsum(jnp.zeros(size, np.int32).at[starts].add(1)) - 1  # searchsorted(starts, i, 'right') - 1
     segment_ids = jnp.where(segment_ids < 0, segments, segment_ids)  # before the first start: dropped
     moved = jnp.moveaxis(x, axis, 0)
     summed = jax.ops.segment_sum(moved, segment_ids, num_segments=segments)

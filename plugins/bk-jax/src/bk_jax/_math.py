@@ -113,7 +113,7 @@ class MathMixin:
         axis = normalize_axis(axis, x.ndim, "repeat")
         if not isinstance(repeats, int):
             repeats = self._t(repeats)
-            if _concrete(repeats) and bool(jnp.any(repeats < 0)):
+            if _concrete(repeats) and bool(np.any(np.asarray(repeats) < 0)):
                 raise ValueError("repeats must be 0 or more")
         elif repeats < 0:
             raise ValueError(f"repeats must be 0 or more, got {repeats}")
@@ -363,7 +363,7 @@ class MathMixin:
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp`; integers to negative integer powers raise a `ValueError`, as in NumPy."""
         base, exp = self._operands(base, exp)
-        if exp.dtype.kind in "iu" and base.dtype.kind in "iu" and _concrete(exp) and bool(jnp.any(exp < 0)):
+        if exp.dtype.kind in "iu" and base.dtype.kind in "iu" and _concrete(exp) and bool(np.any(np.asarray(exp) < 0)):
             raise ValueError("integers to negative integer powers are not allowed; use floats")
         return base**exp
 
@@ -420,12 +420,17 @@ class MathMixin:
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and integers narrower than 64 bits widen as in `sum`."""
         x = self._t(value)
-        return jnp.prod(x, axis=_reduce_axes(axis, x.ndim, "prod"), dtype=self._wide(x))
+        axes = _reduce_axes(axis, x.ndim, "prod")
+        if axes == () and x.dtype.kind == "c":  # NumPy multiplies by 1 (complex inf * 1 has a NaN imaginary part)
+            return x * jnp.ones((), x.dtype)
+        return jnp.prod(x, axis=axes, dtype=self._wide(x))
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`; integers and bools give the float type, the mean of nothing is NaN."""
         x = self._stacked(value)
         axes = _reduce_axes(axis, x.ndim, "mean")
+        if axes == () and x.dtype.kind == "c":  # NumPy divides by the count 1, as a complex division
+            return x / jnp.ones((), x.dtype)
         return self._float_op(lambda v: jnp.mean(v, axis=axes, keepdims=keepdims), x)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:

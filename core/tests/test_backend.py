@@ -174,6 +174,9 @@ def test_while_loop_with_and_without_checkpoints(richer):
     assert (bool(active), int(x)) == (False, 3)
     assert int(b.while_loop(loop, (np.array(True), np.array(0)), max_iter=2)[1]) == 2
     trajectory = b.while_loop(loop, (np.array(True), np.array(0)), max_iter=[0, 1, 5, 8])
+    # the loop ends at iteration 3, between checkpoints: later ones repeat the last recorded one (as phiml.backend)
+    np.testing.assert_array_equal(trajectory[1], [0, 1, 1, 1])
+    trajectory = b.while_loop(loop, (np.array(True), np.array(0)), max_iter=[0, 1, 3, 8])
     np.testing.assert_array_equal(trajectory[1], [0, 1, 3, 3])
 
 

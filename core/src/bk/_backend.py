@@ -19,7 +19,7 @@ from . import _context
 from ._axes import normalize_axes, normalize_axis
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
-from ._errors import ShapeMismatchError, did_you_mean
+from ._errors import ShapeMismatchError, check_tensor_argument, did_you_mean
 from ._features import CAPABILITIES, generic, native_of, optional, uses_of
 from ._solve import Preconditioner, SolveResult
 
@@ -178,12 +178,15 @@ class Backend(ABC):
     def _operator_failed(self, feature: str, error: Exception, *operands: Tensor) -> None:
         """Turns the failure of a native operator into the errors of docs/semantics.md where it can tell.
 
-        Raises NotImplementedError when the native type lacks the operator and the feature is not
-        claimed, `bk.ShapeMismatchError` when the operands' shapes do not broadcast; otherwise
+        Raises `bk.ArgumentTypeError` for an operand that is `None` or a string, NotImplementedError
+        when the native type lacks the operator and the feature is not claimed,
+        `bk.ShapeMismatchError` when the operands' shapes do not broadcast; otherwise
         returns and the caller re-raises `error`. Runs only after a failure: the success path of
         an operator costs nothing more.
         """
         if isinstance(error, TypeError):
+            for name, operand in zip("xy", operands, strict=False):
+                check_tensor_argument(operand, feature, name)  # None or a string: ArgumentTypeError
             self._check_native(feature)
         shapes = [tuple(self.staticshape(o)) for o in operands if self.is_tensor(o, only_native=True)]
         for sizes in zip(*(reversed(s) for s in shapes), strict=False) if len(shapes) > 1 else ():
@@ -989,8 +992,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__gt__",))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
-        x, y = self.auto_cast(x, y)
         try:
+            x, y = self.auto_cast(x, y)
             return x > y
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("greater_than", error, x, y)
@@ -999,8 +1002,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__ge__",))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
-        x, y = self.auto_cast(x, y)
         try:
+            x, y = self.auto_cast(x, y)
             return x >= y
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("greater_or_equal", error, x, y)
@@ -1009,8 +1012,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__add__",))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` in the common type; booleans add as int32."""
-        a, b = self.auto_cast(a, b, bool_to_int=True)
         try:
+            a, b = self.auto_cast(a, b, bool_to_int=True)
             return a + b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("add", error, a, b)
@@ -1019,8 +1022,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__sub__",))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` in the common type; booleans subtract as int32."""
-        a, b = self.auto_cast(a, b, bool_to_int=True)
         try:
+            a, b = self.auto_cast(a, b, bool_to_int=True)
             return a - b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("sub", error, a, b)
@@ -1029,8 +1032,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__mul__",))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` in the common type."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a * b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("mul", error, a, b)
@@ -1039,8 +1042,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__truediv__",))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` (true division); integers divide into the default float (docs/semantics.md)."""
-        numerator, denominator = self.auto_cast(numerator, denominator, int_to_float=True)
         try:
+            numerator, denominator = self.auto_cast(numerator, denominator, int_to_float=True)
             return numerator / denominator
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("div", error, numerator, denominator)
@@ -1049,8 +1052,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__pow__",))
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp` in the common type."""
-        base, exp = self.auto_cast(base, exp)
         try:
+            base, exp = self.auto_cast(base, exp)
             return base**exp
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("pow", error, base, exp)
@@ -1059,8 +1062,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__mod__",))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python."""
-        dividend, divisor = self.auto_cast(dividend, divisor)
         try:
+            dividend, divisor = self.auto_cast(dividend, divisor)
             return dividend % divisor
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("mod", error, dividend, divisor)
@@ -1069,8 +1072,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__floordiv__",))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
         """`a // b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a // b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("floordiv", error, a, b)
@@ -1079,8 +1082,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__and__",))
     def and_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a & b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a & b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("and_", error, a, b)
@@ -1089,8 +1092,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__or__",))
     def or_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a | b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a | b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("or_", error, a, b)
@@ -1099,8 +1102,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__xor__",))
     def xor(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a ^ b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a ^ b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("xor", error, a, b)
@@ -1109,8 +1112,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__lshift__",))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a << b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("shift_bits_left", error, a, b)
@@ -1119,8 +1122,8 @@ class Backend(ABC):
     @generic("auto_cast", native=("__rshift__",))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b`."""
-        a, b = self.auto_cast(a, b)
         try:
+            a, b = self.auto_cast(a, b)
             return a >> b
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("shift_bits_right", error, a, b)

@@ -134,7 +134,9 @@ def test_while_loop_under_jit_is_a_lax_loop(b: bk.Backend) -> None:
     assert run(jnp.array([1.0]), jnp.array([5])).tolist() == [32.0]  # the count is data, not a trace constant
     assert traced == [False]  # traced once, as the body of lax.while_loop
     trajectory = b.jit_compile(lambda x, n: b.while_loop(loop, (n > 0, x, n), (0, 2, 9))[1])
-    assert trajectory(jnp.array([1.0]), jnp.array([3])).tolist() == [[1.0], [4.0], [8.0]]
+    # Stopped after 3 iterations: checkpoint 9 repeats the last recorded entry (2), as the reference does.
+    assert trajectory(jnp.array([1.0]), jnp.array([3])).tolist() == [[1.0], [4.0], [4.0]]
+    assert trajectory(jnp.array([1.0]), jnp.array([20])).tolist() == [[1.0], [4.0], [512.0]]
     limited = b.jit_compile(lambda x, n: b.while_loop(loop, (n > 0, x, n), 2)[1])
     assert limited(jnp.array([1.0]), jnp.array([9])).tolist() == [4.0]
 

@@ -330,3 +330,25 @@ def test_new_accepts_the_distribution_name(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "tkthird" / "src" / "bk_tkthird" / "plugin.py").exists()
     assert "bk-tkthird in tkthird/" in capsys.readouterr().out
     assert main(["new", "bk-tkthird"]) == 2  # the folder exists now
+
+
+# ---------------------------------------------------------------- 3. certify says why a backend is missing
+
+
+def test_certify_says_which_variable_blocks_a_backend(site):
+    result = run(site, "certify", "tiny", "--features", "sum", BK_BLOCK_PLUGINS="tiny")
+    assert result.returncode == 2
+    assert "blocked by BK_BLOCK_PLUGINS=tiny" in result.stderr and "pip install" not in result.stderr
+
+
+def test_certify_says_how_to_load_a_backend_that_was_not_autoloaded(site):
+    result = run(site, "certify", "tiny", "--features", "sum", BK_DISABLE_PLUGIN_AUTOLOAD="1", BK_PLUGINS="numpy")
+    assert result.returncode == 2
+    assert "BK_DISABLE_PLUGIN_AUTOLOAD is set" in result.stderr and "BK_PLUGINS=numpy,tiny" in result.stderr
+
+
+def test_certify_of_a_blocked_or_misspelled_name(site):
+    result = run(site, "certify", "dask", "--features", "sum", BK_BLOCK_PLUGINS="dask")
+    assert result.returncode == 2 and "blocked by BK_BLOCK_PLUGINS=dask" in result.stderr
+    result = run(site, "certify", "tinny", "--features", "sum")
+    assert result.returncode == 2 and "Did you mean 'tiny'" in result.stderr and "bk-NAME" not in result.stderr

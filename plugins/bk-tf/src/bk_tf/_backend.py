@@ -380,6 +380,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
         if limit is None:
             start, limit = 0, start
+        if all(isinstance(v, numbers.Real) for v in (start, limit, delta)) and delta and (limit - start) * delta < 0:
+            limit = start  # an empty range, as NumPy gives (TensorFlow refuses start > limit for delta > 0)
         with self._device_scope():
             return tf.range(start, limit, delta, dtype=to_tf_dtype(dtype))
 
@@ -390,8 +392,11 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return tf.cast(result, float_tf(get_precision()))
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
-        """Coordinate grids with matrix ('ij') indexing."""
-        return list(tf.meshgrid(*[self._t(c) for c in coordinates], indexing="ij"))
+        """Coordinate grids with matrix ('ij') indexing; each grid keeps the dtype of its coordinates (as NumPy)."""
+        vectors = [tf.reshape(self._t(c), [-1]) for c in coordinates]
+        shape = [v.shape[0] if v.shape[0] is not None else tf.size(v) for v in vectors]  # static sizes where known
+        rank = len(vectors)
+        return [tf.broadcast_to(tf.reshape(v, [-1 if i == d else 1 for i in range(rank)]), shape) for d, v in enumerate(vectors)]
 
     def variable(self, value: Tensor) -> Any:
         """A trainable `tf.Variable` holding `value`."""

@@ -72,6 +72,7 @@ def _clean(message: str) -> str:
     message = re.sub(r"\{\{function_node [^}]*\}\}\s*", "", message)
     message = re.sub(r"\s*\[Op:[^\]]*\]( name: \S*)?", "", message)
     message = re.sub(r"\s*\[\[\{\{node [^}]*\}\}\]\]", "", message)
+    message = re.sub(r"\s*;\s*NodeDef:.*", "", message, flags=re.S)
     return " ".join(message.split())
 
 

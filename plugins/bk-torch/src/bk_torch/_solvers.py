@@ -1,4 +1,4 @@
-"""An eager fast path of the conjugate gradient for one float64 system on a matrix.
+"""An eager fast path of the conjugate gradient for one float32 or float64 system on a matrix.
 
 The core's generic CG (`bk._linalg.cg`) runs about forty small PyTorch operations per iteration
 on batched masks, so that it traces under `jit_compile` and serves any batch. Eagerly, for a single
@@ -27,6 +27,9 @@ __all__ = ["SolversMixin"]
 
 Tensor = Any
 
+# Python-side scalar types whose arithmetic rounds as the tensors' does (IEEE single and double)
+_SCALARS = {torch.float32: np.float32, torch.float64: float}
+
 
 class SolversMixin:
     """The eager conjugate-gradient fast path of `TorchBackend`."""
@@ -34,21 +37,22 @@ class SolversMixin:
     def conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
         """Preconditioned conjugate gradient; arguments as `linear_solve`.
 
-        One float64 system on a dense or sparse matrix, computed eagerly, runs a lean loop with
-        the core's arithmetic and stopping rules; every other case runs the core's batched CG.
+        One float32 or float64 system on a dense or sparse matrix of its dtype, computed eagerly,
+        runs a lean loop with the core's arithmetic and stopping rules; every other case runs the
+        core's batched CG.
         """
         if _fast_case(self, lin, y, x0, max_iter, pre, matrix_offset):
             p = setup(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
-            if p.batch == 1 and isinstance(p.checkpoints, int) and p.y.dtype == torch.float64:
+            if p.batch == 1 and isinstance(p.checkpoints, int) and p.y.dtype == lin.dtype:
                 return _cg_one(p, lin)
         return super().conjugate_gradient(lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)  # type: ignore[misc, no-any-return]
 
 
 def _fast_case(b: Any, lin: Any, y: Any, x0: Any, max_iter: Any, pre: Any, matrix_offset: Any) -> bool:
-    """Cheap checks before `setup`: eager float64 tensors, no autograd, a 2-D matrix, one iteration limit."""
+    """Cheap checks before `setup`: eager float tensors, no autograd, a 2-D matrix, one iteration limit."""
     if pre is not None or matrix_offset is not None or np.ndim(max_iter) > 1:
         return False
-    if not isinstance(lin, torch.Tensor) or lin.ndim != 2 or lin.requires_grad or lin.dtype != torch.float64:
+    if not isinstance(lin, torch.Tensor) or lin.ndim != 2 or lin.requires_grad or lin.dtype not in _SCALARS:
         return False
     if lin.layout not in _LAYOUT_FORMATS and lin.layout != torch.strided:
         return False
@@ -59,30 +63,33 @@ def _fast_case(b: Any, lin: Any, y: Any, x0: Any, max_iter: Any, pre: Any, matri
 
 
 def _cg_one(p: Any, lin: torch.Tensor) -> SolveResult:
-    """The core's CG iteration for `batch == 1` with Python-scalar control flow and in-place updates."""
-    matrix = _csr_for_products(lin, torch.float64) if lin.layout in _LAYOUT_FORMATS else lin
+    """The core's CG iteration for `batch == 1` with scalar control flow and in-place updates."""
+    real = _SCALARS[lin.dtype]
+    matrix = _csr_for_products(lin, lin.dtype) if lin.layout in _LAYOUT_FORMATS else lin
     if matrix.layout not in (torch.sparse_csr, torch.strided):
-        matrix = lin.to_dense()  # CSR conversion refused (not expected for 2-D float64 matrices)
+        matrix = lin.to_dense()  # CSR conversion refused (not expected for 2-D float matrices)
     x = p.x0[0].clone()
     r = p.y[0] - torch.mv(matrix, x)
     d = r.clone()
-    tolerance_sq, limit, steps = float(p.tolerance_sq[0]), int(p.limit[0]), int(p.checkpoints)
-    rz = float(torch.dot(r, r))
+    tolerance_sq, limit, steps = real(p.tolerance_sq[0].item()), int(p.limit[0]), int(p.checkpoints)
+    zero = real(0)
+    rz = real(torch.dot(r, r).item())
     iterations, evaluations = 0, 1
-    converged, diverged = rz <= tolerance_sq, not math.isfinite(rz)
+    converged, diverged = bool(rz <= tolerance_sq), not math.isfinite(rz)
     go = not converged and not diverged and iterations < limit
-    while go and iterations < steps:
-        ad = torch.mv(matrix, d)
-        d_ad = float(torch.dot(d, ad))
-        alpha = rz / d_ad if d_ad != 0 else 0.0  # divide_no_nan
-        x.add_(d, alpha=alpha)
-        r.add_(ad, alpha=-alpha)
-        r_sq = float(torch.dot(r, r))
-        beta = r_sq / rz if rz != 0 else 0.0
-        d.mul_(beta).add_(r)
-        iterations, evaluations, rz = iterations + 1, evaluations + 1, r_sq
-        converged, diverged = r_sq <= tolerance_sq, not math.isfinite(r_sq)
-        go = not converged and not diverged and iterations < limit
+    with np.errstate(all="ignore"):  # float32 scalars overflow to inf as the tensors do, without warnings
+        while go and iterations < steps:
+            ad = torch.mv(matrix, d)
+            d_ad = real(torch.dot(d, ad).item())
+            alpha = rz / d_ad if d_ad != 0 else zero  # divide_no_nan
+            x.add_(d, alpha=alpha)
+            r.add_(ad, alpha=-alpha)
+            r_sq = real(torch.dot(r, r).item())
+            beta = r_sq / rz if rz != 0 else zero
+            d.mul_(beta).add_(r)
+            iterations, evaluations, rz = iterations + 1, evaluations + 1, r_sq
+            converged, diverged = bool(r_sq <= tolerance_sq), not math.isfinite(r_sq)
+            go = not converged and not diverged and iterations < limit
     device = x.device
     counts = torch.tensor([iterations], dtype=torch.int32, device=device), torch.tensor([evaluations], dtype=torch.int32, device=device)
     flags = torch.tensor([converged], device=device), torch.tensor([diverged], device=device)

@@ -23,13 +23,25 @@ _DLPACK_TYPES: Final = {1: "CPU", 2: "GPU", 3: "CPU", 4: "GPU", 7: "GPU", 8: "GP
 def list_devices(backend: Backend, xp: Any, namespace: str) -> tuple[list[ComputeDevice], ComputeDevice]:
     """All devices of the namespace, and the default one (that of a new array)."""
     info = xp.__array_namespace_info__()
-    refs = list(info.devices())
+    refs = [ref for ref in info.devices() if ref is not None]  # None (JAX) is "the default placement", no device
     default_ref = _default_ref(xp, info)
     if default_ref is not None and default_ref not in refs:
         refs.insert(0, default_ref)
     devices = [ComputeDevice(backend, str(ref), _device_type(xp, ref), -1, -1, f"{namespace} device {ref}", ref=ref) for ref in refs]
+    # a default of None (JAX) means "where the library places new arrays": that of a new array
+    if default_ref is None:
+        default_ref = _array_device(xp)
     default = next((d for d in devices if d.ref == default_ref), devices[0])
     return devices, default
+
+
+def _array_device(xp: Any) -> Any:
+    try:
+        from array_api_compat import device
+
+        return device(xp.asarray(0))
+    except Exception:  # a namespace whose arrays do not tell their device
+        return None
 
 
 def _default_ref(xp: Any, info: Any) -> Any:

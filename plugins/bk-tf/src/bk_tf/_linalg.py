@@ -6,6 +6,8 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+import numpy as np
+
 from bk import get_precision
 from bk._axes import normalize_axis
 
@@ -25,6 +27,37 @@ def _move_last(x: Any, axis: int) -> tuple[Any, list[int]]:
     order = [i for i in range(rank) if i != axis] + [axis]
     inverse = [order.index(i) for i in range(rank)]
     return tf.transpose(x, order), inverse
+
+
+def _any_dtype_product(product: Callable[..., Any], *tensors: Any) -> Any:
+    """`product(*tensors)`; where TensorFlow has no kernel (bool, int8/16, unsigned ints), computed in int64 and cast back.
+
+    Integer products wrap as NumPy's do (modular arithmetic gives the same bits); booleans give
+    whether any product term is true, as NumPy's bool matmul.
+    """
+    try:
+        return product(*tensors)
+    except tf.errors.OpError:
+        dtype = tensors[0].dtype
+        if not (dtype.is_integer or dtype == tf.bool):
+            raise
+    result = product(*[tf.cast(t, tf.int64) for t in tensors])
+    return result > 0 if dtype == tf.bool else tf.cast(result, dtype)
+
+
+def _decomposable(matrix: Any) -> Any:
+    """`matrix` in a type TensorFlow's decompositions accept: float16 and bfloat16 as float32."""
+    return tf.cast(matrix, tf.float32) if matrix.dtype in (tf.float16, tf.bfloat16) else matrix
+
+
+def _rank(matrix: Any) -> Any:
+    """Ranks (int64) from the singular values with NumPy's tolerance `max(s) * max(m, n) * eps`; complex matrices too."""
+    singular = tf.linalg.svd(matrix, compute_uv=False)
+    real = singular.dtype
+    eps = float(np.finfo(real.as_numpy_dtype).eps)
+    size = max(matrix.shape[-1], matrix.shape[-2]) if None not in matrix.shape[-2:] else tf.cast(tf.reduce_max(tf.shape(matrix)[-2:]), real)
+    tolerance = tf.reduce_max(singular, axis=-1, keepdims=True) * tf.cast(size, real) * eps
+    return tf.reduce_sum(tf.cast(singular > tolerance, tf.int64), axis=-1)
 
 
 def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
@@ -53,11 +86,11 @@ class LinalgMixin:
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
         a, b = self._common((a, b))
-        return tf.tensordot(a, b, (list(a_axes), list(b_axes)))
+        return _any_dtype_product(lambda u, v: tf.tensordot(u, v, (list(a_axes), list(b_axes))), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation in the common type of `tensors`."""
-        return tf.einsum(equation, *self._common(tensors))
+        return _any_dtype_product(lambda *ts: tf.einsum(equation, *ts), *self._common(tensors))
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense matrix or `tf.SparseTensor` times `(batch, cols)` vectors gives `(batch, rows)`."""
@@ -67,7 +100,7 @@ class LinalgMixin:
                 A = tf.SparseTensor(A.indices, tf.cast(A.values, b.dtype), A.dense_shape)
             return tf.transpose(tf.sparse.sparse_dense_matmul(A, tf.transpose(b)))
         A, b = self._common((A, b))
-        return tf.matmul(b, A, transpose_b=True)
+        return _any_dtype_product(lambda m, v: tf.matmul(v, m, transpose_b=True), A, b)
 
     # ------------------------------------------------------------ solving and decompositions
 
@@ -82,35 +115,42 @@ class LinalgMixin:
         solution = tf.matmul(tf.linalg.pinv(matrix), rhs)
         difference = rhs - tf.matmul(matrix, solution)
         residuals = tf.reduce_sum(tf.abs(difference) ** 2, axis=-2)
-        rank = tf.cast(tf.linalg.matrix_rank(matrix), tf.int64)
+        rank = _rank(_decomposable(matrix))
         singular_values = tf.linalg.svd(matrix, compute_uv=False)
         return solution, residuals, rank, singular_values
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
         """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides; the other triangle is ignored."""
         matrix, rhs = self._common((matrix, rhs), int_to_float=True)
+        if matrix.dtype in (tf.float16, tf.bfloat16):  # no half-precision kernel
+            solved = self.solve_triangular_dense(tf.cast(matrix, tf.float32), tf.cast(rhs, tf.float32), lower, unit_diagonal)
+            return tf.cast(solved, matrix.dtype)
         triangle = tf.linalg.band_part(matrix, -1, 0) if lower else tf.linalg.band_part(matrix, 0, -1)
         if unit_diagonal:
             triangle = tf.linalg.set_diag(triangle, tf.ones(tf.shape(triangle)[:-1], triangle.dtype))
         return tf.linalg.triangular_solve(triangle, rhs[..., None], lower=lower)[..., 0]
 
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
-        """Ranks (int64) of `(batch, rows, cols)` matrices, with NumPy's default tolerance."""
-        return tf.cast(tf.linalg.matrix_rank(self._floats(matrix)), tf.int64)
+        """Ranks (int64) of `(batch, rows, cols)` matrices (complex too), with NumPy's default tolerance."""
+        return _rank(_decomposable(self._floats(matrix)))
 
     def eigvals(self, matrix: Tensor) -> Tensor:
-        """Eigenvalues of `(batch..., n, n)` matrices, always complex."""
-        return tf.linalg.eigvals(self._floats(matrix))
+        """Eigenvalues of `(batch..., n, n)` matrices, always complex (half precision computed in float32)."""
+        return tf.linalg.eigvals(_decomposable(self._floats(matrix)))
 
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
         """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), always complex."""
-        values, vectors = tf.linalg.eig(self._floats(matrix))
+        values, vectors = tf.linalg.eig(_decomposable(self._floats(matrix)))
         return values, vectors
 
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
-        """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
-        s, u, v = tf.linalg.svd(self._floats(matrix), full_matrices=full_matrices)
-        return u, s, tf.linalg.adjoint(v)
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices (half precision computed in float32 and cast back)."""
+        matrix = self._floats(matrix)
+        s, u, v = tf.linalg.svd(_decomposable(matrix), full_matrices=full_matrices)
+        u, s, vh = u, s, tf.linalg.adjoint(v)
+        if matrix.dtype in (tf.float16, tf.bfloat16):
+            return tf.cast(u, matrix.dtype), tf.cast(s, matrix.dtype), tf.cast(vh, matrix.dtype)
+        return u, s, vh
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""

@@ -8,6 +8,7 @@ import PyTorch; `bk_torch` and `bk_torch.plugin` do not.
 from __future__ import annotations
 
 import numbers
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,11 +110,13 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
         if isinstance(x, (tuple, list)) and any(isinstance(e, torch.Tensor) for e in x):
             return torch.stack([self._t(e) for e in x])
         if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"as_tensor: expected a tensor, a number or a (nested) list of numbers, got {type(x).__name__} {x!r}")
+            raise ArgumentTypeError(
+                f"{_operation(self)}: expected a tensor, a number or a (nested) list of numbers, got {type(x).__name__} {x!r}"
+            )
         try:
             return torch.as_tensor(x, device=self._torch_device)
         except (TypeError, ValueError, RuntimeError) as err:
-            raise ArgumentTypeError(f"as_tensor: cannot convert {type(x).__name__} to a torch tensor: {err}") from err
+            raise ArgumentTypeError(f"{_operation(self)}: cannot convert {type(x).__name__} to a torch tensor: {err}") from err
 
     def is_available(self, tensor: Tensor) -> bool:
         """False while `torch.jit.trace` records a graph or inside `torch.vmap` / `torch.func` transforms."""
@@ -148,6 +151,8 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
             return DType(float, 64)
         if isinstance(array, complex):
             return DType(complex, 128)
+        if array is None or isinstance(array, (str, bytes)):
+            raise ArgumentTypeError(f"{_operation(self)}: expected a tensor or a number, got {type(array).__name__} {array!r}")
         return from_numpy_dtype(np.asarray(array).dtype)
 
     def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
@@ -166,6 +171,8 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
             return x if x.dtype == torch_dtype else x.to(torch_dtype)
         if isinstance(x, (np.ndarray, np.generic)):
             return self._convert_external(x).to(torch_dtype)
+        if x is None or isinstance(x, (str, bytes)):
+            raise ArgumentTypeError(f"{_operation(self)}: expected a tensor or a number, got {type(x).__name__} {x!r}")
         return torch.as_tensor(x, dtype=torch_dtype, device=self._torch_device)
 
     # ------------------------------------------------------------ conversion
@@ -326,3 +333,20 @@ def _from_numpy(array: np.ndarray) -> torch.Tensor:
     if bfloat16:
         return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(array)
+
+
+_FEATURES: frozenset[str] = frozenset(Backend.features())
+
+
+def _operation(backend: Backend) -> str:
+    """The catalogue operation the caller invoked on `backend`, for messages of errors raised deep inside.
+
+    The outermost frame on the stack that runs a catalogue method of this backend: `sqrt(None)`
+    fails in `as_tensor`, and the message names `sqrt`. Runs on error paths only.
+    """
+    name, frame = "as_tensor", sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name in _FEATURES and frame.f_locals.get("self") is backend:
+            name = frame.f_code.co_name
+        frame = frame.f_back  # type: ignore[assignment]
+    return name

@@ -167,8 +167,10 @@ class OperatorsMixin:
                 pass  # the slow path below says what was wrong
         check_tensor_argument(condition, "where", "condition")
         condition = self._t(condition)
-        if x is None or y is None:
+        if x is None and y is None:
             return torch.argwhere(condition)
+        check_tensor_argument(x, "where", "x")
+        check_tensor_argument(y, "where", "y")
         try:
             x, y = self.auto_cast(x, y)
             return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), x, y)

@@ -85,6 +85,29 @@ def test_unsigned_abs_and_bool_comparisons_need_no_missing_kernel(b: Any, tf: An
     np.testing.assert_array_equal(b.greater_than(tf.constant([True, False]), False).numpy(), [True, False])
 
 
+def test_integer_operations_without_tensorflow_kernels(b: Any, tf: Any) -> None:
+    small = tf.constant([[100, 2], [3, 4]], tf.int8)
+    product = b.tensordot(small, (1,), small, (0,))  # no int8 MatMul kernel: computed in int64, wraps as NumPy
+    np.testing.assert_array_equal(product.numpy(), small.numpy() @ small.numpy())
+    assert product.dtype == tf.int8
+    np.testing.assert_array_equal(b.pow(tf.constant([3, 20], tf.uint8), 2).numpy(), np.array([3, 20], np.uint8) ** 2)
+    np.testing.assert_array_equal(b.floordiv(tf.constant([5, -5]), tf.constant([0, 2])).numpy(), [0, -3])
+    np.testing.assert_array_equal(b.equal(tf.constant([1, 2], tf.uint8), 300).numpy(), [False, False])
+
+
+def test_rank_of_complex_and_half_precision_matrices(b: Any, tf: Any) -> None:
+    complex_matrix = tf.constant([[[1 + 1j, 2], [2 + 2j, 4 - 0j]]], tf.complex64)  # second row = 2 * first
+    assert b.matrix_rank_dense(complex_matrix).numpy().tolist() == [1]
+    eigenvalues = b.eigvals(tf.constant([[[2.0, 0.0], [0.0, 3.0]]], tf.float16))
+    np.testing.assert_allclose(np.sort(eigenvalues.numpy().real), [[2.0, 3.0]])
+
+
+def test_creation_edges(b: Any, tf: Any) -> None:
+    assert b.range(3, 0).shape == (0,)  # empty as NumPy; TensorFlow refuses start > limit
+    grids = b.meshgrid(tf.range(2, dtype=tf.int64), tf.constant([0.5, 1.5, 2.5], tf.float64))
+    assert [g.dtype for g in grids] == [tf.int64, tf.float64] and grids[0].shape == (2, 3)
+
+
 # ---------------------------------------------------------------- NaN
 
 

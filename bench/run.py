@@ -23,6 +23,7 @@ SUITES = {
     "Profiling": "bench_profile",
     "Testkit": "bench_certify",
     "Lazy graphs (bk-lazy)": "bench_lazy",
+    "Dask (bk-dask on a LocalCluster)": "bench_dask",
 }
 
 

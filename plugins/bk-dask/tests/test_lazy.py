@@ -94,3 +94,16 @@ def test_cg_evaluates_once_per_iteration(b: bk.Backend) -> None:
     assert b.compute_count() - before == iterations + 3
     np.testing.assert_allclose(b.numpy(result.x), np.linalg.solve(matrix, y.T).T, atol=1e-8)
     assert result.message == [f"converged after {iterations} iterations"] * 2
+
+
+def test_scipy_sparse_operator_multiplies_every_chunk(b: bk.Backend) -> None:
+    import scipy.sparse as sp
+
+    n = 30
+    matrix = sp.diags([-1.0, 2.5, -1.0], [-1, 0, 1], shape=(n, n)).tocsr()
+    y = np.random.default_rng(0).normal(size=(4, n))
+    product = b.mul_matrix_batched_vector(matrix, b.as_tensor(y).rechunk((2, n)))
+    assert product.chunks == ((2, 2), (n,))
+    np.testing.assert_allclose(b.numpy(product), (matrix @ y.T).T, atol=1e-12)
+    result = b.linear_solve("CG", matrix, b.as_tensor(y), b.zeros((4, n), bk.DType(float, 64)), 1e-10, 0.0, 200, None, None)
+    np.testing.assert_allclose(b.numpy(result.x), np.linalg.solve(matrix.toarray(), y.T).T, atol=1e-8)

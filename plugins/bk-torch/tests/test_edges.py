@@ -183,3 +183,26 @@ def test_cg_zero_right_hand_side_and_batches(b: bk.Backend) -> None:
     y = np.random.default_rng(3).normal(size=(2, n))  # two systems: the core's batched loop
     result = b.linear_solve("CG", coo, b.as_tensor(y), b.as_tensor(np.zeros((2, n))), 1e-8, 0.0, 1000, None, None)
     np.testing.assert_allclose(b.numpy(result.x) @ matrix.T.toarray(), y, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.uint64])
+def test_wide_unsigned_moves_and_products(b: bk.Backend, dtype: type) -> None:
+    x = np.array([[1, 2, 3], [4, 5, 6]], dtype)
+    tx = b.as_tensor(x)
+    np.testing.assert_array_equal(b.numpy(b.flip(tx, (-1,))), x[:, ::-1])
+    np.testing.assert_array_equal(b.numpy(b.einsum("ij,kj->ik", tx, tx)), x @ x.T)
+    np.testing.assert_array_equal(b.numpy(b.tensordot(tx, [1], tx, [1])), x @ x.T)
+    grid, indices, values = b.as_tensor(x[None, :, :, None]), b.as_tensor(np.array([[[0, 1], [1, -1]]])), b.as_tensor(np.array([[[7], [9]]], dtype))
+    expected = x.copy()
+    expected[0, 1], expected[1, 2] = 7, 9
+    np.testing.assert_array_equal(b.numpy(b.scatter(grid, indices, values, "update"))[0, ..., 0], expected)
+    expected = x.copy()
+    expected[0, 1], expected[1, 2] = 2 + 7, 6 + 9
+    np.testing.assert_array_equal(b.numpy(b.scatter(grid, indices, values, "add"))[0, ..., 0], expected)
+    np.testing.assert_array_equal(b.numpy(b.nonzero(b.sub(tx, 1))), np.argwhere(x - 1))
+
+
+def test_bool_products_as_numpy(b: bk.Backend) -> None:
+    x = np.array([[True, False], [False, False]])
+    np.testing.assert_array_equal(b.numpy(b.einsum("ij,jk->ik", b.as_tensor(x), b.as_tensor(x))), np.einsum("ij,jk->ik", x, x))
+    np.testing.assert_array_equal(b.numpy(b.tensordot(b.as_tensor(x), [1], b.as_tensor(x), [0])), np.tensordot(x, x, ([1], [0])))

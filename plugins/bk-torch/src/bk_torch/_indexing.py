@@ -11,7 +11,7 @@ from bk._axes import normalize_axis
 from bk._errors import reraise_as
 
 from ._dtypes import to_torch_dtype
-from ._math import _from_ordered, _ordered
+from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _widened
 
 Tensor = Any
 
@@ -51,6 +51,8 @@ class IndexingMixin:
             raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
         sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
+        if sequence.dtype == torch.bool:
+            sequence, values = sequence.to(torch.uint8), values.to(torch.uint8)
         sequence, values = _ordered(sequence)[0].contiguous(), _ordered(values)[0].contiguous()
         if not sequence.is_floating_point():
             result = torch.searchsorted(sequence, values, right=side == "right")
@@ -142,9 +144,9 @@ class IndexingMixin:
         else:
             weights = self._t(weights)
             self._same_device(x, weights)
-            source = torch.where(inside, weights, torch.zeros_like(weights))
-        result = torch.zeros(bins + 1, dtype=source.dtype, device=x.device)
-        return result.scatter_add(0, index, source)[:bins]
+            source = torch.where(inside, _bits_as_signed(weights), 0)
+        result = torch.zeros(bins + 1, dtype=source.dtype, device=x.device).scatter_add(0, index, source)[:bins]
+        return _narrowed(result, weights.dtype) if weights is not None and weights.dtype in _WIDE_UNSIGNED else result
 
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of segments starting at `indices` along `axis`, like `numpy.add.reduceat` per batch entry.
@@ -158,6 +160,9 @@ class IndexingMixin:
         x, indices = self._t(x), self._t(indices).to(torch.int64)
         self._same_device(x, indices)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
+        x, result_dtype = _widened(x)  # sums widen as in `sum`
+        if result_dtype is not None:
+            return _narrowed(self.indexed_segment_sum(x, indices, axis), result_dtype)
         size, segments = x.shape[axis], indices.shape[-1]
         if indices.numel() and (bool((indices < 0).any()) or bool((indices >= size).any())):
             raise IndexOutOfRangeError(f"indexed_segment_sum: segment starts must lie in [0, {size}) along axis {axis}")
@@ -289,12 +294,18 @@ class IndexingMixin:
         flat_index = flat_index.expand(batch, updates)[..., None].expand(batch, updates, channels)
         grid = base_grid.reshape(base_grid.shape[0], -1, channels).expand(batch, -1, channels)
         source = values.expand(batch, updates, channels)
+        unsigned = grid.dtype if grid.dtype in _WIDE_UNSIGNED else None  # no PyTorch kernels: signed images
         if mode == "update":
-            result = grid.scatter(1, flat_index, source)
+            result = _bits_as_signed(grid).scatter(1, flat_index, _bits_as_signed(source))
         elif mode == "add":
-            result = grid.scatter_add(1, flat_index, source)
+            result = _bits_as_signed(grid).scatter_add(1, flat_index, _bits_as_signed(source))
         else:
-            result = grid.scatter_reduce(1, flat_index, source, reduce="amax" if mode == "max" else "amin", include_self=True)
+            reduce = "amax" if mode == "max" else "amin"
+            result = _ordered(grid)[0].scatter_reduce(1, flat_index, _ordered(source)[0], reduce=reduce, include_self=True)
+            result = _from_ordered(result, unsigned) if unsigned is not None else result
+            unsigned = None
+        if unsigned is not None:
+            result = _narrowed(result, unsigned)
         return self.cast(result.reshape(batch, *spatial, channels), out_dtype)
 
 

@@ -14,6 +14,8 @@ from bk import ShapeMismatchError
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import reraise_as
 
+from ._math import _WIDE_UNSIGNED, _bits_as_signed, _narrowed
+
 Tensor = Any
 
 _LAYOUT_FORMATS = {torch.sparse_coo: "coo", torch.sparse_csr: "csr", torch.sparse_csc: "csc"}
@@ -34,13 +36,13 @@ class LinalgMixin:
             raise ShapeMismatchError(
                 f"tensordot: cannot contract axes {a_axes} of shape {tuple(a.shape)} with axes {b_axes} of shape {tuple(b.shape)}: sizes differ"
             )
-        return torch.tensordot(a, b, dims=(a_axes, b_axes))
+        return _integer_product(lambda u, v: torch.tensordot(u, v, dims=(a_axes, b_axes)), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         tensors = self.auto_cast(*[self._t(t) for t in tensors])
         self._same_device(*tensors)
         try:
-            return torch.einsum(equation, *tensors)
+            return _integer_product(lambda *ts: torch.einsum(equation, *ts), *tensors)
         except RuntimeError as err:
             if "size" in str(err) and ("broadcast" in str(err) or "match" in str(err)):
                 reraise_as(ShapeMismatchError, "einsum", err)
@@ -58,8 +60,8 @@ class LinalgMixin:
         self._same_device(A, b)
         A, b = self.auto_cast(A, b)
         if A.ndim == 3:  # one matrix per batch entry
-            return torch.einsum("brc,bc->br", A, b)
-        return b @ A.T
+            return _integer_product(lambda m, v: torch.einsum("brc,bc->br", m, v), A, b)
+        return _integer_product(lambda m, v: v @ m.T, A, b)
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares with `torch.linalg.lstsq` ('gelsd' on the CPU, 'gels' on GPUs, where rank and
@@ -327,6 +329,17 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
         converted = (matrix.coalesce() if matrix.layout == torch.sparse_coo else matrix).to_sparse_csr().to(dtype)
     matrix._bk_csr = (key, converted)  # type: ignore[attr-defined]
     return converted
+
+
+def _integer_product(product: Callable[..., torch.Tensor], *tensors: torch.Tensor) -> torch.Tensor:
+    """`product(*tensors)` for the types PyTorch has no matrix products of: bool (as NumPy: any of
+    the ands) and uint16-64 (through the signed type of the same width: exact modular arithmetic)."""
+    dtype = tensors[0].dtype
+    if dtype == torch.bool:
+        return product(*(t.to(torch.int64) for t in tensors)) != 0
+    if dtype in _WIDE_UNSIGNED:
+        return _narrowed(product(*(_bits_as_signed(t) for t in tensors)), dtype)
+    return product(*tensors)
 
 
 def _check_fft_sizes(x: torch.Tensor, axes: tuple[int, ...] | None, op: str) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from bk import AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
+from bk import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 
@@ -126,7 +126,8 @@ class MathMixin:
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         value = self._t(value)
-        return torch.flip(value, normalize_axes(tuple(axes), value.ndim, "flip") or ())
+        flipped = torch.flip(_bits_as_signed(value), normalize_axes(tuple(axes), value.ndim, "flip") or ())
+        return _narrowed(flipped, value.dtype) if value.dtype in _WIDE_UNSIGNED else flipped
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
         """`tensor[slices]` for a tuple of slices (negative steps too), ints, `...` and scalar integer tensors.
@@ -412,11 +413,15 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._t(x)
+        if x.is_complex():
+            raise ArgumentTypeError(f"quantile: complex values have no order; got {x.dtype}")
         x = x if x.is_floating_point() else self.to_float(x)
         if x.ndim == 0 or x.shape[-1] == 0:
             raise ValueError(f"quantile: needs values along the last axis, got shape {tuple(x.shape)}")
+        dtype = x.dtype
+        x = x if dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
         q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
-        return torch.quantile(x, q, dim=-1)
+        return torch.quantile(x, q, dim=-1).to(dtype)
 
 
 def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:
@@ -511,3 +516,13 @@ def _from_ordered(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:
     if dtype == _UINT64:
         return _narrowed(x ^ _INT64_MIN, _UINT64)
     return x.to(dtype)
+
+
+_SAME_WIDTH_SIGNED = {getattr(torch, f"uint{b}"): getattr(torch, f"int{b}") for b in (16, 32, 64) if hasattr(torch, f"uint{b}")}
+
+
+def _bits_as_signed(x: torch.Tensor) -> torch.Tensor:
+    """uint16/32/64 reinterpreted as the signed type of the same width: exact for moving values, and
+    for sums and products (modular arithmetic); others unchanged."""
+    signed = _SAME_WIDTH_SIGNED.get(x.dtype)
+    return x if signed is None else _narrowed(x, signed)

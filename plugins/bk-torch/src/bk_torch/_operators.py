@@ -168,7 +168,7 @@ class OperatorsMixin:
         check_tensor_argument(condition, "where", "condition")
         condition = self._t(condition)
         if x is None and y is None:
-            return torch.argwhere(condition)
+            return torch.argwhere(condition if condition.dtype == torch.bool else condition != 0)
         check_tensor_argument(x, "where", "x")
         check_tensor_argument(y, "where", "y")
         try:

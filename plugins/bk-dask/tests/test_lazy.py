@@ -107,3 +107,16 @@ def test_scipy_sparse_operator_multiplies_every_chunk(b: bk.Backend) -> None:
     np.testing.assert_allclose(b.numpy(product), (matrix @ y.T).T, atol=1e-12)
     result = b.linear_solve("CG", matrix, b.as_tensor(y), b.zeros((4, n), bk.DType(float, 64)), 1e-10, 0.0, 200, None, None)
     np.testing.assert_allclose(b.numpy(result.x), np.linalg.solve(matrix.toarray(), y.T).T, atol=1e-8)
+
+
+def test_the_testkit_fails_an_operation_that_computes_behind_the_users_back() -> None:
+    import bk_testkit
+    from bk_dask._backend import DaskBackend
+
+    class Leaky(DaskBackend):
+        def sin(self, x: object) -> object:  # evaluates its input: exactly what must not happen
+            return self.as_tensor(np.sin(self.numpy(x)))
+
+    with pytest.raises(AssertionError, match="behind the user's back"):
+        bk_testkit.check_backend(Leaky(), features="sin", timeout=30)
+    bk_testkit.check_backend(DaskBackend(), features="sin", timeout=30)

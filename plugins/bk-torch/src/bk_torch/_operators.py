@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import torch
 
 from bk import ShapeMismatchError
+from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, check_tensor_argument
 
 from ._dtypes import keeps_dtype
@@ -26,6 +27,11 @@ Tensor = Any
 
 # operators whose result on uint64 is exact in int64's modular arithmetic
 _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
+# functions that take a Python number as their second operand (torch.maximum does not)
+_TAKES_SCALARS = frozenset({operator.add, operator.sub, operator.mul, operator.truediv, operator.pow, operator.mod, operator.floordiv, torch.eq, torch.ne, torch.gt, torch.ge})
+# A 0-d tensor on the left is computed as `right * 1 + left`, so complex infinities gain a NaN part
+# (`1j + (-inf)`): with a Python number on the left, the tensor goes first instead.
+_TENSOR_FIRST: dict[str, Callable[[Any, Any], Any]] = {"add": lambda y, x: y + x, "sub": lambda y, x: -y + x}
 # operators that PyTorch refuses on bool and NumPy computes in int8
 _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
 # operators that only compare: exact on the order-preserving signed image of uint64
@@ -37,9 +43,15 @@ class OperatorsMixin:
 
     def _binary(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Tensor:
         try:
-            if type(a) is torch.Tensor and type(b) is torch.Tensor and a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float):
-                return function(a, b)  # auto_cast would change nothing
+            if type(a) is torch.Tensor:
+                if type(b) is torch.Tensor:
+                    if a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float):
+                        return function(a, b)  # auto_cast would change nothing
+                elif (type(b) is float or type(b) is int) and function in _TAKES_SCALARS and a.is_floating_point() and GLOBALS.precision_free:
+                    return function(a, b)  # a weak Python number keeps the float tensor's dtype, in PyTorch too
             x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
+            if op in _TENSOR_FIRST and type(a) is not torch.Tensor:
+                return _TENSOR_FIRST[op](y, x)
             return function(x, y)
         except Exception as err:
             return self._binary_failed(op, function, a, b, err, bool_to_int, int_to_float)

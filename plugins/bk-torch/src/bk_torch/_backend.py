@@ -168,7 +168,11 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
         """
         torch_dtype = to_torch_dtype(dtype)
         if isinstance(x, torch.Tensor):
-            return x if x.dtype == torch_dtype else x.to(torch_dtype)
+            if x.dtype == torch_dtype:
+                return x
+            if x.is_complex() and not torch_dtype.is_complex and torch_dtype != torch.bool:  # the real part, as NumPy, without a warning
+                x = torch.real(x)
+            return x.to(torch_dtype)
         if isinstance(x, (np.ndarray, np.generic)):
             return self._convert_external(x).to(torch_dtype)
         if x is None or isinstance(x, (str, bytes)):
@@ -250,13 +254,13 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
         return to_torch_dtype(dtype or self.float_type)
 
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return torch.zeros(tuple(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+        return torch.zeros(_sizes(shape, "zeros"), dtype=self._new_dtype(dtype), device=self._torch_device)
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return torch.ones(tuple(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+        return torch.ones(_sizes(shape, "ones"), dtype=self._new_dtype(dtype), device=self._torch_device)
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
@@ -264,9 +268,13 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         if limit is None:
             start, limit = 0, start
+        if delta == 0:
+            raise ValueError("range: delta must not be 0")
         return torch.arange(start, limit, delta, dtype=to_torch_dtype(dtype), device=self._torch_device)
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
+        if int(number) < 0:
+            raise ValueError(f"linspace: number must be 0 or more but got {number}")
         return torch.linspace(float(start), float(stop), int(number), dtype=self._new_dtype(None), device=self._torch_device)
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
@@ -288,7 +296,7 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
             ValueError: for bool or other non-numeric dtypes.
         """
         dtype = dtype or self.float_type
-        shape, generator, device = tuple(shape), self._generator(), self._torch_device
+        shape, generator, device = _sizes(shape, "random_uniform"), self._generator(), self._torch_device
         if dtype.kind is int:
             return torch.randint(int(low), int(high), shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
         if dtype.kind is float:
@@ -311,7 +319,7 @@ class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, Linal
         dtype = dtype or self.float_type
         if dtype.kind not in (float, complex):
             raise ValueError(f"random_normal needs a float or complex dtype but got {dtype}")
-        return torch.randn(tuple(shape), generator=self._generator(), dtype=to_torch_dtype(dtype), device=self._torch_device)
+        return torch.randn(_sizes(shape, "random_normal"), generator=self._generator(), dtype=to_torch_dtype(dtype), device=self._torch_device)
 
 
 def _from_numpy(array: np.ndarray) -> torch.Tensor:
@@ -350,3 +358,11 @@ def _operation(backend: Backend) -> str:
             name = frame.f_code.co_name
         frame = frame.f_back  # type: ignore[assignment]
     return name
+
+
+def _sizes(shape: Sequence[int], op: str) -> tuple[int, ...]:
+    """`shape` as a tuple of ints; negative sizes raise `ValueError` (PyTorch raises a RuntimeError)."""
+    sizes = tuple(int(n) for n in shape)
+    if any(n < 0 for n in sizes):
+        raise ValueError(f"{op}: sizes must be 0 or more but the shape is {sizes}")
+    return sizes

@@ -73,6 +73,8 @@ class IndexingMixin:
         indices = torch.nonzero(values if values.dtype == torch.bool else values != 0)
         if length is None:
             return indices
+        if length < 0:
+            raise ValueError(f"nonzero: length must be 0 or more but got {length}")
         if indices.shape[0] >= length:
             return indices[:length]
         padding = torch.full(

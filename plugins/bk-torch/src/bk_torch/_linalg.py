@@ -59,9 +59,12 @@ class LinalgMixin:
             return (matrix @ b.T).T
         self._same_device(A, b)
         A, b = self.auto_cast(A, b)
-        if A.ndim == 3:  # one matrix per batch entry
-            return _integer_product(lambda m, v: torch.einsum("brc,bc->br", m, v), A, b)
-        return _integer_product(lambda m, v: v @ m.T, A, b)
+        try:
+            if A.ndim == 3:  # one matrix per batch entry
+                return _integer_product(lambda m, v: torch.einsum("brc,bc->br", m, v), A, b)
+            return _integer_product(lambda m, v: v @ m.T, A, b)
+        except RuntimeError as err:
+            reraise_as(ShapeMismatchError, "mul_matrix_batched_vector", err, f"matrices {tuple(A.shape)} cannot multiply vectors {tuple(b.shape)}")
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares with `torch.linalg.lstsq` ('gelsd' on the CPU, 'gels' on GPUs, where rank and
@@ -69,6 +72,8 @@ class LinalgMixin:
         matrix, rhs = self.auto_cast(self._t(matrix), self._t(rhs), int_to_float=True, bool_to_int=True)
         self._same_device(matrix, rhs)
         driver = "gelsd" if matrix.device.type == "cpu" else None
+        if matrix.ndim < 2 or rhs.ndim < 2 or matrix.shape[-2] != rhs.shape[-2]:
+            raise ShapeMismatchError(f"matrix_solve_least_squares: matrix {tuple(matrix.shape)} and right-hand side {tuple(rhs.shape)} need the same number of rows")
         solution, residuals, rank, singular_values = torch.linalg.lstsq(matrix, rhs, driver=driver)
         if driver is None:
             return solution, None, None, None

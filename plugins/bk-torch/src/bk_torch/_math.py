@@ -81,7 +81,10 @@ class MathMixin:
             reraise_as(ShapeMismatchError, "concat", err, f"cannot concatenate shapes {shapes} along axis {axis}")
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
-        return torch.tile(self._t(value), tuple(int(m) for m in multiples))
+        multiples = tuple(int(m) for m in multiples)
+        if any(m < 0 for m in multiples):
+            raise ValueError(f"tile: multiples must be 0 or more but got {multiples}")
+        return torch.tile(self._t(value), multiples)
 
     def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
         """Repeats elements along `axis`; with `new_length`, extra entries repeat the last element or are cut."""
@@ -89,7 +92,10 @@ class MathMixin:
         axis = normalize_axis(axis, x.ndim, "repeat")
         if new_length is None:
             repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device)
-            return torch.repeat_interleave(x, repeats, dim=axis)
+            try:
+                return torch.repeat_interleave(x, repeats, dim=axis)
+            except RuntimeError as err:
+                reraise_as(ValueError if "negative" in str(err) else ShapeMismatchError, "repeat", err)
         size = x.shape[axis]
         repeats = self._t(repeats).to(x.device)
         indices = torch.repeat_interleave(torch.arange(size, device=x.device), repeats)
@@ -108,6 +114,8 @@ class MathMixin:
         mode = "periodic" if mode == "circular" else mode  # PyTorch's name
         if mode not in _PAD_MODES:
             raise ValueError(f"pad mode must be one of {_PAD_MODES} but got {mode!r}")
+        if any(int(w) < 0 for pair in pad_width for w in pair):
+            raise ValueError(f"pad: widths must be 0 or more but got {[tuple(pair) for pair in pad_width]}")
         if len(pad_width) != value.ndim:
             raise ValueError(f"pad_width needs one (lower, upper) pair per axis: {value.ndim} pairs, not {len(pad_width)}")
         if mode == "constant":

@@ -206,3 +206,11 @@ def test_bool_products_as_numpy(b: bk.Backend) -> None:
     x = np.array([[True, False], [False, False]])
     np.testing.assert_array_equal(b.numpy(b.einsum("ij,jk->ik", b.as_tensor(x), b.as_tensor(x))), np.einsum("ij,jk->ik", x, x))
     np.testing.assert_array_equal(b.numpy(b.tensordot(b.as_tensor(x), [1], b.as_tensor(x), [0])), np.tensordot(x, x, ([1], [0])))
+
+
+def test_jit_graph_errors_are_the_operations_errors(b: bk.Backend) -> None:
+    gather = b.jit_compile(lambda x, i: b.gather_1d(x, i))
+    x = b.as_tensor(np.arange(5.0))
+    np.testing.assert_array_equal(b.numpy(gather(x, b.as_tensor(np.array([1, -1])))), [1.0, 4.0])
+    with pytest.raises(bk.IndexOutOfRangeError, match="^gather_1d: "):
+        gather(x, b.as_tensor(np.array([7, 0])))  # the traced graph refuses; eagerly, the operation says why

@@ -265,7 +265,12 @@ class _TraceCache:
             return self.f(*args)
         traced, output = entry
         tensors = [leaf for leaf in leaves if isinstance(leaf, torch.Tensor)]
-        results = traced(*tensors)
+        try:
+            results = traced(*tensors)
+        except RuntimeError:
+            # The graph refused its inputs (an index out of range): running `f` eagerly raises the
+            # error the operation itself raises (`bk.IndexOutOfRangeError`, ...), naming it.
+            return self.f(*args)
         results = (results,) if isinstance(results, torch.Tensor) else results
         out_leaves = list(output["constants"])
         for position, value in zip(output["tensor_positions"], results, strict=True):

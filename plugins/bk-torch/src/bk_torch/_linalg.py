@@ -14,6 +14,7 @@ from bk import ShapeMismatchError
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import reraise_as
 
+from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _narrowed
 
 Tensor = Any
@@ -190,7 +191,9 @@ class LinalgMixin:
             if inside is not None:
                 values = torch.where(inside[..., None], values, torch.zeros_like(values))
             result = result + weight[..., None].to(values.dtype if values.is_complex() else weight.dtype) * values
-        return result
+        # the grid's float type (the default float for integer grids), whatever the coordinates' precision
+        inexact = grid.is_floating_point() or grid.is_complex()
+        return result.to(grid.dtype if inexact else to_torch_dtype(self.float_type))
 
     # ------------------------------------------------------------ sparse
 

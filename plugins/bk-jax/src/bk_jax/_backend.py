@@ -204,6 +204,8 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         """
         array = np.asarray(x)
         kind = array.dtype.kind
+        if kind == "O":  # only ints beyond 64 bits make NumPy fall back to objects here
+            raise OverflowError(f"as_tensor: Python integer {x!r} does not fit int64")
         if kind == "f":
             return array.astype(self._jax_dtype(self.float_type))
         if kind == "c":

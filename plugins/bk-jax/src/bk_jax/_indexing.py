@@ -10,7 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
 
 Tensor = Any
@@ -51,7 +51,7 @@ def _index_vectors(indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
 def _combined_batch(*sizes: int) -> int:
     other = {s for s in sizes if s != 1}
     if len(other) > 1:
-        raise ValueError(f"batch sizes {sizes} do not match; use equal sizes or 1 for broadcasting")
+        raise ShapeMismatchError(f"batch sizes {sizes} do not match; use equal sizes or 1 for broadcasting")
     return other.pop() if other else 1
 
 
@@ -226,7 +226,7 @@ class IndexingMixin:
         """
         values, indices = self._t(values), self._t(indices)
         if indices.shape[-1] != values.ndim - 2:
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"indices must have {values.ndim - 2} components for values of shape {values.shape} but have {indices.shape[-1]}"
             )
         batch = _combined_batch(values.shape[0], indices.shape[0])
@@ -249,7 +249,7 @@ class IndexingMixin:
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")  # type: ignore[attr-defined]
         spatial = base_grid.shape[1:-1]
         if indices.shape[-1] != len(spatial):
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"indices must have {len(spatial)} components for a grid of shape {base_grid.shape} but have {indices.shape[-1]}"
             )
         batch = _combined_batch(base_grid.shape[0], indices.shape[0], values.shape[0])

@@ -11,6 +11,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
+from bk import ShapeMismatchError
 from bk._axes import normalize_axes
 
 from ._dtypes import x64_enabled
@@ -107,11 +108,11 @@ class LinalgMixin:
         """
         value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)  # type: ignore[attr-defined]
         if kernel.ndim != value.ndim + 1 or value.ndim < 3:
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"conv needs (batch, in, spatial...) values and (batch, out, in, kernel...) kernels, got {value.shape} and {kernel.shape}"
             )
         if kernel.shape[2] != value.shape[1] or kernel.shape[0] not in (1, value.shape[0]):
-            raise ValueError(f"kernel {kernel.shape} does not fit values {value.shape}: in-channels and batch (or 1) must match")
+            raise ShapeMismatchError(f"kernel {kernel.shape} does not fit values {value.shape}: in-channels and batch (or 1) must match")
         spatial = kernel.shape[3:]
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:
@@ -133,7 +134,7 @@ class LinalgMixin:
         coordinates = coordinates if is_inexact(coordinates) else self.to_float(coordinates)  # type: ignore[attr-defined]
         spatial = grid.shape[1:-1]
         if coordinates.shape[-1] != len(spatial):
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"coordinates need {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
             )
         lower = jnp.floor(coordinates)

@@ -365,6 +365,8 @@ class MathMixin:
         dims = axes if axes is not None else tuple(range(x.ndim))
         if any(x.shape[a] == 0 for a in dims) or (axes is None and x.numel() == 0):
             raise ValueError(f"{op}: the reduced axes {dims} of a tensor of shape {tuple(x.shape)} are empty; {op} of nothing is undefined")
+        if x.is_complex():
+            raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})")
         if x.ndim == 0:
             return x.clone()
         ordered, dtype = _ordered(x)
@@ -402,6 +404,8 @@ class MathMixin:
         check_tensor_argument(x, op)
         x = self._t(x)
         dim = None if axis is None else normalize_axis(axis, x.ndim, op)
+        if x.is_complex():
+            raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})")
         if (x.numel() == 0 if dim is None else x.shape[dim] == 0):
             raise ValueError(f"{op}: attempt to get {op} of an empty sequence (shape {tuple(x.shape)}, axis {axis})")
         ordered, _ = _ordered(x.to(torch.uint8) if x.dtype == torch.bool else x)

@@ -16,7 +16,7 @@ import torch
 
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
-from bk._errors import BK_ERRORS, check_tensor_argument
+from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
 
 from ._dtypes import keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
@@ -73,6 +73,8 @@ class OperatorsMixin:
             return torch.where(zero, 0, self._binary(op, function, x, torch.where(zero, 1, y)))
         if isinstance(err, NotImplementedError) and isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED:
             return _unsigned(op, function, x, y)
+        if isinstance(x, torch.Tensor) and x.is_complex() and op in _ORDERING - {"equal", "not_equal"}:
+            raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})") from err
         if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
             _check_broadcast(op, x.shape, y.shape)
             self._same_device(x, y)

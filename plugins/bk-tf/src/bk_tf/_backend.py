@@ -539,6 +539,8 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
 
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
         """`x` padded with `fill_value` or cut along `axis` to `new_size`."""
+        if new_size < 0:
+            raise ValueError(f"pad_to: new_size must be 0 or more but got {new_size}")
         x = self._t(x)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "pad_to")

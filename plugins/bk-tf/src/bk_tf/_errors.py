@@ -41,7 +41,8 @@ _PATTERNS: Final = (
             r"[Ii]ncompatible shapes|must be broadcastable|Dimensions? .*must be equal|must have the same (shape|rank)|"
             r"Shapes .* (are incompatible|must be equal)|[Ss]hapes of all inputs must match|Input to reshape|"
             r"size-incompatible|ConcatOp|shapes? .*(mismatch|not compatible)|Cannot reshape|rank mismatch|"
-            r"cannot be broadcast|[Ss]hape must be rank|Can not squeeze|Expected dimension \d+ at axis|inconsistent (size|dimension)"
+            r"cannot be broadcast|[Ss]hape must be rank|Can not squeeze|Expected dimension \d+ at axis|inconsistent (size|dimension)|"
+            r"mismatch In\[\d\]|must be square|must have rank|Different number of contraction axes|expects a vector of size|Only one input size may be -1"
         ),
     ),
     (

@@ -347,9 +347,11 @@ class IndexingMixin:
         With `new_length`, the result is cut to that length or padded by repeating its last
         slice (zeros if it is empty), as `jax.numpy.repeat(total_repeat_length=...)` does.
         """
-        x = self._t(x)
+        x, repeats = self._t(x), self._t(repeats)
         axis = normalize_axis(axis, x.shape.rank, "repeat")
-        result = tf.repeat(x, self._t(repeats), axis=axis)
+        if _is_eager(repeats) and bool(tf.reduce_any(repeats < 0)):
+            raise ValueError(f"repeat: repeats must be 0 or more but got {repeats.numpy().tolist()}")
+        result = tf.repeat(x, repeats, axis=axis)
         if new_length is None:
             return result
         current = tf.shape(result)[axis]
@@ -455,6 +457,8 @@ class IndexingMixin:
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
         """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
+        if bins < 0:
+            raise ValueError(f"bincount: bins must be 0 or more but got {bins}")
         x = tf.cast(self._t(x), tf.int64)
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x, bins)
@@ -468,6 +472,8 @@ class IndexingMixin:
 
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of every row of `(batch, n)` indices, in one call."""
+        if bins < 0:
+            raise ValueError(f"batched_bincount: bins must be 0 or more but got {bins}")
         x = tf.cast(self._t(x), tf.int64)
         batch = x.shape[0]
         valid = tf.logical_and(x >= 0, x < bins)

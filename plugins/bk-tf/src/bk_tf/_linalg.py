@@ -8,7 +8,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import get_precision
+from bk import ShapeMismatchError, get_precision
 from bk._axes import normalize_axis
 
 from ._dtypes import float_tf
@@ -155,6 +155,8 @@ class LinalgMixin:
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""
         matrices = self._t(matrices)
+        if matrices.shape.rank != 4:
+            raise ShapeMismatchError(f"get_diagonal: expected (batch, rows, cols, channels) matrices but got shape {tuple(matrices.shape)}")
         moved = tf.transpose(matrices, [0, 3, 1, 2])
         return tf.transpose(tf.linalg.diag_part(moved, k=offset), [0, 2, 1])
 
@@ -203,8 +205,8 @@ class LinalgMixin:
             or kernel.shape[2] != value.shape[1]
             or kernel.shape[0] not in (1, value.shape[0])
         ):
-            raise ValueError(
-                f"conv() needs value (batch, in, spatial...) and kernel (batch or 1, out, in, kernel...) but got {value.shape} and {kernel.shape}"
+            raise ShapeMismatchError(
+                f"conv: needs value (batch, in, spatial...) and kernel (batch or 1, out, in, kernel...) but got {value.shape} and {kernel.shape}"
             )
         if not 1 <= spatial <= 3:
             raise ValueError(f"TensorFlow convolves 1 to 3 spatial dimensions, not {spatial}")
@@ -234,8 +236,8 @@ class LinalgMixin:
             grid = tf.cast(grid, float_tf(get_precision()))
         spatial = grid.shape[1:-1]
         if coordinates.shape[-1] != len(spatial):
-            raise ValueError(
-                f"coordinates must have {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
+            raise ShapeMismatchError(
+                f"grid_sample: coordinates must have {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
             )
         real = grid.dtype.real_dtype if grid.dtype.is_complex else grid.dtype
         coordinates = tf.cast(coordinates, real)

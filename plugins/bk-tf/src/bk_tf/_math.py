@@ -511,6 +511,8 @@ class MathMixin:
         """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._floats(x)
         q = tf.cast(tf.convert_to_tensor(quantiles), tf.float64)
+        if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):
+            raise ValueError(f"quantile: quantiles must lie in [0, 1] but got {q.numpy().tolist()}")
         ordered = tf.sort(x, axis=-1)
         n = tf.shape(x)[-1]
         position = q * tf.cast(n - 1, tf.float64)

@@ -160,6 +160,11 @@ def test_shape_errors_are_bk_classes(b: ArrayAPIBackend) -> None:
         b.sum(b.as_tensor([1.0]), axis=3)
     with pytest.raises(bk.IndexOutOfRangeError, match="gather"):
         b.gather(b.as_tensor([1.0, 2.0]), b.as_tensor([2]), 0)
+    complex_values = b.as_tensor(np.array([1 + 1j, 2j]))
+    with pytest.raises(bk.ArgumentTypeError, match="maximum"):
+        b.maximum(complex_values, complex_values)  # the standard orders no complex values
+    with pytest.raises(bk.ArgumentTypeError, match="argmax"):
+        b.argmax(complex_values, 0)
 
 
 # ---------------------------------------------------------------- devices

@@ -13,7 +13,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, ShapeMismatchError, to_numpy_dtype
+from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 
@@ -45,6 +45,8 @@ def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
         result = getattr(self.xp, function)(a, b)
     except ValueError as error:
         raise _broadcast_error(op, a, b, error) from error
+    except TypeError as error:  # a dtype the standard does not define the function for (complex ordering)
+        raise ArgumentTypeError(f"{op}: {self._dt(a)} operands are not supported: {error}") from error
     return self._astype(result, _BOOL) if is_bool and function in _BOOL_BACK else result
 
 
@@ -306,6 +308,8 @@ class MathMixin:
             raise ValueError(f"{function}: the {function}imum of an empty tensor (shape {tuple(x.shape)}) is undefined")
         if self._dt(x) is _BOOL:
             return self._astype(getattr(self.xp, function)(self._astype(x, _INT8), axis=axes, keepdims=keepdims), _BOOL)
+        if self._dt(x).kind is complex:
+            raise ArgumentTypeError(f"{function}: complex values have no order; take abs() or real() first")
         return getattr(self.xp, function)(x, axis=axes, keepdims=keepdims)
 
     @needs("max")
@@ -354,6 +358,8 @@ class MathMixin:
             raise ValueError(f"{function}: an empty axis (shape {tuple(x.shape)}, axis {axis}) has no {function[3:]}imum")
         if self._dt(x) is _BOOL:
             x = self._astype(x, _INT8)
+        if self._dt(x).kind is complex:
+            raise ArgumentTypeError(f"{function}: complex values have no order; take abs() or real() first")
         result = getattr(xp, function)(x, axis=axis, keepdims=keepdims)
         if self._dt(x).kind in (float, complex):  # the first NaN wins, as in NumPy
             nan = xp.isnan(x)

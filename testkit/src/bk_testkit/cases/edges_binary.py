@@ -26,6 +26,7 @@ from ._edges import (
     LAYOUTS,
     SIGNED,
     UNSIGNED,
+    available,
     check_raises,
     check_result,
     default_float,
@@ -120,12 +121,15 @@ def _pair_case(name: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         @explore(dtypes(t, inputs), dtypes(t, inputs), shapes(max_rank=4), st.data(), st.sampled_from(LAYOUTS), examples=30)
         def example(da: DType, db: DType, shape: tuple[int, ...], data: Any, kind: str) -> None:
-            operand = bk.combine_types(da, db)
-            if _bool_arithmetic(name, operand) or (name == "div" and operand.kind is int):
-                return  # integer division by zero differs by design between frameworks: see the scalar case
             other = _broadcast_partner(shape, data)
             if data.draw(st.booleans(), label="swap"):
                 shape, other = other, shape
+            check(da, db, shape, other, kind)
+
+        def check(da: DType, db: DType, shape: tuple[int, ...], other: tuple[int, ...], kind: str) -> None:
+            operand = bk.combine_types(da, db)
+            if _bool_arithmetic(name, operand) or (name == "div" and operand.kind is int):
+                return  # integer division by zero differs by design between frameworks: see the scalar case
             a = layout(make_values(da, shape, seed=sum(shape) + 1), kind)
             b = make_values(db, other, seed=sum(other) + 2)
             want = _result_dtype(name, operand)
@@ -133,6 +137,8 @@ def _pair_case(name: str) -> Callable[[Trial], None]:
             check_result(t, got, _reference(name, a, b, operand), describe(name, a, b) + f" [{kind}]", want, {"a": a, "b": b})
 
         example()
+        for dtype in available(t, inputs):  # every dtype once (mixed pairs: the examples above)
+            check(dtype, dtype, (2, 3), (3,), "contiguous")
         a, b = tensor(t, np.ones((2, 3), np.float32)), tensor(t, np.ones((4,), np.float32))
         check_raises(t, bk.ShapeMismatchError, lambda: getattr(t.b, name)(a, b), f"{name}(float32 (2, 3), float32 (4,))", name)
 
@@ -155,7 +161,9 @@ def _scalar_case(name: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         @explore(dtypes(t, inputs), shapes(max_rank=3), st.data(), st.booleans(), examples=40)
         def example(dtype: DType, shape: tuple[int, ...], data: Any, left: bool) -> None:
-            scalar = data.draw(_scalars(dtype), label="scalar")
+            check(dtype, shape, data.draw(_scalars(dtype), label="scalar"), left)
+
+        def check(dtype: DType, shape: tuple[int, ...], scalar: Any, left: bool) -> None:
             operand = weak_result(dtype, scalar)
             if (ordering and operand.kind is complex) or _bool_arithmetic(name, operand):
                 return
@@ -170,6 +178,8 @@ def _scalar_case(name: str) -> Callable[[Trial], None]:
             check_result(t, getattr(t.b, name)(*args), expected, what, _result_dtype(name, operand), {"x": x})
 
         example()
+        for i, dtype in enumerate(available(t, inputs)):  # every dtype once, with each kind of scalar in turn
+            check(dtype, (3,), (True, 2, 1.5, 1j)[i % 4], bool(i % 2))
 
     return run
 

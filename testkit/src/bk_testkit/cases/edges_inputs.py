@@ -21,6 +21,7 @@ from ._edges import (
     BOOL,
     INT64,
     LAYOUTS,
+    available,
     check_raises,
     check_result,
     default_float,
@@ -39,10 +40,16 @@ def _as_tensor_arrays(t: Trial) -> None:
 
     @explore(dtypes(t, ALL_DTYPES), shapes(max_rank=5), st.sampled_from(LAYOUTS), examples=30)
     def example(dtype: DType, shape: tuple[int, ...], kind: str) -> None:
+        check(dtype, shape, kind)
+
+    def check(dtype: DType, shape: tuple[int, ...], kind: str) -> None:
         x = layout(make_values(dtype, shape, seed=len(shape) + 7), kind)
         check_result(t, tensor(t, x), x, describe("as_tensor", x) + f" [{kind}]", dtype, {"x": x})
 
     example()
+    for dtype in available(t, ALL_DTYPES):  # every dtype in every layout
+        for kind in LAYOUTS:
+            check(dtype, (2, 3), kind)
     fixed = {
         "negative strides": np.arange(6, dtype=np.float32)[::-2],
         "transposed": np.arange(6, dtype=np.int16).reshape(2, 3).T,

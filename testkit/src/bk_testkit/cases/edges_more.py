@@ -19,6 +19,7 @@ from ._edges import (
     FLOATS,
     SIGNED,
     UNSIGNED,
+    available,
     check_raises,
     check_result,
     describe,
@@ -97,10 +98,13 @@ for _name in _ARITHMETIC:
 
 
 def _cast(t: Trial) -> None:
-    """Every pair of dtypes: values in range of the target; floats truncate toward zero; complex to real keeps the real part, to bool tests != 0."""
+    """Pairs of the 14 dtypes: values in range of the target; floats truncate toward zero; complex to real keeps the real part, to bool tests != 0."""
 
     @explore(dtypes(t, ALL_DTYPES), dtypes(t, ALL_DTYPES), shapes(max_rank=3), examples=40)
     def example(source: DType, target: DType, shape: tuple[int, ...]) -> None:
+        check(source, target, shape)
+
+    def check(source: DType, target: DType, shape: tuple[int, ...]) -> None:
         to_int = target.kind in (int, bool)
         low = 0 if (target.kind is int and not target.signed) or (source.kind is int and not source.signed) else -3
         x = make_values(source, shape, seed=sum(shape) + 5, low=low, special=not to_int)
@@ -114,9 +118,14 @@ def _cast(t: Trial) -> None:
         check_result(t, got, expected, f"cast({describe('', x)[1:-1]}, {target})", target, {"x": x})
 
     example()
+    kinds = available(t, ALL_DTYPES)
+    for i, source in enumerate(kinds):  # every dtype from and to float32, and to its neighbours in the list
+        for target in {DType(float, 32), kinds[(i + 1) % len(kinds)], kinds[(i + 5) % len(kinds)]}:
+            check(source, target, (4,))
+        check(DType(float, 32), source, (4,))
 
 
-add_case("cast", "edge-every-pair", _cast, "every pair of the 14 dtypes, bfloat16 and unsigned included")
+add_case("cast", "edge-dtype-pairs", _cast, "every dtype to and from float32 and others, bfloat16 and unsigned included")
 
 
 def _creation_case(name: str) -> Any:
@@ -125,10 +134,15 @@ def _creation_case(name: str) -> Any:
     def run(t: Trial) -> None:
         @explore(dtypes(t, ALL_DTYPES), shapes(max_rank=5), examples=20)
         def example(dtype: DType, shape: tuple[int, ...]) -> None:
+            check(dtype, shape)
+
+        def check(dtype: DType, shape: tuple[int, ...]) -> None:
             got = getattr(t.b, name)(shape, dtype)
             check_result(t, got, fill(shape, bk.to_numpy_dtype(dtype)), f"{name}({shape}, {dtype})", dtype)
 
         example()
+        for dtype in available(t, ALL_DTYPES):  # every dtype once
+            check(dtype, (2, 0) if dtype.kind is complex else (3,))
 
     return run
 

@@ -21,12 +21,12 @@ from .._case import Trial, add_case
 from ._edges import (
     ALL_DTYPES,
     BOOL,
-    COMPLEX,
     FLOATS,
     INT64,
     LAYOUTS,
     SIGNED,
     UNSIGNED,
+    available,
     check_raises,
     check_result,
     default_float,
@@ -97,29 +97,34 @@ def _reference(name: str, x: np.ndarray, want: DType, axis: Any, keepdims: bool)
         return np.asarray(function(reference_float(x), axis=axis, **kwargs))
 
 
+def _check_reduction(t: Trial, name: str, dtype: DType, shape: tuple[int, ...], axis: Any, kind: str, keepdims: bool) -> None:
+    _, result_dtype, _, has_keepdims = _SPECS[name]
+    low, high = (-1, 2) if name == "prod" else (-3, 3)
+    x = layout(make_values(dtype, shape, seed=len(shape) * 31 + sum(shape), low=low, high=high), kind)
+    keep = keepdims and has_keepdims
+    kwargs = {"keepdims": True} if keep else {}
+    what = describe(name, x, axis=axis, **kwargs) + f" [{kind}]"
+    function = getattr(t.b, name)
+    if name in ("max", "min") and _reduced_size_zero(shape, axis) and axis != ():
+        check_raises(t, ValueError, lambda: function(tensor(t, x), axis=axis, **kwargs), what + " of nothing", name)
+        return
+    want = result_dtype(dtype)
+    expected = _reference(name, x, want, axis, keep)
+    got = function(tensor(t, x), axis=axis, **kwargs)
+    check_result(t, got, expected, what, want, {"x": x}, scale=2 * max(1, x.size))
+
+
 def _reduction_case(name: str) -> Callable[[Trial], None]:
-    _, result_dtype, inputs, has_keepdims = _SPECS[name]
+    inputs = _SPECS[name][2]
 
     def run(t: Trial) -> None:
         @explore(dtypes(t, inputs), shapes(max_rank=4), st.data(), st.sampled_from(LAYOUTS), st.booleans(), examples=25)
         def example(dtype: DType, shape: tuple[int, ...], data: Any, kind: str, keepdims: bool) -> None:
-            axis = data.draw(_axes(len(shape)), label="axis")
-            low, high = (-1, 2) if name == "prod" else (-3, 3)
-            x = layout(make_values(dtype, shape, seed=len(shape) * 31 + sum(shape), low=low, high=high), kind)
-            keep = keepdims and has_keepdims
-            kwargs = {"keepdims": True} if keep else {}
-            what = describe(name, x, axis=axis, **kwargs) + f" [{kind}]"
-            function = getattr(t.b, name)
-            if name in ("max", "min") and _reduced_size_zero(shape, axis) and axis != ():
-                check_raises(t, ValueError, lambda: function(tensor(t, x), axis=axis, **kwargs), what + " of nothing", name)
-                return
-            want = result_dtype(dtype)
-            expected = _reference(name, x, want, axis, keep)
-            got = function(tensor(t, x), axis=axis, **kwargs)
-            n = max(1, x.size)
-            check_result(t, got, expected, what, want, {"x": x}, scale=2 * n)
+            _check_reduction(t, name, dtype, shape, data.draw(_axes(len(shape)), label="axis"), kind, keepdims)
 
         example()
+        for dtype in available(t, inputs):  # every dtype once
+            _check_reduction(t, name, dtype, (2, 3), -1, "contiguous", False)
 
     return run
 
@@ -198,6 +203,10 @@ def _arg_case(name: str) -> Callable[[Trial], None]:
             check_result(t, function(tensor(t, x), axis=axis, **kwargs), expected, what, INT64, {"x": x})
 
         example()
+        for dtype in available(t, _REAL):  # every dtype once
+            x = make_values(dtype, (2, 3), seed=5)
+            exact = x.astype(np.float64) if x.dtype.kind == "V" else x
+            check_result(t, getattr(t.b, name)(tensor(t, x), axis=-1), reference(exact, axis=-1), describe(name, x, axis=-1), INT64, {"x": x})
         x = np.array([[1.0, np.nan, 3.0, np.nan], [np.inf, -np.inf, 2.0, 0.0]], np.float32)
         check_result(t, getattr(t.b, name)(tensor(t, x), axis=-1), reference(x, axis=-1), describe(name, x, axis=-1) + ": the first NaN", INT64, {"x": x})
         check_result(t, getattr(t.b, name)(tensor(t, x), axis=None), reference(x), describe(name, x, axis=None) + ": a flat index", INT64, {"x": x})
@@ -218,17 +227,21 @@ for _name in ("argmax", "argmin"):
 def _cumsum(t: Trial) -> None:
     """Every dtype, negative axes, layouts; narrow integers widen as in NumPy 2."""
 
-    @explore(dtypes(t, (BOOL, *SIGNED, *UNSIGNED, *FLOATS, *COMPLEX)), shapes(min_rank=1, max_rank=4), st.data(), st.sampled_from(LAYOUTS), examples=20)
+    @explore(dtypes(t, ALL_DTYPES), shapes(min_rank=1, max_rank=4), st.data(), st.sampled_from(LAYOUTS), examples=20)
     def example(dtype: DType, shape: tuple[int, ...], data: Any, kind: str) -> None:
         rank = len(shape)
-        axis = data.draw(st.integers(-rank, rank - 1), label="axis")
-        x = layout(make_values(dtype, shape, seed=rank * 5 + sum(shape)), kind)
+        check(dtype, shape, data.draw(st.integers(-rank, rank - 1), label="axis"), kind)
+
+    def check(dtype: DType, shape: tuple[int, ...], axis: int, kind: str) -> None:
+        x = layout(make_values(dtype, shape, seed=len(shape) * 5 + sum(shape)), kind)
         want = sum_dtype(dtype)
         with np.errstate(all="ignore"):
             expected = np.cumsum(x.astype(bk.to_numpy_dtype(want)) if want.kind is int else reference_float(x), axis=axis)
         check_result(t, t.b.cumsum(tensor(t, x), axis), expected, describe("cumsum", x, axis=axis) + f" [{kind}]", want, {"x": x}, scale=2 * max(1, x.size))
 
     example()
+    for dtype in available(t, ALL_DTYPES):  # every dtype once
+        check(dtype, (2, 3), -1, "contiguous")
     x = tensor(t, np.ones((2, 3), np.float32))
     check_raises(t, bk.AxisError, lambda: t.b.cumsum(x, 2), "cumsum(float32 (2, 3), axis=2)", "cumsum")
     check_raises(t, bk.AxisError, lambda: t.b.cumsum(x, -3), "cumsum(float32 (2, 3), axis=-3)", "cumsum")

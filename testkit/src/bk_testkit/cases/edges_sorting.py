@@ -49,7 +49,10 @@ def _sort_case(name: str) -> Any:
         @explore(dtypes(t, _REAL), shapes(min_rank=1, max_rank=4), st.data(), st.sampled_from(LAYOUTS), examples=20)
         def example(dtype: DType, shape: tuple[int, ...], data: Any, kind: str) -> None:
             rank = len(shape)
-            axis = data.draw(st.integers(-rank, rank - 1), label="axis")
+            check(dtype, shape, data.draw(st.integers(-rank, rank - 1), label="axis"), kind)
+
+        def check(dtype: DType, shape: tuple[int, ...], axis: int, kind: str) -> None:
+            rank = len(shape)
             x = layout(make_values(dtype, shape, seed=rank * 3 + sum(shape)), kind)
             what = describe(name, x, axis=axis) + f" [{kind}]"
             if name == "sort":
@@ -58,6 +61,8 @@ def _sort_case(name: str) -> Any:
                 check_result(t, t.b.argsort(tensor(t, x), axis), np.argsort(_exact(x), axis=axis, kind="stable"), what, INT64, {"x": x})
 
         example()
+        for dtype in available(t, _REAL):  # every dtype once
+            check(dtype, (2, 3), -1, "contiguous")
         function = getattr(t.b, name)
         for dtype in available(t, (DType(float, 32), DType(float, 16, brain=True))):
             x = np.array([[3.0, np.nan, -np.inf, 1.0, np.inf]], bk.to_numpy_dtype(dtype))

@@ -24,6 +24,7 @@ from ._edges import (
     LAYOUTS,
     SIGNED,
     UNSIGNED,
+    available,
     check_raises,
     check_result,
     default_float,
@@ -109,6 +110,9 @@ def _unary_case(name: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         @explore(dtypes(t, inputs), shapes(max_rank=5), st.sampled_from(LAYOUTS), examples=20)
         def example(dtype: DType, shape: tuple[int, ...], kind: str) -> None:
+            check(dtype, shape, kind)
+
+        def check(dtype: DType, shape: tuple[int, ...], kind: str) -> None:
             # complex functions at infinities differ between C libraries: finite complex values only
             x = layout(make_values(dtype, shape, seed=len(shape) * 11 + sum(shape), special=dtype.kind is not complex), kind)
             want = result_dtype(dtype)
@@ -116,6 +120,8 @@ def _unary_case(name: str) -> Callable[[Trial], None]:
             check_result(t, got, _reference(name, x, want), describe(name, x) + f" [{kind}]", want, {"x": x}, scale=scale)
 
         example()
+        for dtype in available(t, inputs):  # every dtype once
+            check(dtype, (2, 3), "contiguous")
 
     return run
 

@@ -11,7 +11,7 @@ from bk._axes import normalize_axis
 from bk._errors import reraise_as
 
 from ._dtypes import to_torch_dtype
-from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _widened
+from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
 
 Tensor = Any
 
@@ -97,12 +97,12 @@ class IndexingMixin:
             )
         indices = torch.nonzero(mask.to(torch.bool).reshape(-1))[:, 0]
         if new_length is None:
-            return torch.index_select(x, axis, indices)
+            return _select(x, axis, indices)
         valid = torch.arange(new_length, device=x.device) < indices.shape[0]
         padded = torch.zeros(new_length, dtype=indices.dtype, device=x.device)
         count = min(new_length, indices.shape[0])
         padded[:count] = indices[:count]
-        result = torch.index_select(x, axis, padded)
+        result = _select(x, axis, padded)
         valid = valid.reshape([-1 if i == axis else 1 for i in range(x.ndim)])
         return torch.where(valid, result, torch.as_tensor(fill_value, dtype=x.dtype, device=x.device))
 

@@ -93,7 +93,7 @@ class MathMixin:
         if new_length is None:
             repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device)
             try:
-                return torch.repeat_interleave(x, repeats, dim=axis)
+                return _from_signed(torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype)
             except RuntimeError as err:
                 reraise_as(ValueError if "negative" in str(err) else ShapeMismatchError, "repeat", err)
         size = x.shape[axis]
@@ -102,7 +102,7 @@ class MathMixin:
         if indices.shape[0] < new_length:
             last = indices[-1:] if indices.shape[0] else torch.full((1,), size - 1, device=x.device)
             indices = torch.cat([indices, last.expand(new_length - indices.shape[0])])
-        return torch.index_select(x, axis, indices[:new_length])
+        return _select(x, axis, indices[:new_length])
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
         """Pads every axis; all modes work on any number of dimensions (non-constant modes gather indices).
@@ -127,7 +127,7 @@ class MathMixin:
             if (lower or upper) and value.shape[axis] == 0:
                 raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r}; only 'constant' pads empty axes")
             if lower or upper:
-                value = torch.index_select(
+                value = _select(
                     value, axis, _pad_indices(value.shape[axis], int(lower), int(upper), mode, value.device)
                 )
         return value
@@ -345,7 +345,7 @@ class MathMixin:
         if axes == () or x.ndim == 0:
             return torch.abs(x - x)  # 0, or NaN where x is not finite, as NumPy
         dims = axes if axes is not None else tuple(range(x.ndim))
-        if any(x.shape[a] == 0 for a in dims):  # NaN without PyTorch's degrees-of-freedom warning
+        if x.numel() == 0:  # NaN (or nothing) without PyTorch's degrees-of-freedom warning
             shape = [1 if a in dims else s for a, s in enumerate(x.shape)] if keepdims else [s for a, s in enumerate(x.shape) if a not in dims]
             return torch.full(shape, float("nan"), dtype=x.real.dtype, device=x.device)
         return torch.std(x, dim=dims, correction=0, keepdim=keepdims)
@@ -450,7 +450,7 @@ def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torc
             continue
         if isinstance(item, slice) and item.step is not None and int(item.step) < 0:
             index = torch.arange(*item.indices(tensor.shape[axis]), device=tensor.device)
-            tensor = torch.index_select(tensor, axis, index)
+            tensor = _select(tensor, axis, index)
             item = slice(None)
         rest.append(item)
         axis += 1
@@ -538,3 +538,13 @@ def _bits_as_signed(x: torch.Tensor) -> torch.Tensor:
     for sums and products (modular arithmetic); others unchanged."""
     signed = _SAME_WIDTH_SIGNED.get(x.dtype)
     return x if signed is None else _narrowed(x, signed)
+
+
+def _from_signed(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """Inverse of `_bits_as_signed` for a result that held `dtype` values."""
+    return _narrowed(x, dtype) if dtype in _WIDE_UNSIGNED else x
+
+
+def _select(x: torch.Tensor, axis: int, index: torch.Tensor) -> torch.Tensor:
+    """`torch.index_select`, also for uint16/32/64 (no PyTorch kernel: through the signed type of their width)."""
+    return _from_signed(torch.index_select(_bits_as_signed(x), axis, index), x.dtype)

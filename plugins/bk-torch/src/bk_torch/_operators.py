@@ -30,7 +30,7 @@ _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_lef
 # functions that take a Python number as their second operand (torch.maximum does not)
 _TAKES_SCALARS = frozenset({operator.add, operator.sub, operator.mul, operator.truediv, operator.pow, operator.mod, operator.floordiv, torch.eq, torch.ne, torch.gt, torch.ge})
 # A 0-d tensor on the left is computed as `right * 1 + left`, so complex infinities gain a NaN part
-# (`1j + (-inf)`): with a Python number on the left, the tensor goes first instead.
+# (`1j + (-inf)`): with a 0-d operand (or a Python number) on the left, the other goes first instead.
 _TENSOR_FIRST: dict[str, Callable[[Any, Any], Any]] = {"add": lambda y, x: y + x, "sub": lambda y, x: -y + x}
 # operators that PyTorch refuses on bool and NumPy computes in int8
 _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
@@ -45,12 +45,12 @@ class OperatorsMixin:
         try:
             if type(a) is torch.Tensor:
                 if type(b) is torch.Tensor:
-                    if a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float):
+                    if a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float) and (a.ndim or op not in _TENSOR_FIRST):
                         return function(a, b)  # auto_cast would change nothing
                 elif (type(b) is float or type(b) is int) and function in _TAKES_SCALARS and a.is_floating_point() and GLOBALS.precision_free:
                     return function(a, b)  # a weak Python number keeps the float tensor's dtype, in PyTorch too
             x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-            if op in _TENSOR_FIRST and type(a) is not torch.Tensor:
+            if op in _TENSOR_FIRST and x.ndim == 0:
                 return _TENSOR_FIRST[op](y, x)
             return function(x, y)
         except Exception as err:
@@ -186,7 +186,11 @@ class OperatorsMixin:
         check_tensor_argument(x, "where", "x")
         check_tensor_argument(y, "where", "y")
         try:
-            x, y = self.auto_cast(x, y)
+            try:
+                x, y = self.auto_cast(x, y)
+            except OverflowError:  # NumPy's where wraps a Python int that does not fit the int tensor beside it
+                x, y = _wrapped(x, y), _wrapped(y, x)
+                x, y = self.auto_cast(x, y)
             return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), x, y)
         except Exception as err:
             if isinstance(err, BK_ERRORS):
@@ -223,6 +227,13 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     if str(err).startswith(f"{op}:"):
         raise err
     raise type(err)(f"{op}: {err}") from err
+
+
+def _wrapped(value: Any, other: Any) -> Any:
+    """A Python int beside an integer tensor as a tensor of its dtype, wrapped modulo 2**bits."""
+    if type(value) is int and isinstance(other, torch.Tensor) and not (other.is_floating_point() or other.is_complex() or other.dtype == torch.bool):
+        return torch.tensor(value, dtype=torch.int64, device=other.device).to(other.dtype)
+    return value
 
 
 def _broadcasts(a: Any, b: Any) -> bool:

@@ -133,6 +133,13 @@ def test_sort_of_complex_values_is_lexicographic(b: Any, tf: Any) -> None:
     np.testing.assert_array_equal(b.argsort(tf.constant(x)).numpy(), np.argsort(x, kind="stable"))
 
 
+def test_complex_extremes_in_numpy_order(b: Any, tf: Any) -> None:
+    x = np.array([[1 + 5j, 2 - 1j, 2 + 0j], [0 + 0j, -1 + 9j, 0 - 1j]], np.complex64)
+    np.testing.assert_array_equal(b.max(tf.constant(x), 1).numpy(), np.max(x, axis=1))
+    np.testing.assert_array_equal(b.min(tf.constant(x), None, keepdims=True).numpy(), np.min(x, keepdims=True))
+    np.testing.assert_array_equal(b.argmax(tf.constant(x), 1).numpy(), np.argmax(x, axis=1))
+
+
 # ---------------------------------------------------------------- indices
 
 

@@ -152,6 +152,38 @@ def _nonempty_axes(x: Any, axis: Any, op: str) -> list[int] | None:
 
 
 
+def _complex_arg(x: Any, axis: int, largest: bool) -> Any:
+    """Index of the first largest (smallest) complex value along `axis` in NumPy's order: real part, then imaginary part.
+
+    A NaN (in either part) wins, as NumPy returns the first NaN.
+    """
+    real, imag = tf.math.real(x), tf.math.imag(x)
+    if not largest:
+        real, imag = -real, -imag
+    best_real = tf.reduce_max(real, axis=axis, keepdims=True)
+    candidate = tf.equal(real, best_real)
+    best_imag = tf.reduce_max(tf.where(candidate, imag, tf.constant(-math.inf, imag.dtype)), axis=axis, keepdims=True)
+    hit = tf.logical_and(candidate, tf.equal(imag, best_imag))
+    nan = tf.logical_or(tf.math.is_nan(real), tf.math.is_nan(imag))
+    hit = tf.where(tf.reduce_any(nan, axis=axis, keepdims=True), nan, hit)
+    return tf.argmax(tf.cast(hit, tf.int8), axis=axis)
+
+
+def _complex_extreme(x: Any, axes: list[int] | None, keepdims: bool, largest: bool) -> Any:
+    """`max` / `min` of complex values over `axes` (None: all) in NumPy's order."""
+    rank = x.shape.rank
+    reduced = list(range(rank)) if axes is None else axes
+    kept = [a for a in range(rank) if a not in reduced]
+    moved = tf.transpose(x, kept + reduced)
+    flat = tf.reshape(moved, tf.concat([tf.shape(moved)[: len(kept)], [-1]], 0))
+    index = _complex_arg(flat, len(kept), largest)
+    result = tf.gather(flat, index[..., None], axis=len(kept), batch_dims=len(kept))[..., 0]
+    if keepdims:
+        shape = tf.tensor_scatter_nd_update(tf.shape(x), [[a] for a in reduced], tf.ones([len(reduced)], tf.int32)) if reduced else tf.shape(x)
+        result = tf.reshape(result, shape)
+    return result
+
+
 def _widened(x: Any) -> Any:
     """`x` with bools and signed ints as int64 and unsigned ints as uint64, as NumPy 2 sums them."""
     dtype = x.dtype
@@ -435,6 +467,8 @@ class MathMixin:
         """
         x = self._keep_ints(x)
         axes = _nonempty_axes(x, axis, "max")
+        if x.dtype.is_complex:
+            return _complex_extreme(x, axes, keepdims, largest=True)
         if x.dtype == tf.bool:
             return tf.reduce_any(x, axis=axes, keepdims=keepdims)
         return _nan_propagating(tf.reduce_max)(x, axes, keepdims)
@@ -447,6 +481,8 @@ class MathMixin:
         """
         x = self._keep_ints(x)
         axes = _nonempty_axes(x, axis, "min")
+        if x.dtype.is_complex:
+            return _complex_extreme(x, axes, keepdims, largest=False)
         if x.dtype == tf.bool:
             return tf.reduce_all(x, axis=axes, keepdims=keepdims)
         return _nan_propagating(tf.reduce_min)(x, axes, keepdims)
@@ -494,7 +530,9 @@ class MathMixin:
         _nonempty_axes(x, axis, op)
         if x.dtype == tf.bool:
             x = tf.cast(x, tf.int8)
-        if x.dtype.is_floating:  # NumPy returns the first NaN
+        if x.dtype.is_complex:
+            result = _complex_arg(x, axis, largest=op == "argmax")
+        elif x.dtype.is_floating:  # NumPy returns the first NaN
             nan = tf.math.is_nan(x)
             first_nan = tf.argmax(tf.cast(nan, tf.int8), axis=axis)
             result = tf.where(tf.reduce_any(nan, axis=axis), first_nan, function(x, axis=axis))

@@ -7,11 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pytest
 
 import bk
-import bk_testkit
-from bk_testkit._case import CATALOGUE, Trial
+from bk_testkit._case import CATALOGUE, Case, Trial
 from bk_testkit._run import PASSED, run_case
 
 
@@ -95,13 +93,16 @@ class Lazy(bk.Backend):
 
 
 def test_lazy_operations_pass_and_undeclared_computes_fail():
-    with pytest.raises(AssertionError) as info:
-        bk_testkit.check_backend(Lazy(), features=["cos", "reshape", "cast", "exp", "sum"], timeout=10)
-    message = str(info.value)
-    assert "- sum (claimed) FAILED" in message and message.count("FAILED") == 1
-    assert "behind the user's back (not declared in computing_operations)" in message
-    result = bk_testkit.check_backend(Lazy(), features=["cos", "reshape", "cast", "exp"], timeout=10)
-    assert set(result.with_status("certified")) == {"cos", "reshape", "cast", "exp"}
+    # the features' main cases (the edge cases check rules this small fake does not follow)
+    backend = Lazy()
+    outcomes = {}
+    for feature in ("cos", "reshape", "cast", "exp", "sum"):
+        for c in CATALOGUE[feature]:
+            if not c.name.startswith("edge-"):
+                outcomes[c.id] = run_case(backend, c, precisions=(None,))
+    failed = {case: r.message for case, r in outcomes.items() if r.outcome != PASSED}
+    assert failed and {case.split("/")[0] for case in failed} == {"sum"}, failed
+    assert all("behind the user's back (not declared in computing_operations)" in m for m in failed.values()), failed
 
 
 def test_comparisons_and_explicit_numpy_are_the_testkits_computes():
@@ -113,7 +114,7 @@ def test_comparisons_and_explicit_numpy_are_the_testkits_computes():
         t.check(x, np.cos([0.0, 1.0]), "cos")
         assert t.computes == 2, t.computes
 
-    case = bk_testkit._case.Case("cos", "explicit-numpy", explicit)
+    case = Case("cos", "explicit-numpy", explicit)
     result = run_case(backend, case, precisions=(None,))
     assert (result.outcome, backend.compute_count()) == (PASSED, 2), result.message
     assert "numpy" not in vars(backend)  # the counting wrapper is removed after the case

@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import AxisError, DType, IndexOutOfRangeError
+from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError
 from bk._axes import normalize_axes, normalize_axis
 
 from ._errors import raise_translated
@@ -254,7 +254,15 @@ class MathMixin:
         return self._float_op(jnp.arctan, x)
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
-        return jnp.arctan2(*self._float_pair(y, x))
+        """The angle of `(x, y)`; integers become the float type.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values, for which it is not defined (as in NumPy).
+        """
+        y, x = self._float_pair(y, x)
+        if y.dtype.kind == "c":
+            raise ArgumentTypeError("not defined for complex values, as in NumPy")
+        return jnp.arctan2(y, x)
 
     def sinh(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sinh, x)
@@ -328,7 +336,11 @@ class MathMixin:
         """Operands of a binary operator in their common type, by `Backend.auto_cast`: a Python number
         is weak, as in JAX (`float16 array + 1.5` stays float16; an int array with a float number gives
         the float type); under `bk.precision(p)` floats take that precision."""
-        a, b = self.auto_cast(a if _is_number(a) else self._t(a), b if _is_number(b) else self._t(b), bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
+        a = a if _is_number(a) else self._t(a)
+        b = b if _is_number(b) else self._t(b)
+        if to_float and (type(a) is int or type(b) is int):  # the int is divided as a float: it need not fit the tensor's int type
+            a, b = (v if type(v) is int or is_inexact(v) else self.to_float(v) for v in (a, b))  # type: ignore[attr-defined]
+        a, b = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
         return a, b
 
     def add(self, a: Tensor, b: Tensor) -> Tensor:

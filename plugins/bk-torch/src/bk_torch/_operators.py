@@ -29,9 +29,13 @@ Tensor = Any
 _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
 # functions that take a Python number as their second operand (torch.maximum does not)
 _TAKES_SCALARS = frozenset({operator.add, operator.sub, operator.mul, operator.truediv, operator.pow, operator.mod, operator.floordiv, torch.eq, torch.ne, torch.gt, torch.ge})
-# A 0-d tensor on the left is computed as `right * 1 + left`, so complex infinities gain a NaN part
-# (`1j + (-inf)`): with a 0-d operand (or a Python number) on the left, the other goes first instead.
-_TENSOR_FIRST: dict[str, Callable[[Any, Any], Any]] = {"add": lambda y, x: y + x, "sub": lambda y, x: -y + x}
+# PyTorch adds complex tensors as `a + 1 * b` in some kernels (broadcasting, a 0-d left operand), so
+# an infinite `b` gains a NaN imaginary part (`(inf+0j) * 1`); NumPy adds the parts separately.
+_PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
+    "add": lambda x, y: torch.complex(x.real + y.real, x.imag + y.imag),
+    "sub": lambda x, y: torch.complex(x.real - y.real, x.imag - y.imag),
+}
+_COMPLEX = frozenset({torch.complex64, torch.complex128})
 # operators that PyTorch refuses on bool and NumPy computes in int8
 _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
 # operators that only compare: exact on the order-preserving signed image of uint64
@@ -45,13 +49,13 @@ class OperatorsMixin:
         try:
             if type(a) is torch.Tensor:
                 if type(b) is torch.Tensor:
-                    if a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float) and (a.ndim or op not in _TENSOR_FIRST):
+                    if a.dtype is b.dtype and keeps_dtype(a.dtype, bool_to_int, int_to_float) and (a.dtype not in _COMPLEX or op not in _PARTWISE):
                         return function(a, b)  # auto_cast would change nothing
                 elif (type(b) is float or type(b) is int) and function in _TAKES_SCALARS and a.is_floating_point() and GLOBALS.precision_free:
                     return function(a, b)  # a weak Python number keeps the float tensor's dtype, in PyTorch too
             x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-            if op in _TENSOR_FIRST and x.ndim == 0:
-                return _TENSOR_FIRST[op](y, x)
+            if op in _PARTWISE and x.is_complex():
+                return _PARTWISE[op](x, y)
             return function(x, y)
         except Exception as err:
             return self._binary_failed(op, function, a, b, err, bool_to_int, int_to_float)

@@ -7,7 +7,7 @@ Every public method of `Backend` is a *feature*. In the base class it is one of:
   from the listed Python operators (dunder methods such as `'__and__'` or `'__getitem__'`) of the
   backend's native tensor type. It is supported when every operation in `uses` is supported and
   every dunder in `native` is defined by the native tensor type(s) (see
-  `Backend.native_tensor_types`), checked statically on the classes: nothing is called.
+  `Backend.native_types`), checked statically on the classes: nothing is called.
 - `@optional`: raises `NotImplementedError` (or returns `NotImplemented` where the reference
   says so); supported only when a subclass overrides it.
 
@@ -15,6 +15,13 @@ The rule: a default may use the native tensor's own operators (`+`, `&`, `>`, in
 when it declares them in `native`; everything else it needs must be a catalogue operation named in
 `uses`. A backend whose tensor type lacks `&` then never claims `and_`, and no default claims what
 the type cannot do.
+
+The native tensor types are `Backend.native_types` when a backend declares them (a dunder counts
+when all of them define it); otherwise the public classes with a `shape` attribute defined in the
+already imported modules of the backend's `BackendSpec.modules` (a dunder counts when one of them
+defines it). A dunder is looked up in the class's MRO as Python looks up operators, so the
+metaclass (`type.__or__`) and `object`'s comparison placeholders do not count. Called anyway, such
+a default raises `NotImplementedError` (see `Backend._check_native`).
 """
 
 from __future__ import annotations

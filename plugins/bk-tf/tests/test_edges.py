@@ -74,6 +74,18 @@ def test_reductions_widen_like_numpy(b: Any, tf: Any) -> None:
     assert b.prod(tf.constant([True, False])).dtype == tf.int64
 
 
+def test_where_wraps_a_python_int_as_numpy_where(b: Any, tf: Any) -> None:
+    result = b.where(tf.constant([True, False]), tf.constant([1, 2], tf.uint8), -1)
+    assert result.dtype == tf.uint8
+    np.testing.assert_array_equal(result.numpy(), [1, 255])
+
+
+def test_complex_division_as_numpy(b: Any, tf: Any) -> None:
+    a = np.array([0j, 1 + 1j, 1e300 + 1e300j], np.complex128)
+    c = np.array([complex(np.inf, 0), 1e-300 + 0j, 1e300 + 1e300j], np.complex128)
+    np.testing.assert_allclose(b.div(tf.constant(a), tf.constant(c)).numpy(), a / c)  # TensorFlow: NaN, inf, NaN
+
+
 def test_clip_of_unsigned_ints_clips_the_bounds(b: Any, tf: Any) -> None:
     result = b.clip(tf.constant([0, 100, 255], tf.uint8), -5, 200)
     assert result.dtype == tf.uint8

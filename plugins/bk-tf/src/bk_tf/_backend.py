@@ -164,7 +164,9 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         if _is_python_number(x) and not convert_external:
             return x
         if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"as_tensor: cannot convert {type(x).__name__} {x!r}; pass a number, a list, an array or a tensor")
+            raise ArgumentTypeError(
+                f"as_tensor: cannot convert {type(x).__name__} {x!r}; pass a number, a list, an array or a tensor"
+            )
         array = self._to_numpy_input(x, precision)
         with self._device_scope():
             return to_precision(tf.convert_to_tensor(array), precision)
@@ -575,7 +577,9 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return tensor[slices]
         except (tf.errors.InvalidArgumentError, ValueError) as error:
             if "out of bounds" in str(error) or "out of range" in str(error):
-                raise IndexOutOfRangeError(f"multi_slice: an index of {slices} is outside a tensor of shape {tuple(tensor.shape)}") from error
+                raise IndexOutOfRangeError(
+                    f"multi_slice: an index of {slices} is outside a tensor of shape {tuple(tensor.shape)}"
+                ) from error
             raise
 
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:

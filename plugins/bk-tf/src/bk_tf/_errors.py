@@ -27,7 +27,12 @@ _BK_ERRORS: Final = (ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMi
 
 # Checked in this order; the first pattern found in the message decides the class.
 _PATTERNS: Final = (
-    (IndexOutOfRangeError, re.compile(r"indices\[[^\]]*\] = .* (is not in|does not index into)|segment_ids\[|out of range \[0,|slice index -?\d+ of dimension")),
+    (
+        IndexOutOfRangeError,
+        re.compile(
+            r"indices\[[^\]]*\] = .* (is not in|does not index into)|segment_ids\[|out of range \[0,|slice index -?\d+ of dimension"
+        ),
+    ),
     (
         AxisError,
         re.compile(

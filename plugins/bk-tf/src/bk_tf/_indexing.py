@@ -194,9 +194,7 @@ class IndexingMixin:
         """`values[component_indices]` for integer (tensor) indices, one per dimension; negative ones count from the end."""
         values = self._t(values)
         sizes = tf.shape(values, out_type=tf.int64)
-        parts = [
-            _wrapped_indices(self._t(i), sizes[d], "gather_by_component_indices") for d, i in enumerate(component_indices)
-        ]
+        parts = [_wrapped_indices(self._t(i), sizes[d], "gather_by_component_indices") for d, i in enumerate(component_indices)]
         shape = tf.shape(parts[0])
         for p in parts[1:]:
             shape = tf.broadcast_dynamic_shape(shape, tf.shape(p))

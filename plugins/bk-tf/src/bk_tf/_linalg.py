@@ -55,7 +55,11 @@ def _rank(matrix: Any) -> Any:
     singular = tf.linalg.svd(matrix, compute_uv=False)
     real = singular.dtype
     eps = float(np.finfo(real.as_numpy_dtype).eps)
-    size = max(matrix.shape[-1], matrix.shape[-2]) if None not in matrix.shape[-2:] else tf.cast(tf.reduce_max(tf.shape(matrix)[-2:]), real)
+    size = (
+        max(matrix.shape[-1], matrix.shape[-2])
+        if None not in matrix.shape[-2:]
+        else tf.cast(tf.reduce_max(tf.shape(matrix)[-2:]), real)
+    )
     tolerance = tf.reduce_max(singular, axis=-1, keepdims=True) * tf.cast(size, real) * eps
     return tf.reduce_sum(tf.cast(singular > tolerance, tf.int64), axis=-1)
 
@@ -156,7 +160,9 @@ class LinalgMixin:
         """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""
         matrices = self._t(matrices)
         if matrices.shape.rank != 4:
-            raise ShapeMismatchError(f"get_diagonal: expected (batch, rows, cols, channels) matrices but got shape {tuple(matrices.shape)}")
+            raise ShapeMismatchError(
+                f"get_diagonal: expected (batch, rows, cols, channels) matrices but got shape {tuple(matrices.shape)}"
+            )
         moved = tf.transpose(matrices, [0, 3, 1, 2])
         return tf.transpose(tf.linalg.diag_part(moved, k=offset), [0, 2, 1])
 

@@ -11,10 +11,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from bk import ArgumentTypeError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 
-from ._dtypes import float_tf, to_precision
+from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
 from ._errors import CAUGHT, reraise
 from ._framework import tf
 
@@ -116,6 +118,23 @@ def _power(a: Any, b: Any) -> Any:
     return tf.pow(a, b)
 
 
+def _divide(a: Any, b: Any) -> Any:
+    """`a / b`; complex values with NumPy's (Smith's) algorithm, which TensorFlow's textbook formula is not:
+    `0 / (inf + 0j)` is 0, not NaN, and large parts do not overflow."""
+    if not a.dtype.is_complex:
+        return tf.math.truediv(a, b)
+    ar, ai, br, bi = tf.math.real(a), tf.math.imag(a), tf.math.real(b), tf.math.imag(b)
+    real_larger = tf.abs(br) >= tf.abs(bi)
+    both_zero = tf.logical_and(tf.equal(br, 0), tf.equal(bi, 0))
+    ratio = tf.where(real_larger, bi / br, br / bi)
+    scale = 1 / tf.where(real_larger, br + bi * ratio, bi + br * ratio)
+    real = tf.where(real_larger, (ar + ai * ratio) * scale, (ar * ratio + ai) * scale)
+    imag = tf.where(real_larger, (ai - ar * ratio) * scale, (ai * ratio - ar) * scale)
+    real = tf.where(both_zero, ar / tf.abs(br), real)
+    imag = tf.where(both_zero, ai / tf.abs(br), imag)
+    return tf.complex(real, imag)
+
+
 def _by_zero_gives_zero(divide: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
     """Integer `divide(a, b)` with 0 where `b` is 0, as NumPy gives (TensorFlow's CPU kernels refuse)."""
     zero = tf.equal(b, tf.zeros((), b.dtype))
@@ -151,7 +170,6 @@ def _nonempty_axes(x: Any, axis: Any, op: str) -> list[int] | None:
     return axes
 
 
-
 def _complex_arg(x: Any, axis: int, largest: bool) -> Any:
     """Index of the first largest (smallest) complex value along `axis` in NumPy's order: real part, then imaginary part.
 
@@ -179,7 +197,11 @@ def _complex_extreme(x: Any, axes: list[int] | None, keepdims: bool, largest: bo
     index = _complex_arg(flat, len(kept), largest)
     result = tf.gather(flat, index[..., None], axis=len(kept), batch_dims=len(kept))[..., 0]
     if keepdims:
-        shape = tf.tensor_scatter_nd_update(tf.shape(x), [[a] for a in reduced], tf.ones([len(reduced)], tf.int32)) if reduced else tf.shape(x)
+        shape = (
+            tf.tensor_scatter_nd_update(tf.shape(x), [[a] for a in reduced], tf.ones([len(reduced)], tf.int32))
+            if reduced
+            else tf.shape(x)
+        )
         result = tf.reshape(result, shape)
     return result
 
@@ -190,6 +212,13 @@ def _widened(x: Any) -> Any:
     if dtype == tf.bool or (dtype.is_integer and dtype.size < 8):
         return tf.cast(x, tf.uint64 if dtype.is_unsigned else tf.int64)
     return x
+
+
+def _wrapped_int(value: Any, dtype: Any) -> Any:
+    """A Python int beyond the integer `tf.DType` `dtype` wrapped into it (as NumPy's cast), as a tensor; other values unchanged."""
+    if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer and not dtype.min <= value <= dtype.max:
+        return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype))
+    return value
 
 
 def _in_range(bound: Any, dtype: Any) -> Any:
@@ -259,8 +288,11 @@ class MathMixin:
     add = _binary("add", tf.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
     sub = _binary("sub", tf.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
     mul = _binary("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` in the common type (booleans: logical and).")
-    div = _binary("div",
-        tf.math.truediv, "`numerator / denominator`; integers divide into the float type of the precision.", int_to_float=True
+    div = _binary(
+        "div",
+        _divide,
+        "`numerator / denominator`; integers divide into the float type of the precision, complex values as NumPy.",
+        int_to_float=True,
     )
     pow = _binary("pow", _power, "`base ** exp` in the common type.")
     mod = _binary(
@@ -318,7 +350,10 @@ class MathMixin:
         return tf.math.divide_no_nan(x, y)
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` int64 indices of true elements."""
+        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` int64 indices of true elements.
+
+        A Python int beyond the range of the integer tensor beside it wraps, as `numpy.where` converts it.
+        """
         condition = self._t(condition)
         if condition.dtype == tf.string:
             raise ArgumentTypeError("where: the condition must be a boolean or numeric tensor, not strings")
@@ -327,8 +362,12 @@ class MathMixin:
         if x is None and y is None:
             return tf.where(condition)
         if x is None or y is None:
-            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
-        x, y = self._common((x, y))
+            raise ValueError("where: needs both x and y, or neither (to get the indices of true elements)")
+        try:
+            x, y = self._common((x, y))
+        except OverflowError:
+            dtype = to_tf_dtype(common_dtype(x, y))
+            x, y = self._common((_wrapped_int(x, dtype), _wrapped_int(y, dtype)))
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:

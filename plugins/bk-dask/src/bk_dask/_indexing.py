@@ -8,14 +8,16 @@ unknown length (`None` in `staticshape`) unless a fixed length is asked for; non
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any, Final
 
 import dask.array as da
 import numpy as np
 
-from bk import DType
+from bk import DType, get_precision
+from bk._axes import normalize_axis
 
-from ._blocks import task
+from ._blocks import kernel, probe, task
 from ._dtypes import as_dask
 
 __all__ = ["IndexingMixin"]
@@ -91,12 +93,12 @@ class IndexingMixin:
     # ------------------------------------------------------------ sorting and searching
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """`x` sorted ascending along `axis`; NaN last (one task)."""
-        return task("sort", [x, axis])
+        """`x` sorted ascending along `axis`; NaN last. Chunked over the other axes (`axis` in one chunk)."""
+        return _along_axis("sort", x, axis)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """Indices that sort `x` along `axis`; stable (one task)."""
-        return task("argsort", [x, axis])
+        """Indices that sort `x` along `axis`; stable. Chunked over the other axes (`axis` in one chunk)."""
+        return _along_axis("argsort", x, axis)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions (one task)."""
@@ -131,3 +133,16 @@ class IndexingMixin:
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
         """Batched weighted histograms `(batch, edges - 1)` (one task)."""
         return task("histogram1d", [values, weights, bin_edges])
+
+
+def _along_axis(name: str, x: Tensor, axis: int) -> Tensor:
+    """bk-numpy's `name(block, axis)` on blocks that hold the whole of `axis`, keeping the other
+    axes' chunks; one task for 0-d and empty inputs (which dask cannot chunk)."""
+    x = as_dask(x)
+    if x.ndim == 0 or 0 in x.shape or any(np.isnan(s) for s in x.shape):
+        return task(name, [x, axis])
+    axis = normalize_axis(axis, x.ndim, name)
+    function = partial(kernel, name, get_precision(), (("axis", axis),))
+    dtype = np.asarray(probe(function, np.empty((0,) * x.ndim, x.dtype))).dtype
+    return x.rechunk({axis: -1}).map_blocks(function, dtype=dtype, meta=np.empty((0,) * x.ndim, dtype))
+

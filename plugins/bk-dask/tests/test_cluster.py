@@ -59,6 +59,18 @@ def test_conversion_to_and_from_every_installed_backend(b: bk.Backend, client: A
     np.testing.assert_array_equal(b.numpy(back), values)
 
 
+def test_seeded_random_numbers_are_the_same_on_the_workers_and_locally(b: bk.Backend, client: Any) -> None:
+    import dask
+
+    b.seed(3)
+    on_workers = b.numpy(b.random_uniform((4000,), 0.0, 1.0, bk.DType(float, 64)).rechunk(1000))
+    b.seed(3)
+    (locally,) = dask.compute(b.random_uniform((4000,), 0.0, 1.0, bk.DType(float, 64)).rechunk(1000), scheduler="threads")
+    np.testing.assert_array_equal(on_workers, locally)
+    b.seed(4)
+    assert not np.array_equal(b.numpy(b.random_uniform((4000,), 0.0, 1.0, bk.DType(float, 64))), on_workers)
+
+
 def test_devices_are_the_workers(b: bk.Backend, client: Any) -> None:
     devices = b.list_devices()
     assert {d.ref for d in devices} == _worker_addresses(client)

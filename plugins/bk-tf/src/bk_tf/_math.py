@@ -480,7 +480,8 @@ class MathMixin:
         axes = _axes(value, axis, "prod")
         if axes == []:  # NumPy multiplies by one: complex infinities get a NaN imaginary part
             return value * tf.ones((), value.dtype)
-        return tf.reduce_prod(value, axis=axes)
+        result = tf.reduce_prod(value, axis=axes)
+        return result * tf.ones((), value.dtype) if value.dtype.is_complex else result  # NumPy starts from 1 + 0j
 
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for nothing)."""
@@ -488,6 +489,9 @@ class MathMixin:
         axes = _axes(value, axis, "mean")
         if axes == []:  # NumPy divides by one: complex infinities get a NaN imaginary part
             return value / tf.ones((), value.dtype)
+        if value.dtype.is_complex:  # sum / count as NumPy divides complex values (0 / 0 is NaN, not 0)
+            count = tf.cast(tf.size(value) // tf.maximum(tf.size(tf.reduce_sum(value, axis=axes)), 1), value.dtype)
+            return _divide(tf.reduce_sum(value, axis=axes, keepdims=keepdims), count)
         return tf.reduce_mean(value, axis=axes, keepdims=keepdims)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:

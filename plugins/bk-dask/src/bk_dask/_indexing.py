@@ -37,8 +37,22 @@ class IndexingMixin:
     # ------------------------------------------------------------ gather and scatter
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices of `values` at the 1-D `indices` along `axis` (one task)."""
-        return task("gather", [values, indices, axis])
+        """The slices of `values` at the 1-D `indices` along `axis`: chunked over the other axes and
+        over `indices` (each task holds the whole of `axis`). Out-of-range indices raise
+        `IndexOutOfRangeError` when computed (they are data)."""
+        values = as_dask(values)
+        if values.ndim == 0 or np.ndim(indices) != 1 or any(np.isnan(s) for s in values.shape):
+            return task("gather", [values, indices, axis])
+        axis = normalize_axis(axis, values.ndim, "gather")
+        indices = as_dask(indices)
+        function = partial(kernel, "gather", get_precision(), (("axis", axis),))
+        dtype = np.asarray(probe(function, np.empty((0,) * values.ndim, values.dtype), np.empty((0,), indices.dtype))).dtype
+        value_index = tuple(range(values.ndim))
+        out_index = tuple(values.ndim if i == axis else i for i in value_index)  # the axis takes the indices' chunks
+        return da.blockwise(
+            function, out_index, values.rechunk({axis: -1}), value_index, indices, (values.ndim,),
+            dtype=dtype, meta=np.empty((0,) * values.ndim, dtype), concatenate=True,
+        )
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)` (one task)."""

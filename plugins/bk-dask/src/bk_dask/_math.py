@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import dask.array as da
 import numpy as np
 
+from bk import get_precision
 from bk._axes import normalize_axes
 from bk._errors import check_tensor_argument
 
-from ._blocks import elementwise, task
+from ._blocks import elementwise, kernel, probe, task
 from ._dtypes import as_dask, keep_ints, to_floats
 
 __all__ = ["MathMixin"]
@@ -193,8 +195,21 @@ class MathMixin:
         return _reduce(da.cumsum, np.cumsum, x, axes[0] if axes else None, dtype=_widened(x.dtype))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: one task over `x`."""
-        return task("quantile", [x, np.asarray(quantiles)])
+        """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: chunked over the leading
+        axes (each task holds whole rows)."""
+        x = as_dask(x)
+        q = np.asarray(quantiles, dtype=np.float64)
+        if x.ndim < 2 or 0 in x.shape or q.ndim > 1 or any(np.isnan(s) for s in x.shape):
+            return task("quantile", [x, q])
+        function = partial(kernel, "quantile", get_precision(), (("quantiles", q),))
+        dtype = np.asarray(probe(function, np.ones((1,) * x.ndim, x.dtype))).dtype
+        rows = x.rechunk({x.ndim - 1: -1})
+        if q.ndim == 0:
+            chunks = rows.chunks[:-1]
+            return rows.map_blocks(function, drop_axis=x.ndim - 1, chunks=chunks, dtype=dtype, meta=np.empty((0,) * (x.ndim - 1), dtype))
+        return rows.map_blocks(
+            function, drop_axis=x.ndim - 1, new_axis=0, chunks=((len(q),), *rows.chunks[:-1]), dtype=dtype, meta=np.empty((0,) * x.ndim, dtype)
+        )
 
 
 def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: bool = False) -> tuple[da.Array, tuple[int, ...] | None]:

@@ -67,3 +67,37 @@ def test_the_error_classes_subclass_the_builtins():
     assert issubclass(bk.ShapeMismatchError, ValueError)
     assert issubclass(bk.ArgumentTypeError, TypeError)
     assert set(BK_ERRORS) == {bk.AxisError, bk.IndexOutOfRangeError, bk.ShapeMismatchError, bk.ArgumentTypeError}
+
+
+def test_generic_shape_defaults_follow_negative_axes(richer):
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(richer.tile_to(x, -1, 6), np.tile(x, (1, 2)))
+    np.testing.assert_array_equal(richer.pad_to(x, -1, 1, 0.0), x[:, :1])
+    np.testing.assert_array_equal(richer.pad_to(x, -2, 3, 7.0), np.pad(x, ((0, 1), (0, 0)), constant_values=7.0))
+    np.testing.assert_array_equal(richer.flip(x, [-1]), x[:, ::-1])
+    assert [p.tolist() for p in richer.unstack(x, -1)] == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b, x: b.tile_to(x, 2, 6),
+        lambda b, x: b.pad_to(x, -3, 4, 0.0),
+        lambda b, x: b.flip(x, [2]),
+        lambda b, x: b.unstack(x, 2),
+    ],
+)
+def test_generic_shape_defaults_raise_axis_error(richer, call):
+    with pytest.raises(bk.AxisError, match=r"^(tile_to|pad_to|flip|unstack): axis"):
+        call(richer, np.zeros((2, 3)))
+
+
+def test_tile_to_a_size_that_is_no_multiple_is_a_value_error(richer):
+    with pytest.raises(ValueError, match="^tile_to: "):
+        richer.tile_to(np.zeros((2, 3)), -1, 7)
+
+
+def test_generic_div_of_integers_is_the_default_float(minimal):
+    assert minimal.div(np.array([1, 2], np.int32), np.array([2, 2], np.int32)).dtype == np.float32
+    with bk.precision(64):
+        assert minimal.div(np.array([1, 2], np.int32), np.array([2, 2], np.int32)).dtype == np.float64

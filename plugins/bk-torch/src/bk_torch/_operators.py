@@ -1,9 +1,11 @@
 """Binary operators, `where` and `clip` on native PyTorch operations, with the rules of docs/semantics.md.
 
-The fast path is the framework's operator after `auto_cast` (weak Python scalars, overflow checks).
-Everything else happens only after PyTorch has refused: shapes that cannot broadcast become
-`bk.ShapeMismatchError`, and unsigned ints wider than 8 bits, for which PyTorch has almost no
-kernels, are computed in a signed type and converted back.
+The fast path calls the framework's operator directly where `auto_cast` would change nothing (one
+dtype and no precision to apply, or a float tensor with a weak Python number); otherwise the
+operands go through `auto_cast` first (weak Python scalars, overflow checks). Everything else
+happens only after PyTorch has refused: shapes that cannot broadcast become
+`bk.ShapeMismatchError`, None or strings `bk.ArgumentTypeError`, and unsigned ints wider than 8
+bits, for which PyTorch has almost no kernels, are computed through signed types.
 """
 
 from __future__ import annotations

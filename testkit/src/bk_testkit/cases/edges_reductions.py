@@ -248,3 +248,27 @@ def _cumsum(t: Trial) -> None:
 
 
 add_case("cumsum", "edge-dtypes-shapes-axes", _cumsum, "every dtype, negative axes, layouts, NumPy 2 widening, bad axes")
+
+
+def _empty_case(name: str) -> Callable[[Trial], None]:
+    def run(t: Trial) -> None:
+        for dtype in available(t, (DType(float, 32), DType(int, 8), BOOL)):
+            if name in ("mean", "std", "max", "min") and dtype.kind is bool:
+                continue
+            x = np.zeros((0, 3), bk.to_numpy_dtype(dtype))
+            for axis in (None, 0):
+                what = describe(name, x, axis=axis) + ": of nothing"
+                if name in ("max", "min"):
+                    check_raises(t, ValueError, lambda axis=axis, x=x: getattr(t.b, name)(tensor(t, x), axis=axis), what, name)
+                    continue
+                want = _SPECS[name][1](dtype)
+                check_result(t, getattr(t.b, name)(tensor(t, x), axis=axis), _reference(name, x, want, axis, False), what, want, {"x": x})
+        x = np.zeros((2, 0), np.float32)  # reducing the non-empty axis of an empty tensor is fine
+        if name in ("max", "min"):
+            check_result(t, getattr(t.b, name)(tensor(t, x), axis=0), np.zeros(0), describe(name, x, axis=0), DType(float, 32), {"x": x})
+
+    return run
+
+
+for _name in _SPECS:
+    add_case(_name, "edge-empty", _empty_case(_name), "sum 0, prod 1, mean NaN, any false, all true; max/min of nothing raise ValueError")

@@ -30,14 +30,15 @@ _PATTERNS: Final = (
     (
         IndexOutOfRangeError,
         re.compile(
-            r"indices\[[^\]]*\] = .* (is not in|does not index into)|segment_ids\[|out of range \[0,|slice index -?\d+ of dimension"
+            r"indices\[[^\]]*\] = .* (is not in|does not index into)|segment_ids\[|out of range \[0,|slice index -?\d+ of dimension|"
+            r"index -?\d+ is out of bounds"
         ),
     ),
     (
         AxisError,
         re.compile(
             r"reduction dimension|Expected dimension in the range|'axis'\[\d+\] = |axis \S+ is out of|"
-            r"out of bounds for|Invalid axis|axis must be in range|axes? .* out of range"
+            r"Invalid axis|axis must be in range|axes? .* out of range"
         ),
     ),
     (

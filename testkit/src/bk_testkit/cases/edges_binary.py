@@ -241,6 +241,16 @@ def _weak_table(t: Trial) -> None:
             continue
         check_result(t, getattr(t.b, name)(tensor(t, x), scalar), np.asarray(values), describe(name, x) + f" with {scalar!r}", want, {"x": x})
     check_raises(t, OverflowError, lambda: t.b.add(tensor(t, np.array([100], np.int8)), 300), "add(int8 [100], 300)", "add")
+    if t.float64:  # under precision(64) the default float and complex are 64-bit, and floats follow it
+        with bk.precision(64):
+            rows64 = (
+                (np.array([1, 2], np.int32), 1.5, DType(float, 64), [2.5, 3.5]),
+                (np.array([1.0, 2.0], np.float16), 1j, DType(complex, 128), [1 + 1j, 2 + 1j]),
+                (np.array([1, 2], np.int8), 2, DType(int, 8), [3, 4]),
+            )
+            for x, scalar, want, values in rows64:
+                got = t.b.add(t.b.as_tensor(x), scalar)
+                check_result(t, got, np.asarray(values), describe("add", x) + f" with {scalar!r} under precision(64)", want, {"x": x})
 
 
 add_case("add", "edge-weak-table", _weak_table, "the rows of the weak-scalar table of docs/semantics.md")

@@ -216,3 +216,13 @@ def test_jit_graph_errors_are_the_operations_errors(b: bk.Backend) -> None:
     np.testing.assert_array_equal(b.numpy(gather(x, b.as_tensor(np.array([1, -1])))), [1.0, 4.0])
     with pytest.raises(bk.IndexOutOfRangeError, match="^gather_1d: "):
         gather(x, b.as_tensor(np.array([7, 0])))  # the traced graph refuses; eagerly, the operation says why
+
+
+def test_comparisons_with_python_ints_outside_the_range(b: bk.Backend) -> None:
+    x = np.array([1, -5], np.int8)
+    for value in (300, -300, 2**70):
+        np.testing.assert_array_equal(b.numpy(b.greater_than(b.as_tensor(x), value)), x > value)
+        np.testing.assert_array_equal(b.numpy(b.greater_or_equal(value, b.as_tensor(x))), value >= x)
+        np.testing.assert_array_equal(b.numpy(b.equal(b.as_tensor(x), value)), x == value)
+    with pytest.raises(OverflowError):
+        b.add(b.as_tensor(x), 300)

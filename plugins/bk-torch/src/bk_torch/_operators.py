@@ -40,6 +40,7 @@ _PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
 # operators that PyTorch refuses on bool and NumPy computes in int8
 _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
+_COMPARISONS = frozenset({"equal", "not_equal", "greater_than", "greater_or_equal"})
 # operators that only compare: exact on the order-preserving signed image of uint64
 _ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
 
@@ -65,6 +66,8 @@ class OperatorsMixin:
     def _binary_failed(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, err: Exception, bool_to_int: bool, int_to_float: bool) -> Tensor:
         """The slow path after PyTorch (or `auto_cast`) refused: wide unsigned ints, or a clear error."""
         if isinstance(err, OverflowError):
+            if op in _COMPARISONS:
+                return _compare_out_of_range(op, a, b)
             raise err
         if isinstance(err, BK_ERRORS):
             _prefixed(op, err)
@@ -233,6 +236,17 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     if str(err).startswith(f"{op}:"):
         raise err
     raise type(err)(f"{op}: {err}") from err
+
+
+def _compare_out_of_range(op: str, a: Any, b: Any) -> torch.Tensor:
+    """A comparison of an int tensor with a Python int outside its range: constant, as NumPy 2 gives."""
+    left = isinstance(a, torch.Tensor)
+    tensor, value = (a, b) if left else (b, a)
+    if op in ("equal", "not_equal"):
+        result = op == "not_equal"
+    else:  # the value lies beyond every element: above them if positive, below if negative
+        result = (value < 0) if left else (value > 0)
+    return torch.full(tensor.shape, result, dtype=torch.bool, device=tensor.device)
 
 
 def _wrapped(value: Any, other: Any) -> Any:

@@ -32,7 +32,7 @@ _AXIS: Final = re.compile(r"axis .*out of (bounds|range)|out of range for .*axis
 _INDEX: Final = re.compile(r"index .*out of (bounds|range)", re.IGNORECASE)
 _NOT_WRAPPED: Final = frozenset(
     # Called by bk-jax itself on every operation, and without user mistakes of their own.
-    ("is_tensor", "is_available", "dtype", "staticshape", "shape", "ndims", "combine_types", "auto_cast", "numpy",
+    ("is_tensor", "is_available", "dtype", "staticshape", "shape", "ndims", "combine_types", "auto_cast", "numpy", "cast", "as_tensor",
      # The operators catch inline (hot path); the rest return functions or report state.
      "add", "sub", "mul", "div", "jit_compile", "jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian",
      "custom_gradient", "get_default_device", "list_devices", "prefers_channels_last", "requires_fixed_shapes_when_tracing",

@@ -210,6 +210,8 @@ class IndexingMixin:
                 pass
             elif isinstance(item, slice):
                 dim += 1
+            elif getattr(item, "dtype", None) == np.bool_ or isinstance(item, bool):
+                dim += max(np.ndim(item), 1)  # a mask: JAX checks its shape
             else:
                 if dim >= tensor.ndim:
                     raise IndexOutOfRangeError(f"multi_slice: {len(slices)} indices for a tensor of rank {tensor.ndim}")

@@ -80,6 +80,11 @@ def test_where_wraps_a_python_int_as_numpy_where(b: Any, tf: Any) -> None:
     np.testing.assert_array_equal(result.numpy(), [1, 255])
 
 
+def test_complex_to_bool_counts_either_part(b: Any, tf: Any) -> None:
+    x = tf.constant([-2.2j, 0j, 1 + 0j], tf.complex128)
+    np.testing.assert_array_equal(b.cast(x, bk.DType(bool)).numpy(), [True, False, True])  # real part alone: False first
+
+
 def test_complex_division_as_numpy(b: Any, tf: Any) -> None:
     a = np.array([0j, 1 + 1j, 1e300 + 1e300j], np.complex128)
     c = np.array([complex(np.inf, 0), 1e-300 + 0j, 1e300 + 1e300j], np.complex128)

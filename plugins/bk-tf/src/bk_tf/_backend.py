@@ -258,7 +258,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         return tuple(s if s is not None else dynamic[i] for i, s in enumerate(static))
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part."""
+        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part; to bool, either part counts."""
         target = to_tf_dtype(dtype)
         if isinstance(x, tf.SparseTensor):
             return x if x.dtype == target else tf.SparseTensor(x.indices, self.cast(x.values, dtype), x.dense_shape)
@@ -268,10 +268,10 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             x = self.as_tensor(x) if not isinstance(x, np.ndarray) else tf.convert_to_tensor(x)
         if x.dtype == target:
             return x
+        if target == tf.bool:  # non-zero is true; for complex values either part (as NumPy)
+            return tf.not_equal(x, tf.zeros((), x.dtype))
         if x.dtype.is_complex and not target.is_complex:
             x = tf.math.real(x)
-        if target == tf.bool:
-            return tf.not_equal(x, tf.zeros((), x.dtype))
         return tf.cast(x, target)
 
     def to_complex(self, x: Tensor) -> Tensor:

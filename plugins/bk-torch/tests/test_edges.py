@@ -8,6 +8,7 @@ unique, and complex sorting.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -132,10 +133,17 @@ def test_sparse_product_uses_a_cached_csr_copy(b: bk.Backend) -> None:
     vectors = np.random.default_rng(0).normal(size=(3, matrix.shape[0]))
     for batch in (vectors[:1], vectors):
         np.testing.assert_allclose(b.numpy(b.mul_matrix_batched_vector(coo, b.as_tensor(batch))), batch @ matrix.T, atol=1e-12)
-    cached = coo._bk_csr[1]
+    from bk_torch._linalg import _CSR_CACHE
+
+    cached = _CSR_CACHE[id(coo)][2]
     assert cached.layout == torch.sparse_csr
     b.mul_matrix_batched_vector(coo, b.as_tensor(vectors))
-    assert coo._bk_csr[1] is cached  # converted once
+    assert _CSR_CACHE[id(coo)][2] is cached  # converted once
+    copied = copy.deepcopy(coo)  # the cache is no attribute: CSR tensors cannot be deep-copied
+    np.testing.assert_allclose(b.numpy(b.mul_matrix_batched_vector(copied, b.as_tensor(vectors))), vectors @ matrix.T, atol=1e-12)
+    identity = id(coo)
+    del coo, copied
+    assert identity not in _CSR_CACHE  # the entry left with its matrix
 
 
 def test_sparse_cache_follows_in_place_changes(b: bk.Backend) -> None:

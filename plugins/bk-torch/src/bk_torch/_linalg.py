@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -320,9 +321,10 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     """`matrix` as a CSR matrix of `dtype`, for fast products.
 
     PyTorch's COO products are 40x slower than CSR ones on the CPU and a conversion costs as much
-    as 70 products, so the converted matrix is cached on the tensor, keyed by its in-place version
-    counter and the dtype. Matrices that take part in autograd are converted on every call, so
-    that gradients reach the original values.
+    as 70 products, so the converted matrix is cached while the matrix lives, keyed by its in-place
+    version counter and the dtype. The cache is a side table, not an attribute: the matrix still
+    deep-copies and pickles as before. Matrices that take part in autograd are converted on every
+    call, so that gradients reach the original values.
     """
     if matrix.layout == torch.sparse_csr and matrix.dtype == dtype:
         return matrix
@@ -330,13 +332,18 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
         converted = matrix.to_sparse_csr() if matrix.layout == torch.sparse_csc else matrix
         return converted.to(dtype)
     key = (matrix._version, dtype)
-    cached = getattr(matrix, "_bk_csr", None)
-    if cached is not None and cached[0] == key:
-        return cached[1]  # type: ignore[no-any-return]
+    entry = _CSR_CACHE.get(id(matrix))
+    if entry is not None and entry[0]() is matrix and entry[1] == key:
+        return entry[2]
     with _QuietSparseBeta():
         converted = (matrix.coalesce() if matrix.layout == torch.sparse_coo else matrix).to_sparse_csr().to(dtype)
-    matrix._bk_csr = (key, converted)  # type: ignore[attr-defined]
+    identity = id(matrix)
+    _CSR_CACHE[identity] = (weakref.ref(matrix, lambda _, identity=identity: _CSR_CACHE.pop(identity, None)), key, converted)
     return converted
+
+
+# id(matrix) -> (weak reference to the matrix, (version, dtype), its CSR copy); entries leave with their matrix
+_CSR_CACHE: dict[int, tuple[weakref.ref[torch.Tensor], tuple[int, torch.dtype], torch.Tensor]] = {}
 
 
 def _integer_product(product: Callable[..., torch.Tensor], *tensors: torch.Tensor) -> torch.Tensor:

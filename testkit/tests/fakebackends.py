@@ -16,7 +16,7 @@ import numpy as np
 
 import bk
 from bk._axes import normalize_axes
-from bk._errors import reraise_as
+from bk._errors import check_tensor_argument, reraise_as
 
 
 class Honest(bk.Backend):
@@ -69,10 +69,10 @@ class Honest(bk.Backend):
         return np.sum(value, axis=axes, keepdims=keepdims)
 
     def cos(self, x: Any) -> Any:
-        return np.cos(_floats(x))
+        return np.cos(_floats(x, "cos"))
 
     def exp(self, x: Any) -> Any:
-        return np.exp(_floats(x))
+        return np.exp(_floats(x, "exp"))
 
     def reshape(self, value: Any, shape: Any) -> Any:
         try:
@@ -89,8 +89,9 @@ class Honest(bk.Backend):
             reraise_as(bk.ShapeMismatchError, "concat", error)
 
 
-def _floats(x: Any) -> Any:
-    """Ints and bools as the default float (docs/semantics.md)."""
+def _floats(x: Any, op: str) -> Any:
+    """Ints and bools as the default float; None and strings raise ArgumentTypeError (docs/semantics.md)."""
+    check_tensor_argument(x, op)
     x = np.asarray(x)
     return x.astype(f"float{bk.get_precision() or 32}") if x.dtype.kind in "biu" else x
 
@@ -113,6 +114,7 @@ class Modest(Honest):
         super().__init__("modest")
 
     def abs(self, x: Any) -> Any:
+        check_tensor_argument(x, "abs")
         return np.abs(x)
 
     def supports(self, feature: Any) -> bool:

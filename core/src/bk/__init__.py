@@ -16,9 +16,7 @@ from ._dispatch import (
 )
 from ._dtype import DType, combine_types, from_numpy_dtype, to_numpy_dtype
 from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError
-from ._info import Info, info
 from ._markers import hookimpl, hookspec
-from ._object import OBJECTS
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
 from ._solve import Preconditioner, SolveResult
 from ._version import __version__
@@ -67,8 +65,12 @@ __all__ = [
     "to_numpy_dtype",
 ]
 
-# Loaded on first use: `import bk` stays fast for code that never profiles.
-_LAZY = dict.fromkeys(("BackendCall", "Profile", "get_current_profile", "profile", "profile_function"), "._profile")
+# Loaded on first use: `import bk` stays fast for code that never profiles, reports or computes on objects.
+_LAZY = {
+    **dict.fromkeys(("BackendCall", "Profile", "get_current_profile", "profile", "profile_function"), "._profile"),
+    **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
+    "OBJECTS": "._object",
+}
 
 
 def _as_public(obj: object) -> object:

@@ -7,12 +7,11 @@ compiles a graph once into a callable that runs on whatever backend its argument
 Importing this package imports no framework; the backend is loaded by `bk.backend("lazy")`.
 """
 
-from ._version import __version__
-
 # The graph machinery loads on first use: listing backends imports `bk_lazy.plugin`, and so this
 # package, and must stay light.
 _LAZY = {
     "Function": "._function",
+    "__version__": "._version",
     "get_source": "._source",
     **dict.fromkeys(
         ("LazyArray", "UnboundVariableError", "Variable", "array", "ascend", "compute", "compute_count", "descend", "shared_intermediates"),

@@ -129,3 +129,20 @@ def test_reductions_widen_and_keep_complex_arithmetic(b: Backend) -> None:
     with pytest.raises(ValueError, match="^argmax: "):
         b.argmax(b.zeros((0,)), 0)
     assert b.dtype(b.unique(b.as_tensor(np.array([3, 1, 3])), True, False, None)[1]) == DType(int, 64)
+
+
+def test_sparse_constructors_check_their_indices(b: Backend) -> None:
+    values = np.ones(2, np.float32)
+    for indices in ([[0, 0], [2, 1]], [[0, 0], [-1, 1]]):  # JAX builds these, and SciPy would fail or read out of bounds later
+        with pytest.raises(bk.IndexOutOfRangeError, match="^sparse_coo_tensor: index"):
+            b.sparse_coo_tensor(np.array(indices), values, (2, 2))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^csr_matrix: index 5"):
+        b.csr_matrix(np.array([0, 5]), np.array([0, 1, 2]), values, (2, 2))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^csr_matrix: pointer 3"):
+        b.csr_matrix(np.array([0, 1]), np.array([0, 1, 3]), values, (2, 2))
+    assert b.numpy(b.csr_matrix(np.array([0, 1]), np.array([0, 1, 2]), values, (2, 2))).toarray().tolist() == [[1, 0], [0, 1]]
+
+
+def test_integer_floordiv_by_zero_is_zero_as_numpy(b: Backend) -> None:
+    result = b.floordiv(b.as_tensor(np.array([3, -3, 7], np.int32)), b.as_tensor(np.array([0, 2, 0], np.int32)))
+    assert result.dtype == jnp.int32 and np.asarray(result).tolist() == [0, -2, 0]  # JAX alone gives -2 for 3 // 0

@@ -57,6 +57,18 @@ def _scalar_for(x: bool | int | float | complex, target: np.dtype, dtype: DType)
     return x
 
 
+def _shape(shape: Sequence[int]) -> tuple[int, ...]:
+    """`shape` as a tuple of ints.
+
+    Raises:
+        ValueError: for a negative size.
+    """
+    result = tuple(int(s) for s in shape)
+    if any(s < 0 for s in result):
+        raise ValueError(f"sizes must be 0 or more, got shape {result}")
+    return result
+
+
 def _only_python_values(x: Any) -> bool:
     if isinstance(x, (list, tuple)):
         return all(_only_python_values(e) for e in x)
@@ -408,7 +420,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
             ValueError: for bool or other non-numeric dtypes.
         """
         dtype = dtype or self.float_type
-        target, shape = self._jax_dtype(dtype), tuple(int(s) for s in shape)
+        target, shape = self._jax_dtype(dtype), _shape(shape)
         if dtype.kind is int:
             return self._place(jax.random.randint(self._next_key(), shape, int(low), int(high), dtype=target))
         if dtype.kind is float:
@@ -430,7 +442,7 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         dtype = dtype or self.float_type
         if dtype.kind not in (float, complex):
             raise ValueError(f"random_normal needs a float or complex dtype but got {dtype}")
-        shape = tuple(int(s) for s in shape)
+        shape = _shape(shape)
         return self._place(jax.random.normal(self._next_key(), shape, self._jax_dtype(dtype)))
 
     # ------------------------------------------------------------ creation

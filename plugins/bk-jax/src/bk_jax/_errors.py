@@ -25,7 +25,7 @@ _BK_ERRORS: Final = (AxisError, ShapeMismatchError, IndexOutOfRangeError, Argume
 _SHAPES: Final = re.compile(
     r"incompatible shapes|shapes? .*(must|should) (be|have) .*(same|equal|match)|cannot reshape|cannot concatenate|"
     r"must have the same shape|dot_general requires|contracting dimensions|size mismatch|shape mismatch|"
-    r"matrix.*shape|all input arrays must|broadcast|size of label|does not match previous terms|shape-compatible|dimensions of input arrays must match",
+    r"matrix.*shape|all input arrays must|broadcast|size of label|does not match previous terms|shape-compatible|dimensions of input arrays must match|one unknown axis size|must have rank at least",
     re.IGNORECASE,
 )
 _AXIS: Final = re.compile(r"axis .*out of (bounds|range)|out of range for .*axis|repeated axis|duplicate (value in )?'?axis", re.IGNORECASE)

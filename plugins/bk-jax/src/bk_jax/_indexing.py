@@ -142,6 +142,8 @@ class IndexingMixin:
             raise ValueError("the values to count must not be negative, as in numpy.bincount")
         x = jnp.where((x >= 0) & (x < bins), x, bins)  # under jit: negative values would wrap around; move them out
         source = jnp.ones(x.shape, self._jax_dtype(_INT64)) if weights is None else self._t(weights)  # type: ignore[attr-defined]
+        if source.dtype == np.bool_:
+            source = source.astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]  # counts of true weights, as NumPy
         if x_sorted:
             return jax.ops.segment_sum(source, x, num_segments=bins, indices_are_sorted=True)
         return jnp.zeros(bins, source.dtype).at[x].add(source, mode="drop")

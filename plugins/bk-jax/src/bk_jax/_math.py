@@ -385,7 +385,10 @@ class MathMixin:
         return dividend % divisor
 
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a // b`, rounded down; integer division by zero gives 0, as in NumPy."""
         a, b = self._operands(a, b)
+        if a.dtype.kind in "iu":
+            return jnp.where(b == 0, jnp.zeros((), a.dtype), a // jnp.where(b == 0, jnp.ones((), b.dtype), b))
         return a // b
 
     def _compare(self, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any], above: bool, below: bool) -> Tensor:
@@ -504,7 +507,10 @@ class MathMixin:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._t(x)
         x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
-        return jnp.quantile(x, jnp.asarray(quantiles, x.dtype), axis=-1)
+        quantiles = jnp.asarray(quantiles, x.dtype)
+        if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
+            raise ValueError(f"quantiles must lie in [0, 1], got {np.asarray(quantiles).tolist()}")
+        return jnp.quantile(x, quantiles, axis=-1)
 
 
 def _truth(x: Tensor) -> Tensor:

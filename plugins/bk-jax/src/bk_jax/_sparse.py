@@ -24,6 +24,8 @@ import numpy as np
 from jax.experimental import sparse as jsparse
 from jax.experimental.sparse import JAXSparse
 
+from bk import IndexOutOfRangeError
+
 Tensor = Any
 
 _FORMATS: Final = {jsparse.BCOO: "coo", jsparse.COO: "coo", jsparse.BCSR: "csr", jsparse.CSR: "csr", jsparse.CSC: "csc"}
@@ -244,35 +246,56 @@ class SparseMixin:
 
     # ------------------------------------------------------------ constructors
 
-    def _indices(self, indices: Tensor) -> Tensor:
+    def _indices(self, indices: Tensor, limits: Sequence[int] | None = None, op: str = "", what: str = "index") -> Tensor:
+        """`indices` as int32; with `limits`, concrete indices are checked: component `i` (the last
+        axis) must lie in `[0, limits[i]]` (pointers) or `[0, limits[i])` (indices).
+
+        Raises:
+            bk.IndexOutOfRangeError: for an index outside (SciPy would read or write out of bounds).
+        """
         indices = self._t(indices)
+        if limits is not None and not isinstance(indices, jax.core.Tracer) and indices.size:
+            host = np.asarray(indices).reshape(-1, len(limits))
+            closed = what == "pointer"
+            for i, limit in enumerate(limits):
+                low, high = int(host[:, i].min()), int(host[:, i].max())
+                if low < 0 or high > limit or (high == limit and not closed):
+                    bad = low if low < 0 else high
+                    raise IndexOutOfRangeError(f"{op}: {what} {bad} is out of range for a dimension of size {limit}")
         return indices if indices.dtype == np.int32 else indices.astype(np.int32)
 
     def sparse_coo_tensor(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
         """A `BCOO` from `(nnz, ndims)` indices; duplicates are kept and add up, as in JAX."""
-        return jsparse.BCOO((self._t(values), self._indices(indices)), shape=tuple(int(s) for s in shape))
+        shape = tuple(int(s) for s in shape)
+        return jsparse.BCOO((self._t(values), self._indices(indices, shape, "sparse_coo_tensor")), shape=shape)
 
     def sparse_coo_tensor_batched(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
         """A `BCOO` of shape `(batch, *shape)` with one batch dimension, from `(batch, nnz, ndims)` indices and `(batch, nnz)` values."""
-        indices, values = self._indices(indices), self._t(values)
-        return jsparse.BCOO((values, indices), shape=(int(indices.shape[0]), *(int(s) for s in shape)))
+        shape = tuple(int(s) for s in shape)
+        indices, values = self._indices(indices, shape, "sparse_coo_tensor_batched"), self._t(values)
+        return jsparse.BCOO((values, indices), shape=(int(indices.shape[0]), *shape))
 
     def csr_matrix(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `BCSR` matrix."""
-        parts = (self._t(values), self._indices(column_indices), self._indices(row_pointers))
-        return jsparse.BCSR(parts, shape=tuple(int(s) for s in shape))
+        values = self._t(values)
+        columns = self._indices(column_indices, (int(shape[1]),), "csr_matrix")
+        pointers = self._indices(row_pointers, (int(values.shape[0]),), "csr_matrix", "pointer")
+        return jsparse.BCSR((values, columns, pointers), shape=tuple(int(s) for s in shape))
 
     def csr_matrix_batched(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `BCSR` of shape `(batch, rows, cols, channels)` from `(batch, nnz, channels)` values (one batch, one dense dimension)."""
         values = self._t(values)
-        parts = (values, self._indices(column_indices), self._indices(row_pointers))
+        columns = self._indices(column_indices, (int(shape[1]),), "csr_matrix_batched")
+        parts = (values, columns, self._indices(row_pointers, (int(values.shape[1]),), "csr_matrix_batched", "pointer"))
         full = (int(values.shape[0]), *(int(s) for s in shape), *(int(s) for s in values.shape[2:]))
         return jsparse.BCSR(parts, shape=full)
 
     def csc_matrix(self, column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `jax.experimental.sparse.CSC` matrix (2-D; JAX has no batched CSC)."""
-        parts = (self._t(values), self._indices(row_indices), self._indices(column_pointers))
-        return jsparse.CSC(parts, shape=tuple(int(s) for s in shape))
+        values = self._t(values)
+        rows = self._indices(row_indices, (int(shape[0]),), "csc_matrix")
+        pointers = self._indices(column_pointers, (int(values.shape[0]),), "csc_matrix", "pointer")
+        return jsparse.CSC((values, rows, pointers), shape=tuple(int(s) for s in shape))
 
     # ------------------------------------------------------------ conversion
 

@@ -71,25 +71,27 @@ def _cg_one(p: Any, lin: torch.Tensor) -> SolveResult:
     x = p.x0[0].clone()
     r = p.y[0] - torch.mv(matrix, x)
     d = r.clone()
-    tolerance_sq, limit, steps = real(p.tolerance_sq[0].item()), int(p.limit[0]), int(p.checkpoints)
+    tolerance_sq, limit = real(p.tolerance_sq[0].item()), int(p.limit[0])
     zero = real(0)
     rz = real(torch.dot(r, r).item())
-    iterations, evaluations = 0, 1
     converged, diverged = bool(rz <= tolerance_sq), not math.isfinite(rz)
-    go = not converged and not diverged and iterations < limit
+    go = not converged and not diverged and limit > 0
+
+    def step(go: bool, rz: Any, iterations: int, evaluations: int, converged: bool, diverged: bool) -> tuple[Any, ...]:
+        ad = torch.mv(matrix, d)
+        d_ad = real(torch.dot(d, ad).item())
+        alpha = rz / d_ad if d_ad != 0 else zero  # divide_no_nan
+        x.add_(d, alpha=alpha)
+        r.add_(ad, alpha=-alpha)
+        r_sq = real(torch.dot(r, r).item())
+        beta = r_sq / rz if rz != 0 else zero
+        d.mul_(beta).add_(r)
+        converged, diverged = bool(r_sq <= tolerance_sq), not math.isfinite(r_sq)
+        return not converged and not diverged and iterations + 1 < limit, r_sq, iterations + 1, evaluations + 1, converged, diverged
+
     with np.errstate(all="ignore"):  # float32 scalars overflow to inf as the tensors do, without warnings
-        while go and iterations < steps:
-            ad = torch.mv(matrix, d)
-            d_ad = real(torch.dot(d, ad).item())
-            alpha = rz / d_ad if d_ad != 0 else zero  # divide_no_nan
-            x.add_(d, alpha=alpha)
-            r.add_(ad, alpha=-alpha)
-            r_sq = real(torch.dot(r, r).item())
-            beta = r_sq / rz if rz != 0 else zero
-            d.mul_(beta).add_(r)
-            iterations, evaluations, rz = iterations + 1, evaluations + 1, r_sq
-            converged, diverged = bool(r_sq <= tolerance_sq), not math.isfinite(r_sq)
-            go = not converged and not diverged and iterations < limit
+        # the backend's while_loop, so that profiles show the solve's steps as they show the core's
+        _, _, iterations, evaluations, converged, diverged = p.b.while_loop(step, (go, rz, 0, 1, converged, diverged), int(p.checkpoints))
     device = x.device
     counts = torch.tensor([iterations], dtype=torch.int32, device=device), torch.tensor([evaluations], dtype=torch.int32, device=device)
     flags = torch.tensor([converged], device=device), torch.tensor([diverged], device=device)

@@ -199,10 +199,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if type(x) in PYTHON_SCALARS or _only_python_values(x):
             return self._from_python(x)
         if isinstance(x, (list, tuple, np.ndarray, np.generic, numbers.Number)):
-            array = np.asarray(x)
-            if array.dtype.kind not in "biufc":
-                raise ArgumentTypeError(f"{op}: expected numbers or a numeric array but got {array.dtype} values ({type(x).__name__})")
-            return self._to_precision(self._from_numpy(array))
+            return self._to_precision(self._from_numpy(self._host_precision(np.asarray(x), op)))
         if hasattr(x, "__dlpack__"):
             try:
                 return self._to_precision(self.xp.from_dlpack(x))
@@ -211,6 +208,21 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if hasattr(x, "__array__") or hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
             return self._to_precision(self._from_numpy(np.asarray(x)))
         raise ArgumentTypeError(f"{op}: expected a tensor, a number or a list but got {type(x).__name__}; cannot convert it to a {self.namespace} array")
+
+    def _host_precision(self, array: np.ndarray, op: str) -> np.ndarray:
+        """A NumPy array of numbers, floats converted to a set precision on the host (so that a
+        float16 or bfloat16 array becomes float32/64 even where the namespace lacks its dtype)."""
+        try:
+            dtype = bk.from_numpy_dtype(array.dtype)
+        except Exception:  # structured or other dtypes bk does not know
+            dtype = None
+        if dtype is None or dtype.kind not in (bool, int, float, complex):
+            raise ArgumentTypeError(f"{op}: expected numbers or a numeric array but got {array.dtype} values")
+        if _GLOBALS.precision_free or dtype.kind not in (float, complex):
+            return array
+        precision = get_precision()
+        target = DType(float, precision) if dtype.kind is float else DType(complex, 2 * max(precision, 32))  # type: ignore[call-overload]
+        return array if dtype == target else array.astype(to_numpy_dtype(target))
 
     def _from_python(self, x: Any) -> Tensor:
         array = np.asarray(x)

@@ -658,6 +658,10 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
                 and get_precision() is None
             ):
                 return list(values)
+        if len(values) == 2:  # fast path: a tensor and a weak Python scalar of a kind it holds, no precision set
+            weak = _weak_pair(values[0], values[1], int_to_float, bool_to_int)
+            if weak is not None:
+                return weak
         dtype = to_tf_dtype(common_dtype(*values, int_to_float=int_to_float, bool_to_int=bool_to_int))
         return [self._as(v, dtype) for v in values]
 
@@ -673,12 +677,41 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return self._as(tf.convert_to_tensor(value), dtype)
         if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
             return self._t(value)
-        if _is_python_number(value):
-            value = _python_scalar(value, dtype)
-        else:
-            value = np.asarray(value).astype(dtype.as_numpy_dtype)
+        if _is_python_number(value):  # no device scope (costly): the operation places the scalar
+            return tf.constant(_python_scalar(value, dtype), dtype)
         with self._device_scope():
-            return tf.constant(value, dtype)
+            return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype), dtype)
+
+
+_FITS: Final = {
+    bool: lambda d: True,
+    int: lambda d: d != tf.bool,
+    float: lambda d: d.is_floating or d.is_complex,
+    complex: lambda d: d.is_complex,
+}
+
+
+def _weak_pair(a: Any, b: Any, int_to_float: bool, bool_to_int: bool) -> list[Any] | None:
+    """`[a, b]` as tensors when one is a `tf.Tensor` and the other a Python scalar whose kind its dtype holds (the
+    scalar takes the tensor's dtype, NEP 50) and no precision is set; `None` when the general rule is needed."""
+    if isinstance(a, tf.Tensor):
+        tensor, scalar = a, b
+    elif isinstance(b, tf.Tensor):
+        tensor, scalar = b, a
+    else:
+        return None
+    fits = _FITS.get(type(scalar))
+    dtype = tensor.dtype
+    if (
+        fits is None
+        or not fits(dtype)
+        or (int_to_float and not (dtype.is_floating or dtype.is_complex))
+        or (bool_to_int and dtype == tf.bool)
+        or get_precision() is not None
+    ):
+        return None
+    constant = tf.constant(_python_scalar(scalar, dtype), dtype)
+    return [tensor, constant] if tensor is a else [constant, tensor]
 
 
 def _python_scalar(value: Any, dtype: Any) -> Any:

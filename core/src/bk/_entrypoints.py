@@ -14,7 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-__all__ = ["EntryPointInfo", "find_entry_points"]
+__all__ = ["EntryPointInfo", "find_entry_points", "shared_scan"]
 
 _NORMALIZE = re.compile(r"[-_.]+")
 
@@ -43,28 +43,77 @@ def find_entry_points(group: str, path: list[str] | None = None) -> list[EntryPo
 
 
 def _scan_directory(directory: str, group: str, seen: set[str], found: list[EntryPointInfo]) -> None:
+    for key, folder, dist, version, text in _folders(directory):
+        if key in seen:
+            continue
+        seen.add(key)
+        entries = _parse_group(text, group) if text is not None else ()
+        if entries:
+            dist_name, dist_version = _name_and_version(os.path.join(directory, folder), dist, version)
+            found.extend(EntryPointInfo(name, value, dist_name, dist_version) for name, value in entries)
+
+
+# directory -> its distribution folders, while a `shared_scan()` block runs; else None
+_SHARED: dict[str, list[tuple[str, str, str, str, str | None]]] | None = None
+
+
+class shared_scan:  # noqa: N801  # used as a function: `with shared_scan():`
+    """Within the block, each directory is read once for every group (discovery reads `bk.backends`,
+    and a plugin's hook may read another group); outside, every call reads the files again."""
+
+    def __enter__(self) -> None:
+        global _SHARED
+        self._outer = _SHARED is None
+        if self._outer:
+            _SHARED = {}
+
+    def __exit__(self, *exc: object) -> None:
+        global _SHARED
+        if self._outer:
+            _SHARED = None
+
+
+def _folders(directory: str) -> list[tuple[str, str, str, str, str | None]]:
+    """(normalized name, folder, name, version, text of entry_points.txt or None) of each distribution folder, by folder name."""
+    shared = _SHARED
+    folders = shared.get(directory) if shared is not None else None
+    if folders is None:
+        folders = _read_folders(directory)
+        if shared is not None:
+            shared[directory] = folders
+    return folders
+
+
+def _read_folders(directory: str) -> list[tuple[str, str, str, str, str | None]]:
     try:
         names = sorted(os.listdir(directory))
     except OSError:
-        return
+        return []
+    folders = []
     for folder in names:
-        if not folder.endswith((".dist-info", ".egg-info")):
-            continue
-        stem = folder.rsplit(".", 1)[0]
-        dist, _, version = stem.partition("-")
-        key = _NORMALIZE.sub("-", dist).lower()
-        if key in seen:
-            continue
-        try:
-            with open(os.path.join(directory, folder, "entry_points.txt"), encoding="utf-8") as file:
-                text = file.read()
-        except OSError:
-            seen.add(key)
-            continue
-        seen.add(key)
-        dist_name, dist_version = _name_and_version(os.path.join(directory, folder), dist, version)
-        for name, value in _parse_group(text, group):
-            found.append(EntryPointInfo(name, value, dist_name, dist_version))
+        if folder.endswith((".dist-info", ".egg-info")):
+            dist, _, version = folder.rsplit(".", 1)[0].partition("-")
+            text = _read_text(os.path.join(directory, folder, "entry_points.txt"))
+            folders.append((_NORMALIZE.sub("-", dist).lower(), folder, dist, version, text))
+    return folders
+
+
+def _read_text(path: str) -> str | None:
+    """The file's text, or None if it cannot be read: `os.read` costs less than a text-mode `open()`,
+    which matters with hundreds of distributions installed."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8")
 
 
 def _name_and_version(folder: str, dist: str, version: str) -> tuple[str, str]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pluggy
 
 from . import hookspecs
-from ._entrypoints import EntryPointInfo, find_entry_points
+from ._entrypoints import EntryPointInfo, find_entry_points, shared_scan
 from ._errors import did_you_mean
 from ._markers import PROJECT
 
@@ -182,12 +182,13 @@ class Registry:
         manager = _Manager(PROJECT)
         manager.add_hookspecs(hookspecs)
         self.manager = manager
-        infos = self._selected_entry_points(find_entry_points(ENTRY_POINT_GROUP))
-        claims: list[tuple[EntryPointInfo, BackendSpec]] = []
-        for info in sorted(infos, key=lambda i: (_normalized(i.distribution), i.name)):
-            module = self._import_plugin(info)
-            if module is not None:
-                self._register(manager, info, module, claims)
+        with shared_scan():  # a plugin's hook may read another entry-point group: the files are read once
+            infos = self._selected_entry_points(find_entry_points(ENTRY_POINT_GROUP))
+            claims: list[tuple[EntryPointInfo, BackendSpec]] = []
+            for info in sorted(infos, key=lambda i: (_normalized(i.distribution), i.name)):
+                module = self._import_plugin(info)
+                if module is not None:
+                    self._register(manager, info, module, claims)
         self._settle_names(claims)
         self._settle_modules()
         self.discovered = True

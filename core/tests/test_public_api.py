@@ -20,10 +20,10 @@ def test_profiling_loads_on_first_use():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_listing_backends_leaves_info_objects_json_and_plugin_versions_unloaded():
+def test_listing_backends_leaves_info_objects_convert_json_and_plugin_versions_unloaded():
     code = (
         "import sys, bk; bk.backends(); "
-        "loaded = [m for m in sys.modules if m in ('bk._info', 'bk._object', 'json') or m.startswith('bk_') and m.endswith('._version')]; "
+        "loaded = [m for m in sys.modules if m in ('bk._info', 'bk._object', 'bk._convert', 'json') or m.startswith('bk_') and m.endswith('._version')]; "
         "assert not loaded, loaded; "
         "from bk import OBJECTS, info; import bk_numpy; "
         "assert info().__class__ is bk.Info and OBJECTS.name == 'object' and bk_numpy.__version__ and bk.OBJECTS is OBJECTS"

@@ -3,7 +3,6 @@
 from . import hookspecs
 from ._backend import Backend
 from ._context import context_backend, get_precision, precision, set_global_precision
-from ._convert import convert
 from ._device import ComputeDevice
 from ._dispatch import (
     backend,
@@ -70,6 +69,7 @@ _LAZY = {
     **dict.fromkeys(("BackendCall", "Profile", "get_current_profile", "profile", "profile_function"), "._profile"),
     **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
     "OBJECTS": "._object",
+    "convert": "._convert",
 }
 
 

@@ -219,6 +219,27 @@ def test_backend_spec_validates_its_fields():
         bk.BackendSpec(name="x", modules=("x",), load="x.Y")
 
 
+def test_backend_spec_is_a_frozen_value():
+    import copy
+    import dataclasses
+    import pickle
+
+    spec = bk.BackendSpec("x", ["x", "y"], "x:Y", priority=10, description="d")  # type: ignore[arg-type]
+    assert spec.modules == ("x", "y") and spec.api == bk.API_VERSION and spec.framework is None and spec.features is None
+    same = bk.BackendSpec(name="x", modules=("x", "y"), load="x:Y", priority=10, api=bk.API_VERSION, description="d")
+    assert spec == same and hash(spec) == hash(same) and len({spec, same}) == 1
+    assert spec != bk.BackendSpec("x", ("x", "y"), "x:Y", priority=0, description="d") and spec != ("x", ("x", "y"))
+    assert repr(spec) == "BackendSpec(name='x', modules=('x', 'y'), load='x:Y', priority=10, api=1, description='d', framework=None, features=None)"
+    assert pickle.loads(pickle.dumps(spec)) == spec and copy.deepcopy(spec) == spec
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        spec.name = "z"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del spec.load
+    match spec:
+        case bk.BackendSpec(name, modules, load):
+            assert (name, modules, load) == ("x", ("x", "y"), "x:Y")
+
+
 def test_bk_convert_hook_is_a_fast_path(site):
     site.fake_framework("fakea")
     site.fake_framework("fakeb")

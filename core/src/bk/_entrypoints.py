@@ -12,15 +12,14 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = ["EntryPointInfo", "find_entry_points", "shared_scan"]
 
 _NORMALIZE = re.compile(r"[-_.]+")
 
 
-@dataclass(frozen=True)
-class EntryPointInfo:
+class EntryPointInfo(NamedTuple):
     """One entry point of the group, with the distribution that declares it."""
 
     name: str

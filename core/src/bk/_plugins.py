@@ -21,9 +21,8 @@ import os
 import re
 import sys
 import warnings
-from dataclasses import dataclass, field
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import pluggy
 
@@ -49,7 +48,9 @@ _NORMALIZE: Final = re.compile(r"[-_.]+")
 _BK_DIR: Final = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
-@dataclass(frozen=True)
+_SPEC_FIELDS: Final = ("name", "modules", "load", "priority", "api", "description", "framework", "features")
+
+
 class BackendSpec:
     """How to find and load one backend, returned by a plugin's `bk_backends` hook.
 
@@ -65,16 +66,33 @@ class BackendSpec:
         features: Optional static manifest of the features the plugin claims.
     """
 
+    # A frozen value class written out rather than a frozen dataclass: `dataclasses` and the code it
+    # generates cost a few milliseconds at `import bk`, and every program that lists backends pays them.
+
+    __match_args__ = _SPEC_FIELDS
+
     name: str
     modules: tuple[str, ...]
     load: str
-    priority: int = 0
-    api: int = API_VERSION
-    description: str = ""
-    framework: str | None = None
-    features: tuple[str, ...] | None = None
+    priority: int
+    api: int
+    description: str
+    framework: str | None
+    features: tuple[str, ...] | None
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        name: str,
+        modules: tuple[str, ...],
+        load: str,
+        priority: int = 0,
+        api: int = API_VERSION,
+        description: str = "",
+        framework: str | None = None,
+        features: tuple[str, ...] | None = None,
+    ) -> None:
+        for field, value in zip(_SPEC_FIELDS, (name, modules, load, priority, api, description, framework, features), strict=True):
+            object.__setattr__(self, field, value)
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise ValueError(f"BackendSpec.name must be an identifier-like string but got {self.name!r}")
         if isinstance(self.modules, str) or not all(isinstance(m, str) for m in self.modules):
@@ -82,6 +100,31 @@ class BackendSpec:
         object.__setattr__(self, "modules", tuple(self.modules))
         if not isinstance(self.load, str) or ":" not in self.load:
             raise ValueError(f"BackendSpec.load must look like 'package.module:ClassName' but got {self.load!r}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, field) for field in _SPEC_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{field}={getattr(self, field)!r}" for field in _SPEC_FIELDS)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        from dataclasses import FrozenInstanceError  # as a frozen dataclass raises
+
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        from dataclasses import FrozenInstanceError
+
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 class PluginError(Exception):
@@ -92,8 +135,7 @@ class PluginWarning(UserWarning):
     """A plugin was skipped; the message names its distribution and why."""
 
 
-@dataclass
-class PluginProblem:
+class PluginProblem(NamedTuple):
     """A recorded plugin failure, as reported by `bk.info()`."""
 
     distribution: str
@@ -104,17 +146,23 @@ class PluginProblem:
         return f"plugin {self.entry_point!r} of distribution {self.distribution!r}: {self.reason}"
 
 
-@dataclass
 class Entry:
     """A discovered backend."""
 
-    spec: BackendSpec
-    distribution: str
-    version: str
-    entry_point: str
-    backend: Backend | None = None
-    error: str | None = None
-    lock: _thread.LockType = field(default_factory=_thread.allocate_lock, repr=False)
+    def __init__(self, spec: BackendSpec, distribution: str, version: str, entry_point: str, backend: Backend | None = None, error: str | None = None) -> None:
+        self.spec = spec
+        self.distribution = distribution
+        self.version = version
+        self.entry_point = entry_point
+        self.backend = backend
+        self.error = error
+        self.lock = _thread.allocate_lock()
+
+    def __repr__(self) -> str:
+        return (
+            f"Entry(spec={self.spec!r}, distribution={self.distribution!r}, version={self.version!r}, "
+            f"entry_point={self.entry_point!r}, backend={self.backend!r}, error={self.error!r})"
+        )
 
 
 def _env_list(name: str) -> list[str]:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import os
 import sys
 import warnings
-from dataclasses import dataclass
 from types import ModuleType
-from typing import Final
+from typing import Final, NamedTuple
 
 import bk
 from bk._entrypoints import EntryPointInfo, find_entry_points
@@ -35,8 +34,7 @@ ENTRY_POINT_GROUP: Final = "bk.arrayapi"
 _LOADER: Final = "bk_arrayapi._backend:LOADERS"
 
 
-@dataclass(frozen=True)
-class Declaration:
+class Declaration(NamedTuple):  # not a dataclass: `dataclasses` costs milliseconds at discovery
     """One namespace declared as a bk backend.
 
     Args:

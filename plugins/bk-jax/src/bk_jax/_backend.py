@@ -53,7 +53,7 @@ def _scalar_for(x: bool | int | float | complex, target: np.dtype, dtype: DType)
         if not info.min <= x <= info.max:
             raise OverflowError(f"Python integer {x} out of bounds for {dtype}")
     if type(x) is complex and target.kind != "c":
-        return x.real
+        return bool(x) if target.kind == "b" else x.real
     return x
 
 
@@ -271,7 +271,8 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         return tuple(np.shape(tensor))
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part.
+        """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part,
+        complex to bool tests `!= 0`.
 
         A Python number becomes a value of `dtype` directly (as a weak scalar beside a tensor does).
 
@@ -288,6 +289,8 @@ class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMix
         if x.dtype == target:
             return x
         if jnp.iscomplexobj(x) and target.kind != "c":
+            if target.kind == "b":
+                return x != 0  # true where either part is non-zero, as NumPy
             x = jnp.real(x)
         return x.astype(target)
 

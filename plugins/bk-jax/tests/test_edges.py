@@ -91,6 +91,8 @@ def test_weak_python_ints_do_not_wrap(b: Backend) -> None:
     clipped = b.clip(b.as_tensor(np.array([0, 100, 255], np.uint8)), -5, 200)
     assert clipped.dtype == jnp.uint8 and np.asarray(clipped).tolist() == [0, 100, 200]
     assert b.add(b.as_tensor(np.ones(2, np.float16)), 1j).dtype == jnp.complex64
+    where = b.where(b.as_tensor(np.array([True, False])), int8, 300)  # wraps around, as numpy.where
+    assert where.dtype == jnp.int8 and np.asarray(where).tolist() == [100, 44]
 
 
 @pytest.mark.parametrize("compiled", [False, True], ids=["eager", "jit"])

@@ -320,10 +320,17 @@ class MathMixin:
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true
-        elements (a data-dependent shape: not usable under jit, use `nonzero(length=...)` there)."""
+        elements (a data-dependent shape: not usable under jit, use `nonzero(length=...)` there).
+
+        A Python int beside an integer tensor takes the tensor's type and wraps around where it does
+        not fit, as `numpy.where` (and bk-numpy, bk-torch, bk-tf) does.
+        """
         condition = self._t(condition)
         if x is None or y is None:
-            return jnp.argwhere(condition)
+            return jnp.argwhere(condition).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
+        x = x if _is_number(x) else self._t(x)
+        y = y if _is_number(y) else self._t(y)
+        x, y = _wrapped(x, y), _wrapped(y, x)
         x, y = self._operands(x, y)
         return jnp.where(condition.astype(bool), x, y)
 
@@ -511,6 +518,15 @@ class MathMixin:
         if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
             raise ValueError(f"quantiles must lie in [0, 1], got {np.asarray(quantiles).tolist()}")
         return jnp.quantile(x, quantiles, axis=-1)
+
+
+def _wrapped(number: Any, other: Any) -> Any:
+    """A Python int outside the range of the integer array `other` as NumPy casts it (wrapped around)."""
+    if type(number) is int and isinstance(other, jax.Array) and other.dtype.kind in "iu":
+        info = np.iinfo(other.dtype)
+        if not info.min <= number <= info.max:
+            return jnp.asarray(np.asarray(number).astype(other.dtype))
+    return number
 
 
 def _truth(x: Tensor) -> Tensor:

@@ -20,13 +20,23 @@ def test_profiling_loads_on_first_use():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_listing_backends_leaves_info_objects_convert_json_and_plugin_versions_unloaded():
+def test_listing_backends_loads_neither_the_backend_base_class_nor_info_objects_convert_json_or_plugin_versions():
     code = (
         "import sys, bk; bk.backends(); "
-        "loaded = [m for m in sys.modules if m in ('bk._info', 'bk._object', 'bk._convert', 'json') or m.startswith('bk_') and m.endswith('._version')]; "
+        "loaded = [m for m in sys.modules if m in ('bk._info', 'bk._object', 'bk._convert', 'bk._backend', 'bk._dtype', 'bk._device', 'bk._solve', 'json') or m.startswith('bk_') and m.endswith('._version')]; "
         "assert not loaded, loaded; "
         "from bk import OBJECTS, info; import bk_numpy; "
         "assert info().__class__ is bk.Info and OBJECTS.name == 'object' and bk_numpy.__version__ and bk.OBJECTS is OBJECTS"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_public_classes_report_bk_as_module_when_loaded_before_bk_names_them():
+    code = (
+        "from bk._backend import Backend; from bk._dtype import DType, combine_types; from bk._device import ComputeDevice; "
+        "from bk._solve import SolveResult; "
+        "assert {o.__module__ for o in (Backend, DType, combine_types, ComputeDevice, SolveResult)} == {'bk'}; "
+        "import bk; assert bk.Backend is Backend and bk.DType is DType and 'Backend' in dir(bk)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -1,9 +1,7 @@
 """bk: one backend-agnostic array API, with backends installed as plugins."""
 
 from . import hookspecs
-from ._backend import Backend
 from ._context import context_backend, get_precision, precision, set_global_precision
-from ._device import ComputeDevice
 from ._dispatch import (
     backend,
     backends,
@@ -13,11 +11,9 @@ from ._dispatch import (
     refresh,
     set_global_default_backend,
 )
-from ._dtype import DType, combine_types, from_numpy_dtype, to_numpy_dtype
 from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError
 from ._markers import hookimpl, hookspec
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
-from ._solve import Preconditioner, SolveResult
 from ._version import __version__
 
 __all__ = [
@@ -64,8 +60,13 @@ __all__ = [
     "to_numpy_dtype",
 ]
 
-# Loaded on first use: `import bk` stays fast for code that never profiles, reports or computes on objects.
+# Loaded on first use: `import bk` and listing backends stay fast. The backend base class, dtypes and
+# devices load with the first backend (or the first use of these names), the rest when used.
 _LAZY = {
+    "Backend": "._backend",
+    "ComputeDevice": "._device",
+    **dict.fromkeys(("DType", "combine_types", "from_numpy_dtype", "to_numpy_dtype"), "._dtype"),
+    **dict.fromkeys(("Preconditioner", "SolveResult"), "._solve"),
     **dict.fromkeys(("BackendCall", "Profile", "get_current_profile", "profile", "profile_function"), "._profile"),
     **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
     "OBJECTS": "._object",

@@ -1845,3 +1845,9 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
         return False
     return all(_resolve_support(cls, op, (*visiting, name), has_native) for op in uses)
 
+
+
+# Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.
+for _name in __all__:
+    globals()[_name].__module__ = "bk"
+del _name

@@ -76,3 +76,9 @@ class ComputeDevice:
             "processor_count": self.processor_count,
             "description": self.description,
         }
+
+
+# Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.
+for _name in __all__:
+    globals()[_name].__module__ = "bk"
+del _name

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import numbers
 import os
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import _context
-from ._backend import Backend
 from ._errors import NoBackendFound
 from ._plugins import FRAMEWORK_PLUGINS, REGISTRY, PluginError, warn_plugin
+
+if TYPE_CHECKING:  # loaded with the first backend: listing backends does not need the base class
+    from ._backend import Backend
 
 __all__ = [
     "backend",
@@ -221,7 +223,7 @@ def set_global_default_backend(backend: str | Backend) -> Backend:
     """
     if isinstance(backend, str):
         backend = REGISTRY.load(backend)
-    elif not isinstance(backend, Backend):
+    elif not _is_backend(backend):
         raise TypeError(f"expected a backend name or a bk.Backend but got {type(backend).__name__}")
     _context.GLOBALS.default_backend = backend
     return backend
@@ -237,11 +239,17 @@ def backend(name: str) -> Backend:
         ValueError: for an unknown name, listing the installed backends and close matches.
         PluginError: if the plugin is installed but cannot load.
     """
-    if isinstance(name, Backend):
+    if isinstance(name, str):
+        return REGISTRY.load(name)
+    if _is_backend(name):
         return name
-    if not isinstance(name, str):
-        raise TypeError(f"backend name must be a string but got {type(name).__name__}")
-    return REGISTRY.load(name)
+    raise TypeError(f"backend name must be a string but got {type(name).__name__}")
+
+
+def _is_backend(value: Any) -> bool:
+    from ._backend import Backend
+
+    return isinstance(value, Backend)
 
 
 def init_backend(name: str) -> Backend:

@@ -352,3 +352,9 @@ def combine_types(*dtypes: DType, fp_precision: int | None = None) -> DType:
         raise ValueError("combine_types() needs at least one DType")
     return _combine(dtypes, fp_precision)
 
+
+
+# Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.
+for _name in __all__:
+    globals()[_name].__module__ = "bk"
+del _name

@@ -46,3 +46,9 @@ class Preconditioner(ABC):
 
     def __call__(self, vec: Any) -> Any:
         return self.apply(vec)
+
+
+# Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.
+for _name in __all__:
+    globals()[_name].__module__ = "bk"
+del _name

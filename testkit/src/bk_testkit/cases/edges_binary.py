@@ -249,6 +249,8 @@ def _weak_table(t: Trial) -> None:
                 (np.array([1, 2], np.int8), 2, DType(int, 8), [3, 4]),
             )
             for x, scalar, want, values in rows64:
+                if not t.float16 and x.dtype == np.float16:
+                    continue
                 got = t.b.add(t.b.as_tensor(x), scalar)
                 check_result(t, got, np.asarray(values), describe("add", x) + f" with {scalar!r} under precision(64)", want, {"x": x})
 

@@ -491,6 +491,8 @@ class MathMixin:
 
     def _arg_reduce(self, function: Any, x: Tensor, axis: Any, keepdims: bool, op: str) -> Tensor:
         x = self._t(x)
+        if x.dtype.kind == "c":  # JAX has no complex argmax; order by abs() or real() first
+            raise ArgumentTypeError(f"complex values have no order here; pass abs(x) or real(x) (got {x.dtype})")
         if axis is not None:
             axis = normalize_axis(axis, x.ndim, op)
         if x.size == 0 and (axis is None or x.shape[axis] == 0):

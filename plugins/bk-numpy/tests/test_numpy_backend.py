@@ -311,3 +311,18 @@ def test_solve_triangular_sparse(b: NumPyBackend) -> None:
     lower = np.array([[2.0, 0.0], [1.0, 4.0]])
     x = b.solve_triangular_sparse(scipy.sparse.csr_array(lower), np.array([[2.0, 9.0]]), lower=True, unit_diagonal=False)
     assert np.allclose(x, [[1.0, 2.0]], atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["csr_matrix", "csc_matrix"])
+def test_compressed_sparse_indices_are_checked(name):
+    """SciPy builds these without looking at the indices and later reads out of bounds; bk checks first."""
+    b = bk.backend("numpy")
+    values = np.array([1.0, 2.0])
+    def make(indices):  # csr_matrix takes (indices, pointers, ...), csc_matrix (pointers, indices, ...)
+        pointers = np.array([0, 1, 2])
+        return getattr(b, name)(*((indices, pointers) if name == "csr_matrix" else (pointers, indices)), values, (2, 2))
+
+    with pytest.raises(bk.IndexOutOfRangeError, match=name):
+        make(np.array([0, 5]))
+    matrix = make(np.array([0, 1]))
+    np.testing.assert_array_equal(matrix.toarray(), np.diag(values))

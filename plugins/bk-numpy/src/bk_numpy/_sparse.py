@@ -14,6 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from bk import IndexOutOfRangeError
+
 from ._dtypes import binary_dtype
 
 __all__ = ["SparseMixin", "is_scipy_sparse"]
@@ -118,13 +120,13 @@ class SparseMixin:
         """A `scipy.sparse.csr_array`."""
         from scipy.sparse import csr_array
 
-        return csr_array((np.asarray(values), np.asarray(column_indices), np.asarray(row_pointers)), shape=tuple(shape))
+        return _checked("csr_matrix", csr_array((np.asarray(values), np.asarray(column_indices), np.asarray(row_pointers)), shape=tuple(shape)))
 
     def csc_matrix(self, column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `scipy.sparse.csc_array`."""
         from scipy.sparse import csc_array
 
-        return csc_array((np.asarray(values), np.asarray(row_indices), np.asarray(column_pointers)), shape=tuple(shape))
+        return _checked("csc_matrix", csc_array((np.asarray(values), np.asarray(row_indices), np.asarray(column_pointers)), shape=tuple(shape)))
 
     def mul_coo_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, int], dense: Tensor) -> Tensor:
         """`(batch, nnz, 2)` COO matrices with `(batch, nnz, channels)` values times `(batch, cols, channels, dense_cols)`."""
@@ -162,3 +164,13 @@ class SparseMixin:
             batch_entry, rows, column_indices[used], values[used], channels, shape, dense.shape[1]
         )
         return _block_product(rows, cols, flat.astype(dtype), shape, dense.astype(dtype, copy=False))
+
+
+def _checked(op: str, matrix: Any) -> Any:
+    """`matrix` after SciPy's full format check: SciPy builds compressed matrices without looking at
+    the indices, and reads out of bounds (or corrupts memory) later when one lies outside the shape."""
+    try:
+        matrix.check_format(full_check=True)
+    except ValueError as error:
+        raise IndexOutOfRangeError(f"{op}: {error}; indices must lie inside the shape {matrix.shape} and pointers inside the values") from None
+    return matrix

@@ -363,8 +363,8 @@ class IndexingMixin:
         inverse indices and counts. Rows are ordered lexicographically by stable argsorts."""
         xp = self.xp
         x = self._native(x, "unique")  # type: ignore[attr-defined]
-        if not x.shape:
-            x = xp.reshape(x, (1,))
+        if not x.shape or axis is None:  # axis None: the unique elements of the flattened tensor
+            x, axis = xp.reshape(x, (-1,)), 0
         axis = normalize_axis(axis, len(x.shape), "unique")
         moved = xp.moveaxis(x, axis, 0) if axis else x
         n = moved.shape[0]

@@ -110,8 +110,9 @@ class IndexingMixin:
         """Sorted unique values (`axis=None`, of the flattened tensor) or slices along `axis`.
 
         Returns:
-            Always a tuple: `(values,)`, then the inverse indices (int64, shaped as `x` for
-            `axis=None`) and the counts (int64) when asked for. All NaNs count as one value, last.
+            Always a tuple: `(values,)`, then the inverse indices (int64, flattened for
+            `axis=None`, as on every backend) and the counts (int64) when asked for. All NaNs count
+            as one value, last.
         """
         x = self._t(x)
         axis = None if axis is None else normalize_axis(axis, x.ndim, "unique")
@@ -119,7 +120,6 @@ class IndexingMixin:
             values, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=axis)
         else:
             values, inverse, counts = _unique_flat(x.reshape(-1))
-            inverse = inverse.reshape(x.shape)
         return (values, *((inverse,) if return_inverse else ()), *((counts,) if return_counts else ()))
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:

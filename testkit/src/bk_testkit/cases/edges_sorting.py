@@ -101,6 +101,12 @@ def _unique(t: Trial) -> None:
     got = t.b.unique(tensor(t, x), False, False, 0)
     t.expect(isinstance(got, tuple), "unique([3, nan, 1, 3])", f"returned a {type(got).__name__}, expected a tuple")
     check_result(t, got[0], np.array([1.0, 3.0, np.nan]), "unique([3, nan, 1, 3])", DType(float, 32), {"x": x}, dynamic=True)
+    x2 = np.array([[3.0, np.nan], [1.0, 3.0]], np.float32)  # axis=None: values of the flattened tensor, a flat inverse
+    got = t.b.unique(tensor(t, x2), True, True, None)
+    what = "unique([[3, nan], [1, 3]], return_inverse=True, return_counts=True, axis=None)"
+    check_result(t, got[0], np.array([1.0, 3.0, np.nan]), what + " values", DType(float, 32), {"x": x2}, dynamic=True)
+    check_result(t, got[1], np.array([1, 2, 0, 1]), what + " inverse (flat)", INT64, {"x": x2}, dynamic=True)
+    check_result(t, got[2], np.array([1, 2, 1]), what + " counts", INT64, {"x": x2}, dynamic=True)
 
 
 add_case("unique", "edge-nan-structure", _unique, "unique([3, nan, 1, 3]) is ([1, 3, nan],); always a tuple; int64 inverse and counts")

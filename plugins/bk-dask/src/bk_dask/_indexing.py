@@ -75,7 +75,7 @@ class IndexingMixin:
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
         """Slices of `x` along `axis` where the 1-D `mask` is true; the length is unknown (`None` in
         `staticshape`) until computed unless `new_length` fixes it (one task, nothing computed)."""
-        unknown = {0: (0,) if axis is None else (axis % _ndim(x),)}  # axis None: unique elements, flattened if new_length is None and isinstance(mask, da.Array) else None
+        unknown = {0: (axis % _ndim(x),)} if new_length is None and isinstance(mask, da.Array) else None
         return task("boolean_mask", [x, mask, axis, new_length, fill_value], unknown=unknown)
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:
@@ -87,7 +87,7 @@ class IndexingMixin:
     def repeat(self, x: Tensor, repeats: Any, axis: int, new_length: int | None = None) -> Tensor:
         """Repeats each element along `axis` `repeats[i]` times; with lazy `repeats` the length is unknown
         unless `new_length` fixes it (one task, nothing computed)."""
-        unknown = {0: (0,) if axis is None else (axis % _ndim(x),)}  # axis None: unique elements, flattened if new_length is None and isinstance(repeats, da.Array) else None
+        unknown = {0: (axis % _ndim(x),)} if new_length is None and isinstance(repeats, da.Array) else None
         return task("repeat", [x, repeats, axis, new_length], unknown=unknown)
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:

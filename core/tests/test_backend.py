@@ -262,33 +262,10 @@ def test_auto_cast_of_python_numbers_alone_uses_default_types(minimal):
         assert minimal.add(np.ones(2, np.int32), 1.5).dtype == np.float64
 
 
-def test_unknown_operation_names_the_catalogue_alternatives():
+def test_unknown_operation_names_the_catalogue_alternatives(minimal):
     from bk._names import FOREIGN_NAMES
 
-    class Minimal(bk.Backend):
-        def is_tensor(self, x, only_native=False):
-            return False
-
-        def as_tensor(self, x, convert_external=True):
-            return x
-
-        def is_available(self, x):
-            return True
-
-        def numpy(self, x):
-            return x
-
-        def dtype(self, x):
-            return bk.DType(float)
-
-        def staticshape(self, x):
-            return ()
-
-        def cast(self, x, dtype):
-            return x
-
-    device = bk.ComputeDevice(None, "CPU", "CPU", -1, 1, "", "cpu")
-    b = Minimal("minimal", [device], device)
+    b = minimal
     with pytest.raises(AttributeError, match=r"no operation 'matmul'; see 'tensordot', 'einsum', 'mul_matrix_batched_vector'.*migration"):
         getattr(b, "matmul")  # noqa: B009
     with pytest.raises(AttributeError, match="'sin'"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 
@@ -103,6 +104,25 @@ def test_neutral_values_go_to_the_default_backend(frameworks):
         assert bk.default_backend().name == "fakeb"
         assert bk.context_backend().name == "fakeb"
     assert bk.context_backend() is None
+
+
+def test_any_number_of_values_and_the_documented_signature(frameworks):
+    """The fast path takes the first two values apart; every count still sees every value."""
+    fakea, fakeb = frameworks
+    t, n = fakea.Tensor([1.0]), np.zeros(2)
+    assert str(inspect.signature(bk.choose_backend)) == "(*values, prefer_default=False)"
+    assert bk.choose_backend().name == "numpy"  # no values: the default backend
+    for values in ((n, n), (n, n, n), (n, n, t), (n, t, n), (t, n, n, n, 1.0), (1.0, 2.0, t)):
+        expected = "fakea" if any(v is t for v in values) else "numpy"
+        assert bk.choose_backend(*values).name == expected
+    with bk.backend("fakea"):
+        assert bk.choose_backend(n, n, prefer_default=True).name == "fakea"
+        assert bk.choose_backend(n, n, n, prefer_default=True).name == "fakea"
+        assert bk.choose_backend(prefer_default=True).name == "fakea"
+    with pytest.raises(bk.NoBackendFound, match="cannot mix"):
+        bk.choose_backend(n, n, t, fakeb.Tensor([1]))
+    with pytest.raises(TypeError):
+        bk.choose_backend(n, prefer=True)  # an unknown keyword is refused as before
 
 
 def test_mixing_two_frameworks_is_an_error_naming_convert(frameworks):

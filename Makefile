@@ -24,7 +24,7 @@ all: test
 
 venv: $(STAMP)
 
-$(STAMP): $(CONSTRAINTS) requirements-dev.txt $(DIST_SOURCES)
+$(STAMP): $(CONSTRAINTS) requirements-dev.txt $(DIST_SOURCES) $(wildcard plugins/*/src/*/*.c)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing frameworks and tools into $(VENV) (first time: a few minutes)..."
 	$(PIP) install -q -c $(CONSTRAINTS) -r requirements-dev.txt

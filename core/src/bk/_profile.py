@@ -373,8 +373,11 @@ def _wrap(cls: type) -> list[tuple[str, Any]]:
             original = inspect.getattr_static(cls, name)
         except AttributeError:
             continue
-        if not isinstance(original, FunctionType):  # static methods, builtins: not bound, not recorded
-            continue
+        if not isinstance(original, FunctionType):
+            wrapped = getattr(original, "__wrapped__", None)
+            if isinstance(original, (staticmethod, classmethod)) or not isinstance(wrapped, FunctionType):
+                continue  # static methods, builtins: not bound, not recorded
+            original = wrapped  # a method with a fast path in C (bk-numpy's operators): its Python method is recorded
         saved.append((name, cls.__dict__.get(name, _ABSENT)))
         setattr(cls, name, _call_wrapper(original) if name == "call" else _wrapper(name, original))
     return saved

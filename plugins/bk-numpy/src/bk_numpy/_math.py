@@ -9,6 +9,7 @@ operation itself on small arrays. Only `divide_no_nan`, which handles zeros by d
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import Any, Final, NoReturn
 
@@ -31,8 +32,45 @@ Tensor = Any
 _GLOBALS: Final = _bk_context.GLOBALS
 _IGNORE: Final = {"all": "ignore"}
 _BOOL: Final = np.dtype(bool)
+# The dtypes of the C fast path, most common first: every numeric dtype but bool (which `add` and
+# `sub` compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
+_NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ") if d in FAST_DTYPES}.values())
 _BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
 _DIV_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "numerator", "denominator")])
+
+
+def _load_fast_path() -> Any:
+    """The C fast path of `add`, `sub`, `mul` and `div` (`_fastops`), or None to run them in Python.
+
+    It is built at install time where a C compiler is found (see `hatch_build.py`), and used only
+    if it reads the dtype of arrays of this NumPy exactly as `array.dtype` does.
+    `BK_NUMPY_PURE_PYTHON=1` turns it off.
+    """
+    if os.environ.get("BK_NUMPY_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _fastops  # type: ignore[attr-defined]
+    except ImportError:  # built without a C compiler
+        return None
+    samples = (np.empty(3, np.float32), np.zeros((2, 0)), np.arange(6).reshape(2, 3).T[::-1], np.empty((), ">c8"), np.asarray(1.0)[()] * np.ones(1))
+    return _fastops if all(_fastops.layout_matches(sample) for sample in samples) else None
+
+
+_FASTOPS: Final = _load_fast_path()
+C_FAST_PATH: Final = _FASTOPS is not None
+"""Whether `add`, `sub`, `mul` and `div` run their common case (two arrays of one numeric dtype) in C."""
+
+
+def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[Any], ...]) -> Any:
+    """`method` behind the C fast path: `ufunc(a, b)` for two ndarrays of one of `dtypes` and no precision set.
+
+    The fast path returns what `method` returns for those calls; all others go to `method`.
+    """
+    if _FASTOPS is None:
+        return method
+    fast = _FASTOPS.BinaryOperator(ufunc, method, _GLOBALS, np.ndarray, dtypes)
+    fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
+    return fast
 
 
 def _array(x: Any) -> Any:
@@ -59,8 +97,9 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
         return _binary(ufunc, a, b, bool_to_int=bool_to_int)
 
     operation.__doc__ = doc
+    operation.__name__ = operation.__qualname__ = _NAMES[ufunc]
     operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]  # hide the bound defaults
-    return operation
+    return _accelerated(operation, ufunc, _NUMERIC)
 
 
 def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
@@ -83,7 +122,7 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
 
     div.__doc__ = doc
     div.__signature__ = _DIV_SIGNATURE  # type: ignore[attr-defined]
-    return div
+    return _accelerated(div, ufunc, tuple(d for d in _NUMERIC if d.kind in "fc"))
 
 
 def _floats(x: Any) -> Any:

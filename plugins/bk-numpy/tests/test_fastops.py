@@ -1,0 +1,129 @@
+"""The C fast path of `add`, `sub`, `mul` and `div` gives exactly what their Python methods give."""
+
+from __future__ import annotations
+
+import inspect
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bk
+from bk_numpy import _math
+from bk_numpy._backend import NumPyBackend
+
+OPERATORS = ("add", "sub", "mul", "div")
+COMPILED = any(p.suffix in (".so", ".pyd") for p in Path(_math.__file__).parent.glob("_fastops*"))
+
+
+@pytest.fixture(scope="module")
+def b() -> NumPyBackend:
+    return bk.backend("numpy")  # type: ignore[return-value]
+
+
+def _operands() -> list[object]:
+    values: list[object] = []
+    for code in "?bhilqBHILQefdFD":
+        values.append(np.arange(1, 4).astype(code))
+    values += [
+        np.arange(6, dtype=np.float32).reshape(2, 3).T[::-1],  # not contiguous
+        np.ones((2, 1), np.float32),  # broadcasts against (3,)
+        np.ones(2, np.float32),  # does not broadcast against (3,)
+        np.empty((0, 3), np.float32),
+        np.asarray(2.5, np.float32),  # 0-d
+        np.arange(3, dtype=">f4"),  # big-endian
+        np.array([0.0, -0.0, np.nan], np.float64),
+        np.array([np.inf, -np.inf, 1.0], np.float32),
+        np.array([255, 0, 1], np.uint8),
+        np.array([1, 2, 3], object),
+        np.ma.masked_array([1.0, 2.0, 3.0], [0, 1, 0]).astype(np.float32),
+        np.float32(2.0),
+        np.int8(-3),
+        2,
+        -1.5,
+        True,
+        1 + 2j,
+        [1.0, 2.0, 3.0],
+        None,
+        "text",
+    ]
+    try:
+        import ml_dtypes
+
+        values.append(np.arange(3).astype(ml_dtypes.bfloat16))
+    except ImportError:
+        pass
+    return values
+
+
+def _outcome(function: object, *args: object) -> object:
+    try:
+        with np.errstate(all="ignore"):
+            result = function(*args)  # type: ignore[operator]
+    except Exception as error:  # the exception is the outcome to compare
+        return type(error), str(error)
+    return type(result), getattr(result, "dtype", None), np.shape(result), np.asarray(result).tobytes() if np.asarray(result).dtype != object else repr(result)
+
+
+@pytest.mark.skipif(not COMPILED, reason="bk-numpy was installed without its C fast path (no C compiler, or BK_NUMPY_PURE_PYTHON=1)")
+def test_the_compiled_fast_path_is_used(b: NumPyBackend) -> None:
+    if os.environ.get("BK_NUMPY_PURE_PYTHON", "") not in ("", "0"):
+        pytest.skip("BK_NUMPY_PURE_PYTHON is set")
+    assert _math.C_FAST_PATH
+    for name in OPERATORS:
+        operator = vars(_math.MathMixin)[name]
+        assert type(operator).__name__ == "BinaryOperator"
+        assert operator.__name__ == name and operator.__doc__ and name in repr(operator)
+
+
+@pytest.mark.parametrize("name", OPERATORS)
+def test_every_operand_pair_gives_what_the_python_method_gives(b: NumPyBackend, name: str) -> None:
+    fast, python = getattr(b, name), getattr(vars(_math.MathMixin)[name], "__wrapped__", vars(_math.MathMixin)[name])
+    operands = _operands()
+    for precision in (None, 32, 64):
+        with bk.precision(precision):
+            for x, y in itertools.product(operands, repeat=2):
+                assert _outcome(fast, x, y) == _outcome(python, b, x, y), (name, precision, x, y)
+
+
+def test_the_fast_path_takes_the_common_case_and_leaves_the_rest(b: NumPyBackend) -> None:
+    a = np.ones(3, np.float32)
+    assert b.add(a, a).dtype == np.float32
+    assert b.add(a > 0, a > 0).dtype == np.int32  # bool: the Python method
+    assert b.div(np.arange(3), np.arange(1, 4)).dtype == np.float32  # ints: the Python method
+    with pytest.raises(bk.ShapeMismatchError, match="^add: "):
+        b.add(a, np.ones(2, np.float32))  # the ufunc's ValueError, translated by the Python method
+    with bk.precision(64):
+        assert b.mul(a, a).dtype == np.float64
+
+
+def test_called_like_any_method(b: NumPyBackend) -> None:
+    x, y = np.arange(3.0), np.ones(3)
+    np.testing.assert_array_equal(NumPyBackend.add(b, x, y), x + y)
+    np.testing.assert_array_equal(b.sub(a=x, b=y), x - y)
+    np.testing.assert_array_equal(b.div(numerator=x, denominator=y), x / y)
+    with pytest.raises(TypeError):
+        b.add(x)
+    with pytest.raises(TypeError):
+        b.add(x, y, y)
+    assert str(inspect.signature(b.add)) == "(a, b)"
+
+
+def test_the_profiler_records_operators_with_a_fast_path(b: NumPyBackend) -> None:
+    x = np.ones(3)
+    with bk.profile() as profile:
+        b.add(x, x)
+        b.div(x, x)
+    assert [call.function for call in profile.backend_calls] == ["add", "div"]
+    assert vars(_math.MathMixin)["add"] is vars(type(b)).get("add", vars(_math.MathMixin)["add"])  # restored afterwards
+
+
+def test_pure_python_switch() -> None:
+    code = "import bk, numpy as np; from bk_numpy import _math; b = bk.backend('numpy'); print(_math.C_FAST_PATH, b.add(np.ones(2), np.ones(2)).sum())"
+    env = {**os.environ, "BK_NUMPY_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
+    assert out.split() == ["False", "4.0"]

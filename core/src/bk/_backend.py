@@ -268,7 +268,8 @@ class Backend(ABC):
 
         Raises:
             OverflowError: for a Python int outside the range of the integer type it is cast to
-                (`int8` tensor with `300`), as NumPy 2.
+                (`int8` tensor with `300`), as NumPy 2; with `int_to_float` the values are cast to
+                floats, and no int range applies.
         """
         strong = [t for t in tensors if not _is_python_number(t)]
         if len(strong) == len(tensors):
@@ -276,12 +277,12 @@ class Backend(ABC):
         else:  # Python numbers are weak; only Python numbers: bk's default types
             base = self.combine_types(*[self.dtype(t) for t in strong]) if strong else DType(bool)
             result_type = self._weak_promotion(base, tensors)
-            if result_type.kind is int:
-                _check_int_range(result_type, tensors)
         if result_type.kind is bool and bool_to_int:
             result_type = DType(int, 32)
         if result_type.kind is int and int_to_float:
-            result_type = self.float_type
+            result_type = self.float_type  # `int8 / 300` divides floats: 300 need not fit int8
+        if result_type.kind is int and len(strong) < len(tensors):
+            _check_int_range(result_type, tensors)
         if result_type.kind in (bool, int, float, complex):
             return [self.cast(t, result_type) for t in tensors]
         return list(tensors)

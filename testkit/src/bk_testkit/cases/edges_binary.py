@@ -224,6 +224,18 @@ def _div_ints(t: Trial) -> None:
 add_case("div", "edge-int-precision", _div_ints, "div(int32, int32) is the default float of the precision")
 
 
+def _div_large_ints(t: Trial) -> None:
+    """`div(int8, 300)` divides in floats, so the Python int need not fit int8 (NumPy: a float result)."""
+    for dtype, scalar in ((np.int8, 300), (np.uint8, -7), (np.int16, 2**40), (np.int32, -(2**40))):
+        x, y = np.array([100, 1, 0], dtype), np.array([100, 1, 3], dtype)
+        name = np.dtype(dtype).name
+        check_result(t, t.b.div(t.b.as_tensor(x), scalar), (x / np.float64(scalar)).astype(np.float32), f"div({name} {x.tolist()}, {scalar})", DType(float, 32), {"x": x})
+        check_result(t, t.b.div(scalar, t.b.as_tensor(y)), (np.float64(scalar) / y).astype(np.float32), f"div({scalar}, {name} {y.tolist()})", DType(float, 32), {"y": y})
+
+
+add_case("div", "edge-int-large-scalar", _div_large_ints, "div(int8 [100, 1, 0], 300) is float32 [1/3, 1/300, 0]: a Python int beyond the int type is fine when dividing")
+
+
 def _weak_table(t: Trial) -> None:
     """The table of docs/semantics.md, one row at a time."""
     rows = (

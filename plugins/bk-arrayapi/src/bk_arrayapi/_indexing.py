@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, ShapeMismatchError
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
 
 from ._needs import needs
@@ -323,8 +323,11 @@ class IndexingMixin:
         if not x.shape:
             return x
         axis = normalize_axis(axis, len(x.shape), "sort")
-        if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+        kind = self._dt(x).kind  # type: ignore[attr-defined]
+        if kind is bool:
             return self._astype(self.xp.sort(self._astype(x, DType(int, 8)), axis=axis), DType(bool))  # type: ignore[attr-defined]
+        if kind is complex:  # the standard sorts real values only
+            raise ArgumentTypeError("sort: complex values have no order; take abs() or real() first")
         return self.xp.sort(x, axis=axis)
 
     @needs("argsort")
@@ -333,8 +336,11 @@ class IndexingMixin:
         x = self._native(x, "argsort")  # type: ignore[attr-defined]
         if not x.shape:
             return self.xp.zeros((), dtype=self._index_dtype, device=self._ref(x))  # type: ignore[attr-defined]
-        if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+        kind = self._dt(x).kind  # type: ignore[attr-defined]
+        if kind is bool:
             x = self._astype(x, DType(int, 8))  # type: ignore[attr-defined]
+        elif kind is complex:  # the standard sorts real values only
+            raise ArgumentTypeError("argsort: complex values have no order; take abs() or real() first")
         return self._astype(self.xp.argsort(x, axis=normalize_axis(axis, len(x.shape), "argsort"), stable=True), _INT64)  # type: ignore[attr-defined]
 
     @needs("searchsorted")

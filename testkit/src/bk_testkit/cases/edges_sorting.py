@@ -7,7 +7,7 @@ NaN after +inf.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from hypothesis import strategies as st
@@ -136,3 +136,51 @@ def _searchsorted(t: Trial) -> None:
 
 
 add_case("searchsorted", "edge-nan-dtypes", _searchsorted, "NaN sorts after +inf; every real dtype; the dtype argument decides the result's")
+
+
+# ---------------------------------------------------------------- complex values have no order
+
+# Values whose order by real part, by imaginary part and by magnitude all differ from NumPy's
+# (real part first, then imaginary part), so a backend that orders complex values any other way fails.
+_COMPLEX_X: Final = np.array([1 + 5j, 1 + 1j, 0 + 9j, 2 - 1j, -3 + 0j])
+_COMPLEX_Y: Final = np.array([1 + 2j, 1 + 1j, 0 + 10j, 1 + 100j, -3 - 1j])
+_COMPLEX_OPS: Final = {
+    "maximum": (lambda b, x, y: b.maximum(x, y), lambda x, y: np.maximum(x, y)),
+    "minimum": (lambda b, x, y: b.minimum(x, y), lambda x, y: np.minimum(x, y)),
+    "greater_than": (lambda b, x, y: b.greater_than(x, y), lambda x, y: x > y),
+    "greater_or_equal": (lambda b, x, y: b.greater_or_equal(x, y), lambda x, y: x >= y),
+    "max": (lambda b, x, y: b.max(x), lambda x, y: np.max(x)),
+    "min": (lambda b, x, y: b.min(x), lambda x, y: np.min(x)),
+    "argmax": (lambda b, x, y: b.argmax(x, 0), lambda x, y: np.argmax(x, 0)),
+    "argmin": (lambda b, x, y: b.argmin(x, 0), lambda x, y: np.argmin(x, 0)),
+    "sort": (lambda b, x, y: b.sort(x), lambda x, y: np.sort(x)),
+    "argsort": (lambda b, x, y: b.argsort(x), lambda x, y: np.argsort(x, kind="stable")),
+}
+
+
+def _complex_order_case(name: str) -> Any:
+    """docs/semantics.md, "Complex values have no order": NumPy's order, or `ArgumentTypeError` naming the operation."""
+    ours, numpy_op = _COMPLEX_OPS[name]
+
+    def run(t: Trial) -> None:
+        for dtype in t.complexes():
+            x, y = (v.astype(bk.to_numpy_dtype(dtype)) for v in (_COMPLEX_X, _COMPLEX_Y))
+            expected = numpy_op(x, y)
+            what = f"{name}({dtype} {x.tolist()}" + (f", {y.tolist()})" if name in ("maximum", "minimum", "greater_than", "greater_or_equal") else ")")
+            try:
+                result = ours(t.b, tensor(t, x), tensor(t, y))
+                t.to_numpy(result)  # lazy backends: compute it here, where its error is expected
+            except bk.ArgumentTypeError as raised:
+                if name not in str(raised):
+                    t.fail(what, f"raised ArgumentTypeError as it may, but its message does not name {name!r}: {raised}")
+                continue
+            except Exception as raised:
+                t.fail(what, f"raised {type(raised).__module__}.{type(raised).__name__} ({str(raised)[:200]}); complex values either follow NumPy's order or raise bk.ArgumentTypeError")
+            want = DType(bool) if expected.dtype == bool else INT64 if expected.dtype.kind == "i" else dtype
+            check_result(t, result, expected, what + ": NumPy's order (real part, then imaginary part)", want, {"x": x, "y": y})
+
+    return run
+
+
+for _name in _COMPLEX_OPS:
+    add_case(_name, "edge-complex-order", _complex_order_case(_name), "complex values follow NumPy's order (real, then imaginary part) or raise ArgumentTypeError naming the operation")

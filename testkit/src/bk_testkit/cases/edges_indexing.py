@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import bk
 from bk import DType
 
-from .._case import Trial, add_case
+from .._case import SkipCase, Trial, add_case
 from ._edges import (
     ALL_DTYPES,
     INT64,
@@ -191,3 +191,29 @@ def _multi_slice(t: Trial) -> None:
 
 
 add_case("multi_slice", "edge-negative-steps", _multi_slice, "negative steps, starts and stops")
+
+
+def _jit_out_of_range(t: Trial) -> None:
+    """Inside `jit_compile` an index outside `[-n, n)` raises `IndexOutOfRangeError`, as it does eagerly.
+
+    Where the compiler cannot raise on a data-dependent index (XLA clamps gathers), the backend
+    lists this case in the expected-failure table with what it does instead.
+    """
+    if not t.b.supports("gather"):
+        raise SkipCase(f"{t.b.name} does not support gather")
+    x = np.arange(5, dtype=np.float32)
+    gather = t.b.jit_compile(lambda values, indices: t.b.gather(values, indices, 0))
+    check_result(t, gather(tensor(t, x), tensor(t, np.array([4, -1, 0]))), x[[4, -1, 0]], "jit_compile(gather)(arange(5), [4, -1, 0])", _F32)
+    for index in (5, -6):
+        what = f"jit_compile(gather)(arange(5), [1, {index}])"
+        try:
+            t.b.numpy(gather(tensor(t, x), tensor(t, np.array([1, index]))))
+        except bk.IndexOutOfRangeError as raised:  # naming the operation, or the compiled function it ran in
+            t.expect("gather" in str(raised) or str(raised).startswith("jit_compile"), what, f"the message names neither gather nor jit_compile: {raised}")
+            continue
+        except Exception as raised:
+            t.fail(what, f"raised {type(raised).__module__}.{type(raised).__name__} ({str(raised)[:200]}), expected IndexOutOfRangeError (docs/semantics.md)")
+        t.fail(what, "returned a result instead of raising IndexOutOfRangeError (docs/semantics.md)")
+
+
+add_case("jit_compile", "edge-jit-out-of-range", _jit_out_of_range, "jit_compile(gather)(arange(5), [1, 5]) raises IndexOutOfRangeError, as eagerly")

@@ -323,9 +323,14 @@ class Backend(ABC):
 
     @generic("cast", "dtype")
     def to_complex(self, x: Tensor) -> Tensor:
-        """`x` as complex values of the current precision (complex keeps its own when it is `None`)."""
-        if _context.get_precision() is None and self.dtype(x).kind is complex:
-            return x
+        """`x` as complex values of the current precision; when it is `None`, complex values keep theirs
+        and floats give the complex type of their precision (float64 gives complex128)."""
+        if _context.get_precision() is None:
+            dtype = self.dtype(x)
+            if dtype.kind is complex:
+                return x
+            if dtype.kind is float and (dtype.bits or 0) > 32:
+                return self.cast(x, DType(complex, 2 * int(dtype.bits or 32)))
         return self.cast(x, self.complex_type)
 
     # ------------------------------------------------------------ devices and memory
@@ -727,9 +732,10 @@ class Backend(ABC):
 
     @generic("ndims", native=_INDEXING)
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes`."""
+        """`value` reversed along `axes`, an int or a sequence of ints; `None` reverses every axis."""
         ndims = self.ndims(value)
-        flipped = set(normalize_axes(tuple(axes), ndims, "flip") or ())
+        chosen = normalize_axes(axes, ndims, "flip")
+        flipped = set(range(ndims) if chosen is None else chosen)
         try:
             return value[tuple(slice(None, None, -1) if i in flipped else slice(None) for i in range(ndims))]
         except TypeError:  # the native type cannot be indexed

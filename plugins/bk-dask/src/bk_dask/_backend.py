@@ -189,11 +189,14 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         return tuple(np.shape(tensor))
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        """`x` as `dtype` (lazily); `x` itself when it already has it. Complex to real keeps the real part."""
+        """`x` as `dtype` (lazily); `x` itself when it already has it. Complex to bool tests `!= 0`; to
+        other real types it keeps the real part."""
         np_dtype = to_numpy_dtype(dtype)
         x = as_dask(x)
         if x.dtype == np_dtype:
             return x
+        if x.dtype.kind == "c" and np_dtype.kind == "b":
+            return x != 0
         if x.dtype.kind == "c" and np_dtype.kind != "c":
             x = x.real
         return x.astype(np_dtype)
@@ -436,13 +439,14 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         return da.tile(as_dask(value), tuple(multiples))
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes`.
+        """`value` reversed along `axes`, an int or a sequence of ints; `None` reverses every axis.
 
         Raises:
             AxisError: for an axis out of range or named twice.
         """
         value = as_dask(value)
-        return da.flip(value, normalize_axes(tuple(axes), value.ndim, "flip") or ())
+        chosen = normalize_axes(axes, value.ndim, "flip")
+        return da.flip(value, tuple(range(value.ndim)) if chosen is None else chosen)
 
     # ------------------------------------------------------------ operations that compute by design
 

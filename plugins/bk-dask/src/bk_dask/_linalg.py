@@ -51,7 +51,7 @@ class LinalgMixin:
         sizes = ([a.shape[i] for i in a_axes], [b.shape[i] for i in b_axes]) if len(a_axes) == len(b_axes) else None
         if sizes is None or sizes[0] != sizes[1]:
             raise ShapeMismatchError(f"tensordot: axes {a_axes} of {a.shape} and {b_axes} of {b.shape} do not have the same sizes")
-        return da.tensordot(a, b, (a_axes, b_axes))
+        return _as_numpy_result(da.tensordot(a, b, (a_axes, b_axes)), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation (`dask.array.einsum`)."""
@@ -60,7 +60,7 @@ class LinalgMixin:
             np.einsum_path(equation, *[np.broadcast_to(np.zeros((), t.dtype), t.shape) for t in tensors], optimize=False)
         except ValueError as error:
             reraise_as(ShapeMismatchError, "einsum", error)
-        return da.einsum(equation, *tensors)
+        return _as_numpy_result(da.einsum(equation, *tensors), *tensors)
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` matrix times `(batch, cols)` vectors gives `(batch, rows)`, chunked over the batch.
@@ -154,3 +154,9 @@ def _is_scipy_sparse(x: Any) -> bool:
 
 def _sparse_times_rows(block: np.ndarray, A: Any) -> np.ndarray:
     return np.asarray(A @ block.T).T
+
+
+def _as_numpy_result(result: Any, *operands: Any) -> Any:
+    """`result` in the dtype NumPy gives the product of `operands` (dask sums int32 blocks as int64)."""
+    dtype = np.result_type(*[o.dtype for o in operands])
+    return result if result.dtype == dtype else result.astype(dtype)

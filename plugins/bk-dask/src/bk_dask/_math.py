@@ -15,7 +15,7 @@ import dask.array as da
 import numpy as np
 
 from bk import get_precision
-from bk._axes import normalize_axes
+from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument
 
 from ._blocks import elementwise, kernel, probe, task
@@ -190,9 +190,10 @@ class MathMixin:
         return _reduce(da.argmin, np.argmin, x, None if axes is None else axes[0], keepdims=keepdims).astype(np.int64)
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
-        """Cumulative sum along `axis` (dask's blocked scan); bool and narrow ints widen to 64 bits."""
-        x, axes = _reduced("cumsum", x, axis)
-        return _reduce(da.cumsum, np.cumsum, x, axes[0] if axes else None, dtype=_widened(x.dtype))
+        """Cumulative sum along `axis`, one int (dask's blocked scan); bool and narrow ints widen to 64 bits."""
+        x = as_dask(x)
+        axis = normalize_axis(axis, x.ndim, "cumsum")  # one axis: None (NumPy's flattening) is refused, as everywhere
+        return _reduce(da.cumsum, np.cumsum, x, axis, dtype=_widened(x.dtype))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: chunked over the leading

@@ -122,6 +122,7 @@ TEMPLATED: Final = [
     "unique",
     "histogram1d",
     "bincount",
+    "unravel_index",
     "gather",
     "batched_gather_nd",
     "scatter",

@@ -15,7 +15,7 @@ from typing import Any, Final
 import numpy as np
 
 from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._axes import normalize_axis
+from bk._axes import normalize_axes, normalize_axis
 
 from ._devices import cpu_device
 from ._dtypes import PYTHON_SCALARS, complex_dtype, float_dtype, python_scalar_dtype, to_precision
@@ -353,6 +353,8 @@ class NumPyBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
             ShapeMismatchError: for tensors whose other dimensions differ.
             AxisError: for an axis out of range.
         """
+        if values and np.ndim(values[0]) == 0:  # NumPy: "zero-dimensional arrays cannot be concatenated"
+            normalize_axis(axis, 0, "concat")  # raises AxisError: a 0-d tensor has no axis
         try:
             return to_precision(np.concatenate(values, axis=axis), get_precision())
         except ValueError as error:
@@ -363,12 +365,10 @@ class NumPyBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
         return np.tile(value, tuple(multiples))
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes` (a view).
+        """`value` reversed along `axes`, an int or a sequence of ints (a view); `None` reverses every axis.
 
         Raises:
             AxisError: for an axis out of range or named twice.
         """
-        try:
-            return np.flip(value, tuple(axes))
-        except ValueError as error:
-            reraise("flip", error)
+        value = np.asarray(value) if not isinstance(value, (np.ndarray, np.generic)) else value
+        return np.flip(value, normalize_axes(axes, value.ndim, "flip"))

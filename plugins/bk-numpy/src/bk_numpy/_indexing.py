@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, to_numpy_dtype
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, to_numpy_dtype
 from bk._axes import normalize_axis
 
 from ._dtypes import binary_dtype
@@ -92,8 +92,13 @@ class IndexingMixin:
             IndexOutOfRangeError: for an index outside `[-n, n)`.
             AxisError: for an axis out of range.
         """
+        indices = np.asarray(indices)
+        if indices.dtype.kind not in "iu":
+            if indices.size:
+                raise ArgumentTypeError(f"gather: indices must be integers, got {indices.dtype}")
+            indices = indices.astype(np.intp)  # `[]` is float64 as an array
         try:
-            return np.take(np.asarray(values), np.asarray(indices), axis=axis)
+            return np.take(np.asarray(values), indices, axis=axis)
         except (IndexError, ValueError) as error:
             reraise("gather", error)
 
@@ -228,6 +233,8 @@ class IndexingMixin:
             return NotImplemented
         value = np.asarray(value)
         widths = np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2)
+        if value.ndim == 0:  # nothing to pad (NumPy's pad fails on 0-d arrays in every mode but 'constant')
+            return value.copy()
         if np_mode == "constant":
             return np.pad(value, widths, mode="constant", constant_values=np.asarray(constant_values).astype(value.dtype))
         return np.pad(value, widths, mode=np_mode)

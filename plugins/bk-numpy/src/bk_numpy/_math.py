@@ -158,6 +158,10 @@ def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], An
     return operation
 
 
+def _round(x: Any) -> Any:
+    return x if x.dtype.kind == "b" else np.round(x)  # NumPy rounds booleans into float16
+
+
 def _special(name: str, doc: str) -> Callable[..., Any]:
     def operation(self: Any, x: Tensor) -> Tensor:
         from scipy import special  # imported on first use: loading the backend stays fast
@@ -317,8 +321,15 @@ class MathMixin:
         return _binary(np.right_shift, a, b)
 
     def invert(self, x: Tensor) -> Tensor:
-        """Logical not for booleans, bitwise not for integers."""
-        return np.invert(_array(x))
+        """Logical not for booleans, bitwise not for integers.
+
+        Raises:
+            ArgumentTypeError: for float or complex values, which have no bits to invert.
+        """
+        try:
+            return np.invert(_array(x))
+        except TypeError as error:
+            reraise_as(ArgumentTypeError, "invert", error)
 
     # ------------------------------------------------------------ comparisons
 
@@ -387,7 +398,7 @@ class MathMixin:
 
     abs = _unary(np.abs, "Absolute value (magnitude for complex values).", _keep_ints)
     sign = _unary(np.sign, "-1, 0 or 1 by the sign of `x`.", _keep_ints)
-    round = _unary(np.round, "Rounds to the nearest integer, halves to even.", _keep_ints)
+    round = _unary(_round, "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.", _keep_ints)
     ceil = _unary(np.ceil, "Smallest integer not below `x`.", _keep_ints)
     floor = _unary(np.floor, "Largest integer not above `x`.", _keep_ints)
     sqrt = _unary(np.sqrt, "Square root.")
@@ -501,6 +512,7 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = _floats(x)
+        normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
 
     # ------------------------------------------------------------ precision-aware conversions

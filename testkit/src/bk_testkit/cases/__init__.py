@@ -7,6 +7,7 @@ from . import (  # noqa: F401
     edges_binary,
     edges_indexing,
     edges_inputs,
+    edges_kinds,
     edges_more,
     edges_reductions,
     edges_shape,

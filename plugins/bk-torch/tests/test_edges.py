@@ -234,3 +234,179 @@ def test_comparisons_with_python_ints_outside_the_range(b: bk.Backend) -> None:
         np.testing.assert_array_equal(b.numpy(b.equal(b.as_tensor(x), value)), x == value)
     with pytest.raises(OverflowError):
         b.add(b.as_tensor(x), 300)
+
+
+# ---------------------------------------------------------------- NumPy's rules at the edges (differential run)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64])
+def test_integer_only_operations_refuse_floats_and_complex(b: bk.Backend, dtype: type) -> None:
+    """R1: bitwise operations and shifts take integers and booleans only; ArgumentTypeError naming the operation."""
+    x, ints = b.as_tensor(np.array([1, 2], dtype)), b.as_tensor(np.array([1, 2], np.int32))
+    for name in ("and_", "or_", "xor", "shift_bits_left", "shift_bits_right"):
+        for args in ((x, x), (x, 1), (ints, x), (ints, 1.5)):
+            with pytest.raises(bk.ArgumentTypeError, match=f"^{name}:"):
+                getattr(b, name)(*args)
+    with pytest.raises(bk.ArgumentTypeError, match="^invert:"):
+        b.invert(x)
+
+
+def test_real_only_operations_refuse_complex(b: bk.Backend) -> None:
+    """R1: floordiv, mod, floor, ceil, round (and softplus, log_gamma, arctan2) do not compute on complex values;
+    sign refuses booleans and gives 0 or 1 for unsigned ints."""
+    z = b.as_tensor(np.array([1.5 + 2j, -1j], np.complex64))
+    for name, args in [("floordiv", (z, z)), ("mod", (z, 2)), ("floordiv", (b.as_tensor(np.array([3])), 1j)), ("arctan2", (z, 1.0))]:
+        with pytest.raises(bk.ArgumentTypeError, match=f"^{name}:"):
+            getattr(b, name)(*args)
+    for name in ("floor", "ceil", "round", "softplus", "log_gamma"):
+        with pytest.raises(bk.ArgumentTypeError, match=f"^{name}:"):
+            getattr(b, name)(z)
+    with pytest.raises(bk.ArgumentTypeError, match="^sign:"):
+        b.sign(b.as_tensor(np.array([True, False])))
+    for dtype in (np.uint8, np.uint16, np.uint64):
+        result = b.sign(b.as_tensor(np.array([0, 1, 200], dtype)))
+        assert b.dtype(result) == bk.from_numpy_dtype(np.dtype(dtype))
+        np.testing.assert_array_equal(b.numpy(result), [0, 1, 1])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint16, np.uint64])
+def test_shifts_outside_the_bit_width(b: bk.Backend, dtype: type) -> None:
+    """R2: counts outside [0, bits) give 0, or -1 for a negative value shifted right; bool shifts as int8."""
+    bits = np.dtype(dtype).itemsize * 8
+    x = np.array([5, 5, 5, 1, 2**bits - 1 if np.dtype(dtype).kind == "u" else -5], dtype)
+    counts = np.array([0, bits - 1, bits, bits + 3, bits], dtype if np.dtype(dtype).kind == "u" else np.int64).astype(dtype)
+    for name, function in (("shift_bits_left", np.left_shift), ("shift_bits_right", np.right_shift)):
+        result = getattr(b, name)(b.as_tensor(x), b.as_tensor(counts))
+        np.testing.assert_array_equal(b.numpy(result), function(x, counts), err_msg=name)
+    if np.dtype(dtype).kind == "i":
+        negative = b.as_tensor(np.array([-5, 5], dtype))
+        np.testing.assert_array_equal(b.numpy(b.shift_bits_right(negative, b.as_tensor(np.array([-1, -1], dtype)))), [-1, 0])
+        np.testing.assert_array_equal(b.numpy(b.shift_bits_left(negative, b.as_tensor(np.array([-1, 70 % 128], dtype)))), [0, 0])
+    bools = b.as_tensor(np.array([True, False]))
+    result = b.shift_bits_left(bools, bools)
+    assert b.dtype(result) == bk.DType(int, 8)
+    np.testing.assert_array_equal(b.numpy(result), [2, 0])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint16, np.bool_])
+def test_integer_division_by_zero(b: bk.Backend, dtype: type) -> None:
+    """R3: integer and bool floordiv/mod by zero give 0; of two bools the result is int8."""
+    x, y = np.array([1, 0, 1], dtype), np.array([0, 0, 1], dtype)
+    expected = np.int8 if dtype is np.bool_ else dtype
+    for name in ("floordiv", "mod"):
+        result = getattr(b, name)(b.as_tensor(x), b.as_tensor(y))
+        assert b.dtype(result) == bk.from_numpy_dtype(np.dtype(expected)), name
+        np.testing.assert_array_equal(b.numpy(result), [0, 0, 1] if name == "floordiv" else [0, 0, 0], err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int32, np.int64, np.uint16, np.uint64, np.bool_])
+def test_clip_keeps_the_dtype(b: bk.Backend, dtype: type) -> None:
+    """R4: Python bounds, float ones too, keep the tensor's dtype (NumPy's clip, cast back)."""
+    values = np.array([0, 1, 5, 127], dtype) if dtype is not np.bool_ else np.array([True, False])
+    for low, high in [(-1.5, 2.5), (0.5, 2.5), (0, 5), (-300, 2**70), (-np.inf, 1.5)]:
+        result = b.clip(b.as_tensor(values), low, high)
+        assert b.dtype(result) == bk.from_numpy_dtype(values.dtype), (low, high)
+        np.testing.assert_array_equal(b.numpy(result), np.clip(values.astype(np.float64), low, high).astype(dtype), err_msg=str((low, high)))
+    np.testing.assert_array_equal(b.numpy(b.clip(b.as_tensor(np.array([-128, 5], np.int8)), -1.5, 2.5)), [-1, 2])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint16])
+def test_comparisons_with_ints_outside_the_range(b: bk.Backend, dtype: type) -> None:
+    """R5: comparing with a Python int the dtype cannot hold compares the values, no OverflowError."""
+    x = b.as_tensor(np.array([0, 1], dtype))
+    np.testing.assert_array_equal(b.numpy(b.equal(x, 300)), [False, False])
+    np.testing.assert_array_equal(b.numpy(b.not_equal(x, 2**70)), [True, True])
+    np.testing.assert_array_equal(b.numpy(b.greater_than(x, -1)), [True, True])
+    np.testing.assert_array_equal(b.numpy(b.greater_or_equal(-(2**70), x)), [False, False])
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_quantile_of_nan_is_nan(b: bk.Backend, dtype: type) -> None:
+    """R6: NaN among the values gives NaN; a 0-d tensor has no last axis (AxisError)."""
+    result = b.numpy(b.quantile(b.as_tensor(np.array([[1, np.nan, 3], [1, 2, 3]], dtype)), [0.5, 0.1]))
+    assert np.isnan(result[:, 0]).all() and not np.isnan(result[:, 1]).any()
+    with pytest.raises(bk.AxisError, match="^quantile:"):
+        b.quantile(b.as_tensor(np.float32(1)), 0.5)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int64, np.uint16, np.bool_])
+def test_integer_powers(b: bk.Backend, dtype: type) -> None:
+    """R7: negative integer exponents of integers raise ValueError, as NumPy; other powers wrap as NumPy's."""
+    base = b.as_tensor(np.array([2, 3], dtype) if dtype is not np.bool_ else np.array([True, False]))
+    with pytest.raises(OverflowError if np.dtype(dtype).kind == "u" else ValueError):  # -1 does not fit unsigned ints (NEP 50)
+        b.pow(base, -1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        b.pow(base, b.as_tensor(np.array([1, -1], np.int8)))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        b.pow(2, b.as_tensor(np.array([1, -1], np.int8)))
+    np.testing.assert_array_equal(b.numpy(b.pow(b.as_tensor(np.array([3, 2], np.int8)), b.as_tensor(np.array([7, 9], np.int8)))), np.array([3, 2], np.int8) ** np.array([7, 9], np.int8))
+    np.testing.assert_allclose(b.numpy(b.pow(b.as_tensor(np.array([2.0], np.float32)), -1)), [0.5])
+
+
+def test_flip_takes_an_int_axis(b: bk.Backend) -> None:
+    """R8: one axis as an int, or a tuple/list; out-of-range axes raise AxisError."""
+    x = np.arange(6, dtype=np.uint16).reshape(2, 3)
+    for axes in (1, -1, (1,), [0, 1], None):
+        np.testing.assert_array_equal(b.numpy(b.flip(b.as_tensor(x), axes)), np.flip(x, axes), err_msg=str(axes))
+    for axes in (2, (0, 5), (0, 0)):
+        with pytest.raises(bk.AxisError, match="^flip:"):
+            b.flip(b.as_tensor(x), axes)
+
+
+def test_gather_refuses_bool_indices(b: bk.Backend) -> None:
+    """R9: booleans are no indices (PyTorch would take them as a mask)."""
+    values, mask = b.as_tensor(np.array([1.0, 2.0])), b.as_tensor(np.array([True, False]))
+    with pytest.raises(bk.ArgumentTypeError, match="^gather: indices must be integers"):
+        b.gather(values, mask, 0)
+    with pytest.raises(bk.ArgumentTypeError, match="^gather_1d: indices must be integers"):
+        b.gather_1d(values, mask)
+    assert b.staticshape(b.gather(values, [], 0)) == (0,)
+
+
+def test_bincount_and_unravel_index_check_their_domain(b: bk.Backend) -> None:
+    """R10: negative values in bincount, flat indices outside [0, size) in unravel_index: ValueError."""
+    with pytest.raises(ValueError, match="^bincount:"):
+        b.bincount(b.as_tensor(np.array([1, -1])), None, 4)
+    for index in ([-1], [6], [0, 7]):
+        with pytest.raises(ValueError, match="^unravel_index:"):
+            b.unravel_index(b.as_tensor(np.array(index)), (2, 3))
+    np.testing.assert_array_equal(b.numpy(b.bincount(b.as_tensor(np.array([1, 1, 5])), None, 4)), [0, 2, 0, 0])
+    np.testing.assert_array_equal(b.numpy(b.unravel_index(b.as_tensor(np.array([0, 5])), (2, 3))), [[0, 0], [1, 2]])
+
+
+def test_scatter_with_indices_of_the_wrong_shape(b: bk.Backend) -> None:
+    """An index vector of the wrong length, or batch sizes that differ, are ShapeMismatchError."""
+    grid = b.zeros((1, 4, 1))
+    with pytest.raises(bk.ShapeMismatchError, match="^scatter:"):
+        b.scatter(grid, b.as_tensor(np.zeros((1, 2, 2), np.int64)), b.ones((1, 2, 1)), "add")
+    with pytest.raises(bk.ShapeMismatchError, match="^scatter:"):
+        b.scatter(b.zeros((2, 4, 1)), b.as_tensor(np.zeros((3, 2, 1), np.int64)), b.ones((1, 2, 1)), "add")
+
+
+@pytest.mark.parametrize("dtype", [np.uint16, np.uint32, np.uint64, np.int16, np.float16, np.complex128, np.bool_])
+def test_shape_operations_take_every_dtype(b: bk.Backend, dtype: type) -> None:
+    """R11: tile, repeat, sort, concat, flip and friends work for every dtype the backend has."""
+    x = np.array([[2, 0, 1], [1, 1, 0]]).astype(dtype)
+    t = b.as_tensor(x)
+    np.testing.assert_array_equal(b.numpy(b.tile(t, (2, 1))), np.tile(x, (2, 1)))
+    np.testing.assert_array_equal(b.numpy(b.repeat(t, 2, 1)), np.repeat(x, 2, 1))
+    np.testing.assert_array_equal(b.numpy(b.sort(t, 1)), np.sort(x, 1))
+    np.testing.assert_array_equal(b.numpy(b.concat([t, t], 1)), np.concatenate([x, x], 1))
+    np.testing.assert_array_equal(b.numpy(b.flip(t, 0)), np.flip(x, 0))
+
+
+def test_uint64_shift_right_is_logical(b: bk.Backend) -> None:
+    """uint64 shifts right without copying the top bit (computed through int64)."""
+    x = np.array([2**63, 2**64 - 1, 5, 2**63 + 5], np.uint64)
+    counts = np.array([1, 70, 1, 63], np.uint64)
+    np.testing.assert_array_equal(b.numpy(b.shift_bits_right(b.as_tensor(x), b.as_tensor(counts))), x >> counts)
+
+
+def test_complex_unique_and_searchsorted_refuse(b: bk.Backend) -> None:
+    z = b.as_tensor(np.array([1 + 1j, 1j], np.complex64))
+    with pytest.raises(bk.ArgumentTypeError, match="^unique:"):
+        b.unique(z, False, False, None)
+    with pytest.raises(bk.ArgumentTypeError, match="^searchsorted:"):
+        b.searchsorted(z, z, "left")
+    with pytest.raises(bk.ArgumentTypeError, match="^clip:"):
+        b.clip(z, 0, 1)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import torch
 
-from bk import DType, IndexOutOfRangeError
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
 from bk._errors import reraise_as
 
@@ -51,6 +53,8 @@ class IndexingMixin:
             raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
         sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
+        if sequence.is_complex():
+            raise ArgumentTypeError(f"searchsorted: PyTorch cannot order complex values ({sequence.dtype})")
         if sequence.dtype == torch.bool:
             sequence, values = sequence.to(torch.uint8), values.to(torch.uint8)
         sequence, values = _ordered(sequence)[0].contiguous(), _ordered(values)[0].contiguous()
@@ -116,6 +120,8 @@ class IndexingMixin:
         """
         x = self._t(x)
         axis = None if axis is None else normalize_axis(axis, x.ndim, "unique")
+        if x.is_complex():
+            raise ArgumentTypeError(f"unique: PyTorch cannot order complex values ({x.dtype})")
         if axis is not None and x.ndim > 1:
             values, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=axis)
         else:
@@ -137,8 +143,14 @@ class IndexingMixin:
         return result.scatter_add(1, index, weights)[:, :bins]
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped."""
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped.
+
+        Raises:
+            ValueError: for negative values, as NumPy.
+        """
         x = self._t(x).to(torch.int64)
+        if x.numel() and bool((x < 0).any()):
+            raise ValueError("bincount: values must not be negative")
         inside = (x >= 0) & (x < bins)
         index = torch.where(inside, x, bins)
         if weights is None:
@@ -187,6 +199,18 @@ class IndexingMixin:
         empty = (following <= indices).reshape(segment_view)
         return torch.where(empty, starts, summed)
 
+    def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order).
+
+        Raises:
+            ValueError: for a flat index outside `[0, prod(shape))`, as NumPy.
+        """
+        flat_index = self._t(flat_index)
+        size = math.prod(shape)
+        if flat_index.numel() and flat_index.dtype != torch.bool and bool(((flat_index < 0) | (flat_index >= size)).any()):
+            raise ValueError(f"unravel_index: an index lies outside [0, {size}) for shape {tuple(shape)}")
+        return super().unravel_index(flat_index, shape)  # type: ignore[misc]
+
     # ------------------------------------------------------------ gather and scatter
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
@@ -203,6 +227,10 @@ class IndexingMixin:
 
     def _gather(self, values: Tensor, indices: Tensor, axis: int, op: str) -> Tensor:
         values, indices = self._t(values), self._t(indices)
+        if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
+            if indices.numel():  # PyTorch would take booleans as a mask
+                raise ArgumentTypeError(f"{op}: indices must be integers, got {indices.dtype}")
+            indices = indices.to(torch.int64)  # `[]` converts to floats
         self._same_device(values, indices)
         axis = normalize_axis(axis, values.ndim, op)
         try:
@@ -234,10 +262,10 @@ class IndexingMixin:
         values, indices = self._t(values), self._t(indices).to(torch.int64)
         self._same_device(values, indices)
         if indices.shape[-1] != values.ndim - 2:
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"{op}: indices must have {values.ndim - 2} components for values of shape {tuple(values.shape)} but have {indices.shape[-1]}"
             )
-        batch = _combined_batch(values.shape[0], indices.shape[0])
+        batch = _combined_batch(values.shape[0], indices.shape[0], op)
         batch_index = (
             torch.arange(batch, device=values.device)
             if values.shape[0] > 1
@@ -284,11 +312,11 @@ class IndexingMixin:
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")
         spatial = base_grid.shape[1:-1]
         if indices.shape[-1] != len(spatial):
-            raise ValueError(
+            raise ShapeMismatchError(
                 f"{op}: indices must have {len(spatial)} components for a grid of shape {tuple(base_grid.shape)} but have {indices.shape[-1]}"
             )
         indices = _checked_indices(indices, spatial, op)
-        batch = _combined_batch(_combined_batch(base_grid.shape[0], indices.shape[0]), values.shape[0])
+        batch = _combined_batch(_combined_batch(base_grid.shape[0], indices.shape[0], op), values.shape[0], op)
         channels, updates = base_grid.shape[-1], indices.shape[1]
         flat_index = torch.zeros(indices.shape[:-1], dtype=torch.int64, device=indices.device)
         for i, size in enumerate(spatial):
@@ -311,9 +339,9 @@ class IndexingMixin:
         return self.cast(result.reshape(batch, *spatial, channels), out_dtype)
 
 
-def _combined_batch(a: int, b: int) -> int:
+def _combined_batch(a: int, b: int, op: str) -> int:
     if a != b and a != 1 and b != 1:
-        raise ValueError(f"batch sizes {a} and {b} do not match; use equal sizes or 1 for broadcasting")
+        raise ShapeMismatchError(f"{op}: batch sizes {a} and {b} do not match; use equal sizes or 1 for broadcasting")
     return max(a, b)
 
 

@@ -132,9 +132,17 @@ class MathMixin:
                 )
         return value
 
-    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
+    def flip(self, value: Tensor, axes: int | Sequence[int]) -> Tensor:
+        """`value` reversed along `axes`, an int or a sequence of ints.
+
+        Raises:
+            AxisError: for an axis out of range or named twice.
+        """
         value = self._t(value)
-        flipped = torch.flip(_bits_as_signed(value), normalize_axes(tuple(axes), value.ndim, "flip") or ())
+        if not isinstance(axes, Sequence) and hasattr(axes, "__iter__") and not hasattr(axes, "__index__"):
+            axes = tuple(axes)  # a generator or a set
+        axes = normalize_axes(axes, value.ndim, "flip")
+        flipped = torch.flip(_bits_as_signed(value), tuple(range(value.ndim)) if axes is None else axes)
         return _narrowed(flipped, value.dtype) if value.dtype in _WIDE_UNSIGNED else flipped
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
@@ -176,7 +184,14 @@ class MathMixin:
         return x if x.dtype == torch.bool or x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED else torch.abs(x)
 
     def sign(self, x: Tensor) -> Tensor:
+        """-1, 0 or 1 by the sign of `x` (0 or 1 for unsigned ints; `x / |x|` for complex values).
+
+        Raises:
+            ArgumentTypeError: for booleans, which have no sign (NumPy has no `sign` loop for them).
+        """
         x = self._t(x)
+        if x.dtype == torch.bool:
+            raise ArgumentTypeError("sign: takes numbers, not booleans")
         if x.dtype in _WIDE_UNSIGNED:  # no PyTorch kernel
             return (x != 0).to(x.dtype)
         if x.is_complex():
@@ -186,17 +201,31 @@ class MathMixin:
         return torch.sign(x)
 
     def round(self, x: Tensor) -> Tensor:
-        """Rounds halves to even, as NumPy."""
+        """Rounds halves to even, as NumPy; integers and booleans stay as they are.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+        """
         x = self._t(x)
-        return torch.round(x) if x.is_floating_point() else x
+        return torch.round(x) if x.is_floating_point() else _real_only("round", x)
 
     def ceil(self, x: Tensor) -> Tensor:
+        """Smallest integer not below `x`; integers and booleans stay as they are.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+        """
         x = self._t(x)
-        return torch.ceil(x) if x.is_floating_point() else x
+        return torch.ceil(x) if x.is_floating_point() else _real_only("ceil", x)
 
     def floor(self, x: Tensor) -> Tensor:
+        """Largest integer not above `x`; integers and booleans stay as they are.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+        """
         x = self._t(x)
-        return torch.floor(x) if x.is_floating_point() else x
+        return torch.floor(x) if x.is_floating_point() else _real_only("floor", x)
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(torch.sqrt, x)
@@ -208,13 +237,23 @@ class MathMixin:
         return self._float_op(torch.erf, x)
 
     def softplus(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.nn.functional.softplus, x)
+        """`log(1 + exp(x))` of real values.
+
+        Raises:
+            ArgumentTypeError: for complex values (PyTorch has no complex kernel).
+        """
+        return self._float_op(torch.nn.functional.softplus, _real_only("softplus", self._t(x)))
 
     def sigmoid(self, x: Tensor) -> Tensor:
         return self._float_op(torch.sigmoid, x)
 
     def log_gamma(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.lgamma, x)
+        """`log(|gamma(x)|)` of real values.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+        """
+        return self._float_op(torch.lgamma, _real_only("log_gamma", self._t(x)))
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
         a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
@@ -243,8 +282,18 @@ class MathMixin:
         return self._float_op(torch.arctan, x)
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
+        """The angle of the point `(x, y)`, of real values.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+        """
         y, x = self.auto_cast(y, x, int_to_float=True, bool_to_int=True)
-        return torch.arctan2(y, x)
+        try:
+            return torch.arctan2(y, x)
+        except NotImplementedError as err:
+            if y.is_complex():
+                raise ArgumentTypeError(f"arctan2: takes real numbers only, got {y.dtype}") from err
+            raise
 
     def sinh(self, x: Tensor) -> Tensor:
         return self._float_op(torch.sinh, x)
@@ -428,12 +477,20 @@ class MathMixin:
         if x.is_complex():
             raise ArgumentTypeError(f"quantile: complex values have no order; got {x.dtype}")
         x = x if x.is_floating_point() else self.to_float(x)
-        if x.ndim == 0 or x.shape[-1] == 0:
+        normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
+        if x.shape[-1] == 0:
             raise ValueError(f"quantile: needs values along the last axis, got shape {tuple(x.shape)}")
         dtype = x.dtype
         x = x if dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
         q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
         return torch.quantile(x, q, dim=-1).to(dtype)
+
+
+def _real_only(op: str, x: torch.Tensor) -> torch.Tensor:
+    """`x`, or `ArgumentTypeError` for complex values, which `op` does not take (as NumPy)."""
+    if x.is_complex():
+        raise ArgumentTypeError(f"{op}: takes real numbers only, got {x.dtype}")
+    return x
 
 
 def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:

@@ -14,6 +14,7 @@ import operator
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+import numpy as np
 import torch
 
 from bk import ShapeMismatchError
@@ -43,6 +44,10 @@ _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_
 _COMPARISONS = frozenset({"equal", "not_equal", "greater_than", "greater_or_equal"})
 # operators that only compare: exact on the order-preserving signed image of uint64
 _ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
+# operators that take integers and booleans only (NumPy has no float or complex loops for them)
+_BITWISE = frozenset({"and_", "or_", "xor", "shift_bits_left", "shift_bits_right"})
+# operators that take real numbers only
+_REAL_ONLY = frozenset({"floordiv", "mod"})
 
 
 class OperatorsMixin:
@@ -74,6 +79,8 @@ class OperatorsMixin:
         for value in (a, b):
             check_tensor_argument(value, op, "operand")
         x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
+        if op in _BITWISE or op in _REAL_ONLY:
+            _check_kinds(op, x, y, err, a, b)
         if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
             return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
         integer = isinstance(y, torch.Tensor) and not (y.is_floating_point() or y.is_complex())
@@ -108,8 +115,16 @@ class OperatorsMixin:
         return self._binary("div", operator.truediv, numerator, denominator, bool_to_int=True, int_to_float=True)
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp` in the common type."""
-        return self._binary("pow", operator.pow, base, exp)
+        """`base ** exp` in the common type; integer powers wrap as NumPy's.
+
+        Raises:
+            ValueError: for an integer base with a negative integer exponent, as NumPy
+                ("Integers to negative integer powers are not allowed").
+        """
+        result = self._binary("pow", operator.pow, base, exp)
+        if not (result.is_floating_point() or result.is_complex() or result.dtype == torch.bool):
+            _check_integer_exponent(exp)  # PyTorch gives 0, 1 or -1 (or garbage) instead
+        return result
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python; an integer modulo 0 is 0, as NumPy."""
@@ -140,13 +155,19 @@ class OperatorsMixin:
         return self._binary("shift_bits_right", operator.rshift, a, b)
 
     def invert(self, x: Tensor) -> Tensor:
-        """Logical not for booleans, bitwise not for integers."""
+        """Logical not for booleans, bitwise not for integers.
+
+        Raises:
+            ArgumentTypeError: for float or complex values, which have no bits to invert.
+        """
         if isinstance(x, bool):
             return not x
         x = self._t(x)
         try:
             return ~x
-        except NotImplementedError:
+        except (NotImplementedError, TypeError) as err:
+            if x.is_floating_point() or x.is_complex():
+                raise ArgumentTypeError(f"invert: takes integers and booleans only, got {x.dtype}") from err
             if x.dtype not in _WIDE_UNSIGNED:
                 raise
             return _narrowed(~_narrowed(x, torch.int64), x.dtype) if x.dtype == _UINT64 else (~x.to(torch.int64)).to(x.dtype)
@@ -211,12 +232,22 @@ class OperatorsMixin:
             raise
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`; integer tensors keep their dtype, and Python int bounds
-        outside it clip to its representable range (`clip(uint8 [0, 100, 255], -5, 200)` is `[0, 100, 200]`)."""
+        """`x` limited to `[minimum, maximum]`. With Python number bounds the result keeps the dtype
+        of `x`, as NumPy's `clip(...).astype(x.dtype)`: int bounds outside an integer dtype clip to its
+        representable range (`clip(uint8 [0, 100, 255], -5, 200)` is `[0, 100, 200]`), float bounds
+        of an integer tensor truncate toward zero (`clip(int8 [-128, 5], -1.5, 2.5)` is `[-1, 2]`), and
+        boolean tensors stay boolean."""
         check_tensor_argument(x, "clip")
         x = self._t(x)
-        if isinstance(minimum, int) and isinstance(maximum, int) and not (x.is_floating_point() or x.is_complex() or x.dtype == torch.bool):
+        scalars = _is_real_scalar(minimum) and _is_real_scalar(maximum)
+        if scalars and x.dtype == torch.bool:  # clip 0 and 1 as NumPy would, then test != 0
+            false, true = (np.minimum(np.maximum(np.float64(v), float(minimum)), float(maximum)) != 0 for v in (0, 1))
+            if false == true:
+                return torch.full_like(x, bool(true))
+            return x.clone() if true else ~x
+        if scalars and not (x.is_floating_point() or x.is_complex()):
             info = torch.iinfo(x.dtype)
+            minimum, maximum = _int_bound(minimum, info), _int_bound(maximum, info)
             low, high = min(max(minimum, info.min), info.max), max(min(maximum, info.max), info.min)
             if x.dtype in _WIDE_UNSIGNED:
                 bounds = torch.tensor([low, high], dtype=x.dtype, device=x.device)
@@ -225,7 +256,10 @@ class OperatorsMixin:
                 return _from_ordered(torch.minimum(torch.maximum(ordered, lo), hi), dtype)
             return torch.clamp(x, low, high)
         x, lo, hi = self.auto_cast(x, minimum, maximum)
-        return self.minimum(self.maximum(x, lo), hi)
+        try:
+            return self.minimum(self.maximum(x, lo), hi)
+        except ArgumentTypeError as err:  # complex values
+            raise ArgumentTypeError(f"clip: {str(err).split(': ', 1)[-1]}") from err
 
 
 # ---------------------------------------------------------------- helpers
@@ -236,6 +270,47 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     if str(err).startswith(f"{op}:"):
         raise err
     raise type(err)(f"{op}: {err}") from err
+
+
+def _is_real_scalar(value: Any) -> bool:
+    return isinstance(value, (int, float)) or (isinstance(value, np.generic) and value.dtype.kind in "biuf")
+
+
+def _int_bound(value: Any, info: Any) -> int:
+    """A real bound of an integer tensor as an int: truncated toward zero, as NumPy's cast of the
+    float result gives (monotone, so it commutes with clipping); infinities as the dtype's limits."""
+    value = int(value) if isinstance(value, (int, np.integer)) else float(value)
+    if isinstance(value, float):
+        if value != value:
+            raise ValueError("clip: a NaN bound of an integer tensor has no integer value")
+        if value in (float("inf"), float("-inf")):
+            return info.max if value > 0 else info.min
+        return int(value)
+    return value
+
+
+def _check_kinds(op: str, x: Any, y: Any, err: Exception, a: Any, b: Any) -> None:
+    """Raises `ArgumentTypeError` for operands of a kind `op` does not take: floats or complex
+    values in bitwise operations and shifts, complex values in `floordiv` and `mod`."""
+    for value in (x, y):
+        if isinstance(value, torch.Tensor):
+            bad = value.is_complex() or (op in _BITWISE and value.is_floating_point())
+        else:
+            bad = isinstance(value, complex) or (op in _BITWISE and isinstance(value, float))
+        if bad:
+            kinds = "integers and booleans" if op in _BITWISE else "real numbers"
+            dtypes = " and ".join(str(v.dtype) if isinstance(v, torch.Tensor) else type(v).__name__ for v in (a, b))
+            raise ArgumentTypeError(f"{op}: takes {kinds} only, got {dtypes}") from err
+
+
+def _check_integer_exponent(exp: Any) -> None:
+    """Raises `ValueError` for a negative integer exponent of an integer power, as NumPy."""
+    if isinstance(exp, torch.Tensor):
+        negative = exp.is_signed() and exp.numel() > 0 and bool((exp < 0).any())
+    else:
+        negative = isinstance(exp, int) and exp < 0
+    if negative:
+        raise ValueError("pow: Integers to negative integer powers are not allowed.")
 
 
 def _compare_out_of_range(op: str, a: Any, b: Any) -> torch.Tensor:
@@ -277,6 +352,10 @@ def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: 
     other operations (division, remainder) are computed in int64 and are exact below 2**63.
     """
     dtype = x.dtype
+    if dtype == _UINT64 and op == "shift_bits_right":  # logical shift: clear the copies of the top bit
+        x, y = _narrowed(x, torch.int64), _narrowed(y, torch.int64)
+        low_bits = ~torch.bitwise_left_shift(torch.full_like(y, -1), 64 - y)  # all bits for y = 0
+        return _narrowed(torch.where((y < 0) | (y >= 64), 0, (x >> y) & low_bits), dtype)
     if dtype != _UINT64 or op not in _ORDERING | _MODULAR:
         wide_x, wide_y = (_narrowed(t, torch.int64) if dtype == _UINT64 else t.to(torch.int64) for t in (x, y))
         result = function(wide_x, wide_y)

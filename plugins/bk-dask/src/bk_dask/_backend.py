@@ -8,6 +8,7 @@ work runs wherever dask's own rules send it (the active `distributed.Client`, el
 
 from __future__ import annotations
 
+import math
 import numbers
 import threading
 import uuid
@@ -164,6 +165,8 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if hasattr(x, "tocoo") and hasattr(x, "nnz"):
             raise TypeError("bk-dask holds dense arrays only; sparse matrices are not supported (see the bk-dask README)")
         array = np.asarray(numpy_backend().as_tensor(x))
+        if not array.dtype.isnative:  # dask's reductions pass the dtype to ufuncs, which refuse a byte order
+            array = array.astype(array.dtype.newbyteorder("="))
         return da.from_array(array, chunks="auto")
 
     def is_available(self, tensor: Tensor) -> bool:
@@ -368,8 +371,13 @@ class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         Raises:
             ShapeMismatchError: if the number of elements differs.
         """
+        value = as_dask(value)
+        shape = tuple(shape)
+        known = math.prod(s for s in shape if s != -1)
+        if shape.count(-1) == 1 and not math.isnan(value.size) and (known == 0 or value.size % known):
+            raise ShapeMismatchError(f"reshape: cannot reshape {value.size} elements into shape {shape}")
         try:
-            return da.reshape(as_dask(value), tuple(shape))
+            return da.reshape(value, shape)
         except ValueError as error:
             reraise_as(ShapeMismatchError, "reshape", error)
 

@@ -23,8 +23,17 @@ def complex_dtype(precision: int | None) -> np.dtype[Any]:
 
 
 def as_dask(x: Any) -> da.Array:
-    """`x` as a dask array without changing its dtype (NumPy values keep theirs, as constants do)."""
-    return x if isinstance(x, da.Array) else da.asarray(np.asarray(x))
+    """`x` as a dask array without changing its dtype (NumPy values keep theirs, as constants do).
+
+    Big-endian (non-native) NumPy arrays become native: dask's reductions pass their dtype to ufuncs,
+    which refuse a byte order.
+    """
+    if isinstance(x, da.Array):
+        return x
+    array = np.asarray(x)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    return da.asarray(array)
 
 
 def to_precision(x: da.Array, precision: int | None) -> da.Array:

@@ -256,3 +256,26 @@ add_case("to_complex", "edge-float64", _to_complex_precision, "float64 gives com
 add_case("einsum", "edge-int32", _product_dtype("einsum"), "products of int32 stay int32")
 add_case("tensordot", "edge-int32", _product_dtype("tensordot"), "products of int32 stay int32")
 add_case("cumsum", "edge-axis-none", _cumsum_none, "cumsum takes one int axis: None raises ArgumentTypeError")
+
+
+def _big_endian_reductions(name: str) -> Callable[[Trial], None]:
+    def run(t: Trial) -> None:
+        x = (np.arange(24, dtype=np.float32).reshape(2, 3, 4) - 10).astype(">f4")
+        native = x.astype(np.float32)
+        for axis in (None, 1, (0, 2)):
+            expected = getattr(np, name)(native, axis=axis)
+            check_result(t, getattr(t.b, name)(tensor(t, x), axis=axis), np.asarray(expected, np.float32), f"{name}(big-endian float32 (2, 3, 4), axis={axis})", _F32, {"x": x})
+
+    return run
+
+
+for _name in ("sum", "prod", "mean", "max"):
+    add_case(_name, "edge-big-endian-axes", _big_endian_reductions(_name), "big-endian input reduced over None, one axis and a tuple of axes")
+
+
+def _reshape_indivisible(t: Trial) -> None:
+    x = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.reshape(tensor(t, x), (5, -1)), "reshape(24 elements, (5, -1))", "reshape")
+
+
+add_case("reshape", "edge-inferred-size", _reshape_indivisible, "a -1 size that does not divide the element count raises ShapeMismatchError")

@@ -36,6 +36,8 @@ __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
 Tensor = Any
 
 _GLOBALS: Final = _bk_context.GLOBALS
+_FLOAT64: Final = DType(float, 64)
+_COMPLEX128: Final = DType(complex, 128)
 
 
 class _DLPackCapsule:
@@ -110,6 +112,8 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if current == dtype:
             return x
         if current.kind is complex and dtype.kind is not complex:
+            if dtype.kind is bool:  # non-zero, the imaginary part included
+                return self.xp.not_equal(x, self.xp.zeros_like(x))
             x = self.xp.real(x)
         return self.xp.astype(x, self._native_dtype(dtype))
 
@@ -276,6 +280,18 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if shape is None:
             return tuple(np.shape(tensor))
         return tuple(None if s is None or s != s else int(s) for s in shape)
+
+    def to_complex(self, x: Tensor) -> Tensor:
+        """`x` as complex values of the current precision; without one, complex values keep theirs,
+        float64 becomes complex128 and everything else complex64 (as NumPy, torch, JAX)."""
+        x = self._native(x, "to_complex")
+        if get_precision() is None:
+            dtype = self._dt(x)
+            if dtype.kind is complex:
+                return x
+            if dtype == _FLOAT64:
+                return self._astype(x, _COMPLEX128)
+        return self._astype(x, self.complex_type)
 
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part.
@@ -489,11 +505,16 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
         return self.xp.tile(self._native(value, "tile"), tuple(int(m) for m in multiples))
 
-    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes`."""
+    def flip(self, value: Tensor, axes: Sequence[int] | int) -> Tensor:
+        """`value` reversed along `axes` (an int is one axis).
+
+        Raises:
+            AxisError: for an axis out of range.
+        """
         value = self._native(value, "flip")
         ndim = len(value.shape)
-        return self.xp.flip(value, axis=tuple(normalize_axis(a, ndim, "flip") for a in axes)) if len(axes) else value
+        named = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
+        return self.xp.flip(value, axis=tuple(normalize_axis(a, ndim, "flip") for a in named)) if named else value
 
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""

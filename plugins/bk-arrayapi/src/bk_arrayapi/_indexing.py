@@ -26,6 +26,7 @@ Tensor = Any
 _DATA_DEPENDENT: Final = ("data-dependent shapes",)
 _PAD_MODES: Final = ("constant", "boundary", "periodic", "symmetric", "reflect")
 _INT64: Final = DType(int, 64)
+_INT8: Final = DType(int, 8)
 
 
 def _batch_size(op: str, *sizes: int) -> int:
@@ -64,11 +65,12 @@ class IndexingMixin:
         """Integer indices into a dimension of size `n`: negative ones count from the end; others raise.
 
         Raises:
+            ArgumentTypeError: for indices that are not integers (bool, float), unless empty (`[]`).
             IndexOutOfRangeError: for an index `>= n` or `< -n`.
         """
         indices = self._native(indices, op)  # type: ignore[attr-defined]
-        if self._dt(indices).kind is not int:  # type: ignore[attr-defined]
-            raise IndexOutOfRangeError(f"{op}: indices must be integers, not {self._dt(indices)}")  # type: ignore[attr-defined]
+        if self._dt(indices).kind is not int and math.prod(indices.shape):  # type: ignore[attr-defined]
+            raise ArgumentTypeError(f"{op}: indices must be integers, not {self._dt(indices)}")  # type: ignore[attr-defined]
         indices = self._astype(indices, _INT64)  # type: ignore[attr-defined]
         if math.prod(indices.shape) and bool(self.xp.any((indices < -n) | (indices >= n))):
             bad = self.numpy(indices)  # type: ignore[attr-defined]
@@ -80,15 +82,20 @@ class IndexingMixin:
 
     @needs("take")
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
+        """The slices of `values` at `indices` along `axis` (the indices' shape replaces that axis, as
+        `numpy.take`); negative indices count from the end.
 
         Raises:
+            ArgumentTypeError: for indices that are not integers.
             IndexOutOfRangeError: for an index outside the dimension.
         """
         values = self._native(values, "gather")  # type: ignore[attr-defined]
         axis = normalize_axis(axis, len(values.shape), "gather")
         indices = self._checked("gather", indices, values.shape[axis])
-        return self.xp.take(values, indices, axis=axis)
+        if len(indices.shape) == 1:
+            return self.xp.take(values, indices, axis=axis)
+        taken = self.xp.take(values, self.xp.reshape(indices, (-1,)), axis=axis)  # the standard takes 1-D indices
+        return self.xp.reshape(taken, (*values.shape[:axis], *indices.shape, *values.shape[axis + 1 :]))
 
     def _flat_indices(self, op: str, indices: Tensor, spatial: tuple[int, ...]) -> Tensor:
         """`(..., ndims)` multi-indices as flat (C order) int64 indices into `spatial`."""
@@ -299,6 +306,8 @@ class IndexingMixin:
         for axis, (lower, upper) in enumerate(widths.tolist()):
             if lower == upper == 0:
                 continue
+            if mode != "constant" and x.shape[axis] == 0:
+                raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r} (only 'constant' pads an empty axis), as NumPy")
             if mode == "constant":
                 x = self._pad_constant(x, axis, lower, upper, constant_values)
             else:
@@ -320,9 +329,7 @@ class IndexingMixin:
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """`x` sorted ascending along `axis` (NaN last where the namespace sorts as NumPy)."""
         x = self._native(x, "sort")  # type: ignore[attr-defined]
-        if not x.shape:
-            return x
-        axis = normalize_axis(axis, len(x.shape), "sort")
+        axis = normalize_axis(axis, len(x.shape), "sort")  # a 0-d tensor has no axis: AxisError
         kind = self._dt(x).kind  # type: ignore[attr-defined]
         if kind is bool:
             return self._astype(self.xp.sort(self._astype(x, DType(int, 8)), axis=axis), DType(bool))  # type: ignore[attr-defined]
@@ -334,14 +341,13 @@ class IndexingMixin:
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Int64 indices that sort `x` along `axis`; stable."""
         x = self._native(x, "argsort")  # type: ignore[attr-defined]
-        if not x.shape:
-            return self.xp.zeros((), dtype=self._index_dtype, device=self._ref(x))  # type: ignore[attr-defined]
+        axis = normalize_axis(axis, len(x.shape), "argsort")  # a 0-d tensor has no axis: AxisError
         kind = self._dt(x).kind  # type: ignore[attr-defined]
         if kind is bool:
             x = self._astype(x, DType(int, 8))  # type: ignore[attr-defined]
         elif kind is complex:  # the standard sorts real values only
             raise ArgumentTypeError("argsort: complex values have no order; take abs() or real() first")
-        return self._astype(self.xp.argsort(x, axis=normalize_axis(axis, len(x.shape), "argsort"), stable=True), _INT64)  # type: ignore[attr-defined]
+        return self._astype(self.xp.argsort(x, axis=axis, stable=True), _INT64)  # type: ignore[attr-defined]
 
     @needs("searchsorted")
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
@@ -353,6 +359,11 @@ class IndexingMixin:
         if side not in ("left", "right"):
             raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
         sequence, values = self._common("searchsorted", sorted_sequence, search_values)  # type: ignore[attr-defined]
+        kind = self._dt(sequence).kind  # type: ignore[attr-defined]
+        if kind is bool:
+            sequence, values = self._astype(sequence, _INT8), self._astype(values, _INT8)  # type: ignore[attr-defined]
+        elif kind is complex:  # the standard searches real values only
+            raise ArgumentTypeError("searchsorted: complex values have no order; take abs() or real() first")
         if len(sequence.shape) == 1:
             result = self.xp.searchsorted(sequence, values, side=side)
         else:
@@ -369,6 +380,12 @@ class IndexingMixin:
         inverse indices and counts. Rows are ordered lexicographically by stable argsorts."""
         xp = self.xp
         x = self._native(x, "unique")  # type: ignore[attr-defined]
+        kind = self._dt(x).kind  # type: ignore[attr-defined]
+        if kind is bool:  # sorted as int8, returned as bool
+            result = self.unique(self._astype(x, _INT8), return_inverse, return_counts, axis)  # type: ignore[attr-defined]
+            return (self._astype(result[0], DType(bool)), *result[1:])  # type: ignore[attr-defined]
+        if kind is complex:  # the standard sorts real values only
+            raise ArgumentTypeError("unique: complex values have no order; take abs() or real() first")
         if not x.shape or axis is None:  # axis None: the unique elements of the flattened tensor
             x, axis = xp.reshape(x, (-1,)), 0
         axis = normalize_axis(axis, len(x.shape), "unique")
@@ -408,9 +425,17 @@ class IndexingMixin:
 
     @needs("sum", "where")
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored.
+
+        Raises:
+            ValueError: for negative values, as NumPy.
+        """
         xp = self.xp
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
+        if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+            x = self._astype(x, _INT64)  # type: ignore[attr-defined]
+        if math.prod(x.shape) and bool(xp.any(x < 0)):
+            raise ValueError("bincount: values must not be negative, as in NumPy")
         hits = x[:, None] == self._indices(np.arange(bins), x)[None, :]
         if weights is None:
             return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]
@@ -433,6 +458,26 @@ class IndexingMixin:
         index = xp.where(values == edges[:, -1:], bins - 1, index)  # the right edge belongs to the last bin
         hits = index[:, :, None] == self._indices(np.arange(bins), index)[None, None, :]
         return xp.sum(xp.where(hits, weights[:, :, None], xp.zeros_like(weights)[:, :, None]), axis=1, dtype=weights.dtype)
+
+    @needs("stack", "any")
+    def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in the
+        dtype of the flat indices.
+
+        Raises:
+            ValueError: for an index outside `[0, prod(shape))`, as NumPy.
+        """
+        xp = self.xp
+        flat = self._native(flat_index, "unravel_index")  # type: ignore[attr-defined]
+        size = math.prod(shape)
+        dtype = self._dt(flat)  # type: ignore[attr-defined]
+        wide = self._astype(flat, _INT64)  # type: ignore[attr-defined]  # strides may not fit a narrow dtype
+        if math.prod(wide.shape) and bool(xp.any((wide < 0) | (wide >= size))):
+            bad = self.numpy(wide)  # type: ignore[attr-defined]
+            outside = bad[(bad < 0) | (bad >= size)]
+            raise ValueError(f"unravel_index: index {int(outside[0])} is out of range for an array of size {size} (shape {tuple(shape)})")
+        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+        return self._astype(xp.stack([wide // stride % dim for stride, dim in zip(strides, shape, strict=True)], axis=-1), dtype)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ diagonals
 

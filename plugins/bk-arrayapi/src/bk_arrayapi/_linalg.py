@@ -39,7 +39,7 @@ class LinalgMixin:
             raise ShapeMismatchError(f"tensordot: sizes {[a.shape[i] for i in a_axes]} and {[b.shape[i] for i in b_axes]} of the summed axes differ")
         return self.xp.tensordot(a, b, axes=(a_axes, b_axes))
 
-    @needs("permute_dims", "sum", "eye")
+    @needs("permute_dims", "sum", "eye", "any")
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation (explicit `->` output or NumPy's implicit one; no `...`), by broadcasting products.
 
@@ -69,9 +69,14 @@ class LinalgMixin:
             order = [term.index(c) for c in labels if c in term]
             x = xp.permute_dims(x, tuple(order)) if order != list(range(len(order))) else x
             x = xp.reshape(x, tuple(x.shape[order.index(term.index(c))] if c in term else 1 for c in labels))
-            product = x if product is None else product * x
+            product = x if product is None else (product & x if self._dt(x).kind is bool else product * x)  # type: ignore[attr-defined]
         summed = tuple(range(len(output), len(labels)))
-        return xp.sum(product, axis=summed) if summed else product
+        if not summed:
+            return product
+        dtype = self._dt(product)  # type: ignore[attr-defined]
+        if dtype.kind is bool:  # NumPy: a logical or of the products
+            return xp.any(product, axis=summed)
+        return xp.sum(product, axis=summed, dtype=product.dtype)  # integers keep their dtype, as NumPy's einsum
 
     def _diagonals(self, term: str, x: Tensor) -> tuple[str, Tensor]:
         """A term without repeated labels: `ii` becomes the diagonal (masked by `eye`, summed)."""
@@ -84,7 +89,10 @@ class LinalgMixin:
             eye = xp.eye(n, dtype=x.dtype, device=self._ref(x))  # type: ignore[attr-defined]
             shape = [1] * len(x.shape)
             shape[i] = shape[j] = n
-            x = xp.sum(x * xp.reshape(eye, tuple(shape)), axis=j)
+            if self._dt(x).kind is bool:  # type: ignore[attr-defined]
+                x = xp.any(x & xp.reshape(eye, tuple(shape)), axis=j)
+            else:
+                x = xp.sum(x * xp.reshape(eye, tuple(shape)), axis=j, dtype=x.dtype)
             term = term[:j] + term[j + 1 :]
         return term, x
 

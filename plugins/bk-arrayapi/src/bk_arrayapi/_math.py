@@ -8,6 +8,8 @@ mixed-kind promotion undefined and strict namespaces refuse it.
 from __future__ import annotations
 
 import inspect
+import math
+import operator
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -29,11 +31,14 @@ _BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Param
 
 # Functions the standard defines for numeric dtypes only: booleans are computed as int8, and
 # the result turned back into bool where NumPy gives bool (`maximum(bool, bool)` is a logical or).
-_BOOL_AS_INT8: Final = {"multiply", "maximum", "minimum", "greater", "greater_equal", "pow", "remainder", "floor_divide", "bitwise_left_shift", "bitwise_right_shift"}
+_BOOL_AS_INT8: Final = {"multiply", "maximum", "minimum", "greater", "greater_equal", "pow", "remainder", "floor_divide"}
+_ORDERING: Final = {"maximum", "minimum", "greater", "greater_equal"}
+_INTEGER_DIVISION: Final = {"floor_divide", "remainder"}
 _BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
 _BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
+_PYTHON_REAL: Final = (bool, int, float)
 
 
 def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
@@ -45,9 +50,24 @@ def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
         result = getattr(self.xp, function)(a, b)
     except ValueError as error:
         raise _broadcast_error(op, a, b, error) from error
-    except TypeError as error:  # a dtype the standard does not define the function for (complex ordering)
-        raise ArgumentTypeError(f"{op}: {self._dt(a)} operands are not supported: {error}") from error
+    except (TypeError, NotImplementedError) as error:  # a dtype the function is not defined for (complex ordering; torch: NotImplementedError)
+        dtype = self._dt(a)
+        if dtype.kind is complex and function in _ORDERING:
+            raise ArgumentTypeError(f"{op}: complex values have no order; take abs() or real() first") from error
+        raise ArgumentTypeError(f"{op}: {dtype} operands are not supported: {error}") from error
+    except (ArithmeticError, RuntimeError):  # integer division by zero in namespaces that refuse it (torch)
+        if function not in _INTEGER_DIVISION or self._dt(a).kind is not int:
+            raise
+        result = _divide_by_zero_as_numpy(self, function, a, b)
     return self._astype(result, _BOOL) if is_bool and function in _BOOL_BACK else result
+
+
+def _divide_by_zero_as_numpy(self: Any, function: str, a: Tensor, b: Tensor) -> Tensor:
+    """Integer `floor_divide` / `remainder` where dividing by zero gives 0, as NumPy."""
+    xp = self.xp
+    zero = xp.equal(b, xp.zeros_like(b))
+    result = getattr(xp, function)(a, xp.where(zero, xp.ones_like(b), b))
+    return xp.where(zero, xp.zeros_like(result), result)
 
 
 def _broadcast_error(op: str, a: Any, b: Any, error: Exception) -> Exception:
@@ -92,6 +112,89 @@ def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int
     return needs(function)(operation)
 
 
+def _rounding(op: str, function: str, doc: str) -> Callable[..., Any]:
+    """floor, ceil, round: booleans and integers are returned as they are (NumPy keeps bool for
+    floor and ceil), complex values raise `ArgumentTypeError` (they have no floor, ceil or rounding)."""
+
+    def operation(self: Any, x: Tensor) -> Tensor:
+        x = self._native(x, op)
+        kind = self._dt(x).kind
+        if kind is float:
+            return getattr(self.xp, function)(x)
+        if kind is complex:
+            raise ArgumentTypeError(f"{op}: complex values are not supported; take real() or imag() first")
+        return x
+
+    operation.__name__ = op
+    operation.__doc__ = doc
+    return needs(function)(operation)
+
+
+_OVERFLOW_COMPARE: Final = {"equal": operator.eq, "not_equal": operator.ne, "greater": operator.gt, "greater_equal": operator.ge}
+
+
+def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
+    """A comparison in the common dtype; a Python int outside the range of the integer tensor
+    beside it is compared by value (every element compares alike), as NumPy 2 does."""
+
+    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        try:
+            a, b = self._common(op, a, b)
+        except OverflowError as error:
+            return _compare_out_of_range(self, op, function, a, b, error)
+        return _call(self, op, function, a, b)
+
+    operation.__name__ = op
+    operation.__doc__ = doc
+    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
+    return needs(function, "full")(operation)
+
+
+def _compare_out_of_range(self: Any, op: str, function: str, a: Any, b: Any, error: OverflowError) -> Tensor:
+    """`function(a, b)` where one of them is a Python int outside the other's integer dtype."""
+    scalar_first = type(a) is int
+    if scalar_first == (type(b) is int):  # two Python ints: not the case handled here
+        raise error
+    tensor = self._native(b if scalar_first else a, op)
+    dtype = self._dt(tensor)
+    if dtype.kind is not int:
+        raise error
+    info = np.iinfo(to_numpy_dtype(dtype))
+    representative = int(info.max)  # every value of the dtype compares alike with an int outside its range
+    left, right = (a, representative) if scalar_first else (representative, b)
+    value = _OVERFLOW_COMPARE[function](left, right)
+    return self.xp.full(tuple(tensor.shape), value, dtype=self._bool_native, device=self._ref(tensor))
+
+
+def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:
+    """A bit shift as NumPy's: counts outside `[0, bits)` shift everything out (0, or -1 for negative
+    values shifted right); booleans shift as int8; floats and complex raise `ArgumentTypeError`."""
+    right = function == "bitwise_right_shift"
+
+    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        a, b = self._common(op, a, b)
+        dtype = self._dt(a)
+        if dtype is _BOOL:
+            a, b, dtype = self._astype(a, _INT8), self._astype(b, _INT8), _INT8
+        elif dtype.kind is not int:
+            raise ArgumentTypeError(f"{op}: shifts take integer or boolean operands, not {dtype}")
+        xp = self.xp
+        bits = dtype.bits
+        try:
+            inside = (b >= 0) & (b < bits) if dtype.signed else b < bits
+            if right and dtype.signed:  # a shift by bits - 1 gives what NumPy gives for any count outside
+                return getattr(xp, function)(a, xp.where(inside, b, xp.full_like(b, bits - 1)))
+            shifted = getattr(xp, function)(a, xp.where(inside, b, xp.zeros_like(b)))
+            return xp.where(inside, shifted, xp.zeros_like(shifted))
+        except ValueError as error:
+            raise _broadcast_error(op, a, b, error) from error
+
+    operation.__name__ = op
+    operation.__doc__ = doc
+    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
+    return needs(function, "where", "full_like", "zeros_like")(operation)
+
+
 def _binary(op: str, function: str, doc: str, logical: str | None = None, int_to_float: bool = False) -> Callable[..., Any]:
     """A binary operation in the common dtype; `logical` is the function used for booleans."""
 
@@ -111,12 +214,19 @@ def _unary(op: str, function: str, doc: str, keep_ints: bool = False) -> Callabl
 
     def operation(self: Any, x: Tensor) -> Tensor:
         if not keep_ints:
-            return getattr(self.xp, function)(self._floats(x, op))
+            x = self._floats(x, op)
+            try:
+                return getattr(self.xp, function)(x)
+            except (TypeError, NotImplementedError) as error:  # a dtype the function is not defined for
+                raise ArgumentTypeError(f"{op}: {self._dt(x)} values are not supported: {error}") from error
         x = self._native(x, op)
         if function in _BOOL_UNARY and self._dt(x) is _BOOL:  # numeric-only in the standard
             result = getattr(self.xp, function)(self._astype(x, _INT8))
             return self._astype(result, _BOOL)
-        return getattr(self.xp, function)(x)
+        try:
+            return getattr(self.xp, function)(x)
+        except (TypeError, NotImplementedError) as error:  # sign of bool, ...
+            raise ArgumentTypeError(f"{op}: {self._dt(x)} values are not supported: {error}") from error
 
     operation.__name__ = op
     operation.__doc__ = doc
@@ -142,18 +252,34 @@ class MathMixin:
     sub = _arithmetic("sub", "subtract", "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
     mul = _arithmetic("mul", "multiply", "`a * b` in the common type.")
     div = _arithmetic("div", "divide", "`a / b`; integers divide into the float type of the precision.", int_to_float=True)
-    pow = _binary("pow", "pow", "`base ** exp` in the common type.")
     mod = _binary("mod", "remainder", "`dividend % divisor` with the sign of the divisor.")
     floordiv = _binary("floordiv", "floor_divide", "`a // b`.")
     and_ = _binary("and_", "bitwise_and", "Logical or bitwise `a & b`.", logical="logical_and")
     or_ = _binary("or_", "bitwise_or", "Logical or bitwise `a | b`.", logical="logical_or")
     xor = _binary("xor", "bitwise_xor", "Logical or bitwise `a ^ b`.", logical="logical_xor")
-    shift_bits_left = _binary("shift_bits_left", "bitwise_left_shift", "`a << b`.")
-    shift_bits_right = _binary("shift_bits_right", "bitwise_right_shift", "`a >> b`.")
-    equal = _binary("equal", "equal", "Elementwise `x == y`.")
-    not_equal = _binary("not_equal", "not_equal", "Elementwise `x != y`.")
-    greater_than = _binary("greater_than", "greater", "Elementwise `x > y`.")
-    greater_or_equal = _binary("greater_or_equal", "greater_equal", "Elementwise `x >= y`.")
+    shift_bits_left = _shift("shift_bits_left", "bitwise_left_shift", "`a << b`; counts outside `[0, bits)` give 0, as NumPy.")
+    shift_bits_right = _shift(
+        "shift_bits_right", "bitwise_right_shift", "`a >> b`; counts outside `[0, bits)` give 0, or -1 for negative `a`, as NumPy."
+    )
+    equal = _comparison("equal", "equal", "Elementwise `x == y`.")
+    not_equal = _comparison("not_equal", "not_equal", "Elementwise `x != y`.")
+    greater_than = _comparison("greater_than", "greater", "Elementwise `x > y`.")
+    greater_or_equal = _comparison("greater_or_equal", "greater_equal", "Elementwise `x >= y`.")
+
+    @needs("pow", "any", "less")
+    def pow(self, base: Tensor, exp: Tensor) -> Tensor:
+        """`base ** exp` in the common type.
+
+        Raises:
+            ValueError: for integers to negative integer powers, as NumPy.
+        """
+        a, b = self._common("pow", base, exp)
+        dtype = self._dt(a)
+        if dtype.kind is int and dtype.signed:
+            negative = exp < 0 if type(exp) is int else bool(self.xp.any(self.xp.less(b, self.xp.zeros_like(b))))
+            if negative:
+                raise ValueError("pow: integers to negative integer powers are not allowed (as in NumPy)")
+        return _call(self, "pow", "pow", a, b)
     maximum = _binary("maximum", "maximum", "Elementwise maximum; NaN propagates.")
     minimum = _binary("minimum", "minimum", "Elementwise minimum; NaN propagates.")
     arctan2 = _binary("arctan2", "atan2", "The angle of the point `(x, y)`.", int_to_float=True)
@@ -164,7 +290,12 @@ class MathMixin:
         if isinstance(x, bool):
             return not x
         x = self._native(x, "invert")
-        return self.xp.logical_not(x) if self._dt(x) is _BOOL else self.xp.bitwise_invert(x)
+        if self._dt(x) is _BOOL:
+            return self.xp.logical_not(x)
+        try:
+            return self.xp.bitwise_invert(x)
+        except (TypeError, NotImplementedError) as error:  # floats and complex
+            raise ArgumentTypeError(f"invert: takes integer or boolean values, not {self._dt(x)}") from error
 
     @needs("where", "equal", "divide")
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
@@ -196,20 +327,23 @@ class MathMixin:
         """`x` limited to `[minimum, maximum]`; bounds outside an integer dtype's range are clipped to it."""
         x = self._native(x, "clip")
         dtype = self._dt(x)
-        if dtype.kind is int and all(type(v) in (int, bool) for v in (minimum, maximum)):
+        scalars = type(minimum) in _PYTHON_REAL and type(maximum) in _PYTHON_REAL
+        if dtype.kind is int and scalars and all(v == v for v in (minimum, maximum)):
+            # NumPy clips in floats and casts back (truncating): maximum(x, trunc(low)) is the same for integers
             info = np.iinfo(to_numpy_dtype(dtype))
-            low, high = (min(max(int(v), int(info.min)), int(info.max)) for v in (minimum, maximum))
+            low, high = (int(info.min) if v < info.min else int(info.max) if v > info.max else math.trunc(v) for v in (minimum, maximum))
             return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip", like=x)), self._scalar_array(high, dtype, "clip", like=x))
-        x, low, high = self._common("clip", x, minimum, maximum)
-        return _call(self, "clip", "minimum", _call(self, "clip", "maximum", x, low), high)
+        native, low, high = self._common("clip", x, minimum, maximum)
+        result = _call(self, "clip", "minimum", _call(self, "clip", "maximum", native, low), high)
+        return self._astype(result, dtype) if scalars else result  # Python bounds keep the dtype of x
 
     # ------------------------------------------------------------ elementwise functions
 
     abs = _unary("abs", "abs", "Absolute value (magnitude for complex values).", keep_ints=True)
     sign = _unary("sign", "sign", "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
-    round = _unary("round", "round", "Rounds to the nearest integer, halves to even.", keep_ints=True)
-    ceil = _unary("ceil", "ceil", "Smallest integer not below `x`.", keep_ints=True)
-    floor = _unary("floor", "floor", "Largest integer not above `x`.", keep_ints=True)
+    round = _rounding("round", "round", "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.")
+    ceil = _rounding("ceil", "ceil", "Smallest integer not below `x`; booleans and integers stay as they are.")
+    floor = _rounding("floor", "floor", "Largest integer not above `x`; booleans and integers stay as they are.")
     sqrt = _unary("sqrt", "sqrt", "Square root.")
     exp = _unary("exp", "exp", "Natural exponential.")
     sin = _unary("sin", "sin", "Sine.")
@@ -230,7 +364,15 @@ class MathMixin:
     isfinite = _unary("isfinite", "isfinite", "True where `x` is neither infinite nor NaN.", keep_ints=True)
     isnan = _unary("isnan", "isnan", "True where `x` is NaN.", keep_ints=True)
     isinf = _unary("isinf", "isinf", "True where `x` is infinite.", keep_ints=True)
-    conj = _unary("conj", "conj", "Complex conjugate.", keep_ints=True)
+    _conj = _unary("conj", "conj", "Complex conjugate.", keep_ints=True)
+
+    @needs("conj")
+    def conj(self, x: Tensor) -> Tensor:
+        """Complex conjugate; real values as they are, booleans as int8 (NumPy's `conjugate`)."""
+        x = self._native(x, "conj")
+        if self._dt(x) is _BOOL:
+            return self._astype(x, _INT8)
+        return self._conj(x)
 
     @needs("real")
     def real(self, x: Tensor) -> Tensor:
@@ -248,12 +390,16 @@ class MathMixin:
     def softplus(self, x: Tensor) -> Tensor:
         """`log(1 + exp(x))`, computed without overflow as `logaddexp(0, x)`."""
         x = self._floats(x, "softplus")
+        if self._dt(x).kind is complex:
+            raise ArgumentTypeError(f"softplus: takes real values, not {self._dt(x)}")
         return self.xp.logaddexp(self.xp.zeros_like(x), x)
 
     @needs("exp")
     def sigmoid(self, x: Tensor) -> Tensor:
         """`1 / (1 + exp(-x))`."""
         x = self._floats(x, "sigmoid")
+        if self._dt(x).kind is complex:  # as the NumPy backend (logaddexp is real only)
+            raise ArgumentTypeError(f"sigmoid: takes real values, not {self._dt(x)}")
         return 1.0 / (1.0 + self.xp.exp(-x))
 
     # ------------------------------------------------------------ reductions
@@ -298,6 +444,11 @@ class MathMixin:
         axes = self._axes(x, axis, "std")
         if axes == ():
             return self.xp.abs(x - x)
+        if self._dt(x).kind is complex:  # NumPy: the root of the mean squared magnitude of the deviations, real
+            xp = self.xp
+            deviation = x - xp.mean(x, axis=axes, keepdims=True)
+            squared = xp.real(deviation) ** 2 + xp.imag(deviation) ** 2
+            return xp.sqrt(xp.mean(squared, axis=axes, keepdims=keepdims))
         return self.xp.std(x, axis=axes, keepdims=keepdims, correction=0)
 
     def _extreme(self, function: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
@@ -391,10 +542,11 @@ class MathMixin:
         axis = normalize_axis(axis, len(x.shape), "cumsum")
         return self.xp.cumulative_sum(self._astype(x, self._sum_dtype(x)), axis=axis)
 
-    @needs("sort", "take", "floor", "ceil")
+    @needs("sort", "take", "isnan", "any", "where", "full_like")
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles of the last axis by linear interpolation (NumPy's default), shaped `(quantiles, *x.shape[:-1])`."""
         x = self._floats(x, "quantile")
+        normalize_axis(-1, len(x.shape), "quantile")  # a 0-d tensor has no last axis: AxisError
         xp = self.xp
         q = np.asarray(self.numpy(quantiles) if isinstance(quantiles, self._array_type) else quantiles, dtype=np.float64)  # type: ignore[attr-defined]
         ordered = xp.sort(x, axis=-1)
@@ -405,5 +557,7 @@ class MathMixin:
         lower = xp.take(ordered, xp.asarray(low, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
         upper = xp.take(ordered, xp.asarray(high, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
         result = lower + (upper - lower) * weight
+        if self._dt(x).kind is float:  # NaN anywhere in a row makes its quantiles NaN, as NumPy
+            result = xp.where(xp.any(xp.isnan(x), axis=-1, keepdims=True), xp.full_like(result, float("nan")), result)
         result = xp.permute_dims(result, (len(x.shape) - 1, *range(len(x.shape) - 1)))
-        return result[0] if q.ndim == 0 else xp.reshape(result, (*q.shape, *x.shape[:-1]))
+        return result[0, ...] if q.ndim == 0 else xp.reshape(result, (*q.shape, *x.shape[:-1]))

@@ -201,13 +201,12 @@ class MathMixin:
         return torch.sign(x)
 
     def round(self, x: Tensor) -> Tensor:
-        """Rounds halves to even, as NumPy; integers and booleans stay as they are.
-
-        Raises:
-            ArgumentTypeError: for complex values.
-        """
+        """Rounds halves to even, as NumPy; complex values part by part (as NumPy; PyTorch returned
+        them unchanged); integers and booleans stay as they are."""
         x = self._t(x)
-        return torch.round(x) if x.is_floating_point() else _real_only("round", x)
+        if x.is_complex():
+            return torch.complex(torch.round(x.real), torch.round(x.imag))
+        return torch.round(x) if x.is_floating_point() else x
 
     def ceil(self, x: Tensor) -> Tensor:
         """Smallest integer not below `x`; integers and booleans stay as they are.

@@ -114,12 +114,13 @@ def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int
 
 def _rounding(op: str, function: str, doc: str) -> Callable[..., Any]:
     """floor, ceil, round: booleans and integers are returned as they are (NumPy keeps bool for
-    floor and ceil), complex values raise `ArgumentTypeError` (they have no floor, ceil or rounding)."""
+    floor and ceil); complex values have no floor or ceiling (`ArgumentTypeError`), and `round`
+    rounds their real and imaginary parts, as NumPy and the standard."""
 
     def operation(self: Any, x: Tensor) -> Tensor:
         x = self._native(x, op)
         kind = self._dt(x).kind
-        if kind is float:
+        if kind is float or (kind is complex and op == "round"):
             return getattr(self.xp, function)(x)
         if kind is complex:
             raise ArgumentTypeError(f"{op}: complex values are not supported; take real() or imag() first")

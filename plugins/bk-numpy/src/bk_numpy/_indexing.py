@@ -251,8 +251,10 @@ class IndexingMixin:
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Indices that sort `x` along `axis`; stable."""
+        x = np.asarray(x)
+        normalize_axis(axis, x.ndim, "argsort")  # a 0-d array has no axis (NumPy sorts it as 1-d)
         try:
-            return np.argsort(_comparable(np.asarray(x)), axis=axis, kind="stable")
+            return np.argsort(_comparable(x), axis=axis, kind="stable")
         except ValueError as error:
             reraise("argsort", error)
 

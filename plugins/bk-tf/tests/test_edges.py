@@ -208,3 +208,152 @@ def test_while_loop_checkpoints_after_the_stop_repeat_the_last_recorded_values(b
         np.testing.assert_array_equal(_np(b, result[1])[:, 0], [2.0, 2.0])
     reached = b.jit_compile(lambda c, x, n: b.while_loop(double, (c, x, n), (1, 3)))(*start)
     np.testing.assert_array_equal(_np(b, reached[1])[:, 0], [2.0, 8.0])
+
+
+# ---------------------------------------------------------------- NumPy's rules where TensorFlow's kernels differ
+
+
+def test_unsupported_dtypes_raise_argument_type_error_naming_the_operation(b: Any, tf: Any) -> None:
+    for op in ("and_", "or_", "xor", "shift_bits_left", "shift_bits_right"):
+        with pytest.raises(bk.ArgumentTypeError, match=rf"^{op}: "):
+            getattr(b, op)(tf.ones(2), tf.ones(2))
+    for op in ("floordiv", "mod"):
+        with pytest.raises(bk.ArgumentTypeError, match=rf"^{op}: "):
+            getattr(b, op)(tf.constant([1 + 2j]), tf.constant([1j]))
+    for op in ("floor", "ceil", "invert"):
+        with pytest.raises(bk.ArgumentTypeError, match=rf"^{op}: "):
+            getattr(b, op)(tf.constant([1.5 + 2j]))
+    with pytest.raises(bk.ArgumentTypeError, match=r"^sign: "):
+        b.sign(tf.constant([True]))  # NumPy has no sign of booleans
+    for dtype in (tf.uint8, tf.uint16, tf.uint32, tf.uint64):  # TensorFlow has no kernel
+        result = b.sign(tf.constant([0, 1, 200], dtype))
+        assert result.dtype == dtype
+        np.testing.assert_array_equal(result.numpy(), [0, 1, 1])
+
+
+def test_shifts_by_counts_outside_the_bits_follow_numpy(b: Any, tf: Any) -> None:
+    for dtype in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"):
+        info = np.iinfo(dtype)
+        x = np.array([info.min, -3 if info.min else 3, 0, 5, info.max], dtype)
+        counts = (
+            np.array([-1, info.bits, info.bits + 3, 1, 200 if info.bits > 8 else 100], dtype)
+            if info.min
+            else np.array([info.bits, 1, 100, 2, 0], dtype)
+        )
+        for op, reference in (("shift_bits_left", np.left_shift), ("shift_bits_right", np.right_shift)):
+            result = getattr(b, op)(tf.constant(x), tf.constant(counts))
+            assert result.dtype.name == dtype
+            np.testing.assert_array_equal(result.numpy(), reference(x, counts), err_msg=f"{op} {dtype}")
+    np.testing.assert_array_equal(b.shift_bits_right(tf.constant([-8, 8], tf.int32), 40).numpy(), [-1, 0])
+    for op, reference in (("shift_bits_left", np.left_shift), ("shift_bits_right", np.right_shift)):
+        x = np.array([True, False, True])
+        result = getattr(b, op)(tf.constant(x), tf.constant([True, True, False]))
+        assert result.dtype == tf.int8  # as NumPy's left_shift(bool, bool)
+        np.testing.assert_array_equal(result.numpy(), reference(x, np.array([True, True, False])))
+
+
+def test_integer_division_by_zero_and_booleans(b: Any, tf: Any) -> None:
+    for op in ("floordiv", "mod"):
+        np.testing.assert_array_equal(
+            getattr(b, op)(tf.constant([7, -7], tf.int32), tf.constant([0, 0], tf.int32)).numpy(), [0, 0]
+        )
+        result = getattr(b, op)(tf.constant([True, False]), tf.constant([True, True]))
+        assert result.dtype == tf.int8
+
+
+def test_float_floordiv_follows_numpy_divmod(b: Any, tf: Any) -> None:
+    a = np.array([np.inf, -np.inf, -1.0, 1.0, 1.0, -0.0, 7.0, 3.0], np.float32)
+    d = np.array([2.0, 300.0, np.inf, -np.inf, 0.1, 2.0, 0.0, np.nan], np.float32)
+    result = b.floordiv(tf.constant(a), tf.constant(d)).numpy()  # TensorFlow: floor(a / b)
+    with np.errstate(all="ignore"):
+        expected = np.floor_divide(a, d)
+    np.testing.assert_array_equal(result, expected)
+    np.testing.assert_array_equal(np.signbit(result), np.signbit(expected))
+
+
+def test_clip_keeps_the_dtype_of_x(b: Any, tf: Any) -> None:
+    result = b.clip(tf.constant([-128, 5, 0], tf.int8), -1.5, 2.5)
+    assert result.dtype == tf.int8
+    np.testing.assert_array_equal(result.numpy(), [-1, 2, 0])
+    result = b.clip(tf.constant([True, False]), 0, 5)
+    assert result.dtype == tf.bool
+    np.testing.assert_array_equal(result.numpy(), [True, False])
+    np.testing.assert_array_equal(b.clip(tf.constant([True, False]), 0.5, 2.5).numpy(), [True, True])  # 0.5 casts to True
+    assert b.clip(tf.constant([3], tf.uint16), -1.5, 2.5).dtype == tf.uint16
+
+
+def test_comparisons_with_python_ints_beyond_the_dtype(b: Any, tf: Any) -> None:
+    np.testing.assert_array_equal(b.equal(tf.constant([-128, 127], tf.int8), 300).numpy(), [False, False])
+    np.testing.assert_array_equal(b.greater_than(tf.constant([0, 255], tf.uint8), -1).numpy(), [True, True])
+
+
+def test_quantile_of_nan_is_nan(b: Any, tf: Any) -> None:
+    x = np.array([[1.5, -0.0, np.nan, np.inf, -2.5, 0.0], [1, 2, 3, 4, 5, 6]])
+    for dtype in (tf.float16, tf.float32, tf.float64):
+        result = b.quantile(tf.constant(x, dtype), 0.25).numpy()
+        assert np.isnan(result[0]) and result[1] == pytest.approx(2.25)
+    with pytest.raises(bk.AxisError, match=r"^quantile: "):
+        b.quantile(tf.constant(2.5), 0.5)
+
+
+def test_integer_power_with_negative_exponent_raises(b: Any, tf: Any) -> None:
+    with pytest.raises(ValueError, match="negative integer powers"):
+        b.pow(tf.constant([2, 3], tf.int32), -1)
+    with pytest.raises(ValueError, match="negative integer powers"):
+        b.pow(tf.constant([2, 3], tf.int32), tf.constant([-1, 2], tf.int32))
+    np.testing.assert_array_equal(b.pow(tf.constant([3], tf.int8), 7).numpy(), [-117])  # wraps as NumPy
+
+
+def test_flip_takes_an_int_a_sequence_or_none(b: Any, tf: Any) -> None:
+    x = tf.reshape(tf.range(6), (2, 3))
+    np.testing.assert_array_equal(b.flip(x, 1).numpy(), np.flip(x.numpy(), 1))
+    np.testing.assert_array_equal(b.flip(x, [0, -1]).numpy(), np.flip(x.numpy(), (0, 1)))
+    np.testing.assert_array_equal(b.flip(x, None).numpy(), np.flip(x.numpy()))
+    with pytest.raises(bk.AxisError, match=r"^flip: "):
+        b.flip(x, 2)
+
+
+def test_gather_refuses_boolean_indices(b: Any, tf: Any) -> None:
+    with pytest.raises(bk.ArgumentTypeError, match=r"^gather: indices must be integers"):
+        b.gather(tf.range(3.0), tf.constant([True, False, True]), 0)
+    with pytest.raises(bk.ArgumentTypeError, match=r"^gather_1d: indices must be integers"):
+        b.gather_1d(tf.range(3.0), tf.constant([True, False, True]))
+
+
+def test_bincount_and_unravel_index_check_their_values(b: Any, tf: Any) -> None:
+    with pytest.raises(ValueError, match=r"^bincount: "):
+        b.bincount(tf.constant([0, -1]), None, 3)
+    for index in (-1, 6):
+        with pytest.raises(ValueError, match=r"^unravel_index: "):
+            b.unravel_index(tf.constant([0, index]), (2, 3))
+    result = b.unravel_index(tf.constant([0, 5, 4], tf.int32), (2, 3))
+    assert result.dtype == tf.int32
+    np.testing.assert_array_equal(result.numpy(), np.stack(np.unravel_index([0, 5, 4], (2, 3)), -1))
+
+
+def test_every_dtype_tiles_repeats_and_sorts(b: Any, tf: Any) -> None:
+    for dtype in (tf.bool, tf.int8, tf.uint8, tf.int16, tf.uint16, tf.uint32, tf.uint64, tf.float16, tf.bfloat16, tf.complex64):
+        x = tf.cast(tf.constant([[1, 0, 2], [3, 1, 0]]), dtype)
+        reference = x.numpy()
+        np.testing.assert_array_equal(b.tile(x, (2, 1)).numpy(), np.tile(reference, (2, 1)))
+        np.testing.assert_array_equal(b.repeat(x, 2, 1).numpy(), np.repeat(reference, 2, 1))
+        np.testing.assert_array_equal(b.tile_to(x, 0, 4).numpy(), np.tile(reference, (2, 1)))
+        np.testing.assert_array_equal(b.concat([x, x], 1).numpy(), np.concatenate([reference, reference], 1))
+        if not dtype.is_complex:
+            np.testing.assert_array_equal(b.sort(x, 1).numpy(), np.sort(reference, 1))
+        assert b.pad_to(x, 1, 5, 0).dtype == dtype
+    tiled = b.jit_compile(lambda v: b.tile(v, (2,)))(tf.constant([1, 65535], tf.uint16))  # the kernel is missing in graphs too
+    np.testing.assert_array_equal(tiled.numpy(), [1, 65535, 1, 65535])
+
+
+def test_complex_edges_follow_numpy(b: Any, tf: Any) -> None:
+    z = tf.constant(np.array([1 + 2j, complex(np.nan, 0), 3], np.complex64))
+    w = tf.constant(np.array([2, 5, complex(0, np.nan)], np.complex64))
+    assert np.isnan(b.maximum(z, w).numpy()[1:]).all() and np.isnan(b.minimum(z, w).numpy()[1:]).all()
+    np.testing.assert_array_equal(
+        b.divide_no_nan(tf.constant([3 + 0j, 2 - 2j], tf.complex128), tf.constant(np.array([np.inf, 0], np.complex128))).numpy(),
+        [0, 0],
+    )
+    result = b.log2(tf.constant(np.array([0, 4], np.complex64))).numpy()
+    assert result[0] == complex(-np.inf, 0) and result[1] == 2
+    assert b.conj(tf.constant([True])).dtype == tf.int8  # NumPy's conjugate of booleans

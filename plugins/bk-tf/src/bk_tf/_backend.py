@@ -42,7 +42,7 @@ from ._dtypes import (
 )
 from ._errors import translate_errors
 from ._framework import tf
-from ._indexing import IndexingMixin
+from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
 from ._math import MathMixin
 
@@ -521,7 +521,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             value = tf.reshape(value, tf.concat([tf.ones([missing], tf.int32), tf.shape(value)], 0))
         elif missing < 0:  # as numpy.tile: fewer multiples apply to the last axes
             multiples = (1,) * -missing + multiples
-        return tf.tile(value, multiples)
+        return with_signed_bits(tf.tile, value, multiples)
 
     def tile_to(self, x: Tensor, axis: int, size: int) -> Tensor:
         """`x` tiled along `axis` until it has `size` elements there.
@@ -537,7 +537,7 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
             return x
         if current is None or current == 0 or size % current:
             raise ValueError(f"tile_to: cannot tile size {current} to {size} along axis {axis}; size must be a multiple")
-        return tf.tile(x, [size // current if i == axis else 1 for i in range(rank)])
+        return with_signed_bits(tf.tile, x, [size // current if i == axis else 1 for i in range(rank)])
 
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
         """`x` padded with `fill_value` or cut along `axis` to `new_size`."""
@@ -552,13 +552,16 @@ class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
         if new_size < current:
             return x[tuple(slice(new_size) if i == axis else slice(None) for i in range(rank))]
         widths = [[0, new_size - current] if i == axis else [0, 0] for i in range(rank)]
-        return tf.pad(x, widths, constant_values=self._as(fill_value, x.dtype))
+        fill = tf.cast(fill_value, tf.bool) if x.dtype == tf.bool else self._as(fill_value, x.dtype)
+        return tf.pad(x, widths, constant_values=fill)
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes`."""
+        """`value` reversed along `axes`: an int, a sequence of ints, or `None` for every axis."""
         value = self._t(value)
-        axes = normalize_axes(axes, value.shape.rank, "flip")
-        return tf.reverse(value, list(axes)) if axes else value
+        chosen = normalize_axes(axes, value.shape.rank, "flip")
+        if chosen is None:
+            chosen = tuple(range(value.shape.rank))
+        return tf.reverse(value, list(chosen)) if chosen else value
 
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or list of ints) of the first dimension."""

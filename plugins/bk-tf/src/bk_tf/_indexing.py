@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -37,7 +38,7 @@ def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
     Eagerly an index outside `[-size, size)` raises `IndexOutOfRangeError`; while tracing the check is left to TensorFlow's kernels.
     """
     if indices.dtype not in (tf.int32, tf.int64):
-        if not (indices.dtype.is_integer or indices.dtype == tf.bool):
+        if not indices.dtype.is_integer:  # booleans too: NumPy refuses them as gather indices
             raise ArgumentTypeError(f"{op}: indices must be integers but have dtype {indices.dtype.name}")
         indices = tf.cast(indices, tf.int64)
     sizes = tf.cast(sizes, indices.dtype)
@@ -51,6 +52,19 @@ def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
         limits = sizes.numpy()
         raise IndexOutOfRangeError(f"{op}: index {first.tolist()} is out of range for a dimension of size {limits.tolist()}")
     return tf.where(indices < 0, indices + sizes, indices)
+
+
+_PAD_MODES: Final = ("constant", "symmetric", "reflect", "boundary", "periodic")
+_SIGNED: Final = {1: tf.int8, 2: tf.int16, 4: tf.int32, 8: tf.int64}
+
+
+def with_signed_bits(function: Callable[..., Any], x: Any, *args: Any, **kwargs: Any) -> Any:
+    """`function(x, ...)` for a function that only moves elements (tile, repeat); unsigned ints go through the signed
+    ints of the same size, bit for bit, since TensorFlow lacks kernels for some (uint16 on the CPU). Checked on the dtype,
+    not in an `except` branch: inside `tf.function` the missing kernel is only found when the graph runs."""
+    if not x.dtype.is_unsigned:
+        return function(x, *args, **kwargs)
+    return tf.bitcast(function(tf.bitcast(x, _SIGNED[x.dtype.size]), *args, **kwargs), x.dtype)
 
 
 def _at_least(op: str, *arguments: tuple[Any, int], to_tensor: Callable[[Any], Any]) -> list[Any]:
@@ -349,7 +363,7 @@ class IndexingMixin:
         axis = normalize_axis(axis, x.shape.rank, "repeat")
         if _is_eager(repeats) and bool(tf.reduce_any(repeats < 0)):
             raise ValueError(f"repeat: repeats must be 0 or more but got {repeats.numpy().tolist()}")
-        result = tf.repeat(x, repeats, axis=axis)
+        result = with_signed_bits(tf.repeat, x, repeats, axis=axis)
         if new_length is None:
             return result
         current = tf.shape(result)[axis]
@@ -369,6 +383,12 @@ class IndexingMixin:
         value = self._t(value)
         widths = [[int(w) for w in pair] for pair in pad_width]
         mode = "periodic" if mode == "circular" else mode  # PyTorch's name
+        if value.shape.rank == 0 and not widths and mode in _PAD_MODES:  # nothing to pad (TensorFlow wants a (0, 2) matrix)
+            return value
+        if mode != "constant" and any(
+            size == 0 and (lower or upper) for size, (lower, upper) in zip(value.shape.as_list(), widths, strict=False)
+        ):
+            raise ValueError(f"pad: cannot extend an empty axis with mode {mode!r}, only with 'constant' (as NumPy)")
         if mode == "constant":
             return tf.pad(value, widths, constant_values=tf.cast(constant_values, value.dtype))
         if mode in ("symmetric", "reflect"):
@@ -458,6 +478,8 @@ class IndexingMixin:
         if bins < 0:
             raise ValueError(f"bincount: bins must be 0 or more but got {bins}")
         x = tf.cast(self._t(x), tf.int64)
+        if _is_eager(x) and tf.size(x) > 0 and bool(tf.reduce_any(x < 0)):
+            raise ValueError(f"bincount: values must be 0 or more (as NumPy) but got {int(tf.reduce_min(x))}")
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x, bins)
         if weights is None:
@@ -467,6 +489,35 @@ class IndexingMixin:
             if weights.dtype == tf.bool:
                 weights = tf.cast(weights, tf.int64)
         return tf.math.unsorted_segment_sum(weights, target, bins + 1)[:bins]
+
+    def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
+        """Multi-indices `(..., len(shape))` of integer flat indices into an array of `shape` (C order), in their dtype.
+
+        Raises:
+            ArgumentTypeError: for indices that are not integers (booleans included, as NumPy).
+            ValueError: (eagerly) for an index outside `[0, prod(shape))`, as NumPy.
+        """
+        flat_index = self._t(flat_index)
+        if not flat_index.dtype.is_integer:
+            raise ArgumentTypeError(f"unravel_index: indices must be integers but have dtype {flat_index.dtype.name}")
+        shape = [int(s) for s in shape]
+        size = math.prod(shape)
+        dtype = flat_index.dtype
+        if _is_eager(flat_index) and tf.size(flat_index) > 0:
+            outside = flat_index < tf.zeros((), dtype)
+            if size <= dtype.max:
+                outside = tf.logical_or(outside, flat_index >= tf.constant(size, dtype))
+            if bool(tf.reduce_any(outside)):
+                first = tf.boolean_mask(flat_index, outside)[0].numpy()
+                raise ValueError(f"unravel_index: index {first.tolist()} is out of bounds for an array of size {size}")
+        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
+        parts = [
+            tf.math.floormod(tf.math.floordiv(flat_index, tf.constant(stride, dtype)), tf.constant(max(n, 1), dtype))
+            if stride <= dtype.max
+            else tf.zeros_like(flat_index)  # a stride beyond the dtype: every index lies in the first block
+            for stride, n in zip(strides, shape, strict=True)
+        ]
+        return tf.stack(parts, axis=-1) if parts else tf.zeros(tf.concat([tf.shape(flat_index), [0]], 0), dtype)
 
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of every row of `(batch, n)` indices, in one call."""

@@ -109,6 +109,54 @@ def _integer_division(divide: Callable[[Any, Any], Any]) -> Callable[[Any, Any],
     return apply
 
 
+def _floor_divide(a: Any, b: Any) -> Any:
+    """`a // b` as NumPy computes it: bools as int8; floats through `fmod`, as NumPy's (and Python's) `divmod`.
+
+    TensorFlow's float kernel is `floor(a / b)`, which gives `inf // 2 = inf` (NumPy: NaN),
+    `-1 // inf = -0` (NumPy: -1) and `1 // 0.1 = 10` (NumPy: 9).
+    """
+    if a.dtype == tf.bool:
+        return tf.math.floordiv(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+    if not a.dtype.is_floating:
+        if a.dtype.is_complex:
+            raise ArgumentTypeError(f"complex values have no floor division (NumPy has none either), got {a.dtype.name}")
+        return tf.math.floordiv(a, b)
+    if a.dtype in (tf.float16, tf.bfloat16):  # no fmod kernel in half precision
+        return tf.cast(_floor_divide(tf.cast(a, tf.float32), tf.cast(b, tf.float32)), a.dtype)
+    zero = tf.zeros((), a.dtype)
+    mod = tf.truncatemod(a, b)  # C's fmod
+    div = (a - mod) / b
+    div = tf.where(tf.logical_and(tf.not_equal(mod, zero), tf.not_equal(b < zero, mod < zero)), div - 1, div)
+    floor = tf.floor(div)
+    floor = tf.where(div - floor > 0.5, floor + 1, floor)  # snapped to the nearest integer, as NumPy
+    quotient = a / b
+    return tf.where(tf.equal(b, zero), quotient, tf.where(tf.equal(div, zero), quotient * zero, floor))
+
+
+def _shift(shift: Callable[[Any, Any], Any], left: bool) -> Callable[[Any, Any], Any]:
+    """`shift` (`<<` or `>>`) as NumPy: booleans as int8; a count outside `[0, bits)` gives 0 (`>>` of a negative value: -1).
+
+    TensorFlow's kernels leave such counts to C, where the result is undefined.
+    """
+
+    def apply(a: Any, b: Any) -> Any:
+        if a.dtype == tf.bool:
+            a, b = tf.cast(a, tf.int8), tf.cast(b, tf.int8)
+        elif not a.dtype.is_integer:
+            raise ArgumentTypeError(f"bit shifts need integers or booleans, not {a.dtype.name}")
+        inside = b < a.dtype.size * 8 if a.dtype.is_unsigned else tf.logical_and(b >= 0, b < a.dtype.size * 8)
+        shifted = shift(a, tf.where(inside, b, tf.zeros((), b.dtype)))
+        zero = tf.zeros((), a.dtype)
+        outside = zero if left or a.dtype.is_unsigned else tf.where(a < zero, tf.constant(-1, a.dtype), zero)
+        return tf.where(inside, shifted, outside)
+
+    return apply
+
+
+def _nan_complex(x: Any) -> Any:
+    return tf.logical_or(tf.math.is_nan(tf.math.real(x)), tf.math.is_nan(tf.math.imag(x)))
+
+
 def _power(a: Any, b: Any) -> Any:
     """`a ** b`; booleans as int8 and unsigned ints through int64 (TensorFlow has no kernels), wrapping as NumPy does."""
     if a.dtype == tf.bool:
@@ -228,8 +276,17 @@ def _in_range(bound: Any, dtype: Any) -> Any:
     return bound
 
 
+def _python_real(value: Any) -> bool:
+    """Whether `value` is a Python bool, int or float (not a NumPy scalar, which has a dtype)."""
+    return type(value) in (bool, int, float)
+
+
 def _log_base(base: float) -> Callable[[Any], Any]:
     def apply(x: Any) -> Any:
+        if x.dtype.is_complex:  # part by part: a complex division turns log(0) = -inf + 0j into -inf + nan j
+            log = tf.math.log(x)
+            scale = tf.constant(math.log(base), log.dtype.real_dtype)
+            return tf.complex(tf.math.real(log) / scale, tf.math.imag(log) / scale)
         return tf.math.log(x) / tf.constant(math.log(base), x.dtype)
 
     return apply
@@ -245,8 +302,10 @@ def _abs(x: Any) -> Any:
 
 
 def _sign(x: Any) -> Any:
+    if x.dtype.is_unsigned:  # no kernel: 0 or 1
+        return tf.cast(tf.not_equal(x, tf.zeros((), x.dtype)), x.dtype)
     if x.dtype == tf.bool:
-        return x
+        raise ArgumentTypeError("sign: booleans have no sign (NumPy has no loop for them); cast them to an integer type")
     return tf.math.sign(x)
 
 
@@ -298,12 +357,22 @@ class MathMixin:
     mod = _binary(
         "mod", _integer_division(tf.math.floormod), "`dividend % divisor` with the sign of the divisor; integers % 0 give 0."
     )
-    floordiv = _binary("floordiv", _integer_division(tf.math.floordiv), "`a // b`; integers // 0 give 0, as in NumPy.")
+    floordiv = _binary(
+        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0."
+    )
     and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
     or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
     xor = _binary("xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
-    shift_bits_left = _binary("shift_bits_left", tf.bitwise.left_shift, "`a << b` for integers.")
-    shift_bits_right = _binary("shift_bits_right", tf.bitwise.right_shift, "`a >> b` for integers (arithmetic for signed ones).")
+    shift_bits_left = _binary(
+        "shift_bits_left",
+        _shift(tf.bitwise.left_shift, left=True),
+        "`a << b` for integers (booleans as int8); counts outside `[0, bits)` give 0, as NumPy.",
+    )
+    shift_bits_right = _binary(
+        "shift_bits_right",
+        _shift(tf.bitwise.right_shift, left=False),
+        "`a >> b` for integers (arithmetic for signed ones, booleans as int8); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
+    )
 
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers."""
@@ -322,16 +391,16 @@ class MathMixin:
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
         a, b = self._common((a, b))
-        if a.dtype.is_complex:
-            return tf.where(_ordered(tf.greater_equal)(a, b), a, b)
+        if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
+            return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(a, b), a, b)))
         result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
         return self._with_nan(result, a, b)
 
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
         a, b = self._common((a, b))
-        if a.dtype.is_complex:
-            return tf.where(_ordered(tf.greater_equal)(b, a), a, b)
+        if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
+            return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(b, a), a, b)))
         result = tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b)
         return self._with_nan(result, a, b)
 
@@ -347,6 +416,9 @@ class MathMixin:
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
         x, y = self._common((x, y), int_to_float=True)
+        if x.dtype.is_complex:  # NumPy's (Smith's) division: (3 + 0j) / inf is 0, not NaN
+            zero = tf.equal(y, tf.zeros((), y.dtype))
+            return tf.where(zero, tf.zeros((), x.dtype), _divide(x, tf.where(zero, tf.ones((), y.dtype), y)))
         return tf.math.divide_no_nan(x, y)
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
@@ -377,6 +449,18 @@ class MathMixin:
         dtype: `clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`).
         """
         x = self._t(x)
+        if (x.dtype.is_integer or x.dtype == tf.bool) and _python_real(minimum) and _python_real(maximum):
+            kept = x.dtype
+            if kept == tf.bool and type(minimum) is bool and type(maximum) is bool:
+                return tf.logical_and(tf.logical_or(x, minimum), maximum)
+            if float in (type(minimum), type(maximum)) or kept == tf.bool:
+                # NumPy clips in the promoted type, bk casts back to the dtype of x (truncating, bools: != 0)
+                wide = tf.float64 if float in (type(minimum), type(maximum)) else tf.int64
+                low, high = (
+                    tf.constant(_in_range(int(v), wide) if wide == tf.int64 else float(v), wide) for v in (minimum, maximum)
+                )
+                result = tf.minimum(tf.maximum(tf.cast(x, wide), low), high)
+                return tf.not_equal(result, tf.zeros((), wide)) if kept == tf.bool else tf.cast(result, kept)
         if x.dtype.is_integer:
             minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
         x, low, high = self._common((x, minimum, maximum))
@@ -460,6 +544,8 @@ class MathMixin:
     def conj(self, x: Tensor) -> Tensor:
         """Complex conjugate."""
         x = self._keep_ints(x)
+        if x.dtype == tf.bool:  # NumPy's conjugate has no bool loop: int8
+            return tf.cast(x, tf.int8)
         return tf.math.conj(x) if x.dtype.is_complex else x
 
     # ------------------------------------------------------------ reductions
@@ -591,6 +677,7 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._floats(x)
+        normalize_axis(-1, x.shape.rank, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         q = tf.cast(tf.convert_to_tensor(quantiles), tf.float64)
         if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):
             raise ValueError(f"quantile: quantiles must lie in [0, 1] but got {q.numpy().tolist()}")
@@ -604,6 +691,9 @@ class MathMixin:
         high = tf.gather(ordered, tf.reshape(upper, [-1]), axis=-1)
         fraction = tf.reshape(fraction, [-1])
         result = low + (high - low) * fraction
+        if x.dtype.is_floating:  # NaN anywhere along the axis gives NaN, as NumPy
+            has_nan = tf.reduce_any(tf.math.is_nan(x), axis=-1)
+            result = tf.where(has_nan[..., None], tf.constant(math.nan, x.dtype), result)
         rank = x.shape.rank
         result = tf.transpose(result, [rank - 1, *range(rank - 1)])  # quantiles first
         return tf.reshape(result, tf.concat([tf.shape(q), tf.shape(x)[:-1]], 0))

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, to_numpy_dtype
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
 from bk._axes import normalize_axis
 
 from ._dtypes import binary_dtype
@@ -38,7 +38,7 @@ def _batch_size(*sizes: int) -> int:
     """The common batch size of `sizes`, where 1 broadcasts."""
     others = {s for s in sizes if s != 1}
     if len(others) > 1:
-        raise ValueError(f"batch sizes must be equal or 1 but got {sizes}")
+        raise ShapeMismatchError(f"batch sizes must be equal or 1 but got {sizes}")
     return others.pop() if others else 1
 
 
@@ -137,18 +137,31 @@ class IndexingMixin:
             mode: `'update'` (the last duplicate wins), `'add'`, `'max'` or `'min'`.
 
         Raises:
-            ValueError: for another mode or mismatching batch sizes.
+            ValueError: for another mode.
+            ShapeMismatchError: for indices that are not `(batch, updates, ndims)` with one index per
+                spatial axis, values that do not broadcast, or mismatching batch sizes.
         """
         if mode != "update" and mode not in _SCATTER_UFUNCS:
             raise ValueError(f"scatter mode must be 'update', 'add', 'max' or 'min' but got {mode!r}")
         base_grid, indices, values = np.asarray(base_grid), np.asarray(indices), np.asarray(values)
+        if indices.ndim != 3 or indices.shape[-1] != base_grid.ndim - 2 or values.ndim != 3:
+            raise ShapeMismatchError(
+                f"scatter: expected (batch, updates, {base_grid.ndim - 2}) indices and (batch, updates, channels) values "
+                f"for a grid of shape {base_grid.shape}, got indices {indices.shape} and values {values.shape}"
+            )
         dtype = binary_dtype(base_grid, values)
-        batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
+        try:
+            batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
+        except ShapeMismatchError as error:
+            raise ShapeMismatchError(f"scatter: {error}") from None
         result = np.array(np.broadcast_to(base_grid, (batch, *base_grid.shape[1:])), dtype=dtype)
         updates = indices.shape[1]
         rows = np.broadcast_to(np.arange(batch)[:, None], (batch, updates))
         where = (rows, *[np.broadcast_to(indices[..., d], (batch, updates)) for d in range(indices.shape[-1])])
-        values = np.broadcast_to(values.astype(dtype, copy=False), (batch, updates, result.shape[-1]))
+        try:
+            values = np.broadcast_to(values.astype(dtype, copy=False), (batch, updates, result.shape[-1]))
+        except ValueError:
+            raise ShapeMismatchError(f"scatter: values {values.shape} do not broadcast to (batch, updates, channels) = {(batch, updates, result.shape[-1])}") from None
         try:
             if mode == "update":
                 result[where] = values

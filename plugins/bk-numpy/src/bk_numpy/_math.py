@@ -167,9 +167,13 @@ def _special(name: str, doc: str) -> Callable[..., Any]:
         from scipy import special  # imported on first use: loading the backend stays fast
 
         x = _floats(x)
-        return np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+        try:
+            return np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+        except TypeError as error:  # a dtype SciPy's function does not take (complex for gammaln)
+            reraise_as(ArgumentTypeError, operation.__name__, error)
 
     operation.__doc__ = doc
+    operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
     return operation
 
 
@@ -513,6 +517,10 @@ class MathMixin:
         """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = _floats(x)
         normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
+        if x.dtype.kind == "c":
+            raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
+        if x.shape[-1] == 0:
+            raise ValueError(f"quantile: the quantiles of an empty axis (shape {x.shape}) are undefined")
         return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
 
     # ------------------------------------------------------------ precision-aware conversions

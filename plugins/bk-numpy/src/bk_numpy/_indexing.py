@@ -9,6 +9,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
 from bk._axes import normalize_axis
+from bk._errors import check_tensor_argument
 
 from ._dtypes import binary_dtype
 from ._errors import reraise
@@ -34,11 +35,11 @@ def _comparable(x: Any) -> Any:
     return x.astype(np.float32) if x.dtype.kind == "V" else x
 
 
-def _batch_size(*sizes: int) -> int:
-    """The common batch size of `sizes`, where 1 broadcasts."""
+def _batch_size(op: str, *sizes: int) -> int:
+    """The common batch size of `sizes`, where 1 broadcasts; `ShapeMismatchError` naming `op` otherwise."""
     others = {s for s in sizes if s != 1}
     if len(others) > 1:
-        raise ShapeMismatchError(f"batch sizes must be equal or 1 but got {sizes}")
+        raise ShapeMismatchError(f"{op}: batch sizes must be equal or 1 but got {sizes}")
     return others.pop() if others else 1
 
 
@@ -106,10 +107,10 @@ class IndexingMixin:
         """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`; batch 1 broadcasts."""
         values, indices = np.asarray(values), np.asarray(indices)
         if indices.shape[-1] != values.ndim - 2:
-            raise ValueError(
-                f"indices must hold {values.ndim - 2} components for values of shape {values.shape} but hold {indices.shape[-1]}"
+            raise ShapeMismatchError(
+                f"batched_gather_nd: indices must hold {values.ndim - 2} components for values of shape {values.shape} but hold {indices.shape[-1]}"
             )
-        batch = _batch_size(values.shape[0], indices.shape[0])
+        batch = _batch_size("batched_gather_nd", values.shape[0], indices.shape[0])
         if values.shape[0] == 1:
             batch_index: Any = 0
         else:
@@ -122,7 +123,7 @@ class IndexingMixin:
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts."""
         values, indices = np.asarray(values), np.asarray(indices)
-        batch = _batch_size(values.shape[0], indices.shape[0])
+        batch = _batch_size("batched_gather_1d", values.shape[0], indices.shape[0])
         rows = np.arange(batch)[:, None] if values.shape[0] > 1 else 0
         return values[rows, indices]
 
@@ -150,10 +151,7 @@ class IndexingMixin:
                 f"for a grid of shape {base_grid.shape}, got indices {indices.shape} and values {values.shape}"
             )
         dtype = binary_dtype(base_grid, values)
-        try:
-            batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
-        except ShapeMismatchError as error:
-            raise ShapeMismatchError(f"scatter: {error}") from None
+        batch = _batch_size("scatter", base_grid.shape[0], indices.shape[0], values.shape[0])
         result = np.array(np.broadcast_to(base_grid, (batch, *base_grid.shape[1:])), dtype=dtype)
         updates = indices.shape[1]
         rows = np.broadcast_to(np.arange(batch)[:, None], (batch, updates))
@@ -187,7 +185,7 @@ class IndexingMixin:
             )
         if axis == 0:
             raise ValueError("indexed_segment_sum() sums along a non-batch axis; axis 0 is the batch")
-        batch = _batch_size(x.shape[0], indices.shape[0])
+        batch = _batch_size("indexed_segment_sum", x.shape[0], indices.shape[0])
         x = np.broadcast_to(x, (batch, *x.shape[1:]))
         indices = np.broadcast_to(indices, (batch, indices.shape[1]))
         if not np.all(indices[:, 0] == 0):  # reduceat over the flattened batch needs segments to start at 0
@@ -356,8 +354,10 @@ class IndexingMixin:
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
         """Batched weighted histograms `(batch, edges - 1)`; the last bin includes its right edge, as in NumPy."""
+        for argument in (values, weights, bin_edges):
+            check_tensor_argument(argument, "histogram1d")
         values, weights, bin_edges = np.asarray(values), np.asarray(weights), np.asarray(bin_edges)
-        batch = _batch_size(values.shape[0], weights.shape[0], bin_edges.shape[0])
+        batch = _batch_size("histogram1d", values.shape[0], weights.shape[0], bin_edges.shape[0])
         bins = bin_edges.shape[-1] - 1
         values = np.broadcast_to(values, (batch, values.shape[-1]))
         edges = np.broadcast_to(bin_edges, (batch, bins + 1))

@@ -279,3 +279,19 @@ def _reshape_indivisible(t: Trial) -> None:
 
 
 add_case("reshape", "edge-inferred-size", _reshape_indivisible, "a -1 size that does not divide the element count raises ShapeMismatchError")
+
+
+def _scatter_shapes(t: Trial) -> None:
+    grid = np.zeros((1, 6, 1), np.float32)  # (batch, spatial, channels)
+    values = np.ones((1, 2, 1), np.float32)
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.scatter(tensor(t, grid), tensor(t, np.array([[[0, 1], [2, 3]]])), tensor(t, values), "add"), "scatter with two index components into one spatial axis", "scatter")
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.scatter(tensor(t, np.zeros((2, 6, 1), np.float32)), tensor(t, np.array([[[0], [2]]] * 3)), tensor(t, values), "add"), "scatter with batch sizes 2 and 3", "scatter")
+
+
+def _gather_nd_shapes(t: Trial) -> None:
+    values = np.zeros((1, 2, 3, 1), np.float32)  # (batch, spatial (2, 3), channels)
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.batched_gather_nd(tensor(t, values), tensor(t, np.array([[[0, 1, 2]]]))), "batched_gather_nd with three index components into two spatial axes", "batched_gather_nd")
+
+
+add_case("scatter", "edge-shapes", _scatter_shapes, "index vectors of the wrong length and mismatching batch sizes raise ShapeMismatchError")
+add_case("batched_gather_nd", "edge-shapes", _gather_nd_shapes, "index vectors of the wrong length raise ShapeMismatchError")

@@ -548,6 +548,10 @@ class MathMixin:
         """Quantiles of the last axis by linear interpolation (NumPy's default), shaped `(quantiles, *x.shape[:-1])`."""
         x = self._floats(x, "quantile")
         normalize_axis(-1, len(x.shape), "quantile")  # a 0-d tensor has no last axis: AxisError
+        if self._dt(x).kind is complex:
+            raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
+        if x.shape[-1] == 0:
+            raise ValueError(f"quantile: the quantiles of an empty axis (shape {tuple(x.shape)}) are undefined")
         xp = self.xp
         q = np.asarray(self.numpy(quantiles) if isinstance(quantiles, self._array_type) else quantiles, dtype=np.float64)  # type: ignore[attr-defined]
         ordered = xp.sort(x, axis=-1)

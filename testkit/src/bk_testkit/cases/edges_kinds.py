@@ -128,9 +128,11 @@ def _quantile_nan(t: Trial) -> None:
     expected = np.quantile(x, np.array([0.25, 0.5]), axis=-1).astype(np.float32)
     check_result(t, t.b.quantile(tensor(t, x), [0.25, 0.5]), expected, "quantile([[1, nan, 2, 3], [0, 1, 2, 3]], [0.25, 0.5])", _F32, {"x": x})
     check_raises(t, bk.AxisError, lambda: t.b.quantile(tensor(t, np.asarray(2.5, np.float32)), 0.5), "quantile of a 0-d tensor, which has no last axis", "quantile")
+    check_raises(t, ValueError, lambda: t.b.quantile(tensor(t, np.zeros((2, 0), np.float32)), 0.5), "quantile of an empty last axis")
+    check_raises(t, bk.ArgumentTypeError, lambda: t.b.quantile(tensor(t, np.array([1 + 1j, 2], np.complex64)), 0.5), "quantile of complex values, which have no order", "quantile")
 
 
-add_case("quantile", "edge-nan-0d", _quantile_nan, "NaN gives NaN; a 0-d tensor raises AxisError")
+add_case("quantile", "edge-nan-0d", _quantile_nan, "NaN gives NaN; a 0-d tensor raises AxisError, an empty axis ValueError, complex values ArgumentTypeError")
 
 
 def _pow_negative(t: Trial) -> None:

@@ -148,3 +148,165 @@ def test_sparse_constructors_check_their_indices(b: Backend) -> None:
 def test_integer_floordiv_by_zero_is_zero_as_numpy(b: Backend) -> None:
     result = b.floordiv(b.as_tensor(np.array([3, -3, 7], np.int32)), b.as_tensor(np.array([0, 2, 0], np.int32)))
     assert result.dtype == jnp.int32 and np.asarray(result).tolist() == [0, -2, 0]  # JAX alone gives -2 for 3 // 0
+
+
+# ---------------------------------------------------------------- NumPy's rules where JAX differs (R1-R11 of the differential run)
+
+
+def _t(b: Backend, values: Any, dtype: str) -> Any:
+    return b.as_tensor(np.asarray(values).astype(dtype))
+
+
+@pytest.mark.parametrize(
+    ("op", "args"),
+    [
+        ("and_", ("float32", "float32")),
+        ("or_", ("float32", 1)),
+        ("xor", ("complex64", "complex64")),
+        ("shift_bits_left", ("float32", 1)),
+        ("shift_bits_right", ("float64", "float64")),
+        ("invert", ("float32",)),
+        ("floordiv", ("complex64", 1)),
+        ("mod", ("complex64", "complex64")),
+        ("floor", ("complex64",)),
+        ("ceil", ("complex128",)),
+        ("round", ("complex64",)),
+        ("quantile", ("complex64", 0.5)),
+    ],
+)
+def test_dtypes_an_operation_does_not_take_raise_argument_type_error(b: Backend, op: str, args: tuple[Any, ...]) -> None:
+    values = [_t(b, [1.5, 2.0], a) if isinstance(a, str) else a for a in args]
+    with pytest.raises(bk.ArgumentTypeError, match=f"^{op}: "):
+        getattr(b, op)(*values)
+
+
+def test_sign_of_unsigned_ints_is_zero_or_one(b: Backend) -> None:
+    assert np.asarray(b.sign(_t(b, [0, 7, 255], "uint8"))).tolist() == [0, 1, 1]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"])
+def test_shifts_by_counts_outside_the_bits_follow_numpy(b: Backend, dtype: str) -> None:
+    bits = np.iinfo(dtype).bits
+    x = np.array([-5 if dtype[0] == "i" else 5, 3, 1, 7, 9]).astype(dtype)
+    counts = np.array([bits, bits + 3, -1, 1, 0]).astype(dtype)
+    with np.errstate(all="ignore"):
+        for op, ufunc in (("shift_bits_left", np.left_shift), ("shift_bits_right", np.right_shift)):
+            result = getattr(b, op)(b.as_tensor(x), b.as_tensor(counts))
+            assert result.dtype == np.dtype(dtype) and np.asarray(result).tolist() == ufunc(x, counts).tolist()
+
+
+@pytest.mark.parametrize("op", ["shift_bits_left", "shift_bits_right", "floordiv", "mod", "pow"])
+def test_bool_with_bool_computes_as_int8(b: Backend, op: str) -> None:
+    x = b.as_tensor(np.array([True, False, True, False]))
+    y = b.as_tensor(np.array([True, True, False, False]))
+    expected = getattr(np, {"shift_bits_left": "left_shift", "shift_bits_right": "right_shift", "floordiv": "floor_divide", "mod": "mod", "pow": "power"}[op])
+    with np.errstate(all="ignore"):
+        reference = expected(np.asarray(x), np.asarray(y))
+    result = getattr(b, op)(x, y)
+    assert result.dtype == np.int8 == reference.dtype and np.asarray(result).tolist() == reference.tolist()
+
+
+def test_integer_mod_by_zero_is_zero_as_numpy(b: Backend) -> None:
+    result = b.mod(_t(b, [3, -3, 7], "int16"), _t(b, [0, 2, 0], "int16"))
+    assert result.dtype == jnp.int16 and np.asarray(result).tolist() == [0, 1, 0]
+
+
+def test_clip_keeps_the_dtype_for_float_bounds_and_bools(b: Backend) -> None:
+    result = b.clip(_t(b, [-128, 5], "int8"), -1.5, 2.5)
+    assert result.dtype == jnp.int8 and np.asarray(result).tolist() == [-1, 2]
+    assert b.clip(_t(b, [True, False], "bool"), 0, 1).dtype == jnp.bool_
+
+
+def test_comparisons_with_ints_outside_the_range_compare_values(b: Backend) -> None:
+    assert np.asarray(b.equal(_t(b, [1, -1], "int8"), 300)).tolist() == [False, False]
+    assert np.asarray(b.greater_than(_t(b, [0, 255], "uint8"), -1)).tolist() == [True, True]
+    assert np.asarray(b.greater_or_equal(-1, _t(b, [0, 255], "uint8"))).tolist() == [False, False]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_quantile_of_values_with_nan_is_nan(b: Backend, dtype: str) -> None:
+    x = b.cast(b.as_tensor(np.array([1.0, np.nan, 3.0], np.float32)), bk.DType(float, 16 if "16" in dtype else int(dtype[-2:])))
+    if dtype == "bfloat16":
+        x = x.astype(jnp.bfloat16)
+    assert np.isnan(float(b.quantile(x, 0.5)))
+    with pytest.raises(ValueError, match="^quantile: "):
+        b.quantile(b.as_tensor(np.zeros((2, 0), np.float32)), 0.5)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"])
+def test_integer_powers_wrap_as_numpy(b: Backend, dtype: str) -> None:
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(0)
+    base = rng.integers(info.min, info.max, 40, dtype=dtype, endpoint=True)
+    exp = rng.integers(0, info.max, 40, dtype=dtype, endpoint=True)
+    exp[:5] = [0, 1, 2, 63, 64]  # JAX's own integer power stops after 6 bits of the exponent
+    with np.errstate(all="ignore"):
+        expected = np.power(base, exp)
+    assert np.asarray(b.pow(b.as_tensor(base), b.as_tensor(exp))).tolist() == expected.tolist()
+    compiled = b.jit_compile(b.pow)
+    assert np.asarray(compiled(b.as_tensor(base), b.as_tensor(exp))).tolist() == expected.tolist()
+
+
+def test_integer_to_negative_integer_power_raises_value_error(b: Backend) -> None:
+    with pytest.raises(ValueError, match="^pow: .*negative integer powers"):
+        b.pow(_t(b, [2, 3], "int32"), -1)
+    with pytest.raises(ValueError, match="^pow: .*negative integer powers"):
+        b.pow(_t(b, [2, 3], "int32"), _t(b, [-1, 2], "int32"))
+
+
+def test_flip_takes_an_int_axis(b: Backend) -> None:
+    x = b.as_tensor(np.arange(6).reshape(2, 3))
+    assert np.asarray(b.flip(x, 1)).tolist() == [[2, 1, 0], [5, 4, 3]]
+    assert np.asarray(b.flip(x, [0])).tolist() == [[3, 4, 5], [0, 1, 2]]
+    with pytest.raises(bk.AxisError, match="^flip: "):
+        b.flip(x, 2)
+
+
+def test_gather_with_bool_indices_raises_argument_type_error(b: Backend) -> None:
+    for op, args in (("gather", (0,)), ("gather_1d", ())):
+        with pytest.raises(bk.ArgumentTypeError, match=f"^{op}: indices must be integers"):
+            getattr(b, op)(_t(b, [1.0, 2.0], "float32"), b.as_tensor(np.array([True, False])), *args)
+
+
+def test_bincount_and_unravel_index_refuse_values_outside_their_range(b: Backend) -> None:
+    with pytest.raises(ValueError, match="^bincount: "):
+        b.bincount(_t(b, [-1, 2], "int32"), None, 4)
+    with pytest.raises(ValueError, match="^unravel_index: "):
+        b.unravel_index(_t(b, [6], "int32"), (2, 3))
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64", "int16", "bool", "float16", "bfloat16", "complex64"])
+def test_shape_operations_take_every_dtype(b: Backend, dtype: str) -> None:
+    x = b.as_tensor(np.array([[1, 0, 3], [2, 1, 0]]).astype(np.float32)).astype(jnp.bfloat16 if dtype == "bfloat16" else dtype)
+    assert b.tile(x, (1, 2)).shape == (2, 6) and b.repeat(x, 2, 1).shape == (2, 6)
+    assert b.concat([x, x], 0).shape == (4, 3) and b.sort(x, -1).dtype == x.dtype
+
+
+def test_sort_of_a_0d_tensor_has_no_axis(b: Backend) -> None:
+    for op in ("sort", "argsort"):
+        with pytest.raises(bk.AxisError, match=f"^{op}: "):
+            getattr(b, op)(b.as_tensor(np.float32(2.5)), 0)
+
+
+def test_complex_nan_propagates_through_maximum_max_and_argmax(b: Backend) -> None:
+    values = np.array([[1 + 1j, np.nan, 3], [2, 5j, complex(1, np.nan)], [0, 0, 0]], np.complex64)
+    x = b.as_tensor(values)
+    for axis in (None, 0, 1, (0, 1)):
+        for keepdims in (False, True):
+            for op in ("max", "min"):
+                result, expected = np.asarray(getattr(b, op)(x, axis, keepdims)), getattr(np, op)(values, axis, keepdims=keepdims)
+                assert result.shape == expected.shape and np.array_equal(np.isnan(result), np.isnan(expected))
+                assert np.allclose(result, expected, equal_nan=True)
+    for axis in (None, 0, 1):
+        assert np.asarray(b.argmax(x, axis)).tolist() == np.argmax(values, axis).tolist()
+        assert np.asarray(b.argmin(x, axis)).tolist() == np.argmin(values, axis).tolist()
+    y = np.array([np.nan, 1 + 1j, 3, 2j], np.complex64)
+    z = np.array([0, np.nan, 1, 1j], np.complex64)
+    assert np.allclose(np.asarray(b.maximum(b.as_tensor(y), b.as_tensor(z))), np.maximum(y, z), equal_nan=True)
+    assert np.allclose(np.asarray(b.minimum(b.as_tensor(y), b.as_tensor(z))), np.minimum(y, z), equal_nan=True)
+    assert np.allclose(np.asarray(b.clip(b.as_tensor(y), -1, 2)), np.clip(y, -1, 2), equal_nan=True)
+
+
+def test_pad_of_a_0d_tensor_returns_it(b: Backend) -> None:
+    for mode in ("constant", "periodic", "reflect", "symmetric", "boundary"):
+        assert float(b.pad(b.as_tensor(np.float32(2.5)), [], mode)) == 2.5

@@ -4,7 +4,8 @@ JAX reports a caller's mistake with its own wording and class (a `TypeError` for
 do not broadcast, a `ValueError` for an axis out of range). `translate_errors` wraps the methods
 of `JaxBackend` once, when the class is built: the wrapper only adds an `except` branch, which
 costs nothing until something raises, and there it maps JAX's error to `bk.ShapeMismatchError`,
-`bk.AxisError` or `bk.IndexOutOfRangeError` and puts the operation's name first in the message.
+`bk.AxisError`, `bk.IndexOutOfRangeError` or (for a dtype JAX refuses, such as `&` of floats)
+`bk.ArgumentTypeError` and puts the operation's name first in the message.
 Errors bk-jax raises itself (the bk classes, `ValueError`, `OverflowError`) get the name too.
 The arithmetic operators are not wrapped: they catch inline (see `_math`), as a wrapper call
 would cost a few percent of a small eager operation.
@@ -30,6 +31,8 @@ _SHAPES: Final = re.compile(
 )
 _AXIS: Final = re.compile(r"axis .*out of (bounds|range)|out of range for .*axis|repeated axis|duplicate (value in )?'?axis", re.IGNORECASE)
 _INDEX: Final = re.compile(r"index .*out of (bounds|range)", re.IGNORECASE)
+# JAX's `TypeError` for a dtype an operation does not take (`jnp.floor` of complex, `&` of floats).
+_DTYPE: Final = re.compile(r"does not accept dtype|does not support complex|accepted dtypes", re.IGNORECASE)
 _NOT_WRAPPED: Final = frozenset(
     # Called by bk-jax itself on every operation, and without user mistakes of their own.
     ("is_tensor", "is_available", "dtype", "staticshape", "shape", "ndims", "combine_types", "auto_cast", "numpy", "cast", "as_tensor",
@@ -50,6 +53,8 @@ def _classify(error: BaseException) -> type[Exception] | None:
             return AxisError
         if _SHAPES.search(text):
             return ShapeMismatchError
+    if isinstance(error, TypeError) and _DTYPE.search(text):
+        return ArgumentTypeError
     if isinstance(error, IndexError) and _INDEX.search(text):
         return IndexOutOfRangeError
     return None

@@ -65,12 +65,12 @@ class IndexingMixin:
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Ascending along `axis`; NaN sorts last, as in NumPy."""
         x = self._t(x)
-        return jnp.sort(x, axis=normalize_axis(axis, max(x.ndim, 1), "sort") if x.ndim else None)
+        return jnp.sort(x, axis=normalize_axis(axis, x.ndim, "sort"))  # a 0-d tensor has no axis: AxisError
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """int64 indices that sort `x` along `axis`; stable (equal elements keep their order), NaN last."""
         x = self._t(x)
-        axis = normalize_axis(axis, max(x.ndim, 1), "argsort") if x.ndim else None
+        axis = normalize_axis(axis, x.ndim, "argsort")  # a 0-d tensor has no axis: AxisError (NumPy returns [0])
         return jnp.argsort(x, axis=axis, stable=True).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
@@ -181,7 +181,10 @@ class IndexingMixin:
 
     def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`values[indices]` for 1-D `values`; negative indices count from the end (also inside `vectorized_call`)."""
-        return self.gather(values, indices, 0)
+        values = self._t(values)
+        normalize_axis(0, values.ndim, "gather_1d")
+        indices = _index_array(self._t(indices), values.shape[0], "gather_1d")
+        return jnp.take(values, indices, axis=0, mode="clip")
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`.

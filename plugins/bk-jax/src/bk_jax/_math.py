@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -131,14 +132,20 @@ class MathMixin:
         if len(pad_width) != value.ndim:
             raise ValueError(f"pad_width needs one (lower, upper) pair per axis: {value.ndim} pairs, not {len(pad_width)}")
         widths = tuple((int(lower), int(upper)) for lower, upper in pad_width)
+        if not widths:  # a 0-d tensor: nothing to pad (jnp.pad refuses an empty pad_width)
+            return value
         if mode == "constant":
             return jnp.pad(value, widths, mode="constant", constant_values=jnp.asarray(constant_values, value.dtype))
         return jnp.pad(value, widths, mode=_PAD_MODES[mode])
 
-    def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
-        """`value` reversed along `axes` (each named once)."""
+    def flip(self, value: Tensor, axes: int | Sequence[int]) -> Tensor:
+        """`value` reversed along `axes`: one int, or a tuple or list of axes, each named once.
+
+        Raises:
+            bk.AxisError: for an axis out of range or named twice.
+        """
         value = self._t(value)
-        return jnp.flip(value, normalize_axes(tuple(axes), value.ndim, "flip"))
+        return jnp.flip(value, normalize_axes(axes if isinstance(axes, int) else tuple(axes), value.ndim, "flip"))
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` as `(batch, diagonal, channels)`."""
@@ -172,23 +179,48 @@ class MathMixin:
         return jnp.sign(self._t(x))
 
     def round(self, x: Tensor) -> Tensor:
-        """Rounds halves to even, as NumPy."""
+        """Rounds halves to even, as NumPy.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values (NumPy's `rint` takes them, its `floor` and `ceil` do not; bk refuses all three).
+        """
         x = self._t(x)
-        return jnp.round(x) if is_inexact(x) else x
+        if not is_inexact(x):
+            return x
+        _no_complex(x, "round")
+        return jnp.round(x)
 
     def ceil(self, x: Tensor) -> Tensor:
+        """Rounds up; integers and bools stay as they are.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values, as NumPy.
+        """
         x = self._t(x)
-        return jnp.ceil(x) if is_inexact(x) else x
+        if not is_inexact(x):
+            return x
+        _no_complex(x, "ceil")
+        return jnp.ceil(x)
 
     def floor(self, x: Tensor) -> Tensor:
+        """Rounds down; integers and bools stay as they are.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values, as NumPy.
+        """
         x = self._t(x)
-        return jnp.floor(x) if is_inexact(x) else x
+        if not is_inexact(x):
+            return x
+        _no_complex(x, "floor")
+        return jnp.floor(x)
 
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
-        return jnp.maximum(*self._operands(a, b))
+        """The larger of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
+        return _nan_first(jnp.maximum, *self._operands(a, b))
 
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
-        return jnp.minimum(*self._operands(a, b))
+        """The smaller of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
+        return _nan_first(jnp.minimum, *self._operands(a, b))
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the type of `x`; NaN stays NaN.
@@ -198,6 +230,8 @@ class MathMixin:
         """
         x = self._t(x)
         lower, upper = (self._bound(x, b) for b in (minimum, maximum))
+        if x.dtype.kind == "c":
+            return _nan_first(jnp.minimum, _nan_first(jnp.maximum, x, lower), upper).astype(x.dtype)
         return jnp.minimum(jnp.maximum(x, lower), upper).astype(x.dtype)
 
     def _bound(self, x: Tensor, bound: Any) -> Any:
@@ -380,23 +414,56 @@ class MathMixin:
             raise_translated("div", error)
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp`; integers to negative integer powers raise a `ValueError`, as in NumPy."""
-        base, exp = self._operands(base, exp)
-        if exp.dtype.kind in "iu" and base.dtype.kind in "iu" and _concrete(exp) and bool(np.any(np.asarray(exp) < 0)):
-            raise ValueError("integers to negative integer powers are not allowed; use floats")
+        """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact
+        only for exponents below 64), bools compute as int8 (NumPy's type).
+
+        Raises:
+            ValueError: for integers to negative integer powers (concrete exponents), as in NumPy.
+        """
+        base, exp = _bool_as_int8(*self._operands(base, exp))
+        if base.dtype.kind in "iu":
+            if _concrete(exp) and exp.dtype.kind == "i" and bool(np.any(np.asarray(exp) < 0)):
+                raise ValueError("integers to negative integer powers are not allowed; use floats")
+            return _integer_power(base, exp)
         return base**exp
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
-        """`dividend % divisor` with the sign of the divisor, as in Python."""
-        dividend, divisor = self._operands(dividend, divisor)
-        return dividend % divisor
+        """`dividend % divisor` with the sign of the divisor, as in Python; integers modulo 0 give 0 and
+        bools compute as int8, as in NumPy.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values.
+        """
+        dividend, divisor = _bool_as_int8(*self._operands(dividend, divisor))
+        return dividend % divisor  # jnp.remainder divides integers by 1 where the divisor is 0
 
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
-        """`a // b`, rounded down; integer division by zero gives 0, as in NumPy."""
-        a, b = self._operands(a, b)
+        """`a // b`, rounded down; integer division by zero gives 0 and bools compute as int8, as in NumPy.
+
+        Raises:
+            bk.ArgumentTypeError: for complex values.
+        """
+        a, b = _bool_as_int8(*self._operands(a, b))
         if a.dtype.kind in "iu":
             return jnp.where(b == 0, jnp.zeros((), a.dtype), a // jnp.where(b == 0, jnp.ones((), b.dtype), b))
         return a // b
+
+    def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a << b`; a count outside `[0, bits)` gives 0 and bools compute as int8, as in NumPy.
+
+        Raises:
+            bk.ArgumentTypeError: for floats or complex values.
+        """
+        return jnp.left_shift(*_bool_as_int8(*self._operands(a, b)))
+
+    def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`,
+        and bools compute as int8, as in NumPy.
+
+        Raises:
+            bk.ArgumentTypeError: for floats or complex values.
+        """
+        return jnp.right_shift(*_bool_as_int8(*self._operands(a, b)))
 
     def _compare(self, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any], above: bool, below: bool) -> Tensor:
         """`function(x, y)` in the common type; a Python int outside the range of the integer tensor
@@ -468,7 +535,10 @@ class MathMixin:
             ValueError: when a reduced axis is empty (no identity).
         """
         x = self._t(x)
-        return jnp.max(x, axis=_reduce_axes(axis, x.ndim, "max"), keepdims=keepdims)
+        axes = _reduce_axes(axis, x.ndim, "max")
+        if x.dtype.kind == "c":
+            return _complex_extreme(jnp.max, x, axes, keepdims)
+        return jnp.max(x, axis=axes, keepdims=keepdims)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates.
@@ -477,7 +547,10 @@ class MathMixin:
             ValueError: when a reduced axis is empty (no identity).
         """
         x = self._t(x)
-        return jnp.min(x, axis=_reduce_axes(axis, x.ndim, "min"), keepdims=keepdims)
+        axes = _reduce_axes(axis, x.ndim, "min")
+        if x.dtype.kind == "c":
+            return _complex_extreme(jnp.min, x, axes, keepdims)
+        return jnp.min(x, axis=axes, keepdims=keepdims)
 
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is non-zero: `bool` for every input dtype."""
@@ -491,12 +564,13 @@ class MathMixin:
 
     def _arg_reduce(self, function: Any, x: Tensor, axis: Any, keepdims: bool, op: str) -> Tensor:
         x = self._t(x)
-        if x.dtype.kind == "c":  # JAX has no complex argmax; order by abs() or real() first
-            raise ArgumentTypeError(f"complex values have no order here; pass abs(x) or real(x) (got {x.dtype})")
         if axis is not None:
             axis = normalize_axis(axis, x.ndim, op)
         if x.size == 0 and (axis is None or x.shape[axis] == 0):
             raise ValueError(f"{op}: the {'tensor' if axis is None else f'axis {axis}'} is empty, so there is no {op[3:]}imum")
+        if x.dtype.kind == "c":  # JAX has no complex argmax: the first element equal to NumPy's max (min), NaN first
+            extreme = _complex_extreme(jnp.max if op == "argmax" else jnp.min, x, None if axis is None else (axis,), True)
+            x, function = (x == extreme) | (jnp.isnan(x) & jnp.isnan(extreme)), jnp.argmax
         return function(x, axis=axis, keepdims=keepdims).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
@@ -515,11 +589,67 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._t(x)
+        if x.dtype.kind == "c":
+            raise ArgumentTypeError(f"quantile: complex values have no order, so no quantiles (got {x.dtype})")
+        if x.ndim and x.shape[-1] == 0:
+            raise ValueError(f"quantile: the last axis is empty (shape {x.shape}), so there are no quantiles")
         x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
         quantiles = jnp.asarray(quantiles, x.dtype)
         if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
             raise ValueError(f"quantiles must lie in [0, 1], got {np.asarray(quantiles).tolist()}")
         return jnp.quantile(x, quantiles, axis=-1)
+
+
+def _no_complex(x: Tensor, op: str) -> None:
+    if x.dtype.kind == "c":
+        raise ArgumentTypeError(f"{op}: not defined for complex values (got {x.dtype}), as in NumPy; apply it to real(x) and imag(x)")
+
+
+def _bool_as_int8(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
+    """Two bool operands (already of one type) as int8, NumPy's type for bool arithmetic such as `left_shift`."""
+    if a.dtype == np.bool_:
+        return a.astype(np.int8), b.astype(np.int8)
+    return a, b
+
+
+def _nan_first(function: Callable[[Any, Any], Any], a: Tensor, b: Tensor) -> Tensor:
+    """`function(a, b)` (maximum or minimum); for complex values a NaN operand wins, as in NumPy."""
+    result = function(a, b)
+    if result.dtype.kind != "c":
+        return result
+    return jnp.where(jnp.isnan(a), a, jnp.where(jnp.isnan(b), b, result))
+
+
+def _complex_extreme(function: Any, x: Tensor, axes: Any, keepdims: bool) -> Tensor:
+    """`jnp.max` or `jnp.min` of complex `x` over `axes` (None, an int or a tuple); the first NaN along the
+    reduced axes wins, as in NumPy (JAX's complex reductions lose NaN)."""
+    result = function(x, axis=axes, keepdims=keepdims)
+    nan = jnp.isnan(x)
+    reduced = tuple(range(x.ndim)) if axes is None else tuple(a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes))
+    if not reduced:
+        return result
+    kept = [a for a in range(x.ndim) if a not in reduced]
+    moved = jnp.transpose(x, (*kept, *reduced)).reshape(*(x.shape[a] for a in kept), math.prod(x.shape[a] for a in reduced))
+    first = jnp.argmax(jnp.transpose(nan, (*kept, *reduced)).reshape(moved.shape), axis=-1)
+    first_nan = jnp.take_along_axis(moved, first[..., None], axis=-1)[..., 0]
+    if keepdims:
+        first_nan = jnp.expand_dims(first_nan, reduced)
+    return jnp.where(jnp.any(nan, axis=reduced, keepdims=keepdims), first_nan, result)
+
+
+@jax.jit
+def _integer_power(base: Tensor, exp: Tensor) -> Tensor:
+    """`base ** exp` for integers of one type, wrapping around as NumPy: binary exponentiation over every
+    bit of `exp` (JAX's `jnp.power` stops after 6 bits, so `2 ** uint8(128)` would be 1, not 0)."""
+    base, exp = jnp.broadcast_arrays(base, exp)
+    one = jnp.ones((), exp.dtype)
+
+    def step(state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        result, square, rest = state
+        result = jnp.where((rest & one) != 0, result * square, result)
+        return result, square * square, jax.lax.shift_right_logical(rest, one)
+
+    return jax.lax.while_loop(lambda state: jnp.any(state[2] != 0), step, (jnp.ones_like(base), base, exp))[0]
 
 
 def _wrapped(number: Any, other: Any) -> Any:

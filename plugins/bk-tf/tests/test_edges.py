@@ -294,6 +294,10 @@ def test_quantile_of_nan_is_nan(b: Any, tf: Any) -> None:
         assert np.isnan(result[0]) and result[1] == pytest.approx(2.25)
     with pytest.raises(bk.AxisError, match=r"^quantile: "):
         b.quantile(tf.constant(2.5), 0.5)
+    with pytest.raises(ValueError, match=r"^quantile: "):
+        b.quantile(tf.zeros((2, 0)), 0.5)
+    with pytest.raises(bk.ArgumentTypeError, match=r"^quantile: "):
+        b.quantile(tf.constant([1 + 1j, 2]), 0.5)
 
 
 def test_integer_power_with_negative_exponent_raises(b: Any, tf: Any) -> None:

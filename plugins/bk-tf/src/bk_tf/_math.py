@@ -678,6 +678,10 @@ class MathMixin:
         """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
         x = self._floats(x)
         normalize_axis(-1, x.shape.rank, "quantile")  # AxisError for a 0-d tensor, which has no last axis
+        if x.dtype.is_complex:
+            raise ArgumentTypeError(f"quantile: complex values have no order, got {x.dtype.name}")
+        if x.shape[-1] == 0:
+            raise ValueError(f"quantile: the last axis is empty (shape {tuple(x.shape)}); there is nothing to take quantiles of")
         q = tf.cast(tf.convert_to_tensor(quantiles), tf.float64)
         if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):
             raise ValueError(f"quantile: quantiles must lie in [0, 1] but got {q.numpy().tolist()}")

@@ -170,7 +170,6 @@ def _t(b: Backend, values: Any, dtype: str) -> Any:
         ("mod", ("complex64", "complex64")),
         ("floor", ("complex64",)),
         ("ceil", ("complex128",)),
-        ("round", ("complex64",)),
         ("quantile", ("complex64", 0.5)),
     ],
 )
@@ -182,6 +181,16 @@ def test_dtypes_an_operation_does_not_take_raise_argument_type_error(b: Backend,
 
 def test_sign_of_unsigned_ints_is_zero_or_one(b: Backend) -> None:
     assert np.asarray(b.sign(_t(b, [0, 7, 255], "uint8"))).tolist() == [0, 1, 1]
+
+
+def test_conj_of_bools_is_int8_as_numpy(b: Backend) -> None:
+    result = b.conj(b.as_tensor(np.array([True, False])))
+    assert result.dtype == jnp.int8 and np.asarray(result).tolist() == [1, 0]
+
+
+def test_round_of_complex_values_rounds_both_parts(b: Backend) -> None:
+    values = np.array([1.5 - 2.5j, -0.4 + 3.6j], np.complex64)
+    assert np.asarray(b.round(b.as_tensor(values))).tolist() == np.round(values).tolist()
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "uint32", "int64", "uint64"])

@@ -179,16 +179,9 @@ class MathMixin:
         return jnp.sign(self._t(x))
 
     def round(self, x: Tensor) -> Tensor:
-        """Rounds halves to even, as NumPy.
-
-        Raises:
-            bk.ArgumentTypeError: for complex values (NumPy's `rint` takes them, its `floor` and `ceil` do not; bk refuses all three).
-        """
+        """Rounds halves to even, as NumPy; complex values round both parts (NumPy's `round`)."""
         x = self._t(x)
-        if not is_inexact(x):
-            return x
-        _no_complex(x, "round")
-        return jnp.round(x)
+        return jnp.round(x) if is_inexact(x) else x
 
     def ceil(self, x: Tensor) -> Tensor:
         """Rounds up; integers and bools stay as they are.
@@ -343,7 +336,10 @@ class MathMixin:
         return jnp.imag(x) if jnp.iscomplexobj(x) else jnp.zeros_like(x)
 
     def conj(self, x: Tensor) -> Tensor:
+        """The complex conjugate; real values stay as they are, bools become int8 (NumPy's `conjugate`)."""
         x = self._t(x)
+        if x.dtype == np.bool_:
+            return x.astype(np.int8)
         return jnp.conjugate(x) if jnp.iscomplexobj(x) else x
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:

@@ -471,6 +471,8 @@ class IndexingMixin:
         flat = self._native(flat_index, "unravel_index")  # type: ignore[attr-defined]
         size = math.prod(shape)
         dtype = self._dt(flat)  # type: ignore[attr-defined]
+        if dtype.kind is not int:
+            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {dtype}")
         wide = self._astype(flat, _INT64)  # type: ignore[attr-defined]  # strides may not fit a narrow dtype
         if math.prod(wide.shape) and bool(xp.any((wide < 0) | (wide >= size))):
             bad = self.numpy(wide)  # type: ignore[attr-defined]

@@ -193,6 +193,8 @@ class IndexingMixin:
             ValueError: for a flat index outside `[0, prod(shape))`, as `numpy.unravel_index`.
         """
         flat_index = self._t(flat_index)
+        if not jnp.issubdtype(flat_index.dtype, jnp.integer):
+            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
         size = int(np.prod(shape))
         if _concrete(flat_index) and flat_index.size and (np.asarray(flat_index).min() < 0 or np.asarray(flat_index).max() >= size):
             raise ValueError(f"flat indices must lie in [0, {size}) for shape {tuple(shape)}")

@@ -301,8 +301,15 @@ class IndexingMixin:
         return tuple(parts)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`."""
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`.
+
+        Raises:
+            ArgumentTypeError: for indices that are not integers (bools included).
+            ValueError: for a flat index outside `[0, size)`.
+        """
         flat_index = np.asarray(flat_index)
+        if flat_index.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
         return np.stack(np.unravel_index(flat_index, tuple(shape)), -1).astype(flat_index.dtype, copy=False)
 
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:

@@ -206,8 +206,10 @@ class IndexingMixin:
             ValueError: for a flat index outside `[0, prod(shape))`, as NumPy.
         """
         flat_index = self._t(flat_index)
+        if flat_index.dtype.is_floating_point or flat_index.dtype.is_complex or flat_index.dtype == torch.bool:
+            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
         size = math.prod(shape)
-        if flat_index.numel() and flat_index.dtype != torch.bool and bool(((flat_index < 0) | (flat_index >= size)).any()):
+        if flat_index.numel() and bool(((flat_index < 0) | (flat_index >= size)).any()):
             raise ValueError(f"unravel_index: an index lies outside [0, {size}) for shape {tuple(shape)}")
         return super().unravel_index(flat_index, shape)  # type: ignore[misc]
 

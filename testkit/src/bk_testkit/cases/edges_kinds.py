@@ -180,10 +180,11 @@ def _bincount_negative(t: Trial) -> None:
 def _unravel_out_of_range(t: Trial) -> None:
     for index in (-1, 6):
         check_raises(t, ValueError, lambda index=index: t.b.unravel_index(tensor(t, np.array([0, index], np.int64)), (2, 3)), f"unravel_index([0, {index}], (2, 3))")
+    check_raises(t, bk.ArgumentTypeError, lambda: t.b.unravel_index(tensor(t, np.array([True, False])), (2, 3)), "unravel_index(bool indices)", "unravel_index")
 
 
 add_case("bincount", "edge-negative", _bincount_negative, "negative values raise ValueError, as numpy.bincount")
-add_case("unravel_index", "edge-out-of-range", _unravel_out_of_range, "a flat index outside [0, size) raises ValueError, as numpy.unravel_index")
+add_case("unravel_index", "edge-out-of-range", _unravel_out_of_range, "a flat index outside [0, size) raises ValueError, as numpy.unravel_index; bool indices ArgumentTypeError")
 
 
 def _every_dtype(name: str) -> Callable[[Trial], None]:

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 import bk
-from bk._axes import normalize_axes
+from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 
 
@@ -81,6 +81,8 @@ class Honest(bk.Backend):
             reraise_as(bk.ShapeMismatchError, "reshape", error)
 
     def concat(self, values: Any, axis: int) -> Any:
+        if values:
+            normalize_axis(axis, np.ndim(values[0]), "concat")  # a 0-d tensor has no axis: AxisError
         try:
             return np.concatenate(values, axis)
         except np.exceptions.AxisError as error:

@@ -191,7 +191,10 @@ class TinyBackend(bk.Backend):
         return _call("stack", np.stack, [_np(v, "stack") for v in values], axis)
 
     def concat(self, values, axis):
-        return _call("concat", np.concatenate, [_np(v, "concat") for v in values], axis)
+        arrays = [_np(v, "concat") for v in values]
+        if arrays and arrays[0].ndim == 0:  # NumPy raises ValueError; a 0-d tensor has no axis
+            raise bk.AxisError(f"concat: axis {{axis}} is out of range for 0-d tensors")
+        return _call("concat", np.concatenate, arrays, axis)
 
     def zeros(self, shape, dtype=None):
         return Array(np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type)))

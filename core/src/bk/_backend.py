@@ -19,7 +19,7 @@ from . import _context
 from ._axes import normalize_axes, normalize_axis
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
-from ._errors import ShapeMismatchError, check_tensor_argument, did_you_mean
+from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument, did_you_mean
 from ._features import CAPABILITIES, generic, native_of, optional, uses_of
 from ._solve import Preconditioner, SolveResult
 
@@ -180,20 +180,42 @@ class Backend(ABC):
 
         Raises `bk.ArgumentTypeError` for an operand that is `None` or a string, NotImplementedError
         when the native type lacks the operator and the feature is not claimed,
-        `bk.ShapeMismatchError` when the operands' shapes do not broadcast; otherwise
-        returns and the caller re-raises `error`. Runs only after a failure: the success path of
-        an operator costs nothing more.
+        `bk.ArgumentTypeError` when the operator refuses the operands' dtype (bitwise operations of
+        floats, `mod` of complex values), `bk.ShapeMismatchError` when the operands' shapes do not
+        broadcast; otherwise returns and the caller re-raises `error`. Runs only after a failure:
+        the success path of an operator costs nothing more.
         """
         if isinstance(error, TypeError):
             for name, operand in zip("xy", operands, strict=False):
                 check_tensor_argument(operand, feature, name)  # None or a string: ArgumentTypeError
             self._check_native(feature)
+            if not isinstance(error, ArgumentTypeError):  # the operator refused the dtypes
+                kinds = ", ".join(str(self.dtype(o)) for o in operands if self.is_tensor(o, only_native=True))
+                raise ArgumentTypeError(f"{feature}: {kinds or 'these'} operands are not supported: {error}") from error
         shapes = [tuple(self.staticshape(o)) for o in operands if self.is_tensor(o, only_native=True)]
         for sizes in zip(*(reversed(s) for s in shapes), strict=False) if len(shapes) > 1 else ():
             known = {n for n in sizes if n is not None and n != 1}
             if len(known) > 1:
                 listed = " and ".join(str(tuple(s)) for s in shapes)
                 raise ShapeMismatchError(f"{feature}: shapes {listed} do not broadcast") from error
+
+    def _compare_beyond_range(self, x: Tensor, y: Tensor) -> Tensor:
+        """`x > y` or `x >= y` (the same here) where one side is a Python int outside the range of the integer tensor
+        on the other side: the same as comparing with the end of that range, which every element
+        lies on one side of (`int8 > 300` is `int8 > 127`, all false; `int8 >= -300` is
+        `int8 >= -128`, all true). Runs only where `auto_cast` refused the int."""
+        left_int = _is_python_number(x)
+        tensor, value = (y, x) if left_int else (x, y)
+        dtype = self.dtype(tensor)
+        bits = int(dtype.bits or 64)
+        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.signed else (0, 2**bits - 1)
+        above = value > high
+        bound = high if above else low
+        # x > v (v above: x > high, all false; v below: x >= low, all true); v > x mirrored
+        strict = above != left_int
+        if left_int:
+            return bound > tensor if strict else bound >= tensor
+        return tensor > bound if strict else tensor >= bound
 
     def _has_native(self, dunder: str) -> bool:
         """Whether the native tensor type(s) define the Python operator `dunder`; calls nothing."""
@@ -998,9 +1020,12 @@ class Backend(ABC):
 
     @generic("auto_cast", native=("__gt__",))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
-        """Elementwise `x > y`."""
+        """Elementwise `x > y`; a Python int outside the range of the integer tensor beside it compares by value."""
         try:
-            x, y = self.auto_cast(x, y)
+            try:
+                x, y = self.auto_cast(x, y)
+            except OverflowError:
+                return self._compare_beyond_range(x, y)
             return x > y
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("greater_than", error, x, y)
@@ -1008,9 +1033,12 @@ class Backend(ABC):
 
     @generic("auto_cast", native=("__ge__",))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        """Elementwise `x >= y`."""
+        """Elementwise `x >= y`; a Python int outside the range of the integer tensor beside it compares by value."""
         try:
-            x, y = self.auto_cast(x, y)
+            try:
+                x, y = self.auto_cast(x, y)
+            except OverflowError:
+                return self._compare_beyond_range(x, y)
             return x >= y
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("greater_or_equal", error, x, y)
@@ -1143,9 +1171,10 @@ class Backend(ABC):
             return not x
         try:
             return ~x
-        except TypeError:  # the native type lacks the operator
+        except TypeError as error:  # the native type lacks the operator, or refuses the dtype (floats)
             self._check_native("invert")
-            raise
+            check_tensor_argument(x, "invert")
+            raise ArgumentTypeError(f"invert: {self.dtype(x)} values have no bits to invert: {error}") from error
 
     # ------------------------------------------------------------ reductions
 

@@ -127,3 +127,15 @@ def test_pure_python_switch() -> None:
     env = {**os.environ, "BK_NUMPY_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env).stdout
     assert out.split() == ["False", "4.0"]
+
+
+def test_operators_pickle_by_reference(b: NumPyBackend) -> None:
+    """As Python methods do: dask and multiprocessing send them to other processes."""
+    import pickle
+
+    x = np.arange(1.0, 4.0)
+    for name in OPERATORS:
+        np.testing.assert_array_equal(pickle.loads(pickle.dumps(getattr(b, name)))(x, x), getattr(b, name)(x, x))
+        assert pickle.loads(pickle.dumps(vars(_math.MathMixin)[name])) is vars(_math.MathMixin)[name]
+    cloudpickle = pytest.importorskip("cloudpickle")
+    np.testing.assert_array_equal(cloudpickle.loads(cloudpickle.dumps(b.add))(x, 1.0), x + 1)

@@ -154,6 +154,18 @@ binary_repr(PyObject *self)
     return text;
 }
 
+static PyObject *
+binary_reduce(PyObject *self, PyObject *unused)
+{
+    /* pickled by reference, as functions are: `__module__` and the dotted `__qualname__` name it */
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef binary_methods[] = {
+    {"__reduce__", binary_reduce, METH_NOARGS, "Pickled by reference to `__module__` and `__qualname__`."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyMemberDef binary_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(BinaryOperator, vectorcall), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(BinaryOperator, dict), READONLY, NULL},
@@ -179,6 +191,7 @@ static PyTypeObject BinaryOperatorType = {
     .tp_repr = binary_repr,
     .tp_dictoffset = offsetof(BinaryOperator, dict),
     .tp_members = binary_members,
+    .tp_methods = binary_methods,
 };
 
 static PyObject *

@@ -70,6 +70,7 @@ def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[
         return method
     fast = _FASTOPS.BinaryOperator(ufunc, method, _GLOBALS, np.ndarray, dtypes)
     fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
+    fast._bk_named = True  # the loop below the class names it; its Python method keeps its name
     return fast
 
 
@@ -99,6 +100,7 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
     operation.__doc__ = doc
     operation.__name__ = operation.__qualname__ = _NAMES[ufunc]
     operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]  # hide the bound defaults
+    operation._bk_named = True  # type: ignore[attr-defined]
     return _accelerated(operation, ufunc, _NUMERIC)
 
 
@@ -122,6 +124,7 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
 
     div.__doc__ = doc
     div.__signature__ = _DIV_SIGNATURE  # type: ignore[attr-defined]
+    div._bk_named = True  # type: ignore[attr-defined]
     return _accelerated(div, ufunc, tuple(d for d in _NUMERIC if d.kind in "fc"))
 
 
@@ -552,5 +555,5 @@ class MathMixin:
 
 
 for _name, _value in list(vars(MathMixin).items()):
-    if getattr(_value, "_bk_named", False):
-        _value.__name__ = _value.__qualname__ = _name
+    if getattr(_value, "_bk_named", False):  # made by a factory above: named as a method, so it pickles by reference
+        _value.__name__, _value.__qualname__ = _name, f"MathMixin.{_name}"

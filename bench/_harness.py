@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
@@ -57,6 +58,13 @@ def _python_ms(code: str, env: dict[str, str] | None, quiet: bool = False) -> fl
     start = timeit.default_timer()
     subprocess.run([sys.executable, "-c", code], check=True, env=environment, stderr=subprocess.DEVNULL if quiet else None)
     return (timeit.default_timer() - start) * 1e3
+
+
+def fresh_interpreter_json(script: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """What `python script *args` prints as JSON on its last line: figures measured away from the state
+    that earlier suites leave in this process (threads busy-waiting, a large heap)."""
+    done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, check=True, env={**os.environ, **(env or {})})
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def cold_start_ms(code: str, runs: int = 20, env: dict[str, str] | None = None, quiet: bool = False) -> float:

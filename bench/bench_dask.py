@@ -13,13 +13,12 @@ import dataclasses
 import json
 import logging
 import math
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from _harness import Figure
+from _harness import Figure, fresh_interpreter_json
 
 ROWS, COLS = 8192, 16384  # 134 M float64 values: 1.07 GB
 OUT_OF_CORE = 1_000_000_000  # 8 GB of float64
@@ -106,8 +105,7 @@ def run() -> list[Figure]:
 
     if "dask" not in bk.backends():
         return []
-    done = subprocess.run([sys.executable, __file__, "--json"], capture_output=True, text=True, check=True)
-    return [Figure(**row) for row in json.loads(done.stdout.strip().splitlines()[-1])]
+    return [Figure(**row) for row in fresh_interpreter_json(__file__, "--json")]
 
 
 def _measure() -> list[Figure]:

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import timeit
 from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from _harness import Figure
+from _harness import Figure, fresh_interpreter_json
 
 import bk
 
@@ -42,9 +39,7 @@ BLAS_THREADS = "one OpenBLAS thread"
 
 def _torch_figure() -> tuple[float, float]:
     """Best seconds of bk-torch's and SciPy's CG, timed in turn in a fresh interpreter with one OpenBLAS thread."""
-    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, __file__, "torch"], capture_output=True, text=True, check=True, env=env)
-    seconds, scipy_s = json.loads(done.stdout.strip().splitlines()[-1])
+    seconds, scipy_s = fresh_interpreter_json(__file__, "torch", env={"OPENBLAS_NUM_THREADS": "1"})
     return seconds, scipy_s
 
 

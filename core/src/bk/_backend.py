@@ -206,11 +206,9 @@ class Backend(ABC):
         `int8 >= -128`, all true). Runs only where `auto_cast` refused the int."""
         left_int = _is_python_number(x)
         tensor, value = (y, x) if left_int else (x, y)
-        dtype = self.dtype(tensor)
-        bits = int(dtype.bits or 64)
-        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.signed else (0, 2**bits - 1)
-        above = value > high
-        bound = high if above else low
+        info = np.iinfo(to_numpy_dtype(self.dtype(tensor)))
+        above = value > info.max
+        bound = int(info.max if above else info.min)
         # x > v (v above: x > high, all false; v below: x >= low, all true); v > x mirrored
         strict = above != left_int
         if left_int:

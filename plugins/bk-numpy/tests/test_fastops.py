@@ -139,3 +139,17 @@ def test_operators_pickle_by_reference(b: NumPyBackend) -> None:
         assert pickle.loads(pickle.dumps(vars(_math.MathMixin)[name])) is vars(_math.MathMixin)[name]
     cloudpickle = pytest.importorskip("cloudpickle")
     np.testing.assert_array_equal(cloudpickle.loads(cloudpickle.dumps(b.add))(x, 1.0), x + 1)
+
+
+def test_the_build_falls_back_to_pure_python_without_a_compiler(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """What installation.md promises: no compiler, no extension, and the reason for the warning."""
+    pytest.importorskip("hatchling")
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    try:
+        import hatch_build
+    finally:
+        sys.path.pop(0)
+    source = Path(__file__).parents[1] / hatch_build.SOURCE
+    monkeypatch.setattr(hatch_build.sysconfig, "get_config_var", lambda name: "bk-no-such-compiler -shared" if name == "LDSHARED" else None)
+    error = hatch_build.compile_extension(source, tmp_path / "_fastops.so")
+    assert error is not None and "bk-no-such-compiler" in error and not (tmp_path / "_fastops.so").exists()

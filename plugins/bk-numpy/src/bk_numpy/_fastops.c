@@ -170,8 +170,6 @@ static PyMemberDef binary_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(BinaryOperator, vectorcall), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(BinaryOperator, dict), READONLY, NULL},
     {"__wrapped__", T_OBJECT, offsetof(BinaryOperator, fallback), READONLY, "the Python method behind the fast path"},
-    {"ufunc", T_OBJECT, offsetof(BinaryOperator, ufunc), READONLY, "the NumPy ufunc of the fast path"},
-    {"dtypes", T_OBJECT, offsetof(BinaryOperator, dtypes), READONLY, "the dtypes the fast path takes"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -217,14 +217,15 @@ def _pad_0d(t: Trial) -> None:
 
 
 def _round_bool(t: Trial) -> None:
-    m = np.array([True, False])
+    m, i = np.array([True, False]), np.array([-7, 0, 127], np.int8)
     for name in ("round", "floor", "ceil"):
         check_result(t, getattr(t.b, name)(tensor(t, m)), m, f"{name}(bool [True, False]) stays bool", _BOOL, {"x": m})
+        check_result(t, getattr(t.b, name)(tensor(t, i)), i, f"{name}(int8 [-7, 0, 127]) stays int8", _I8, {"x": i})
 
 
 add_case("concat", "edge-0d", _zero_d, "concat of 0-d tensors raises AxisError")
 add_case("pad", "edge-0d", _pad_0d, "pad of a 0-d tensor with no widths returns it, in every mode")
-add_case("round", "edge-bool", _round_bool, "round, floor and ceil keep bools (NumPy rounds them into float16)")
+add_case("round", "edge-bool", _round_bool, "round, floor and ceil keep bools (NumPy rounds them into float16) and ints")
 
 
 def _cast_complex_to_bool(t: Trial) -> None:

@@ -17,6 +17,8 @@ import numpy as np
 
 from . import _context
 from ._axes import normalize_axes, normalize_axis
+from ._catalogue_linalg import StandardLinalgMixin
+from ._catalogue_standard import StandardOpsMixin
 from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument, did_you_mean
@@ -34,7 +36,7 @@ _INDEXING: Final = ("__getitem__",)
 _INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count"})
 
 
-class Backend(ABC):
+class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     """A numerics library seen through one common API.
 
     Subclasses implement the required set (`is_tensor`, `as_tensor`, `is_available`, `numpy`,

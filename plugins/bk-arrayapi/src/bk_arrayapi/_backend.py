@@ -28,6 +28,7 @@ from ._devices import list_devices
 from ._dtypes import PYTHON_SCALARS, DTypeMap, default_dtype, python_scalar_dtype, weak_result
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 from ._needs import missing, needs
 
@@ -59,7 +60,7 @@ def _only_python_values(x: Any) -> bool:
     return type(x) in PYTHON_SCALARS
 
 
-class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
+class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend):
     """Any namespace of the Array API standard; use `create_backend` to get one.
 
     Native tensors are the namespace's arrays. Python numbers convert as in PyTorch and JAX:

@@ -39,6 +39,7 @@ from ._devices import active_client, configured_workers, local_device, worker_de
 from ._dtypes import as_dask, to_precision
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 
 __all__ = ["DaskBackend"]
@@ -99,7 +100,7 @@ def _call_numpy(f: Callable[..., Any], dtypes: Any, aux: dict[str, Any], *args: 
     return np.asarray(output).astype(to_numpy_dtype(dtypes), copy=False)
 
 
-class DaskBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
+class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend):
     """Dask arrays: lazy, chunked NumPy computed by threads or a `dask.distributed` cluster.
 
     Native tensors are `dask.array.Array`; NumPy arrays and Python numbers are constants.

@@ -25,6 +25,7 @@ from ._dtypes import from_jax_dtype, is_wide, require_x64, to_jax_dtype, x64_ena
 from ._errors import translate_errors
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 from ._sparse import SparseMixin
 
@@ -81,7 +82,7 @@ def _contains_native(x: Any) -> bool:
     return isinstance(x, jax.Array)
 
 
-class JaxBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMixin, Backend):
+class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMixin, AutodiffMixin, Backend):
     """JAX as a bk backend: CPU, GPU and TPU arrays, `jax.jit`, autodiff, `vmap` and sparse matrices.
 
     Arrays are immutable: scatter returns new arrays (`.at[]`). Values inside `jit_compile`,

@@ -22,6 +22,7 @@ from ._dtypes import PYTHON_SCALARS, complex_dtype, float_dtype, python_scalar_d
 from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 from ._sparse import SparseMixin, is_scipy_sparse
 
@@ -52,7 +53,7 @@ def _only_python_values(x: Any) -> bool:
     return isinstance(x, PYTHON_SCALARS)
 
 
-class NumPyBackend(MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
+class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
     """NumPy and SciPy on the CPU.
 
     Native tensors are `numpy.ndarray`, NumPy scalars (`numpy.generic`) and SciPy sparse

@@ -44,6 +44,7 @@ from ._errors import translate_errors
 from ._framework import tf
 from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 
 __all__ = ["TFBackend"]
@@ -87,7 +88,7 @@ def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:
 
 
 @translate_errors
-class TFBackend(MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
+class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """TensorFlow 2 as a bk backend, eager by default.
 
     Native tensors are `tf.Tensor`, `tf.Variable`, `tf.SparseTensor` (COO) and `tf.RaggedTensor`

@@ -22,6 +22,7 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
+from ._standard import StandardMixin
 from ._math import MathMixin
 from ._operators import OperatorsMixin
 from ._solvers import SolversMixin
@@ -32,7 +33,7 @@ Tensor = Any
 _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
 
 
-class TorchBackend(OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
+class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """PyTorch as a bk backend: CPU, every CUDA/ROCm device and Apple MPS.
 
     New tensors are created on the default device, which is the CPU until `set_default_device`

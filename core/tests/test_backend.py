@@ -266,8 +266,12 @@ def test_unknown_operation_names_the_catalogue_alternatives(minimal):
     from bk._names import FOREIGN_NAMES
 
     b = minimal
-    with pytest.raises(AttributeError, match=r"no operation 'matmul'; see 'tensordot', 'einsum', 'mul_matrix_batched_vector'.*migration"):
-        getattr(b, "matmul")  # noqa: B009
+    with pytest.raises(AttributeError, match=r"no operation 'dot'; see 'tensordot', 'einsum'.*migration"):
+        getattr(b, "dot")  # noqa: B009
+    with pytest.raises(AttributeError, match=r"no operation 'concatenat'; see 'concat'"):
+        getattr(b, "concatenat")  # noqa: B009  # a misspelt NumPy name
+    with pytest.raises(AttributeError, match=r"no operation 'matmull'; see '(matmul|tensordot)'"):
+        getattr(b, "matmull")  # noqa: B009
     with pytest.raises(AttributeError, match="'sin'"):
         getattr(b, "sinn")  # noqa: B009
     assert not hasattr(b, "__array__") and not hasattr(b, "_private")

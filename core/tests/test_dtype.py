@@ -69,8 +69,11 @@ def test_as_dtype():
     assert DType.as_dtype(F32) is F32 and DType.as_dtype("float64") is F64 and DType.as_dtype(float) is F32
     assert DType.as_dtype(np.float16) is F16 and DType.as_dtype(np.dtype("uint8")) is U8
     assert DType.as_dtype(np.zeros(2, np.int64)) is I64
+    assert DType.as_dtype((int, 8)) == DType(int, 8) and DType.as_dtype((float, 64)) == F64  # the reference's tuple form
     with pytest.raises(ValueError, match="dtype"):
         DType.as_dtype("floot32")
+    with pytest.raises(ValueError, match="bits"):
+        DType.as_dtype((int, 7))
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -433,7 +434,7 @@ def test_a_plugin_that_failed_says_why(site):
 def test_unknown_first_party_name_suggests_its_distribution():
     from bk._plugins import unknown_backend_message
 
-    assert unknown_backend_message("torch", ["numpy"]).endswith("To add it: pip install bk-torch.")
+    assert "To add it: pip install bk-torch" in unknown_backend_message("torch", ["numpy"])
 
 
 def test_bk_plugins_without_disabling_autoload_warns_at_the_call_site(site, monkeypatch):
@@ -468,3 +469,40 @@ def test_info_prints_like_python_m_bk_info_and_keeps_the_data(site):
 def test_python_m_bk_version():
     result = subprocess.run([sys.executable, "-m", "bk", "--version"], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == f"bk-core {bk.__version__}"
+
+
+def test_unknown_first_party_name_names_the_checkout_folder(monkeypatch):
+    from bk._plugins import unknown_backend_message
+
+    monkeypatch.chdir(Path(bk.__file__).resolve().parents[3])  # the repository root of this checkout
+    message = unknown_backend_message("torch", ["numpy"])
+    assert "pip install bk-torch (from a package index)" in message
+    assert "pip install ./plugins/bk-torch" in message
+
+
+@pytest.mark.parametrize(("alias", "name"), [("tensorflow", "tf"), ("pytorch", "torch"), ("jax.numpy", "jax"), ("np", "numpy")])
+def test_a_frameworks_own_name_names_the_backend_it_means(alias, name):
+    from bk._plugins import unknown_backend_message
+
+    message = unknown_backend_message(alias, ["numpy", "tf", "torch", "jax"])
+    assert f"bk calls that backend {name!r}: bk.backend({name!r})" in message
+
+
+def test_an_array_api_library_name_tells_how_to_declare_it():
+    from bk._plugins import unknown_backend_message
+
+    message = unknown_backend_message("array_api_strict", ["numpy"])
+    assert "BK_ARRAYAPI=strict=array_api_strict" in message
+    assert "force-reinstall" not in message
+    assert "BK_ARRAYAPI" not in unknown_backend_message("os", ["numpy"])  # the standard library is no array library
+
+
+def test_info_never_prints_negative_processor_counts():
+    from bk._info import format_info
+
+    device = {"type": "CPU", "name": "graph", "memory": -1, "processor_count": -1}
+    report = {"core": "0", "python": "3", "platform": "x", "backends": [
+        {"name": "lazy", "distribution": "bk-lazy", "version": "1", "framework": "numpy", "framework_version": "2", "loaded": True, "error": None, "devices": [device]}
+    ], "problems": []}
+    text = format_info(report)
+    assert "-1 processors" not in text and "processors n/a" in text

@@ -150,14 +150,17 @@ class DType:
     def as_dtype(value: Any) -> DType | None:
         """Anything dtype-like as a `DType`; `None` stays `None` (as `phiml.backend`'s `DType.as_dtype`).
 
-        Accepts what `parse` accepts (a `DType`, a name, a Python type, a NumPy dtype or scalar type)
-        and any object with a NumPy-compatible `dtype` attribute, such as a NumPy array.
+        Accepts what `parse` accepts (a `DType`, a name, a Python type, a NumPy dtype or scalar type),
+        the reference's `(kind, bits)` tuple such as `(int, 8)`, and any object with a
+        NumPy-compatible `dtype` attribute, such as a NumPy array.
 
         Raises:
             ValueError: for a value that names no dtype.
         """
         if value is None or isinstance(value, DType):
             return value
+        if isinstance(value, tuple) and len(value) == 2 and value[0] in _KIND_NAMES:
+            return DType(value[0], value[1])
         dtype = getattr(value, "dtype", None)
         if dtype is not None and not isinstance(value, type):
             return from_numpy_dtype(dtype) if not isinstance(dtype, DType) else dtype

@@ -119,7 +119,9 @@ def format_info(report: dict[str, Any]) -> str:
             lines.append(f"           error: {b['error']}")
         for device in b["devices"] or ():
             memory = f"{device['memory'] / 2**30:.1f} GiB" if device["memory"] > 0 else "memory n/a"
-            lines.append(f"           {device['type']} {device['name']}: {memory}, {device['processor_count']} processors")
+            count = device["processor_count"]  # -1: unknown (a graph device, a remote cluster)
+            processors = f"{count} processors" if count > 0 else "processors n/a"
+            lines.append(f"           {device['type']} {device['name']}: {memory}, {processors}")
     if report["problems"]:
         lines += ["", "Plugin problems:"]
         lines += [f"  {p['distribution']} ({p['entry_point']}): {p['reason']}" for p in report["problems"]]

@@ -125,11 +125,17 @@ FOREIGN_NAMES: Final[dict[str, tuple[str, ...]]] = {
 
 
 def suggest(name: str, catalogue: list[str]) -> list[str]:
-    """Catalogue names for an unknown attribute `name`: the table's entries, then close spellings."""
+    """Catalogue names for an unknown attribute `name`: the table's entries, then close spellings.
+
+    A misspelt NumPy/PyTorch name counts too: `matmull` finds what the table lists for `matmul`.
+    """
     import difflib  # error path only
 
     found = [n for n in FOREIGN_NAMES.get(name, ()) if n in catalogue]
     for close in difflib.get_close_matches(name, catalogue, n=3, cutoff=0.7):
         if close not in found:
             found.append(close)
+    if not found:
+        for foreign in difflib.get_close_matches(name, list(FOREIGN_NAMES), n=2, cutoff=0.8):
+            found.extend(n for n in FOREIGN_NAMES[foreign] if n in catalogue and n not in found)
     return found

@@ -477,18 +477,96 @@ _warn = warn_plugin
 
 
 def install_hint(name: str) -> str:
-    """What installs the plugin of backend `name`: a real command for the bk project's own plugins."""
+    """What installs the plugin of backend `name`: a command that works where the user stands.
+
+    For the bk project's own plugins that is `pip install bk-NAME` from a package index and, when
+    this bk-core runs from a checkout of the repository (an editable or local install), the
+    plugin's folder in that checkout too.
+    """
     if name in FIRST_PARTY:
-        return f"To add it: pip install {FIRST_PARTY[name]}"
+        distribution = FIRST_PARTY[name]
+        local = _checkout_path(distribution)
+        if local is None:
+            return f"To add it: pip install {distribution}"
+        return f"To add it: pip install {distribution} (from a package index), or from this checkout: pip install {local}"
     return (
         f"No plugin of the bk project provides it (theirs: {', '.join(sorted(FIRST_PARTY.values()))}, "
         "e.g. pip install bk-torch); install the third-party plugin that does"
     )
 
 
+def _checkout_path(distribution: str) -> str | None:
+    """The folder of `distribution` in the repository checkout bk-core was installed from, or None.
+
+    Relative to the working directory (`./plugins/bk-torch`) when it lies below it.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.dirname(_BK_DIR.rstrip(os.sep))))  # core/src/bk -> the repository
+    folder = os.path.join(root, "plugins", distribution)
+    if not os.path.isfile(os.path.join(folder, "pyproject.toml")):
+        return None
+    relative = os.path.relpath(folder)
+    return f"./{relative}" if not relative.startswith("..") else folder
+
+
+# Names people try for a backend that bk calls otherwise: the frameworks' own names and import aliases.
+BACKEND_ALIASES: Final = {
+    "tensorflow": "tf",
+    "tensorflow-cpu": "tf",
+    "keras": "tf",
+    "pytorch": "torch",
+    "jax.numpy": "jax",
+    "jnp": "jax",
+    "np": "numpy",
+    "scipy": "numpy",
+    "dask.array": "dask",
+    "da": "dask",
+}
+# Array-API libraries that bk-arrayapi serves once declared (docs/arrayapi.md); any importable module counts too.
+ARRAY_API_LIBRARIES: Final = ("array_api_strict", "cupy", "ndonnx", "sparse", "dpctl", "mlx", "marray", "arrayfire")
+
+
+def _alias_hint(name: str, installed: list[str]) -> str:
+    """`" The TensorFlow backend is called 'tf': bk.backend('tf')."` for a framework's own name, else ''."""
+    target = BACKEND_ALIASES.get(name.strip().lower())
+    if target is None:
+        return ""
+    state = "" if target in installed else f" (not installed: {install_hint(target)[len('To add it: '):]})"
+    return f" bk calls that backend {target!r}: bk.backend({target!r}){state}."
+
+
+def _array_api_hint(name: str) -> str:
+    """How to serve `name` through bk-arrayapi when it may be an Array-API library, else ''."""
+    import importlib.util  # error path only
+
+    module = name.strip()
+    top = module.partition(".")[0]
+    if not module.replace(".", "").replace("_", "").isalnum() or module in FIRST_PARTY or top in sys.stdlib_module_names:
+        return ""
+    known = top in ARRAY_API_LIBRARIES
+    try:
+        found = known or importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        return ""
+    alias = module.rpartition(".")[2].replace("array_api_", "") or module
+    return (
+        f" If {module!r} is an Array-API library, serve it through bk-arrayapi: declare it with the environment "
+        f"variable BK_ARRAYAPI={alias}={module} (name=module pairs, comma-separated; see docs/arrayapi.md), "
+        f"then bk.backend({alias!r})."
+    )
+
+
 def unknown_backend_message(name: object, installed: list[str]) -> str:
+    if isinstance(name, str):
+        alias = _alias_hint(name, installed)
+        if alias:
+            return f"no backend named {name!r};{alias} Installed: {', '.join(sorted(installed)) or 'none'}."
     hint = did_you_mean(name, installed) if isinstance(name, str) else ""
     listing = ", ".join(sorted(installed)) or "none"
+    array_api = _array_api_hint(name) if isinstance(name, str) else ""
+    if array_api:
+        return f"no backend named {name!r}; installed: {listing}.{hint}{array_api}"
     return f"no backend named {name!r}; installed: {listing}.{hint} {install_hint(str(name))}."
 
 

@@ -29,10 +29,12 @@ __all__ = [
     "Info",
     "NoBackendFound",
     "OBJECTS",
+    "OpSpec",
     "PluginError",
     "PluginWarning",
     "Preconditioner",
     "Profile",
+    "ShapeDtype",
     "ShapeMismatchError",
     "SolveResult",
     "__version__",
@@ -43,6 +45,7 @@ __all__ = [
     "context_backend",
     "convert",
     "default_backend",
+    "eval_shape",
     "from_numpy_dtype",
     "get_current_profile",
     "get_precision",
@@ -51,6 +54,8 @@ __all__ = [
     "hookspecs",
     "info",
     "init_backend",
+    "op_spec",
+    "op_specs",
     "precision",
     "profile",
     "profile_function",
@@ -71,6 +76,7 @@ _LAZY = {
     **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
     "OBJECTS": "._object",
     "convert": "._convert",
+    **dict.fromkeys(("OpSpec", "ShapeDtype", "eval_shape", "op_spec", "op_specs"), "._specs"),
 }
 
 

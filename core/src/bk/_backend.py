@@ -1887,3 +1887,8 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
 for _name in __all__:
     globals()[_name].__module__ = "bk"
 del _name
+
+# Each catalogue method's docstring ends with its operation spec's rule ("Rule: ..."), from bk._specs.
+from ._specs import annotate_docstrings as _annotate_docstrings  # noqa: E402  (the specs load with Backend)
+
+_annotate_docstrings(Backend)

@@ -1,0 +1,173 @@
+"""Operation specs: one declarative rule per catalogue operation (shapes, dtypes, errors).
+
+Each catalogue operation of `bk.Backend` that computes an array has an `OpSpec`: the argument kinds
+it accepts, its result-dtype rule (NumPy 2 promotion, Python numbers weak as in NEP 50, the
+precision setting, per-operation exceptions), its shape rule (data-dependent sizes are `None`) and
+the bk error class of each mistake. The specs work on templates only and never allocate data
+proportional to the shapes. See `docs/semantics.md` (checked against these specs by the core's tests).
+
+Public API (re-exported by `bk`)
+--------------------------------
+- `ShapeDtype(shape, dtype)`: frozen, hashable template of a tensor (`None` sizes are unknown).
+- `OpSpec`: `.name`, `.rule` (one paragraph of text), `.params` (argument names and kinds),
+  `.infer(*args, **kwargs)` -> `ShapeDtype` or a tuple of them.
+- `op_spec(name)`, `op_specs()` (read-only mapping), `eval_shape(op_name, *args, **kwargs)`.
+
+Registering the spec of a new operation (for core modules that add operations)
+-----------------------------------------------------------------------------
+Import from `bk._specs` and register at import time of your module; `bk._specs` loads the
+modules listed in `SPEC_MODULES` (add yours there, so the spec exists before anyone asks)::
+
+    from bk._specs import BOOL_RESULT, FLOAT_RESULT, SAME, binary, reduction, register, spec_rule, unary
+
+    unary("expm1", FLOAT_RESULT, "exp(x) - 1, elementwise ...")          # one line per operation
+    binary("hypot", "sqrt(a**2 + b**2) ...", int_to_float=True, kinds=frozenset({float}))
+    binary("less", "x < y ...", result=BOOL_RESULT, check_overflow=False, names=("x", "y"))
+    reduction("var", FLOAT_RESULT, "Variance over axis ...", argument="x")
+
+    @spec_rule("trace", rule="Sum of the diagonal ...")
+    def _trace(x: Tensor, offset: int = 0) -> ShapeDtype:      # the catalogue's arguments
+        t = strong(x, "trace")                                  # ArgumentTypeError for non-tensors
+        ...
+        return ShapeDtype(shape, WIDEN(t.dtype))
+
+- `register(spec, *, replace=False)`: adds an `OpSpec(name, rule, infer)`; a second spec of the
+  same name is a `ValueError` unless `replace=True`.
+- `spec_rule(name, rule, *, replace=False)`: decorator form of `register`; the infer function's
+  parameter annotations (strings such as `"Tensor"`, `"Axis"`, `"Axes"`, `"Shape"`,
+  `"DTypeLike"`, `"int"`) become `OpSpec.params`.
+- Building blocks (each registers and returns the `OpSpec`):
+  `unary(name, result, rule, *, kinds=NUMERIC, argument="x")`,
+  `binary(name, rule, *, result=None, kinds=NUMERIC, bool_as=None, int_to_float=False,
+  check_overflow=True, names=("a", "b"))`,
+  `reduction(name, result, rule, *, kinds=NUMERIC, keepdims=True, empty_error=False, argument="value")`.
+  Dtype rules (`DType -> DType`): `SAME` (floats take the set precision), `FLOAT_RESULT`
+  (bool/int give the default float), `REAL_RESULT` (complex gives its float), `BOOL_RESULT`,
+  `WIDEN` (sum's rule). Kind sets: `NUMERIC`, `INTEGER_KINDS` (bool, int), `FLOAT_KINDS`.
+- Helpers for hand-written rules: `as_operand` (a tensor or a `Weak` Python number), `strong`
+  (a tensor; a lone Python number takes `as_tensor`'s dtype), `promote` (NEP 50 + precision,
+  `OverflowError` for Python ints that do not fit), `broadcast_shapes`, `reduce_shape`,
+  `single_axis`, `as_shape`, `as_dtype_arg`, `check_kinds`, `default_float`, `default_complex`,
+  `float_of`, `complex_of`, `real_of`, `at_precision`, `shape_of`, `with_signature`.
+
+Operations that are not array operations (devices, compilation, autodiff, tree utilities, ...)
+are listed with the reason in `NO_SPEC`; a test checks that every `Backend` feature is in one of
+the two tables.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib import import_module
+from typing import Any, Final
+
+from ._base import (
+    BOOL,
+    FLOAT_KINDS,
+    INT64,
+    INTEGER_KINDS,
+    NUMERIC,
+    OpSpec,
+    ShapeDtype,
+    Weak,
+    as_dtype_arg,
+    as_operand,
+    as_shape,
+    as_tensor_dtype,
+    at_precision,
+    broadcast_shapes,
+    check_int_range,
+    check_kinds,
+    complex_of,
+    default_complex,
+    default_float,
+    eval_shape,
+    float_of,
+    is_python_number,
+    op_spec,
+    op_specs,
+    promote,
+    real_of,
+    reduce_shape,
+    register,
+    shape_of,
+    single_axis,
+    spec_rule,
+    strong,
+)
+from ._blocks import BOOL_RESULT, FLOAT_RESULT, REAL_RESULT, SAME, WIDEN, binary, reduction, unary, with_signature
+
+__all__ = [
+    "BOOL",
+    "BOOL_RESULT",
+    "FLOAT_KINDS",
+    "FLOAT_RESULT",
+    "INT64",
+    "INTEGER_KINDS",
+    "NO_SPEC",
+    "NUMERIC",
+    "REAL_RESULT",
+    "SAME",
+    "SPEC_MODULES",
+    "WIDEN",
+    "OpSpec",
+    "ShapeDtype",
+    "Weak",
+    "annotate_docstrings",
+    "as_dtype_arg",
+    "as_operand",
+    "as_shape",
+    "as_tensor_dtype",
+    "at_precision",
+    "binary",
+    "broadcast_shapes",
+    "check_int_range",
+    "check_kinds",
+    "complex_of",
+    "default_complex",
+    "default_float",
+    "eval_shape",
+    "float_of",
+    "is_python_number",
+    "op_spec",
+    "op_specs",
+    "promote",
+    "real_of",
+    "reduce_shape",
+    "reduction",
+    "register",
+    "shape_of",
+    "single_axis",
+    "spec_rule",
+    "strong",
+    "unary",
+    "with_signature",
+]
+
+SPEC_MODULES: Final = [
+    "bk._specs._elementwise",
+    "bk._specs._reductions",
+]
+"""The modules that register specs, imported when `bk._specs` loads (append yours)."""
+
+NO_SPEC: Final[dict[str, str]] = {}
+"""Backend features that are no array operation, each with the reason it has no spec."""
+
+for _module in SPEC_MODULES:
+    import_module(_module)
+del _module
+
+
+def annotate_docstrings(cls: Any) -> None:
+    """Appends `Rule: <spec.rule>` to the docstring of each method of `cls` that has a spec (once)."""
+    for name, spec in op_specs().items():
+        function = getattr(cls, name, None)
+        if not inspect.isfunction(function):
+            continue
+        doc = getattr(function, "__doc__", None)
+        if function is None or doc is None or "\nRule: " in doc or "\n        Rule: " in doc:
+            continue
+        lines = doc.expandtabs().splitlines()
+        indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+        indent = " " * (min(indents) if indents else 8)
+        function.__doc__ = f"{doc.rstrip()}\n\n{indent}Rule: {spec.rule}\n"

@@ -52,7 +52,7 @@ def minor_range() -> str:
 def generated(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
     parent = tmp_path_factory.mktemp("generated")
     scaffold("tkscaffold", parent=parent)
-    return parent / "tkscaffold"
+    return parent / "bk-tkscaffold"
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_workflow_certifies_and_uploads_the_report(generated: pathlib.Path) -> N
 def test_workflow_installs_bk_from_one_variable_before_the_test_extra(tmp_path: pathlib.Path) -> None:
     """While bk is not on an index, BK_SOURCE (a git URL or a checkout) provides bk-core, bk-numpy and bk-testkit."""
     scaffold("tkgit", parent=tmp_path, bk_source="git+https://example.org/bk.git@main")
-    workflow = (tmp_path / "tkgit/.github/workflows/certify.yml").read_text()
+    workflow = (tmp_path / "bk-tkgit/.github/workflows/certify.yml").read_text()
     assert 'BK_SOURCE: "git+https://example.org/bk.git@main"' in workflow
     install = workflow.index("Install bk from BK_SOURCE")
     assert install < workflow.index('pip install ".[test]"')
@@ -110,15 +110,15 @@ def test_workflow_installs_bk_from_one_variable_before_the_test_extra(tmp_path: 
     for folder in ("core", "plugins/bk-numpy", "testkit"):
         assert (ROOT / folder / "pyproject.toml").is_file()  # the subdirectories the workflow names exist
     scaffold("tkplain", parent=tmp_path, bk_source="")
-    assert 'BK_SOURCE: ""' in (tmp_path / "tkplain/.github/workflows/certify.yml").read_text()
-    readme = (tmp_path / "tkplain/README.md").read_text()
+    assert 'BK_SOURCE: ""' in (tmp_path / "bk-tkplain/.github/workflows/certify.yml").read_text()
+    readme = (tmp_path / "bk-tkplain/README.md").read_text()
     assert "BK_SOURCE" in readme and "pip install ./core ./plugins/bk-numpy ./testkit" in readme
 
 
 def test_workflow_steps_run_in_a_shell(tmp_path: pathlib.Path) -> None:
     """The install step's shell code, run with pip replaced by echo, picks the form that fits BK_SOURCE."""
     scaffold("tkshell", parent=tmp_path, bk_source="")
-    workflow = (tmp_path / "tkshell/.github/workflows/certify.yml").read_text()
+    workflow = (tmp_path / "bk-tkshell/.github/workflows/certify.yml").read_text()
     script = workflow.split("run: |\n", 1)[1].split("      - name:", 1)[0]
     for source, expected in (("git+https://example.org/bk.git", "bk-testkit @ git+https://example.org/bk.git#subdirectory=testkit"), ("/src/bk", "/src/bk/testkit")):
         result = subprocess.run(["sh", "-c", "pip() { echo \"$@\"; }\n" + script], env={"BK_SOURCE": source, "PATH": os.environ["PATH"]}, capture_output=True, text=True)
@@ -128,8 +128,21 @@ def test_workflow_steps_run_in_a_shell(tmp_path: pathlib.Path) -> None:
 def test_new_takes_the_distribution_name_and_a_bk_source(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["new", "bk-tk-dist", "--bk-source", "/checkout/bk"]) == 0
-    assert (tmp_path / "tk_dist/src/bk_tk_dist/plugin.py").is_file()
-    assert 'BK_SOURCE: "/checkout/bk"' in (tmp_path / "tk_dist/.github/workflows/certify.yml").read_text()
+    assert (tmp_path / "bk-tk-dist/src/bk_tk_dist/plugin.py").is_file()
+    assert 'BK_SOURCE: "/checkout/bk"' in (tmp_path / "bk-tk-dist/.github/workflows/certify.yml").read_text()
+
+
+@pytest.mark.parametrize("name", ["bk-paddle", "paddle"])
+def test_the_folder_is_named_after_the_distribution_never_the_framework(
+    name: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder `paddle/` in the working directory would shadow `import paddle` (issue 24)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", name]) == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["bk-paddle"]
+    assert (tmp_path / "bk-paddle/src/bk_paddle/_backend.py").is_file()
+    out = capsys.readouterr().out
+    assert "in bk-paddle/:" in out and "pip install -e './bk-paddle[test]'" in out and "testkit certify paddle" in out
 
 
 def test_generated_code_passes_ruff_with_the_repository_settings(generated: pathlib.Path) -> None:
@@ -180,9 +193,9 @@ def test_cli_creates_the_folder_and_says_what_next(tmp_path: pathlib.Path, monke
     monkeypatch.chdir(tmp_path)
     assert main(["new", "tkscaffold", "--framework", "tknotinstalled"]) == 0
     out = capsys.readouterr().out
-    assert "pip install -e './tkscaffold[test]'" in out and "testkit certify tkscaffold" in out
+    assert "pip install -e './bk-tkscaffold[test]'" in out and "testkit certify tkscaffold" in out
     assert "tknotinstalled is not installed here" in out
-    assert '"tknotinstalled",' in (tmp_path / "tkscaffold/pyproject.toml").read_text()
+    assert '"tknotinstalled",' in (tmp_path / "bk-tkscaffold/pyproject.toml").read_text()
 
 
 @pytest.mark.parametrize(
@@ -211,11 +224,11 @@ def test_bad_names_exit_2_and_create_nothing(
 
 def test_existing_folder_exits_2_and_is_left_alone(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "tkscaffold").mkdir()
-    (tmp_path / "tkscaffold/keep.txt").write_text("mine")
+    (tmp_path / "bk-tkscaffold").mkdir()
+    (tmp_path / "bk-tkscaffold/keep.txt").write_text("mine")
     assert main(["new", "tkscaffold"]) == 2
     assert "already exists" in capsys.readouterr().err
-    assert [p.name for p in (tmp_path / "tkscaffold").iterdir()] == ["keep.txt"]
+    assert [p.name for p in (tmp_path / "bk-tkscaffold").iterdir()] == ["keep.txt"]
 
 
 # ---------------------------------------------------------------- a real install into a fresh virtual environment
@@ -250,11 +263,11 @@ def test_generated_plugin_installs_with_pip_and_certifies(tmp_path: pathlib.Path
     for args in (["tkscaffold"], ["tkframed", "--framework", "tkfakeframework"]):
         new = _run(python, *testkit, "new", *args, cwd=tmp_path)
         assert new.returncode == 0, new.stdout + new.stderr
-        installed = _run(python, *pip, f"./{args[0]}", cwd=tmp_path)  # pip install ./NAME
+        installed = _run(python, *pip, f"./bk-{args[0]}", cwd=tmp_path)  # pip install ./bk-NAME
         assert installed.returncode == 0, installed.stdout + installed.stderr
 
     # the [test] extra resolves without an index once bk-core and bk-testkit are installed (as the CI's BK_SOURCE step does)
-    with_extra = _run(python, *[a for a in pip if a != "--no-deps"], "./tkscaffold[test]", cwd=tmp_path)
+    with_extra = _run(python, *[a for a in pip if a != "--no-deps"], "./bk-tkscaffold[test]", cwd=tmp_path)
     assert with_extra.returncode == 0, with_extra.stdout + with_extra.stderr
 
     certify = _run(python, *testkit, "certify", "tkscaffold", "tkframed", "--json", "report.json", cwd=tmp_path)
@@ -267,9 +280,9 @@ def test_generated_plugin_installs_with_pip_and_certifies(tmp_path: pathlib.Path
         assert all(features[f]["status"] == "certified" for f in REQUIRED)
         assert not [f for f, r in features.items() if r["status"] == "failed"]
         assert {r["status"] for r in features.values() if r["claimed"]} == {"certified"}
-        todo = todo_features((tmp_path / name / f"src/bk_{name}/_backend.py").read_text())
+        todo = todo_features((tmp_path / f"bk-{name}" / f"src/bk_{name}/_backend.py").read_text())
         assert sorted(todo) == sorted(f for f, r in features.items() if not r["claimed"])
 
-    tests = _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=tmp_path / "tkscaffold")
+    tests = _run(python, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=tmp_path / "bk-tkscaffold")
     assert tests.returncode == 0, tests.stdout + tests.stderr
     assert "4 passed" in tests.stdout

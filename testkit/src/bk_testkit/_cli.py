@@ -39,9 +39,10 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("list-features", help="print every feature id, its number of cases and a description")
     new = sub.add_parser(
         "new",
-        help="scaffold a plugin distribution in the new folder NAME",
-        description="Writes a complete plugin distribution into the new folder NAME: it installs with "
-        "`pip install ./NAME`, and `testkit certify NAME` exits 0 from the start.",
+        help="scaffold a plugin distribution in the new folder bk-NAME",
+        description="Writes a complete plugin distribution into the new folder bk-NAME (never NAME: a folder named "
+        "like the framework would shadow its import): it installs with `pip install ./bk-NAME`, and "
+        "`testkit certify NAME` exits 0 from the start.",
     )
     new.add_argument(
         "name",
@@ -99,16 +100,17 @@ def _new(name: str, framework: str | None, bk_source: str | None = None) -> int:
     except ScaffoldError as error:
         print(f"testkit new: {error}", file=sys.stderr)
         return EXIT_USAGE
-    print(f"Created the plugin distribution bk-{name.replace('_', '-')} in {name}/:")
+    folder = "bk-" + name.replace("_", "-")  # the distribution's name, never the framework's (it would shadow it)
+    print(f"Created the plugin distribution {folder} in {folder}/:")
     for path in files:
         print(f"  {path.as_posix()}")
     if framework is not None and importlib.util.find_spec(framework) is None:
         print(
-            f"Note: {framework} is not installed here, so {name}/pyproject.toml assumes that its distribution is "
+            f"Note: {framework} is not installed here, so {folder}/pyproject.toml assumes that its distribution is "
             f"named {framework!r}; correct the dependency if it is not."
         )
-    print(f"\nNext:\n  pip install -e './{name}[test]'\n  testkit certify {name}\n  pytest {name}/tests")
-    print(f"Then follow 'Next steps' in {name}/README.md.")
+    print(f"\nNext:\n  pip install -e './{folder}[test]'\n  testkit certify {name}\n  pytest {folder}/tests")
+    print(f"Then follow 'Next steps' in {folder}/README.md.")
     return EXIT_OK
 
 

@@ -94,7 +94,10 @@ class Scaffold:
 
 
 def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", bk_source: str | None = None) -> list[Path]:
-    """Writes a new plugin distribution into the folder `parent/name`.
+    """Writes a new plugin distribution into the folder `parent/bk-NAME` (its distribution name).
+
+    Never into a folder named like the backend: `paddle/` in the working directory would shadow
+    `import paddle` for everything run from there.
 
     Args:
         name: The backend name: lowercase letters, digits and single underscores, starting with a letter.
@@ -114,7 +117,7 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", 
     """
     spec = validate(name, framework)
     spec = dataclasses.replace(spec, bk_source=_installed_from_git() if bk_source is None else bk_source)
-    target = Path(parent) / name
+    target = Path(parent) / spec.distribution
     if target.exists():
         raise ScaffoldError(f"{target} already exists; choose another name, or remove or rename that folder first")
     files = render(spec)

@@ -426,8 +426,8 @@ class Registry:
         except Exception as error:
             entry.error = f"cannot load {entry.spec.load!r}: {type(error).__name__}: {error}"
             raise PluginError(
-                f"backend {entry.spec.name!r} of distribution {entry.distribution!r} failed to load: {entry.error}. "
-                f"Reinstall it (pip install --force-reinstall {entry.distribution}) or check that its framework is installed."
+                f"backend {entry.spec.name!r} of distribution {entry.distribution!r} failed to load: {type(error).__name__}: {error}\n"
+                f"{load_failure_advice(entry.distribution, module_name, error)}"
             ) from error
         if not isinstance(backend, Backend):
             entry.error = f"{entry.spec.load!r} gave a {type(backend).__name__}, not a bk.Backend"
@@ -445,6 +445,78 @@ class Registry:
         if self.manager is None:
             return None
         return self.manager.hook.bk_convert(tensor=tensor, source=source, target=target)
+
+
+def load_failure_advice(distribution: str, module_name: str, error: BaseException) -> str:
+    """What to do about `error`, raised while importing `module_name` of plugin `distribution`.
+
+    Reinstalling helps only when the plugin's own files are missing: a framework that is not
+    installed, a framework that fails (or warns, under `-W error`) while importing, and a bug in
+    the plugin's code each get their own advice.
+    """
+    own = module_name.split(".")[0]
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        missing = error.name.split(".")[0]
+        if missing == own:
+            return f"Its own module {error.name!r} is missing: reinstall it (pip install --force-reinstall {distribution})."
+        return (
+            f"It imports {missing!r}, which is not installed here: install the framework it needs "
+            f"({_install_hint(distribution, missing)}), or check that {distribution} declares {missing!r} in its dependencies."
+        )
+    origin = _raised_in(error)
+    top = origin.split(".")[0] if origin else ""
+    if top and top not in (own, "bk"):
+        if isinstance(error, Warning):
+            category = type(error).__name__
+            return (
+                f"The warning was raised inside {origin!r} while it was imported, and a warning filter made it an error "
+                f"(python -W error, or pytest's filterwarnings = error). It is not {distribution}'s: ignore {top}'s own "
+                f"warnings (pytest: filterwarnings = [\"error\", \"ignore::{category}:{top}\"]), or import {top} under "
+                "warnings.catch_warnings() before bk loads the backend."
+            )
+        return (
+            f"It was raised inside {origin!r}, not by {distribution}: check that {top} itself imports "
+            f"(python -c 'import {top}') and that its version is one that {distribution} supports."
+        )
+    return (
+        f"It was raised by {distribution}'s own code ({origin or module_name}): report it to its authors with the traceback "
+        f"(the exception's __cause__), or check that {distribution} supports the installed bk-core."
+    )
+
+
+def _raised_in(error: BaseException) -> str:
+    """The module of the innermost Python frame of `error`'s traceback, import machinery left out."""
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        name = str(frame.f_globals.get("__name__", ""))
+        if name and not name.startswith(("importlib", "_frozen_importlib")):
+            return name
+    return ""
+
+
+def _install_hint(distribution: str, module: str) -> str:
+    """How to install `module` for `distribution`: through the extra that declares it (`bk-tf[cpu]` for
+    tensorflow), else through the plugin's own dependencies."""
+    import importlib.metadata
+
+    try:
+        requirements = importlib.metadata.requires(distribution) or []
+    except Exception:  # metadata unreadable: the generic advice is still right
+        requirements = []
+    wanted = _normalized(module)
+    extras = []
+    for requirement in requirements:
+        name = _normalized(re.split(r"[\s<>=!~;\[(@]", requirement.strip(), maxsplit=1)[0])
+        extra = re.search(r"extra\s*==\s*[\"']([^\"']+)", requirement)
+        if extra and (name == wanted or name.startswith(wanted + "-")):
+            extras.append(extra.group(1))
+    if extras:
+        return f"{distribution} declares it in its extras {', '.join(extras)}: pip install '{distribution}[{extras[0]}]'"
+    return f"pip install {distribution} installs what it declares"
 
 
 def _normalized(distribution: str) -> str:

@@ -72,7 +72,7 @@ def test_sizes_that_depend_on_data_are_none(lazy: bk.Backend) -> None:
     assert lazy.staticshape(masked) == (None, 2)
     assert lazy.staticshape(lazy.exp(masked)) == (None, 2)  # unknown sizes propagate
     data = np.array([0.0, 2.0, 0.0, 3.0], np.float32)
-    assert bk_lazy.Function([x], indices)(np.append(data, 1.0)).shape == (3, 1)
+    assert bk_lazy.Function([x], indices)(np.append(data, np.float32(1.0))).shape == (3, 1)
 
 
 def test_huge_variables_cost_nothing() -> None:

@@ -14,7 +14,17 @@ _LAZY = {
     "__version__": "._version",
     "get_source": "._source",
     **dict.fromkeys(
-        ("LazyArray", "UnboundVariableError", "Variable", "array", "ascend", "compute", "compute_count", "descend", "shared_intermediates"),
+        (
+            "LazyArray",
+            "UnboundVariableError",
+            "Variable",
+            "array",
+            "ascend",
+            "compute",
+            "compute_count",
+            "descend",
+            "shared_intermediates",
+        ),
         "._graph",
     ),
 }

@@ -1,9 +1,12 @@
 """`LazyBackend`: every claimed operation records a graph node with its shape and dtype.
 
-Operations are grouped by how their result's shape is found without data (see `_shapes.py`):
-elementwise (broadcasting), reductions, creation, and templates for the rest. Each recorded node
-is evaluated later, by `compute` or a `Function`, with the operation of the same name of the
-target backend.
+A node's shape and dtype come from the core's operation spec (`bk.op_spec(name).infer`), which
+works on templates and never allocates data; its verdict is memoised per signature (shapes,
+dtypes, the other arguments, the precision), so the spec runs once per signature. One generic
+builder records every operation that has a spec; a few are special: `cast`, `transpose` and
+`reshape` simplify while building, `matmul` is a node of its own, `numpy_call` takes its result
+from the caller. Each recorded node is evaluated later, by `compute` or a `Function`, with the
+operation of the same name of the target backend.
 """
 
 from __future__ import annotations
@@ -19,136 +22,61 @@ from bk import ArgumentTypeError, Backend, DType, get_precision
 
 from ._devices import graph_device
 from ._graph import NO_DATA, LazyArray, array, compute, compute_count, find_deps, make_node, multi_output, shared_cache
-from ._shapes import arg_shape, broadcast, creation_shape, data_dependent, numpy_backend, reduce_shape, template, template_dtype
+from ._shapes import infer, numpy_backend, spec_of
 
 __all__ = ["LazyBackend"]
 
 Tensor = Any
 
-UNARY: Final = [
-    "abs",
-    "sign",
-    "round",
-    "ceil",
-    "floor",
-    "sqrt",
-    "exp",
-    "erf",
-    "softplus",
-    "log_gamma",
-    "sigmoid",
-    "sin",
-    "arcsin",
-    "cos",
-    "arccos",
-    "tan",
-    "arctan",
-    "sinh",
-    "arcsinh",
-    "cosh",
-    "arccosh",
-    "tanh",
-    "arctanh",
-    "log",
-    "log2",
-    "log10",
-    "isfinite",
-    "isnan",
-    "isinf",
-    "real",
-    "imag",
-    "conj",
-    "invert",
-    "stop_gradient",
-    "factorial",
-    "zeros_like",
-    "ones_like",
-    "copy",
-    "cumsum",
-    "sort",
-    "argsort",
-]
-"""Operations whose result has the shape of their first argument."""
+ELEMENTWISE_UNARY: Final = (
+    "abs", "sign", "round", "ceil", "floor", "sqrt", "exp", "erf", "softplus", "log_gamma", "sigmoid", "sin",
+    "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh", "log",
+    "log2", "log10", "isfinite", "isnan", "isinf", "real", "imag", "conj", "invert", "stop_gradient", "factorial",
+    "zeros_like", "ones_like", "copy", "log1p", "expm1", "trunc", "reciprocal", "signbit", "square", "positive",
+    "negative", "logical_not",
+)  # fmt: skip
+"""Operations of one tensor whose result has its shape: a fast path of one memo lookup."""
 
-BROADCAST: Final = [
-    "maximum",
-    "minimum",
-    "arctan2",
-    "gamma_inc_l",
-    "gamma_inc_u",
-    "divide_no_nan",
-    "equal",
-    "not_equal",
-    "greater_than",
-    "greater_or_equal",
-    "add",
-    "sub",
-    "mul",
-    "div",
-    "pow",
-    "mod",
-    "floordiv",
-    "and_",
-    "or_",
-    "xor",
-    "shift_bits_left",
-    "shift_bits_right",
-    "clip",
-]
-"""Operations whose result has the broadcast shape of their tensor arguments."""
+BINARY: Final = (
+    "maximum", "minimum", "arctan2", "gamma_inc_l", "gamma_inc_u", "divide_no_nan", "equal", "not_equal",
+    "greater_than", "greater_or_equal", "add", "sub", "mul", "div", "pow", "mod", "floordiv", "and_", "or_", "xor",
+    "shift_bits_left", "shift_bits_right", "hypot", "logaddexp", "copysign", "nextafter",
+)  # fmt: skip
+"""Broadcasting operations of two operands: a fast path for a node and a node or a Python number."""
 
-REDUCTIONS: Final = ["sum", "mean", "std", "max", "min", "any", "all", "prod"]
-ARG_REDUCTIONS: Final = ("argmax", "argmin")
-CREATION: Final = ("zeros", "ones", "random_uniform", "random_normal")
-
-TEMPLATED: Final = [
-    "range",
-    "linspace",
-    "meshgrid",
-    "reshape",
-    "transpose",
-    "expand_dims",
-    "stack",
-    "concat",
-    "tile",
-    "repeat",
-    "pad",
-    "get_diagonal",
-    "multi_slice",
-    "quantile",
-    "searchsorted",
-    "nonzero",
-    "boolean_mask",
-    "unique",
-    "histogram1d",
-    "bincount",
-    "unravel_index",
-    "gather",
-    "batched_gather_nd",
-    "scatter",
-    "indexed_segment_sum",
-    "tensordot",
-    "einsum",
-    "mul_matrix_batched_vector",
-    "matrix_solve_least_squares",
-    "solve_triangular_dense",
-    "matrix_rank_dense",
-    "eigvals",
-    "eig",
-    "svd",
-    "fft",
-    "ifft",
-    "conv",
-    "grid_sample",
-]
-"""Operations whose shape and dtype come from a template evaluation on stand-ins of the real shapes."""
-
+NOT_RECORDED: Final = frozenset(
+    {
+        # arguments that are functions, control flow, autodiff, compilation: not graph nodes
+        "while_loop", "linear", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive",
+        "bi_conjugate_gradient", "minimize", "numpy_call", "jit_compile", "jacobian", "hessian", "custom_gradient",
+        "jit_compile_grad", "jit_compile_hessian", "vectorized_call", "stop_gradient_tree", "call",
+        # trees, devices, memory, interchange, sparse storage, state
+        "copy_leaves", "stack_leaves", "block_until_ready", "allocate_on_device", "deallocate", "to_dlpack",
+        "from_dlpack", "sparse_coo_tensor", "sparse_coo_tensor_batched", "csr_matrix", "csr_matrix_batched",
+        "csc_matrix", "csc_matrix_batched", "mul_coo_dense", "coo_to_dense", "csr_to_coo", "mul_csr_dense",
+        "csr_to_dense", "solve_triangular_sparse", "is_sparse", "get_sparse_format", "disassemble", "variable",
+        "seed", "is_module",
+        # questions about a tensor, answered without a node; casts go through `cast` (which simplifies)
+        "shape", "ndims", "size", "sizeof", "determine_size", "is_tensor", "as_tensor", "is_available", "numpy",
+        "dtype", "staticshape", "combine_types", "auto_cast", "to_float", "to_int32", "to_int64", "to_complex",
+    }
+)  # fmt: skip
+"""Catalogue names the generic builder never records, even where the core has a spec for them."""
 
 _NUMBERS: Final = (bool, int, float, complex)
+_MEMO: dict[Any, Any] = {}  # signature -> spec verdict ((shape, dtype) or a list of them)
+_MEMO_LIMIT: Final = 1 << 16
 
 
 def _is_number(x: Any) -> bool:
     return type(x) in _NUMBERS
+
+
+def _remember(key: Any, value: Any) -> Any:
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = value
+    return value
 
 
 class LazyBackend(Backend):
@@ -204,13 +132,19 @@ class LazyBackend(Backend):
         return True
 
     def numpy(self, tensor: Tensor) -> np.ndarray:
-        """Computes `tensor` (on the backend of its leaves' data) and returns the value as NumPy."""
+        """Computes `tensor` (on the backend of its leaves' data) and returns the value as NumPy.
+
+        Raises:
+            UnboundVariableError: (a `TypeError`) when the graph depends on a `Variable`, naming it;
+                nothing is computed then.
+        """
         if not isinstance(tensor, LazyArray):
             return numpy_backend().numpy(tensor)
-        roots = [tensor]
-        from ._graph import ascend, target_backend
+        from ._graph import ascend, target_backend, unbound
 
-        target = target_backend(list(ascend(roots)))
+        order = list(ascend(tensor))
+        unbound(order)
+        target = target_backend(order)
         return target.numpy(compute(tensor, target))
 
     def dtype(self, array: Tensor) -> DType:
@@ -225,35 +159,117 @@ class LazyBackend(Backend):
             return tensor.shape
         return numpy_backend().staticshape(tensor)
 
-    def cast(self, x: Tensor, dtype: DType) -> Tensor:
-        """A `cast` node (or `x` itself when it has that dtype already)."""
-        if not isinstance(dtype, DType):
-            raise ArgumentTypeError(f"cast: dtype must be a bk.DType, got {type(dtype).__name__}")
-        x = self._operand(x)
-        if x._dtype == dtype:
-            return x
-        template_dtype("cast", (x, dtype), {})
-        return make_node("cast", (x, dtype), {}, (x,), x.shape, dtype)
-
     def compute_count(self) -> int:
         """How many times lazy values have been computed in this process (`bk_lazy.compute_count()`)."""
         return compute_count()
 
+    # ------------------------------------------------------------ operations that simplify while building
+
+    def cast(self, x: Tensor, dtype: DType) -> Tensor:
+        """A `cast` node. Simplifies: `x` itself when it has that dtype; a cast of a cast whose first
+        step keeps every value exactly (a widening) casts the original once."""
+        if not isinstance(dtype, DType):
+            raise ArgumentTypeError(f"cast: dtype must be a bk.DType, got {type(dtype).__name__}")
+        x = self._operand(x, "cast")
+        if x._dtype is dtype:
+            return x
+        while x._fn_name == "cast" and _exact(x._args[0]._dtype, x._dtype):
+            x = x._args[0]  # the intermediate cast changed no value
+            if x._dtype is dtype:
+                return x
+        shape, result = self._infer("cast", (x, dtype), {})
+        return make_node("cast", (x, dtype), {}, (x,), shape, result)
+
+    def transpose(self, tensor: Tensor, axes: Any) -> Tensor:
+        """A `transpose` node. Simplifies: the identity permutation is `tensor` itself, and a
+        transpose of a transpose is one transpose of the original (or the original)."""
+        x = self._operand(tensor, "transpose")
+        axes = tuple(axes) if isinstance(axes, (list, range)) else axes
+        shape, dtype = self._infer("transpose", (x, axes), {})
+        perm = tuple(a % len(shape) if type(a) is int else int(a) % len(shape) for a in axes) if shape else ()
+        if perm == tuple(range(len(perm))):
+            return x
+        if x._fn_name == "transpose":
+            inner = x._args[0]
+            composed = tuple(x._args[1][p] % len(shape) for p in perm)
+            if composed == tuple(range(len(composed))):
+                return inner
+            x, perm = inner, composed
+        return make_node("transpose", (x, perm), {}, (x,), shape, dtype)
+
+    def reshape(self, value: Tensor, shape: Any) -> Tensor:
+        """A `reshape` node. Simplifies: a reshape to the same (known) shape is `value` itself, and
+        a reshape of a reshape reshapes the original."""
+        x = self._operand(value, "reshape")
+        shape = tuple(shape) if isinstance(shape, (list, range)) else shape
+        result, dtype = self._infer("reshape", (x, shape), {})
+        if result == x._shape and None not in result:
+            return x
+        while x._fn_name == "reshape" and None not in result:
+            x = x._args[0]
+            if result == x._shape:
+                return x
+        return make_node("reshape", (x, shape), {}, (x,), result, dtype)
+
+    def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`x1 @ x2` with NumPy's rules (batched, 1-D operands): a `matmul` node, computed by the
+        target backend's `matmul` (or the `@` of its tensors)."""
+        a = self._operand(x1, "matmul")
+        b = self._operand(x2, "matmul")
+        key = ("matmul", a._shape, a._dtype, b._shape, b._dtype, get_precision())
+        found = _MEMO.get(key)
+        if found is None:
+            spec = spec_of("matmul")
+            found = _remember(key, _from(spec.infer(a, b)) if spec is not None else _matmul_rule(a, b))
+        return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
+
     # ------------------------------------------------------------ recording
 
     def _operand(self, x: Any, op: str = "") -> LazyArray:
-        if isinstance(x, LazyArray):
+        if type(x) is LazyArray:
             return x
         if x is None or isinstance(x, (str, bytes)):
             raise ArgumentTypeError(f"{op}: expected a tensor, got {type(x).__name__} {x!r}")
         return self.as_tensor(x)  # type: ignore[no-any-return]
 
-    def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """Elementwise `x if condition else y` (broadcasting); `where(condition)` alone gives the indices
-        of the true entries, whose number depends on the data. Records a graph node."""
-        if x is None and y is None:
-            return self._record_templated("where", (condition,), {})
-        return _BROADCAST_WHERE(self, condition, x, y)
+    def _leaves(self, value: Any) -> Any:
+        """NumPy arrays and scalars, and tensors of other frameworks, inside arguments as leaves."""
+        kind = type(value)
+        if kind is LazyArray or kind in _NUMBERS or value is None or kind is str:
+            return value
+        if isinstance(value, (np.ndarray, np.generic)):
+            return self.as_tensor(value)
+        if kind is tuple:
+            return tuple([self._leaves(v) for v in value])
+        if kind is list:
+            return [self._leaves(v) for v in value]
+        if hasattr(value, "__dlpack__") and hasattr(value, "shape"):  # a framework's tensor
+            return array(value)
+        return value
+
+    def _infer(self, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """The spec's verdict for `op` on these arguments, memoised by signature."""
+        try:
+            key = (op, _signature(args), _signature(kwargs) if kwargs else None, get_precision())
+            found = _MEMO.get(key)
+        except TypeError:  # an argument that is not hashable: ask the spec every time
+            return infer(op, args, kwargs)
+        if found is None:
+            found = _remember(key, infer(op, args, kwargs))
+        return found
+
+    def _record(self, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        args = self._leaves(args)
+        kwargs = {k: self._leaves(v) for k, v in kwargs.items()} if kwargs else {}
+        specs = self._infer(op, args, kwargs)
+        found: dict[int, LazyArray] = {}
+        find_deps(args, found)
+        if kwargs:
+            find_deps(kwargs, found)
+        deps = tuple(found.values())
+        if isinstance(specs, list):
+            return multi_output(op, args, kwargs, deps, specs)
+        return make_node(op, args, kwargs, deps, *specs)
 
     # ------------------------------------------------------------ compilation
 
@@ -319,154 +335,176 @@ class LazyBackend(Backend):
             return multi_output("numpy_call", every, aux_args, deps, specs)
         return make_node("numpy_call", every, aux_args, deps, tuple(output_shapes), output_dtypes)
 
-    def _leaves(self, value: Any) -> Any:
-        """NumPy arrays (not numbers, not lists) inside arguments as constant leaves."""
-        if isinstance(value, (np.ndarray, np.generic)):
-            return self.as_tensor(value)
-        if isinstance(value, tuple):
-            return tuple(self._leaves(v) for v in value)
-        if isinstance(value, list):
-            return [self._leaves(v) for v in value]
-        return value
 
-    def _record_templated(self, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        args = self._leaves(args)
-        kwargs = {k: self._leaves(v) for k, v in kwargs.items()} if kwargs else {}
-        found: dict[int, LazyArray] = {}
-        find_deps(args, found)
-        find_deps(kwargs, found)
-        specs = data_dependent(op, args, kwargs, template(op, args, kwargs))
-        deps = tuple(found.values())
-        if isinstance(specs, list):
-            return multi_output(op, args, kwargs, deps, specs)
-        return make_node(op, args, kwargs, deps, *specs)
+# ---------------------------------------------------------------- signatures and rules
 
 
-_FAST: dict[Any, DType] = {}  # (op, signatures..., precision) -> result dtype, for the hot paths below
+def _signature(value: Any) -> Any:
+    """What of an argument decides the spec's verdict: a node's shape and dtype, a value otherwise.
+
+    Raises:
+        TypeError: for an argument that is not hashable (the verdict is then not memoised).
+    """
+    kind = type(value)
+    if kind is LazyArray:
+        return (LazyArray, value._shape, value._dtype)
+    if kind is tuple or kind is list:
+        return (kind, *[_signature(v) for v in value])
+    if kind is dict:
+        return (dict, *[(k, _signature(v)) for k, v in sorted(value.items())])
+    if kind is slice:
+        return (slice, _signature(value.start), _signature(value.stop), _signature(value.step))
+    hash(value)
+    return (kind, value)
 
 
 def _scalar_key(value: Any) -> Any:
-    """What of a Python scalar decides the dtype (and errors) of an operation: its type, and an int's size."""
+    """What of a Python scalar decides an elementwise verdict: its kind, and an int's value where it
+    may not fit the integer tensor beside it."""
     kind = type(value)
     if kind is int and not 0 <= value < 128:
-        return (int, value)  # may overflow the integer tensor beside it
+        return (int, value)
     return kind
+
+
+def _from(result: Any) -> Any:
+    if isinstance(result, (tuple, list)):
+        return [(tuple(r.shape), r.dtype) for r in result]
+    return tuple(result.shape), result.dtype
+
+
+_EXACT_INT_IN_FLOAT: Final = {16: 11, 32: 24, 64: 53}  # mantissa bits (with the implicit one) by float size
+
+
+def _exact(source: DType, middle: DType) -> bool:
+    """Whether casting `source` to `middle` keeps every value exactly (so a cast after it may start
+    from `source` instead)."""
+    if source.kind is bool:
+        return True
+    sk, mk = source.kind, middle.kind
+    sbits, mbits = source.bits or 0, middle.bits or 0
+    if sk is int and mk is int:
+        if source.signed == middle.signed:
+            return mbits >= sbits
+        return middle.signed and mbits > sbits  # unsigned into a wider signed type
+    if sk is int and mk in (float, complex):
+        part = mbits if mk is float else mbits // 2
+        return (sbits - (1 if source.signed else 0)) <= _EXACT_INT_IN_FLOAT.get(part, 0) and not getattr(middle, "brain", False)
+    if sk is float and mk in (float, complex):
+        part = mbits if mk is float else mbits // 2
+        return part >= sbits and not getattr(middle, "brain", False) and not getattr(source, "brain", False)
+    if sk is complex and mk is complex:
+        return mbits >= sbits
+    return False
+
+
+def _matmul_rule(a: LazyArray, b: LazyArray) -> tuple[tuple[int | None, ...], DType]:
+    """NumPy's `matmul` rules on templates (used only where the core has no `matmul` spec)."""
+    from bk import ShapeMismatchError
+
+    from ._shapes import broadcast
+
+    sa, sb = a.shape, b.shape
+    if not sa or not sb:
+        raise ShapeMismatchError(f"matmul: operands must have at least one dimension, got shapes {sa} and {sb}")
+    left = sa if len(sa) > 1 else (1, *sa)
+    right = sb if len(sb) > 1 else (*sb, 1)
+    if left[-1] is not None and right[-2] is not None and left[-1] != right[-2]:
+        raise ShapeMismatchError(
+            f"matmul: the last size of x1 {sa} must equal the {'only' if len(sb) == 1 else 'second-to-last'} size of x2 {sb}"
+        )
+    batch = broadcast("matmul", left[:-2], right[:-2])
+    shape = (*batch, *left[-2:-1][: len(sa) > 1], *right[-1:][: len(sb) > 1])
+    dtype = bk.combine_types(a.dtype, b.dtype) if a.dtype is not b.dtype else a.dtype
+    return tuple(shape), dtype
+
+
+# ---------------------------------------------------------------- the families
 
 
 def _unary(op: str) -> Callable[..., Any]:
     def method(self: LazyBackend, x: Any, *args: Any, **kwargs: Any) -> Any:
-        if type(x) is not LazyArray:
-            x = self._operand(x, op)
+        if args or kwargs or type(x) is not LazyArray:
+            return self._record(op, (x, *args), kwargs)
         precision = get_precision()
-        if args or kwargs or x._shape is None:
-            dtype = template_dtype(op, (x, *args), kwargs)
-            return make_node(op, (x, *args), kwargs, (x,), x.shape, dtype, precision)
-        key = (op, x._dtype, x._shape, precision)
-        dtype = _FAST.get(key)
-        if dtype is None:
-            dtype = _FAST[key] = template_dtype(op, (x,), {})
+        key = (op, x._shape, x._dtype, precision)
+        found = _MEMO.get(key)
+        if found is None:
+            found = _remember(key, infer(op, (x,), {}))
         if shared_cache() is None:
-            return LazyArray(op, (x,), {}, (x,), x._shape, dtype, precision=precision)
-        return make_node(op, (x,), {}, (x,), x._shape, dtype, precision)
+            return LazyArray(op, (x,), {}, (x,), found[0], found[1], precision=precision)
+        return make_node(op, (x,), {}, (x,), found[0], found[1], precision)
 
     return method
 
 
-def _broadcasting(op: str) -> Callable[..., Any]:
-    def method(self: LazyBackend, *args: Any) -> Any:
-        if len(args) == 2:  # the hot path: a node and a node or a Python number
-            a, b = args
-            ta, tb = type(a), type(b)
-            if ta is LazyArray and a._shape is not None and ((tb is LazyArray and b._shape is not None) or tb in _NUMBERS):
-                return _binary_node(op, a, b, tb is LazyArray)
-        args = tuple(a if type(a) is LazyArray or _is_number(a) else self._operand(a, op) for a in args)
-        nodes = [a for a in args if type(a) is LazyArray]
-        if not nodes:
-            raise ArgumentTypeError(f"{op}: no tensor among the arguments")
-        shape = nodes[0]._shape if len(nodes) == 1 else broadcast(op, *[n.shape for n in nodes])
-        dtype = template_dtype(op, args, {})
-        deps = (
-            tuple(nodes)
-            if len(nodes) == 1 or (len(nodes) == 2 and nodes[0] is not nodes[1])
-            else tuple({id(n): n for n in nodes}.values())
-        )
-        return make_node(op, args, {}, deps, shape, dtype)
-
-    return method
-
-
-def _binary_node(op: str, a: LazyArray, b: Any, node: bool) -> LazyArray:
-    precision = get_precision()
-    if node:
-        shape = a._shape if a._shape == b._shape else broadcast(op, a._shape, b._shape)
-        key = (op, a._dtype, b._dtype, len(a._shape) == len(b._shape), precision)
-        deps = (a, b) if a is not b else (a,)
-    else:
-        shape = a._shape
-        key = (op, a._dtype, _scalar_key(b), precision)
-        deps = (a,)
-    dtype = _FAST.get(key)
-    if dtype is None:
-        dtype = template_dtype(op, (a, b), {})
-        if 0 not in a._shape and (not node or 0 not in b._shape):  # empty inputs raise for some operations only
-            _FAST[key] = dtype
-    if shared_cache() is None:
-        return LazyArray(op, (a, b), {}, deps, shape, dtype, precision=precision)  # type: ignore[arg-type]
-    return make_node(op, (a, b), {}, deps, shape, dtype, precision)
-
-
-def _reduction(op: str) -> Callable[..., Any]:
-    def method(self: LazyBackend, x: Any, axis: Any = None, keepdims: bool = False) -> Any:
-        x = self._operand(x, op)
-        kwargs = {"keepdims": True} if keepdims else {}
-        shape = reduce_shape(op, x.shape, axis, keepdims)
-        dtype = template_dtype(op, (x, axis), kwargs)
-        return make_node(op, (x, axis), kwargs, (x,), shape, dtype)
-
-    return method
-
-
-def _arg_reduction(op: str) -> Callable[..., Any]:
-    def method(self: LazyBackend, x: Any, axis: int, keepdims: bool = False) -> Any:
-        x = self._operand(x, op)
-        kwargs = {"keepdims": True} if keepdims else {}
-        shape = arg_shape(op, x.shape, axis, keepdims)
-        dtype = template_dtype(op, (x, axis), kwargs)
-        return make_node(op, (x, axis), kwargs, (x,), shape, dtype)
-
-    return method
-
-
-def _creation(op: str) -> Callable[..., Any]:
-    def method(self: LazyBackend, shape: Any, *args: Any, **kwargs: Any) -> Any:
-        shape = creation_shape(op, shape)
-        dtype = template_dtype(op, ((0,) * len(shape), *args), kwargs)
-        return make_node(op, (shape, *args), kwargs, (), shape, dtype)
-
-    return method
-
-
-def _templated(op: str) -> Callable[..., Any]:
+def _binary(op: str) -> Callable[..., Any]:
     def method(self: LazyBackend, *args: Any, **kwargs: Any) -> Any:
-        return self._record_templated(op, args, kwargs)
+        if len(args) == 2 and not kwargs:
+            a, b = args
+            if type(a) is LazyArray and a._shape is not None:
+                tb = type(b)
+                if tb is LazyArray and b._shape is not None:
+                    return _binary_node(op, a, b, (op, a._shape, a._dtype, b._shape, b._dtype), (a, b) if a is not b else (a,))
+                if tb in _NUMBERS:
+                    return _binary_node(op, a, b, (op, a._shape, a._dtype, _scalar_key(b)), (a,))
+            elif type(a) in _NUMBERS and type(b) is LazyArray and b._shape is not None:
+                return _binary_node(op, a, b, (op, _scalar_key(a), b._shape, b._dtype), (b,))
+        return self._record(op, args, kwargs)
 
     return method
 
 
-def _install(names: list[str] | tuple[str, ...], factory: Callable[[str], Callable[..., Any]]) -> None:
-    for name in names:
+def _binary_node(op: str, a: Any, b: Any, key: tuple[Any, ...], deps: tuple[LazyArray, ...]) -> LazyArray:
+    precision = get_precision()
+    key = (*key, precision)
+    found = _MEMO.get(key)
+    if found is None:
+        found = _remember(key, infer(op, (a, b), {}))
+    if shared_cache() is None:
+        return LazyArray(op, (a, b), {}, deps, found[0], found[1], precision=precision)
+    return make_node(op, (a, b), {}, deps, found[0], found[1], precision)
+
+
+def _generic(op: str) -> Callable[..., Any]:
+    def method(self: LazyBackend, *args: Any, **kwargs: Any) -> Any:
+        return self._record(op, args, kwargs)
+
+    return method
+
+
+def recorded_operations() -> list[str]:
+    """The catalogue operations the generic builder records: those with a core spec (or a legacy
+    rule) that the NumPy backend, the default evaluator, supports."""
+    from ._shapes import LEGACY
+
+    specs = getattr(bk, "op_specs", None)
+    names = set(specs()) if specs is not None else set()
+    names |= set(LEGACY)
+    numpy = numpy_backend()
+    own = set(LazyBackend.__dict__)
+    result = []
+    for name in sorted(names):
+        if name in NOT_RECORDED or name in own or name.startswith("_") or not hasattr(Backend, name):
+            continue
+        try:
+            if not numpy.supports(name):
+                continue
+        except (KeyError, ValueError):
+            continue
+        result.append(name)
+    return result
+
+
+def _install() -> None:
+    for name in recorded_operations():
+        factory = _unary if name in ELEMENTWISE_UNARY else _binary if name in BINARY else _generic
         method = factory(name)
         method.__name__ = name
         method.__qualname__ = f"LazyBackend.{name}"
         doc = (getattr(Backend, name).__doc__ or "").strip().splitlines()
-        method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype known without data)."
+        method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype from the operation's spec)."
         setattr(LazyBackend, name, method)
 
 
-_install(UNARY, _unary)
-_install(BROADCAST, _broadcasting)
-_install(REDUCTIONS, _reduction)
-_install(ARG_REDUCTIONS, _arg_reduction)
-_install(CREATION, _creation)
-_install(TEMPLATED, _templated)
-_BROADCAST_WHERE: Final = _broadcasting("where")
+_install()

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Any, Final
 
 import bk
 from bk import Backend
 
-from ._graph import RANDOM, LazyArray, ascend, compute, flatten, node_key, rebuild, structure_of, unbound
+from ._graph import RANDOM, LazyArray, ascend, compute, kernel, node_key, rebuild, structure_of, unbound
 from ._plan import Plan
 
 __all__ = ["CODEGEN_LIMIT", "Function"]
@@ -37,12 +36,15 @@ class Function:
     """
 
     __slots__ = (
+        "_checks",
         "_compiled",
         "_constants",
         "_fold",
         "_in_specs",
+        "_in_structure",
         "_jit",
         "_n_inputs",
+        "_nested",
         "_out_structure",
         "_plan",
         "_source",
@@ -50,7 +52,12 @@ class Function:
     )
 
     def __init__(self, inputs: Any, outputs: Any, fold_constants: bool = True, jit: bool = False) -> None:
-        in_nodes, _ = flatten(inputs)
+        in_nodes: list[LazyArray] = []
+        self._in_structure = structure_of(inputs, in_nodes)
+        self._nested = not isinstance(self._in_structure, int) and not (
+            isinstance(self._in_structure, (tuple, list)) and all(isinstance(i, int) for i in self._in_structure)
+        )
+        self._checks: dict[Backend, list[Any]] = {}
         out_nodes: list[LazyArray] = []
         self._out_structure = structure_of(outputs, out_nodes)
         self._fold = fold_constants
@@ -86,18 +93,51 @@ class Function:
 
     # ------------------------------------------------------------ calling
 
-    def __call__(self, *args: Any) -> Any:
-        if len(args) != self._n_inputs:
-            if len(args) == 1 and isinstance(args[0], (tuple, list)) and len(args[0]) == self._n_inputs:
-                args = tuple(args[0])
-            else:
-                raise TypeError(f"{self!r} takes {self._n_inputs} arguments, got {len(args)}")
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Runs the graph on the arguments' backend; returns the outputs in their structure.
+
+        Call it with the inputs' structure: positionally for a node or a flat list or tuple of
+        nodes (or with that one sequence), with one tree of the same lists, tuples and dicts, or
+        with keywords for a dict of nodes.
+
+        Raises:
+            ShapeMismatchError: for an argument whose shape differs from its `Variable`'s (sizes
+                left `None` accept any size), naming the argument.
+            TypeError: for an argument of another dtype, or arguments not in the inputs' structure.
+        """
+        if kwargs or len(args) != self._n_inputs or self._nested:
+            args = self._arguments(args, kwargs)
         target = bk.choose_backend(*args) if args else self._default_target()
+        checks = self._checks.get(target)
+        if checks is None:
+            checks = self._checks[target] = _checks_for(target, self._in_specs)
+        for arg, check in zip(args, checks, strict=True):
+            check(arg)
         function = self._compiled.get(target)
         if function is None:
             function = self._compile(target)
         results = function(*args)
         return results[0] if type(self._out_structure) is int else rebuild(self._out_structure, results)
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """The flat arguments, from a call with the inputs' structure."""
+        structure = self._in_structure
+        if kwargs:
+            if args or not isinstance(structure, dict):
+                raise TypeError(f"{self!r} takes keyword arguments only when its inputs are a dict of nodes")
+            tree: Any = kwargs
+        elif not self._nested and len(args) == 1 and isinstance(args[0], (tuple, list)):
+            tree = list(args[0])
+            structure = list(structure) if isinstance(structure, (tuple, list)) else structure
+        elif self._nested and len(args) == 1:
+            tree = args[0]
+        elif not self._nested:
+            raise TypeError(f"{self!r} takes {self._n_inputs} arguments, got {len(args)}")
+        else:
+            raise TypeError(f"{self!r} takes one argument with the structure of its inputs, got {len(args)} arguments")
+        flat: list[Any] = [None] * self._n_inputs
+        _unflatten(structure, tree, flat, "inputs")
+        return tuple(flat)
 
     def _default_target(self) -> Backend:
         datas = [c for c in self._constants if not isinstance(c, (int, float, complex, bool, str))]
@@ -112,9 +152,9 @@ class Function:
             self._source = source
             namespace: dict[str, Any] = {}
             exec(compile(source, "<bk_lazy.Function>", "exec"), namespace)
-            function = namespace["make"](target, bk.precision, *constants, *params.values())
+            function = namespace["make"](target, bk.precision, kernel, *constants, *params.values())
         else:
-            functions = [operator.getitem if op == "getitem" else getattr(target, op) for op in plan.ops]
+            functions = [kernel(target, op) for op in plan.ops]
 
             def function(*args: Any) -> tuple[Any, ...]:
                 return plan.run(functions, args, constants)
@@ -147,12 +187,80 @@ class Function:
         return f"<bk_lazy.Function ({inputs}) -> {_count_outputs(self._out_structure)} output(s); {operations} operations, {fixed} constants ({folded} folded)>"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "_compiled"}
+        return {name: getattr(self, name) for name in self.__slots__ if name not in ("_compiled", "_checks")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
         self._compiled = {}
+        self._checks = {}
+
+
+def _unflatten(structure: Any, tree: Any, flat: list[Any], path: str) -> None:
+    """Puts the values of `tree` into `flat` at the indices `structure` holds; raises `TypeError`
+    naming the place where the two differ."""
+    if isinstance(structure, int):
+        flat[structure] = tree
+    elif isinstance(structure, dict):
+        if not isinstance(tree, dict) or set(tree) != set(structure):
+            got = sorted(tree) if isinstance(tree, dict) else type(tree).__name__
+            raise TypeError(f"bk_lazy.Function: {path} must be a dict with keys {sorted(structure)}, got {got}")
+        for key, part in structure.items():
+            _unflatten(part, tree[key], flat, f"{path}[{key!r}]")
+    else:
+        if not isinstance(tree, (tuple, list)) or len(tree) != len(structure):
+            got = f"{type(tree).__name__} of {len(tree)}" if isinstance(tree, (tuple, list)) else type(tree).__name__
+            raise TypeError(f"bk_lazy.Function: {path} must be a sequence of {len(structure)}, got {got}")
+        for i, part in enumerate(structure):
+            _unflatten(part, tree[i], flat, f"{path}[{i}]")
+
+
+_HOLDS: Final = {bool: (bool, int, float, complex), int: (int, float, complex), float: (float, complex), complex: (complex,)}
+
+
+def _checks_for(target: Backend, specs: list[tuple[str | None, Any, Any]]) -> list[Any]:
+    """One function per input that raises unless an argument fits its `Variable` (shape and dtype)."""
+    return [_check(target, name or f"#{i}", shape, dtype) for i, (name, shape, dtype) in enumerate(specs)]
+
+
+def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any) -> Any:
+    import numpy as np
+
+    exact = None not in shape
+    numpy_dtype = bk.to_numpy_dtype(dtype) if dtype.kind is not object else None
+
+    def fail_shape(got: Any) -> None:
+        raise bk.ShapeMismatchError(
+            f"bk_lazy.Function: argument {name!r} must have shape {shape} (None: any size), as its Variable, got {tuple(got)}"
+        )
+
+    def fail_dtype(got: Any) -> None:
+        raise TypeError(f"bk_lazy.Function: argument {name!r} must have dtype {dtype}, as its Variable, got {got}")
+
+    def slow(arg: Any) -> None:
+        if type(arg) in _HOLDS:  # a Python number: fits a 0-d Variable of a kind that holds it
+            if shape:
+                fail_shape(())
+            if dtype.kind not in _HOLDS[type(arg)]:
+                fail_dtype(type(arg).__name__)
+            return
+        owner = target if target.is_tensor(arg, only_native=True) else bk.choose_backend(arg)
+        got = tuple(owner.staticshape(arg))
+        if len(got) != len(shape) or any(s is not None and g is not None and g != s for g, s in zip(got, shape, strict=True)):
+            fail_shape(got)
+        got_dtype = owner.dtype(arg)
+        if got_dtype != dtype:
+            fail_dtype(got_dtype)
+
+    def check(arg: Any) -> None:
+        if type(arg) is np.ndarray:  # the common case, in a few attribute reads
+            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+                fail_dtype(bk.from_numpy_dtype(arg.dtype))
+            if exact and arg.shape == shape:
+                return
+        slow(arg)
+
+    return check
 
 
 def _count_outputs(structure: Any) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import operator
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -22,7 +23,9 @@ __all__ = [
     "Variable",
     "array",
     "ascend",
+    "call",
     "compute",
+    "compute_constants",
     "compute_count",
     "descend",
     "evaluate",
@@ -50,8 +53,11 @@ _COUNTER: list[int] = [0]  # computes so far (a list: mutated in place, read by 
 _SHARED: contextvars.ContextVar[dict[Any, LazyArray] | None] = contextvars.ContextVar("bk_lazy_shared", default=None)
 
 
-class UnboundVariableError(ValueError):
-    """Raised when a graph is computed while it still depends on a `Variable` that has no value."""
+class UnboundVariableError(TypeError, ValueError):
+    """Raised when a graph is computed while it still depends on a `Variable` that has no value.
+
+    A `TypeError` (a placeholder is not a value); also a `ValueError`, as in bk-lazy 0.1.
+    """
 
 
 class LazyArray:
@@ -297,10 +303,10 @@ class LazyArray:
         return _lazy().pow(other, self)
 
     def __matmul__(self, other: Any) -> LazyArray:
-        return _matmul(self, other)
+        return _lazy().matmul(self, other)  # type: ignore[no-any-return]
 
     def __rmatmul__(self, other: Any) -> LazyArray:
-        return _matmul(other, self)
+        return _lazy().matmul(other, self)  # type: ignore[no-any-return]
 
     def __and__(self, other: Any) -> LazyArray:
         return _lazy().and_(self, other)
@@ -353,8 +359,43 @@ class LazyArray:
     def reshape(self, *shape: Any) -> LazyArray:
         return _lazy().reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
+    def transpose(self, *axes: Any) -> LazyArray:
+        """`numpy.ndarray.transpose`: no axes reverses them."""
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        return _lazy().transpose(self, axes or tuple(range(self.ndim))[::-1])  # type: ignore[no-any-return]
+
+    def swapaxes(self, axis1: int, axis2: int) -> LazyArray:
+        """`x` with two axes exchanged: a `transpose` node (`x` itself when they are the same axis)."""
+        from bk._axes import normalize_axis
+
+        perm = list(range(self.ndim))
+        a, b = normalize_axis(axis1, self.ndim, "swapaxes"), normalize_axis(axis2, self.ndim, "swapaxes")
+        perm[a], perm[b] = perm[b], perm[a]
+        return _lazy().transpose(self, tuple(perm))  # type: ignore[no-any-return]
+
     def astype(self, dtype: Any) -> LazyArray:
         return _lazy().cast(self, _as_dtype(dtype))
+
+    def compute_constants(self) -> LazyArray:
+        """`bk_lazy.compute_constants(self)`: the parts that depend on no `Variable` become leaves."""
+        compute_constants(self)
+        return self
+
+    # NumPy defers to the node: `np.float64(2.0) * node` and `np.exp(node)` are nodes
+    __array_priority__ = 1000
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        op = _UFUNCS.get(ufunc.__name__)
+        if method != "__call__" or kwargs or op is None:
+            return NotImplemented
+        lazy = _lazy()
+        if op == "neg":
+            return -inputs[0]
+        if op == "less" or op == "less_equal":
+            return getattr(lazy, "greater_than" if op == "less" else "greater_or_equal")(inputs[1], inputs[0])
+        function = getattr(lazy, op, None)
+        return NotImplemented if function is None else function(*inputs)
 
     # ------------------------------------------------------------ history statistics
 
@@ -421,18 +462,73 @@ class LazyArray:
         return figure
 
 
-def _ndim(x: Any) -> int:
-    return x.ndim if isinstance(x, LazyArray) else len(_lazy().staticshape(x))
-
-
-def _matmul(a: Any, b: Any) -> LazyArray:
-    """`a @ b` with NumPy's rules (batched, 1-D operands) as an `einsum` node."""
-    left = "...ij" if _ndim(a) >= 2 else "j"
-    right = "...jk" if _ndim(b) >= 2 else "j"
-    out = ("...i" if _ndim(a) >= 2 else "...") + ("k" if _ndim(b) >= 2 else "")
-    if _ndim(a) < 2 and _ndim(b) < 2:
-        out = ""
-    return _lazy().einsum(f"{left},{right}->{out}", a, b)  # type: ignore[no-any-return]
+_UFUNCS: Final = {
+    "add": "add",
+    "subtract": "sub",
+    "multiply": "mul",
+    "true_divide": "div",
+    "divide": "div",
+    "floor_divide": "floordiv",
+    "remainder": "mod",
+    "power": "pow",
+    "matmul": "matmul",
+    "maximum": "maximum",
+    "minimum": "minimum",
+    "arctan2": "arctan2",
+    "equal": "equal",
+    "not_equal": "not_equal",
+    "greater": "greater_than",
+    "greater_equal": "greater_or_equal",
+    "less": "less",
+    "less_equal": "less_equal",
+    "bitwise_and": "and_",
+    "bitwise_or": "or_",
+    "bitwise_xor": "xor",
+    "left_shift": "shift_bits_left",
+    "right_shift": "shift_bits_right",
+    "invert": "invert",
+    "negative": "neg",
+    "absolute": "abs",
+    "conjugate": "conj",
+    **{
+        name: name
+        for name in (
+            "sign",
+            "sqrt",
+            "exp",
+            "log",
+            "log2",
+            "log10",
+            "sin",
+            "cos",
+            "tan",
+            "arcsin",
+            "arccos",
+            "arctan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "arcsinh",
+            "arccosh",
+            "arctanh",
+            "isfinite",
+            "isnan",
+            "isinf",
+            "floor",
+            "ceil",
+            "log1p",
+            "expm1",
+            "hypot",
+            "logaddexp",
+            "copysign",
+            "nextafter",
+            "signbit",
+            "trunc",
+            "reciprocal",
+        )
+    },
+}
+"""NumPy ufuncs (by name) and the lazy operations `LazyArray.__array_ufunc__` records for them."""
 
 
 def _as_dtype(dtype: Any) -> DType:
@@ -573,6 +669,49 @@ def array(x: Any) -> LazyArray:
 _VARIABLES = [0]
 
 
+def call(
+    fn: Callable[..., Any], *args: Any, shape: Any, dtype: Any, kwargs: dict[str, Any] | None = None
+) -> LazyArray | tuple[LazyArray, ...]:
+    """A node that computes `fn(*args, **kwargs)`, an arbitrary Python callable, with a declared result.
+
+    Like autoray's `LazyArray(fn=...)`: bk-lazy cannot look inside `fn`, so you declare the shape
+    and dtype of its result (nothing checks them until it runs). Nodes among `args` and `kwargs`
+    are replaced by their values, which are tensors of the backend the graph computes on.
+
+    Args:
+        fn: Any callable; it must be picklable for a `Function` holding it to pickle.
+        shape: The result's shape (`None` for a size that depends on the data); a list of shapes
+            for a callable that returns a tuple (then `dtype` is a list too).
+        dtype: The result's `DType` (or a NumPy dtype or name).
+        kwargs: Keyword arguments of `fn`.
+
+    Returns:
+        The node, or a tuple of nodes for several results.
+    """
+    if not callable(fn):
+        raise TypeError(f"call: fn must be callable, got {type(fn).__name__}")
+    lazy = _lazy()
+    args = tuple(a if isinstance(a, (LazyArray, bool, int, float, complex, str)) or a is None else lazy._leaves(a) for a in args)
+    kwargs = dict(kwargs or {})
+    found: dict[int, LazyArray] = {}
+    find_deps(args, found)
+    find_deps(kwargs, found)
+    deps = tuple(found.values())
+    if isinstance(shape, list):
+        if not isinstance(dtype, (list, tuple)) or len(dtype) != len(shape):
+            raise ValueError(f"call: {len(shape)} result shapes need as many dtypes, got {dtype!r}")
+        specs = [(_as_shape(s), _as_dtype(d)) for s, d in zip(shape, dtype, strict=True)]
+        return multi_output("call", (fn, *args), kwargs, deps, specs)
+    return make_node("call", (fn, *args), kwargs, deps, _as_shape(shape), _as_dtype(dtype))
+
+
+def _as_shape(shape: Any) -> Shape:
+    shape = (shape,) if isinstance(shape, int) else tuple(None if s is None else int(s) for s in shape)
+    if any(s is not None and s < 0 for s in shape):
+        raise ValueError(f"sizes must be >= 0, got shape {shape}")
+    return shape
+
+
 def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArray:
     """A placeholder leaf that has a shape and a dtype but never data; bound by `Function` calls.
 
@@ -586,10 +725,11 @@ def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArra
         _VARIABLES[0] += 1
     elif not name.isidentifier():
         raise ValueError(f"Variable: name must be a Python identifier, got {name!r}")
-    dtype = bk.backend("numpy").float_type if dtype is None else _as_dtype(dtype)
-    shape = (shape,) if isinstance(shape, int) else tuple(None if s is None else int(s) for s in shape)
-    if any(s is not None and s < 0 for s in shape):
-        raise ValueError(f"Variable: sizes must be >= 0, got shape {shape}")
+    dtype = _lazy().float_type if dtype is None else _as_dtype(dtype)
+    try:
+        shape = _as_shape(shape)
+    except ValueError as error:
+        raise ValueError(f"Variable: {error}") from None
     return LazyArray(None, (), {}, (), shape, dtype, name=name)
 
 
@@ -651,8 +791,18 @@ def ascend(nodes: Any, stop: frozenset[int] = frozenset()) -> Iterator[LazyArray
         seen.add(id(node))
         stack.append((node, True))
         deps = node._deps
-        if deps and id(node) not in stop:
-            if len(deps) > 1:
+        if deps and (not stop or id(node) not in stop):
+            if len(deps) == 1:
+                dep = deps[0]
+                if id(dep) not in seen:
+                    stack.append((dep, False))
+                continue
+            if len(deps) == 2:  # the common case, without a sort
+                first, second = deps
+                if first._depth > second._depth:
+                    first, second = second, first
+                deps = (first, second)
+            else:
                 deps = tuple(sorted(deps, key=_depth_of))  # deepest ends on top of the stack
             for dep in deps:
                 if id(dep) not in seen:
@@ -775,6 +925,29 @@ def unbound(order: list[LazyArray], known: frozenset[int] = frozenset()) -> None
             )
 
 
+def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
+
+def kernel(target: Backend, name: str) -> Callable[..., Any]:
+    """The function that evaluates a node of operation `name` on `target`.
+
+    `getitem` (a part of a node with several results) and `call` (a Python callable, see `call`)
+    are not backend operations; `matmul` runs as the backend's `matmul`, or as the `@` operator of
+    its tensors where the backend has no such operation.
+    """
+    if name == "getitem":
+        return operator.getitem
+    if name == "call":
+        return _call
+    function = getattr(target, name, None)
+    if function is None and name == "matmul":
+        return operator.matmul
+    if function is None:
+        raise NotImplementedError(f"backend {target.name!r} has no operation {name!r} to compute this graph with")
+    return function  # type: ignore[no-any-return]
+
+
 def evaluate(
     order: list[LazyArray], roots: list[LazyArray], target: Backend, bound: dict[int, Any] | None = None
 ) -> dict[int, Any]:
@@ -789,6 +962,7 @@ def evaluate(
     for root in roots:
         remaining[id(root)] = remaining.get(id(root), 0) + 1
     values: dict[int, Any] = {}
+    kernels: dict[str, Callable[..., Any]] = {}
     current = bk.get_precision()
     for node in order:
         key = id(node)
@@ -799,17 +973,20 @@ def evaluate(
         if name is None:
             data = node._data
             values[key] = data if target.is_tensor(data, only_native=True) else bk.convert(data, target)
-        elif name == "getitem":
-            values[key] = values[id(node._args[0])][node._args[1]]
         elif name in RANDOM:  # a node is one value: drawn once per target backend, then kept
             cached = node._data
             if cached is NO_DATA or cached[0] is not target:
                 cached = node._data = (target, getattr(target, name)(*substitute(node._args, values), **node._kwargs))
             values[key] = cached[1]
         else:
-            args = substitute(node._args, values)
+            function = kernels.get(name)
+            if function is None:
+                function = kernels[name] = kernel(target, name)
+            args = [values[id(a)] if type(a) is LazyArray else a for a in node._args]
+            for i, a in enumerate(args):
+                if type(a) in _CONTAINERS:
+                    args[i] = substitute(a, values)
             kwargs = substitute(node._kwargs, values) if node._kwargs else {}
-            function = getattr(target, name)
             if node._precision == current:
                 values[key] = function(*args, **kwargs)
             else:
@@ -821,6 +998,41 @@ def evaluate(
             if left == 0:
                 del values[id(dep)]
     return values
+
+
+def compute_constants(nodes: Any) -> None:
+    """Evaluates, in place, every part of the graph of `nodes` that depends on no `Variable`.
+
+    Each constant node that a node depending on a `Variable` uses (or that is one of `nodes`)
+    becomes a leaf holding its value, computed once now on the backend of the leaves' data; the
+    constant nodes only they used are released. Random nodes stay nodes (a `Function` draws new
+    numbers on every call). Nothing changes in a graph without constant operation nodes.
+    """
+    roots, _ = flatten(nodes)
+    order = list(ascend(roots))
+    constant: set[int] = set()
+    for node in order:
+        if node._fn_name is None:
+            if node._data is not NO_DATA:
+                constant.add(id(node))
+        elif (node._fn_name not in RANDOM and node._fn_name != "getitem" and all(id(d) in constant for d in node._deps)) or (
+            node._fn_name == "getitem" and id(node._args[0]) in constant
+        ):
+            constant.add(id(node))
+    needed = {id(r) for r in roots} & constant
+    for node in order:
+        if id(node) not in constant:
+            needed.update(id(d) for d in node._deps if id(d) in constant)
+    # a node with several results stays: its parts (`getitem` nodes) become the leaves
+    folded = [n for n in order if id(n) in needed and n._fn_name is not None and n._shape is not None]
+    if not folded:
+        return
+    values = compute(folded)
+    for node, value in zip(folded, values, strict=True):
+        node._fn_name, node._args, node._kwargs, node._deps, node._depth, node._data = None, (), {}, (), 0, value
+
+
+_CONTAINERS: Final = (tuple, list, dict)
 
 
 def substitute(value: Any, values: dict[int, Any]) -> Any:

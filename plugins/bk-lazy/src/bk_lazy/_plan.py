@@ -188,8 +188,8 @@ class Plan:
         outputs = ", ".join(names[o] for o in self.outputs)
         body.append(f"return ({outputs},)" if len(self.outputs) == 1 else f"return ({outputs})")
         constants = [names[self.n_inputs + i] for i in range(self.n_constants)]
-        lines = [f"def make({', '.join(['b', 'precision', *constants, *params])}):"]
-        lines += [f"    {op} = b.{op}" for op in self.ops if op != "getitem"]
+        lines = [f"def make({', '.join(['b', 'precision', 'kernel', *constants, *params])}):"]
+        lines += [f"    {op} = kernel(b, {op!r})" for op in self.ops if op != "getitem"]
         lines.append(f"    def function({', '.join(names[: self.n_inputs])}):")
         lines += [f"        {line}" for line in body]
         lines.append("    return function")
@@ -199,6 +199,6 @@ class Plan:
 def _usable(name: str) -> bool:
     import keyword
 
-    if keyword.iskeyword(name) or name in ("b", "precision", "make", "function"):
+    if keyword.iskeyword(name) or name in ("b", "precision", "kernel", "make", "function"):
         return False
     return not (name[0] in "xca" and name[1:].isdigit())

@@ -24,7 +24,7 @@ from bk._axes import normalize_axes, normalize_axis
 
 from ._graph import NO_DATA, LazyArray, Shape
 
-__all__ = ["TEMPLATE_LIMIT", "broadcast", "data_dependent", "reduce_shape", "template", "template_dtype"]
+__all__ = ["TEMPLATE_LIMIT", "broadcast", "data_dependent", "infer", "reduce_shape", "spec_of", "template", "template_dtype"]
 
 TEMPLATE_LIMIT: Final = 1 << 20
 """The most elements the stand-ins of one template evaluation may hold together."""
@@ -338,3 +338,167 @@ def _unknown(spec: Any, axis: int) -> Any:
     if not shape:
         return spec
     return tuple(None if i == axis else s for i, s in enumerate(shape)), dtype
+
+
+# ---------------------------------------------------------------- operation specs
+
+
+def spec_of(op: str) -> Any:
+    """The core's operation spec of `op` (`bk.op_spec`), or `None` where the core has none."""
+    specs = getattr(bk, "op_specs", None)
+    if specs is None:
+        return None
+    return specs().get(op)
+
+
+def _from_template(result: Any) -> Any:
+    if isinstance(result, (tuple, list)):
+        return [(tuple(r.shape), r.dtype) for r in result]
+    return tuple(result.shape), result.dtype
+
+
+def infer(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`(shape, dtype)` of `op` on these arguments (nodes among them), or a list of them for several
+    results, from the core's operation spec; raises the bk error the call deserves."""
+    spec = spec_of(op)
+    if spec is not None:
+        return _from_template(spec.infer(*args, **kwargs))
+    return legacy_infer(op, args, kwargs)  # until every spec exists
+
+
+_L_UNARY: Final = [
+    "abs",
+    "sign",
+    "round",
+    "ceil",
+    "floor",
+    "sqrt",
+    "exp",
+    "erf",
+    "softplus",
+    "log_gamma",
+    "sigmoid",
+    "sin",
+    "arcsin",
+    "cos",
+    "arccos",
+    "tan",
+    "arctan",
+    "sinh",
+    "arcsinh",
+    "cosh",
+    "arccosh",
+    "tanh",
+    "arctanh",
+    "log",
+    "log2",
+    "log10",
+    "isfinite",
+    "isnan",
+    "isinf",
+    "real",
+    "imag",
+    "conj",
+    "invert",
+    "stop_gradient",
+    "factorial",
+    "zeros_like",
+    "ones_like",
+    "copy",
+    "cumsum",
+    "sort",
+    "argsort",
+    "cast",
+]
+_L_BROADCAST: Final = [
+    "maximum",
+    "minimum",
+    "arctan2",
+    "gamma_inc_l",
+    "gamma_inc_u",
+    "divide_no_nan",
+    "equal",
+    "not_equal",
+    "greater_than",
+    "greater_or_equal",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "mod",
+    "floordiv",
+    "and_",
+    "or_",
+    "xor",
+    "shift_bits_left",
+    "shift_bits_right",
+    "clip",
+]
+_L_REDUCTIONS: Final = ("sum", "mean", "std", "max", "min", "any", "all", "prod")
+_L_ARG: Final = ("argmax", "argmin")
+_L_CREATION: Final = ("zeros", "ones", "random_uniform", "random_normal")
+_L_TEMPLATED: Final = [
+    "range",
+    "linspace",
+    "meshgrid",
+    "reshape",
+    "transpose",
+    "expand_dims",
+    "stack",
+    "concat",
+    "tile",
+    "repeat",
+    "pad",
+    "get_diagonal",
+    "multi_slice",
+    "quantile",
+    "searchsorted",
+    "nonzero",
+    "boolean_mask",
+    "unique",
+    "histogram1d",
+    "bincount",
+    "unravel_index",
+    "gather",
+    "batched_gather_nd",
+    "scatter",
+    "indexed_segment_sum",
+    "tensordot",
+    "einsum",
+    "mul_matrix_batched_vector",
+    "matrix_solve_least_squares",
+    "solve_triangular_dense",
+    "matrix_rank_dense",
+    "eigvals",
+    "eig",
+    "svd",
+    "fft",
+    "ifft",
+    "conv",
+    "grid_sample",
+    "where",
+]
+LEGACY: Final = frozenset(_L_UNARY + _L_BROADCAST + list(_L_REDUCTIONS + _L_ARG + _L_CREATION) + _L_TEMPLATED)
+"""Operations bk-lazy recorded before the core had specs (their rules below go once every spec exists)."""
+
+
+def legacy_infer(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The rules bk-lazy 0.1 used: shapes by family, dtypes from NumPy on stand-ins."""
+    if op in _L_UNARY:
+        return args[0].shape, template_dtype(op, args, kwargs)
+    if op in _L_BROADCAST:
+        nodes = [a for a in args if isinstance(a, LazyArray)]
+        if not nodes:
+            raise ArgumentTypeError(f"{op}: no tensor among the arguments")
+        return broadcast(op, *[n.shape for n in nodes]), template_dtype(op, args, kwargs)
+    if op in _L_REDUCTIONS or op in _L_ARG:
+        bound = _bind(op, args, kwargs)
+        x = list(bound.values())[1]
+        rule = reduce_shape if op in _L_REDUCTIONS else arg_shape
+        shape = rule(op, x.shape if isinstance(x, LazyArray) else np.shape(x), bound["axis"], bound.get("keepdims", False))
+        return shape, template_dtype(op, args, kwargs)
+    if op in _L_CREATION:
+        shape = creation_shape(op, args[0])
+        return shape, template_dtype(op, ((0,) * len(shape), *args[1:]), kwargs)
+    return data_dependent(op, args, kwargs, template(op, args, kwargs))

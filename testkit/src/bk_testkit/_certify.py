@@ -62,7 +62,7 @@ class BackendReport:
 class _Worker:
     """One worker subprocess and a thread that reads its lines into a queue."""
 
-    def __init__(self, backend: str, case_ids: Sequence[str], precisions: Sequence[int | None]) -> None:
+    def __init__(self, backend: str, case_ids: Sequence[str], precisions: Sequence[int | None], thorough: bool = False) -> None:
         self.stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in kill()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bk_testkit._worker"],
@@ -72,7 +72,8 @@ class _Worker:
             text=True,
         )
         assert self.process.stdin is not None
-        self.process.stdin.write(json.dumps({"backend": backend, "cases": list(case_ids), "precisions": list(precisions)}))
+        config = {"backend": backend, "cases": list(case_ids), "precisions": list(precisions), "thorough": thorough}
+        self.process.stdin.write(json.dumps(config))
         self.process.stdin.close()
         self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
@@ -109,10 +110,12 @@ class _Session:
     death: str = ""
 
 
-def _session(backend: str, case_ids: Sequence[str], precisions: Sequence[int | None], timeout: float, on_result: Callable[[CaseResult], None]) -> _Session:
+def _session(
+    backend: str, case_ids: Sequence[str], precisions: Sequence[int | None], timeout: float, on_result: Callable[[CaseResult], None], thorough: bool = False
+) -> _Session:
     """Runs `case_ids` in one worker until all are done, one times out, or the worker dies."""
     session = _Session()
-    worker = _Worker(backend, case_ids, precisions)
+    worker = _Worker(backend, case_ids, precisions, thorough)
     try:
         message = worker.next(LOAD_TIMEOUT)
     except queue.Empty:
@@ -155,8 +158,11 @@ def certify_backend(
     precisions: Sequence[int | None] = (None, 32, 64),
     timeout: float = 20.0,
     progress: Progress | None = None,
+    thorough: bool = False,
 ) -> BackendReport:
     """Runs the cases of `features` against the installed backend `name` in worker subprocesses.
+
+    `thorough` draws many more calls in the generated cases (`OP/generated`, `testkit certify --thorough`).
 
     Raises:
         BackendLoadError: if the backend is not installed or cannot be loaded.
@@ -179,11 +185,11 @@ def certify_backend(
 
     remaining = list(case_ids)
     while True:
-        session = _session(name, remaining, precisions, timeout, note)
+        session = _session(name, remaining, precisions, timeout, note, thorough)
         hello = hello or session.hello
         results.update(session.results)
         if session.died_in is not None:
-            results[session.died_in] = _retry_alone(name, session.died_in, session.death, precisions, timeout)
+            results[session.died_in] = _retry_alone(name, session.died_in, session.death, precisions, timeout, thorough)
             note(results[session.died_in])
         remaining = [c for c in case_ids if c not in results]
         if not remaining:
@@ -199,9 +205,9 @@ def certify_backend(
     return BackendReport(name, hello["backend"], verdicts, time.perf_counter() - start, [results[c] for c in case_ids])
 
 
-def _retry_alone(name: str, case_id: str, death: str, precisions: Sequence[int | None], timeout: float) -> CaseResult:
+def _retry_alone(name: str, case_id: str, death: str, precisions: Sequence[int | None], timeout: float, thorough: bool = False) -> CaseResult:
     """Runs a case that killed its worker once more, alone, in a fresh worker."""
-    retry = _session(name, [case_id], precisions, timeout, lambda result: None)
+    retry = _session(name, [case_id], precisions, timeout, lambda result: None, thorough)
     if case_id in retry.results:
         return retry.results[case_id]
     return CaseResult(case_id, CRASHED, f"crashed the worker process twice ({death}; on retry: {retry.death})", 0.0)

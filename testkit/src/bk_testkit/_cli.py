@@ -1,4 +1,4 @@
-"""The `testkit` command: `testkit certify ...`, `testkit list-features` and `testkit new NAME`."""
+"""The `testkit` command: `testkit certify ...`, `testkit diff A B`, `testkit list-features` and `testkit new NAME`."""
 
 from __future__ import annotations
 
@@ -36,6 +36,20 @@ def _parser() -> argparse.ArgumentParser:
     certify.add_argument("--features", metavar="PATTERN", help="comma-separated glob patterns of feature ids, e.g. 'sum,arc*'")
     certify.add_argument("--precision", type=int, choices=(32, 64), help="run precision-dependent checks only at this precision")
     certify.add_argument("--timeout", type=float, default=20.0, help="seconds one case may run (default 20)")
+    certify.add_argument("--thorough", action="store_true", help="draw many more generated calls per operation (the generated layer; slower)")
+    diff = sub.add_parser(
+        "diff",
+        help="run the generated calls of every operation on two installed backends and list where they disagree",
+        description="Runs the same generated calls on backends A and B and lists every disagreement (operation, inputs, "
+        "both results: values, dtype, shape or exception class). Exit status 1 when a disagreement is not declared in the "
+        "expected-failure table, 2 for a usage error.",
+    )
+    diff.add_argument("a", metavar="A", help="installed backend name, such as numpy")
+    diff.add_argument("b", metavar="B", help="installed backend name, such as torch")
+    diff.add_argument("--features", metavar="PATTERN", help="comma-separated glob patterns of operations, e.g. 'sum,arc*'")
+    diff.add_argument("--examples", type=int, default=20, help="valid calls drawn per operation (default 20; invalid ones: a third as many)")
+    diff.add_argument("--thorough", action="store_true", help="draw as many calls as testkit certify --thorough")
+    diff.add_argument("--json", metavar="FILE", help="write the disagreements as JSON to FILE ('-': standard output)")
     sub.add_parser("list-features", help="print every feature id, its number of cases and a description")
     new = sub.add_parser(
         "new",
@@ -71,6 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _list_features()
         if args.command == "new":
             return _new(args.name, args.framework, args.bk_source)
+        if args.command == "diff":
+            return _diff(args)
         return _certify(parser, args)
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
@@ -133,7 +149,7 @@ def _certify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     progress = _Progress()
     for name in names:
         try:
-            reports.append(certify_backend(name, features, precisions, args.timeout, progress))
+            reports.append(certify_backend(name, features, precisions, args.timeout, progress, thorough=args.thorough))
         except BackendLoadError as error:
             progress.clear()
             print(f"testkit certify: {error}", file=sys.stderr)
@@ -144,6 +160,36 @@ def _certify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     _write(args, reports)
     failed = any(r.status == "failed" and r.claimed for rep in reports for r in rep.features.values())
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _diff(args: argparse.Namespace) -> int:
+    from ._diff import diff_backends, format_diff
+    from ._generated import THOROUGH
+
+    backends = []
+    for name in (args.a, args.b):
+        if name not in bk.backends():
+            from bk._plugins import REGISTRY
+
+            print(f"testkit diff: {REGISTRY.missing_message(name)}", file=sys.stderr)
+            return EXIT_USAGE
+        backends.append(bk.backend(name))
+    operations = select_features(args.features)
+    if not operations:
+        print(f"testkit diff: no operation matches {args.features!r}; see testkit list-features", file=sys.stderr)
+        return EXIT_USAGE
+    examples = THOROUGH["valid"] if args.thorough else args.examples
+    report = diff_backends(backends[0], backends[1], operations, examples)
+    text = format_diff(report)
+    print(text, file=sys.stderr if args.json == "-" else sys.stdout)
+    if args.json:
+        document = json.dumps(report.to_dict(), indent=2) + "\n"
+        if args.json == "-":
+            sys.stdout.write(document)
+        else:
+            with open(args.json, "w", encoding="utf-8") as file:
+                file.write(document)
+    return EXIT_FAILED if report.disagreements else EXIT_OK
 
 
 def _write(args: argparse.Namespace, reports: list[BackendReport]) -> None:

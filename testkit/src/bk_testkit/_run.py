@@ -57,6 +57,9 @@ class FeatureResult:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     reason: str = ""
+    generated: str = ""
+    """How the feature's generated cases went (`passed`, `failed`, `xfailed`, `not_implemented`,
+    `skipped`); empty where the feature has none."""
 
     def to_dict(self) -> dict[str, Any]:
         result: dict[str, Any] = {
@@ -68,6 +71,8 @@ class FeatureResult:
         }
         if self.reason:
             result["reason"] = self.reason
+        if self.generated:
+            result["generated"] = self.generated
         return result
 
 
@@ -206,6 +211,20 @@ def _where(error: BaseException) -> str:
 
 
 def verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> FeatureResult:
+    """`_combine`, and how the feature's generated cases (`OP/generated*`) went in `generated`."""
+    result = _combine(feature, claimed, results)
+    generated = [r.outcome for r in results if r.case.split("/", 1)[-1].startswith("generated")]
+    if generated:
+        for outcome in (CRASHED, TIMEOUT, FAILED, XFAILED, NOT_IMPLEMENTED, SKIPPED):
+            if outcome in generated:
+                result.generated = FAILED if outcome in (CRASHED, TIMEOUT) else outcome
+                break
+        else:
+            result.generated = PASSED
+    return result
+
+
+def _combine(feature: str, claimed: bool, results: Sequence[CaseResult]) -> FeatureResult:
     """Combines the case results of one feature with whether the backend claims it.
 
     Cases that failed as the expected-failure table says (`xfailed`) count as passed; their reasons

@@ -57,6 +57,10 @@ def main() -> int:
     claimed = {f: bool(backend.supports(f)) for f in bk.Backend.features()}
     _send(stream, event="hello", backend=describe(backend), claimed=claimed)
     precisions = [None if p is None else int(p) for p in config.get("precisions", [None, 32, 64])]
+    if config.get("thorough"):
+        from ._generated import set_thorough
+
+        set_thorough(True)
     for case_id in config["cases"]:
         _send(stream, event="start", case=case_id)
         result = run_case(backend, find_case(case_id), precisions)

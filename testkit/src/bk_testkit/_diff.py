@@ -1,0 +1,150 @@
+"""`testkit diff A B`: the generated calls of every operation on two installed backends, and every
+call on which they disagree (error class, dtype, shape or values).
+
+A disagreement is *declared* when either backend lists the call's generated case (`OP/generated`
+or `OP/generated-invalid`) in the expected-failure table with a reason; a call that one backend
+refuses with `NotImplementedError` for an operation it does not claim in `supports()` is
+*unsupported*. Everything else is undeclared, and makes `testkit diff` exit with status 1.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import bk
+
+from ._expected import EXPECTED_FAILURES
+from ._generated import Call, Disagreement, calls, diff_outcomes, execute
+from ._strategies import OPERATIONS
+
+__all__ = ["DiffReport", "diff_backends"]
+
+
+@dataclass
+class DiffReport:
+    """What `diff_backends` found."""
+
+    a: str
+    b: str
+    calls: int = 0
+    seconds: float = 0.0
+    disagreements: list[Disagreement] = field(default_factory=list)
+    declared: list[tuple[Disagreement, str]] = field(default_factory=list)
+    unsupported: dict[str, str] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "a": self.a,
+            "b": self.b,
+            "calls": self.calls,
+            "seconds": round(self.seconds, 3),
+            "disagreements": [d.to_dict() for d in self.disagreements],
+            "declared": [{**d.to_dict(), "reason": reason} for d, reason in self.declared],
+            "unsupported": self.unsupported,
+            "skipped": self.skipped,
+        }
+
+    def operations(self) -> dict[str, int]:
+        """Operation -> number of undeclared disagreements."""
+        counts: dict[str, int] = {}
+        for d in self.disagreements:
+            counts[d.call.op] = counts.get(d.call.op, 0) + 1
+        return counts
+
+
+def _lacks(backend: bk.Backend, call: Call) -> str | None:
+    """Why `backend` cannot hold the call's inputs (float64, float16, bfloat16 not supported), or `None`."""
+    for dtype in call.dtypes():
+        if dtype.kind is float and dtype.bits == 64 and not getattr(backend, "float64_supported", True):
+            return "float64"
+        if dtype.kind is complex and dtype.bits == 128 and not getattr(backend, "float64_supported", True):
+            return "complex128"
+        if dtype.kind is float and dtype.bits == 16 and not dtype.brain and not getattr(backend, "float16_supported", True):
+            return "float16"
+        if dtype.brain and not getattr(backend, "bfloat16_supported", True):
+            return "bfloat16"
+    return None
+
+
+def _declared(backend: bk.Backend, call: Call) -> str | None:
+    table = EXPECTED_FAILURES.get(backend.name, {})
+    case = f"{call.op}/generated" if call.valid else f"{call.op}/generated-invalid"
+    return table.get(case)
+
+
+def diff_backends(
+    a: bk.Backend,
+    b: bk.Backend,
+    operations: Sequence[str] | None = None,
+    examples: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> DiffReport:
+    """Runs the generated calls of `operations` (all with a strategy by default) on `a` and `b`.
+
+    Args:
+        examples: Valid calls drawn per operation (invalid ones: a third as many, at least 2);
+            `None` for the current default (see `set_thorough`).
+    """
+    report = DiffReport(a.name, b.name)
+    start = time.perf_counter()
+    chosen = [op for op in (operations if operations is not None else OPERATIONS) if op in OPERATIONS]
+    for index, op in enumerate(chosen):
+        if progress is not None:
+            progress(op, index, len(chosen))
+        valid = calls(op, "valid", examples)
+        invalid = calls(op, "invalid", None if examples is None else max(2, examples // 3))
+        for call in (*valid, *invalid):
+            lacking = _lacks(a, call) or _lacks(b, call)
+            if lacking:
+                report.skipped.setdefault(op, f"{lacking} is not supported by one of the backends")
+                continue
+            report.calls += 1
+            first, second = execute(a, call), execute(b, call)
+            for backend, outcome in ((a, first), (b, second)):
+                if isinstance(outcome.error, NotImplementedError) and not backend.supports(op):
+                    report.unsupported[f"{backend.name}:{op}"] = f"{backend.name} does not claim {op} in supports()"
+            if any(isinstance(o.error, NotImplementedError) for o in (first, second)) and not (a.supports(op) and b.supports(op)):
+                continue
+            found = diff_outcomes(call, first, second, OPERATIONS[op].compare)
+            if found is None:
+                continue
+            reason = _declared(a, call) or _declared(b, call)
+            if reason:
+                report.declared.append((found, reason))
+            else:
+                report.disagreements.append(found)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def format_diff(report: DiffReport, limit: int = 400) -> str:
+    """The readable listing of a diff report."""
+    lines = [
+        f"testkit diff {report.a} {report.b}: {report.calls} calls over {len(set(OPERATIONS))} operations in {report.seconds:.1f} s"
+    ]
+    for d in report.disagreements[:limit]:
+        lines += [
+            f"\n{d.call.op} [{d.what}] {'' if d.call.valid else '(invalid input) '}{d.call!r}",
+            f"  {report.a}: {d.a}",
+            f"  {report.b}: {d.b}",
+        ]
+    if len(report.disagreements) > limit:
+        lines.append(f"\n... and {len(report.disagreements) - limit} more (see --json)")
+    if report.declared:
+        lines.append(f"\nDeclared (expected-failure table): {len(report.declared)}")
+        for d, reason in report.declared[:50]:
+            lines.append(f"  {d.call.op}: {reason[:160]}")
+    if report.unsupported:
+        lines.append("\nUnsupported: " + ", ".join(sorted(report.unsupported)))
+    if report.skipped:
+        lines.append("Skipped: " + "; ".join(f"{op} ({why})" for op, why in sorted(report.skipped.items())))
+    ops = report.operations()
+    lines.append(
+        f"\n{len(report.disagreements)} undeclared disagreements over {len(ops)} operations"
+        + (f": {', '.join(f'{k} {v}' for k, v in sorted(ops.items()))}" if ops else "")
+    )
+    return "\n".join(lines)

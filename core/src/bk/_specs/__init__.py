@@ -147,10 +147,67 @@ __all__ = [
 SPEC_MODULES: Final = [
     "bk._specs._elementwise",
     "bk._specs._reductions",
+    "bk._specs._shapes",
+    "bk._specs._indexing",
+    "bk._specs._creation",
+    "bk._specs._linalg",
 ]
 """The modules that register specs, imported when `bk._specs` loads (append yours)."""
 
-NO_SPEC: Final[dict[str, str]] = {}
+_QUERY: Final = "a query about a value, answered with a Python value (or a NumPy array), not a tensor operation"
+_DEVICES: Final = "device management: no tensor result"
+_FUNCTION: Final = "transforms or calls a Python function: the result is whatever the function returns"
+_TREE: Final = "applies to every leaf of a tree of tuples, lists and dicts; each leaf follows the spec of {}"
+_SOLVER: Final = "a generic algorithm returning a SolveResult (its x has the template of the right-hand side y / x0)"
+_FACT: Final = "a fact about the backend, no tensor result"
+
+NO_SPEC: Final[dict[str, str]] = {
+    "is_tensor": _QUERY,
+    "is_available": _QUERY,
+    "is_sparse": _QUERY,
+    "is_module": _QUERY,
+    "numpy": "converts to NumPy: a NumPy array of the tensor's shape and dtype (bfloat16 through ml_dtypes), not a backend tensor",
+    "dtype": _QUERY,
+    "staticshape": _QUERY,
+    "shape": _QUERY,
+    "ndims": _QUERY,
+    "size": _QUERY,
+    "sizeof": _QUERY,
+    "determine_size": _QUERY,
+    "get_sparse_format": _QUERY,
+    "disassemble": "splits a (sparse) tensor into the constituents its format defines",
+    "combine_types": "works on DTypes, not tensors; the promotion every spec applies (see bk.combine_types)",
+    "list_devices": _DEVICES,
+    "get_default_device": _DEVICES,
+    "set_default_device": _DEVICES,
+    "get_device": _DEVICES,
+    "get_device_by_ref": _DEVICES,
+    "deallocate": "frees memory; no result",
+    "block_until_ready": "waits for asynchronous work; no result",
+    "to_dlpack": "memory sharing: a DLPack object of the tensor, no new tensor",
+    "from_dlpack": "memory sharing: the template is the exporter's tensor's, known only to the exporter",
+    "seed": "seeds the random generator; no result",
+    "nn_library": _FACT,
+    "prefers_channels_last": _FACT,
+    "requires_fixed_shapes_when_tracing": _FACT,
+    "copy_leaves": _TREE.format("copy"),
+    "stop_gradient_tree": _TREE.format("stop_gradient"),
+    "stack_leaves": _TREE.format("stack"),
+    "call": _FUNCTION,
+    "vectorized_call": _FUNCTION,
+    "while_loop": _FUNCTION,
+    "custom_gradient": _FUNCTION,
+    "jit_compile": _FUNCTION,
+    "jit_compile_grad": _FUNCTION,
+    "jit_compile_hessian": _FUNCTION,
+    "jacobian": _FUNCTION,
+    "hessian": _FUNCTION,
+    "minimize": _FUNCTION,
+    "linear_solve": _SOLVER,
+    "conjugate_gradient": _SOLVER,
+    "conjugate_gradient_adaptive": _SOLVER,
+    "bi_conjugate_gradient": _SOLVER,
+}
 """Backend features that are no array operation, each with the reason it has no spec."""
 
 for _module in SPEC_MODULES:

@@ -91,7 +91,7 @@ class ShapeDtype:
                     raise ValueError(f"ShapeDtype sizes must be 0 or more, got {size} in {tuple(shape)}")
             sizes.append(size)
         object.__setattr__(self, "_shape", tuple(sizes))
-        object.__setattr__(self, "_dtype", dtype if isinstance(dtype, DType) else DType.as_dtype(dtype))
+        object.__setattr__(self, "_dtype", dtype if isinstance(dtype, DType) else _parse_dtype(dtype))
         object.__setattr__(self, "_hash", hash((self._shape, self._dtype)))
 
     def __setattr__(self, key: str, value: Any) -> None:
@@ -137,6 +137,17 @@ class ShapeDtype:
 
     def __repr__(self) -> str:
         return f"ShapeDtype(shape={self._shape}, dtype={self._dtype.name})"
+
+
+def _parse_dtype(value: Any) -> DType:
+    """A `DType` from a `DType`, a bk name, a Python type or anything `numpy.dtype()` accepts ('f4', np.int8)."""
+    try:
+        return DType.as_dtype(value)  # type: ignore[return-value]
+    except (TypeError, ValueError):
+        try:
+            return from_numpy_dtype(np.dtype(value))
+        except TypeError:
+            raise ValueError(f"cannot interpret {value!r} as a dtype; pass a bk.DType, a name such as 'float32' or a NumPy dtype") from None
 
 
 class Weak:

@@ -1,0 +1,179 @@
+"""Specs of tensor creation: zeros, ones, ranges, grids, random values, conversion and copies."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Final
+
+from .._dtype import DType
+from .._errors import ArgumentTypeError
+from ._base import (
+    INT64,
+    ShapeDtype,
+    Weak,
+    as_dtype_arg,
+    as_operand,
+    as_shape,
+    as_tensor_dtype,
+    at_precision,
+    default_complex,
+    default_float,
+    spec_rule,
+    strong,
+)
+from ._shapes import _int
+
+Tensor = Any
+Shape = Any
+DTypeLike = Any
+
+_INT32: Final = DType(int, 32)
+
+
+@spec_rule("zeros", "A tensor of zeros of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set). Every dtype, bfloat16 and unsigned ints included.")
+def _zeros(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
+    return ShapeDtype(as_shape(shape, "zeros"), as_dtype_arg(dtype, "zeros"))
+
+
+@spec_rule("ones", "A tensor of ones of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set).")
+def _ones(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
+    return ShapeDtype(as_shape(shape, "ones"), as_dtype_arg(dtype, "ones"))
+
+
+@spec_rule("zeros_like", "Zeros of the shape and dtype of tensor.")
+def _zeros_like(tensor: Tensor) -> ShapeDtype:
+    return strong(tensor, "zeros_like", "tensor")
+
+
+@spec_rule("ones_like", "Ones of the shape and dtype of tensor.")
+def _ones_like(tensor: Tensor) -> ShapeDtype:
+    return strong(tensor, "ones_like", "tensor")
+
+
+@spec_rule("copy", "A copy of tensor: same shape and dtype.")
+def _copy(tensor: Tensor, only_mutable: bool = False) -> ShapeDtype:
+    return strong(tensor, "copy", "tensor")
+
+
+@spec_rule("stop_gradient", "value cut from automatic differentiation: same shape and dtype.")
+def _stop_gradient(value: Tensor) -> ShapeDtype:
+    return strong(value, "stop_gradient", "value")
+
+
+@spec_rule("variable", "A mutable variable holding value: same shape and dtype (backends without variables return NotImplemented).")
+def _variable(value: Tensor) -> ShapeDtype:
+    return strong(value, "variable", "value")
+
+
+@spec_rule("allocate_on_device", "tensor on device: same shape and dtype.")
+def _allocate_on_device(tensor: Tensor, device: Any) -> ShapeDtype:
+    return strong(tensor, "allocate_on_device", "tensor")
+
+
+def _number(value: Any, op: str, name: str) -> float:
+    if type(value) in (bool, int, float):
+        return value  # type: ignore[no-any-return]
+    operand = as_operand(value, op, name)
+    if isinstance(operand, ShapeDtype) and operand.ndim == 0 and hasattr(value, "item"):
+        return value.item()  # type: ignore[no-any-return]
+    raise ArgumentTypeError(f"{op}: {name} must be a real number, got {type(value).__name__} {value!r}")
+
+
+@spec_rule(
+    "range",
+    "Evenly spaced values in [start, limit) with step delta (range(n) counts 0..n-1), in dtype (int32 by default): shape (max(0, ceil((limit - start) / delta)),), as numpy.arange computes it, float steps included. delta 0 raises ValueError.",
+)
+def _range(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike = _INT32) -> ShapeDtype:
+    if limit is None:
+        start, limit = 0, start
+    first, last, step = _number(start, "range", "start"), _number(limit, "range", "limit"), _number(delta, "range", "delta")
+    if step == 0:
+        raise ValueError("range: delta must not be 0")
+    length = max(0, math.ceil((last - first) / step))
+    return ShapeDtype((length,), as_dtype_arg(dtype, "range", _INT32))
+
+
+def _linspace(op: str, number: Any) -> ShapeDtype:
+    count = _int(number, op, "number")
+    if count < 0:
+        raise ValueError(f"{op}: number must be 0 or more, got {count}")
+    return ShapeDtype((count,), default_float())
+
+
+@spec_rule("linspace", "number evenly spaced values from start to stop, both included: shape (number,), the float type of the precision (float32 when none is set). A negative number raises ValueError.")
+def _linspace_spec(start: Any, stop: Any, number: int) -> ShapeDtype:
+    return _linspace("linspace", number)
+
+
+@spec_rule("linspace_without_last", "number evenly spaced values from start to stop, stop excluded: shape (number,), the float type of the precision. A negative number raises ValueError.")
+def _linspace_without_last(start: Any, stop: Any, number: int) -> ShapeDtype:
+    return _linspace("linspace_without_last", number)
+
+
+@spec_rule(
+    "meshgrid",
+    "A tuple of coordinate grids with matrix ('ij') indexing: each of shape (len(c0), len(c1), ...) (inputs are flattened) and the dtype of its own coordinates (Python numbers and lists as as_tensor converts them).",
+)
+def _meshgrid(*coordinates: Tensor) -> tuple[ShapeDtype, ...]:
+    grids = [_as_tensor(c, "meshgrid") for c in coordinates]
+    shape = tuple(g.size for g in grids)
+    return tuple(ShapeDtype(shape, g.dtype) for g in grids)
+
+
+@spec_rule(
+    "random_uniform",
+    "Uniform random values in [low, high) of shape and dtype (the float type of the precision by default): ints for int dtypes, independent parts for complex ones. bool and non-numeric dtypes raise ValueError.",
+)
+def _random_uniform(shape: Shape, low: Any, high: Any, dtype: DTypeLike = None) -> ShapeDtype:
+    result = as_dtype_arg(dtype, "random_uniform")
+    if result.kind not in (int, float, complex):
+        raise ValueError(f"random_uniform: creates int, float or complex values, not {result.name}")
+    return ShapeDtype(as_shape(shape, "random_uniform"), result)
+
+
+@spec_rule(
+    "random_normal",
+    "Standard normal random values of shape and dtype (the float type of the precision by default); complex dtypes have parts of variance 1/2. bool, int and non-numeric dtypes raise ValueError.",
+)
+def _random_normal(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
+    result = as_dtype_arg(dtype, "random_normal")
+    if result.kind not in (float, complex):
+        raise ValueError(f"random_normal: creates float or complex values, not {result.name}")
+    return ShapeDtype(as_shape(shape, "random_normal"), result)
+
+
+def _as_tensor(x: Any, op: str) -> ShapeDtype:
+    operand = as_operand(x, op, "x")
+    if isinstance(operand, Weak):
+        return ShapeDtype((), as_tensor_dtype(operand))
+    if isinstance(x, (list, tuple)) and _only_python(x):
+        kind = operand.dtype.kind
+        dtype = INT64 if kind is int else default_float() if kind is float else default_complex() if kind is complex else operand.dtype
+        return ShapeDtype(operand.shape, dtype)
+    return ShapeDtype(operand.shape, at_precision(operand.dtype))
+
+
+def _only_python(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return all(_only_python(e) for e in x)
+    return type(x) in (bool, int, float, complex)
+
+
+@spec_rule(
+    "as_tensor",
+    "x as a tensor: a Python bool gives bool, an int int64, a float the float type of the precision (float32 when none is set), a complex the matching complex type (complex64, or complex128 at precision 64); nested lists of Python numbers likewise; tensors and NumPy arrays keep their dtype, floats converted to a set precision. None, strings and other objects raise ArgumentTypeError.",
+)
+def _as_tensor_spec(x: Any, convert_external: bool = True) -> ShapeDtype:
+    return _as_tensor(x, "as_tensor")
+
+
+@spec_rule(
+    "numpy_call",
+    "The outputs f declares: ShapeDtype(output_shapes, output_dtypes), or a tuple of them when output_shapes is a tuple of shapes.",
+)
+def _numpy_call(f: Any, output_shapes: Any, output_dtypes: Any, *args: Tensor, **aux_args: Any) -> Any:
+    if isinstance(output_shapes, (tuple, list)) and output_shapes and all(isinstance(s, (tuple, list)) for s in output_shapes):
+        dtypes = output_dtypes if isinstance(output_dtypes, (tuple, list)) else [output_dtypes] * len(output_shapes)
+        return tuple(ShapeDtype(s, as_dtype_arg(d, "numpy_call")) for s, d in zip(output_shapes, dtypes, strict=True))
+    return ShapeDtype(output_shapes, as_dtype_arg(output_dtypes, "numpy_call"))
+

@@ -9,8 +9,10 @@ from typing import Any, Final
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from bk import get_precision
+from bk import ArgumentTypeError, ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes
+from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -56,7 +58,144 @@ def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
     return np.clip(index, 0, size - 1), inside  # 'boundary', 'zeros' (masked later), 'undefined'
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+def _linalg_call(op: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+    """`function(*args, **kwargs)` with NumPy's `LinAlgError` (a singular or indefinite matrix) as a
+    `ValueError` naming the bk operation (docs/semantics.md)."""
+    try:
+        return function(*args, **kwargs)
+    except np.linalg.LinAlgError as error:
+        reraise_as(ValueError, op, error)
+    except ValueError as error:
+        reraise(op, error)
+
+
+class StandardLinalgKernels:
+    """NumPy kernels of `bk._catalogue_linalg` (mixed into `LinalgMixin`)."""
+
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        """Cholesky factors through `numpy.linalg.cholesky` (`ValueError` when not positive definite)."""
+        x, dtype = matrix_operand(self, x, "cholesky", square=True)  # type: ignore[arg-type]
+        return _linalg_call("cholesky", np.linalg.cholesky, x, upper=upper).astype(to_numpy_dtype(dtype), copy=False)
+
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        """`(Q, R)` through `numpy.linalg.qr`."""
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
+        x, dtype = matrix_operand(self, x, "qr")  # type: ignore[arg-type]
+        q, r = np.linalg.qr(x, mode=mode)
+        return q.astype(to_numpy_dtype(dtype), copy=False), r.astype(to_numpy_dtype(dtype), copy=False)
+
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """`(eigenvalues, eigenvectors)` through `numpy.linalg.eigh` (lower triangle)."""
+        x, dtype = matrix_operand(self, x, "eigh", square=True)  # type: ignore[arg-type]
+        values, vectors = np.linalg.eigh(x)
+        return values.astype(to_numpy_dtype(real_dtype(dtype)), copy=False), vectors.astype(to_numpy_dtype(dtype), copy=False)
+
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        """Eigenvalues through `numpy.linalg.eigvalsh`."""
+        x, dtype = matrix_operand(self, x, "eigvalsh", square=True)  # type: ignore[arg-type]
+        return np.linalg.eigvalsh(x).astype(to_numpy_dtype(real_dtype(dtype)), copy=False)
+
+    def svdvals(self, x: Tensor) -> Tensor:
+        """Singular values through `numpy.linalg.svdvals`."""
+        x, dtype = matrix_operand(self, x, "svdvals")  # type: ignore[arg-type]
+        return np.linalg.svdvals(x).astype(to_numpy_dtype(real_dtype(dtype)), copy=False)
+
+    def inv(self, x: Tensor) -> Tensor:
+        """Inverses through `numpy.linalg.inv` (`ValueError` for singular matrices)."""
+        x, dtype = matrix_operand(self, x, "inv", square=True)  # type: ignore[arg-type]
+        return _linalg_call("inv", np.linalg.inv, x).astype(to_numpy_dtype(dtype), copy=False)
+
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.linalg.solve`, with the standard's rule that only a 1-D `x2` is a vector."""
+        x1, dtype1 = matrix_operand(self, x1, "solve", square=True, name="x1")  # type: ignore[arg-type]
+        check_tensor_argument(x2, "solve", "x2")
+        x2 = np.asarray(x2)
+        dtype = to_numpy_dtype(combine_types(dtype1, compute_dtype(self, from_numpy_dtype(x2.dtype))[1], fp_precision=get_precision()))  # type: ignore[arg-type]
+        work = np.result_type(x1.dtype, np.float32 if x2.dtype.kind in "biuf" and x2.dtype.itemsize < 4 else x2.dtype)
+        if x2.ndim == 0 or x2.shape[-1 if x2.ndim == 1 else -2] != x1.shape[-1]:
+            raise ShapeMismatchError(f"solve: x2 {x2.shape} does not fit matrices {x1.shape}: it needs {x1.shape[-1]} rows")
+        vector = x2.ndim == 1
+        rhs = x2[:, None] if vector else x2
+        result = _linalg_call("solve", np.linalg.solve, x1.astype(work, copy=False), rhs.astype(work, copy=False))
+        return (result[..., 0] if vector else result).astype(dtype, copy=False)
+
+    def det(self, x: Tensor) -> Tensor:
+        """Determinants through `numpy.linalg.det`."""
+        x, dtype = matrix_operand(self, x, "det", square=True)  # type: ignore[arg-type]
+        return np.asarray(np.linalg.det(x)).astype(to_numpy_dtype(dtype), copy=False)
+
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """`(sign, logabsdet)` through `numpy.linalg.slogdet`."""
+        x, dtype = matrix_operand(self, x, "slogdet", square=True)  # type: ignore[arg-type]
+        sign, logabsdet = np.linalg.slogdet(x)
+        return np.asarray(sign).astype(to_numpy_dtype(dtype), copy=False), np.asarray(logabsdet).astype(to_numpy_dtype(real_dtype(dtype)), copy=False)
+
+    def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
+        """`numpy.linalg.vector_norm`, in the float type of docs/semantics.md."""
+        if isinstance(ord, (str, bool)) or ord is None:
+            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_tensor_argument(x, "vector_norm")
+        x = np.asarray(self.as_tensor(x))  # type: ignore[attr-defined]
+        axes = normalize_axes(axis, x.ndim, "vector_norm")
+        compute, result = compute_dtype(self, from_numpy_dtype(x.dtype))  # type: ignore[arg-type]
+        with np.errstate(divide="ignore"):
+            value = _linalg_call("vector_norm", np.linalg.vector_norm, x.astype(to_numpy_dtype(compute), copy=False), axis=axes, keepdims=keepdims, ord=ord)
+        return np.asarray(value).astype(to_numpy_dtype(real_dtype(result)), copy=False)
+
+    def matrix_norm(self, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+        """`numpy.linalg.matrix_norm`, in the float type of docs/semantics.md."""
+        if ord not in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf) or isinstance(ord, bool):
+            raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
+        x, dtype = matrix_operand(self, x, "matrix_norm")  # type: ignore[arg-type]
+        value = _linalg_call("matrix_norm", np.linalg.matrix_norm, x, keepdims=keepdims, ord=ord)
+        return np.asarray(value).astype(to_numpy_dtype(real_dtype(dtype)), copy=False)
+
+    def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        """`numpy.fft.fftn` in the complex type of `x`'s precision."""
+        return _transform(self, "fftn", np.fft.fftn, x, s, axes, norm, "complex")
+
+    def ifftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        """`numpy.fft.ifftn` in the complex type of `x`'s precision."""
+        return _transform(self, "ifftn", np.fft.ifftn, x, s, axes, norm, "complex")
+
+    def rfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        """`numpy.fft.rfftn` of real values."""
+        return _transform(self, "rfftn", np.fft.rfftn, x, s, axes, norm, "real")
+
+    def irfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        """`numpy.fft.irfftn`: real values of `x`'s precision."""
+        return _transform(self, "irfftn", np.fft.irfftn, x, s, axes, norm, "inverse-real")
+
+
+def _transform(backend: Any, op: str, function: Any, x: Any, s: Any, axes: Any, norm: str, kind: str) -> Any:
+    """One NumPy FFT with bk's checks: `kind` is 'complex' (complex in and out), 'real' (real in,
+    complex out) or 'inverse-real' (complex in, real out)."""
+    check_fft_norm(norm, op)
+    check_tensor_argument(x, op)
+    x = np.asarray(backend.as_tensor(x))
+    if kind == "real" and x.dtype.kind == "c":
+        raise ArgumentTypeError(f"{op}: x must be real but is {x.dtype}; use fftn for complex values")
+    complex_type = _complex_of(x)
+    x = x.astype(complex_type if kind != "real" else complex_type.char.lower(), copy=False)
+    chosen, sizes = fft_sizes(x.shape, s, axes, op)
+    if kind == "inverse-real":
+        if not chosen:
+            return x.real.copy()
+        if s is None or tuple(s)[-1] == -1:
+            sizes = (*sizes[:-1], 2 * (x.shape[chosen[-1]] - 1))
+        if sizes[-1] < 1:
+            raise ValueError(f"{op}: the output length {sizes[-1]} along axis {chosen[-1]} must be positive; pass s")
+    elif not chosen:
+        return x.astype(complex_type, copy=False)
+    result = function(x, s=sizes, axes=chosen, norm=norm)
+    return result.astype(complex_type if kind != "inverse-real" else complex_type.char.lower(), copy=False)
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Dense and sparse linear algebra through `numpy.linalg` and SciPy; FFT, conv, grid_sample."""
 
     # ------------------------------------------------------------ products
@@ -238,3 +377,4 @@ class LinalgMixin:
                 indices.append(index)
             result = result + weight[..., None] * grid[(rows, *indices)]
         return np.asarray(result).astype(grid.dtype, copy=False)
+

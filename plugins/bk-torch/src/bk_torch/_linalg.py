@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import warnings
 import weakref
 from collections.abc import Callable, Sequence
@@ -11,11 +12,12 @@ from typing import Any
 
 import torch
 
-from bk import ShapeMismatchError
+from bk import ArgumentTypeError, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import reraise_as
+from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._errors import check_tensor_argument, reraise_as
 
-from ._dtypes import to_torch_dtype
+from ._dtypes import from_torch_dtype, to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _narrowed
 
 Tensor = Any
@@ -24,7 +26,157 @@ _LAYOUT_FORMATS = {torch.sparse_coo: "coo", torch.sparse_csr: "csr", torch.spars
 _EXTRAPOLATIONS = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+def _torch_linalg(op: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`function(*args, **kwargs)` with PyTorch's `LinAlgError` (singular, not positive definite) as a
+    `ValueError` naming the bk operation, as NumPy's (docs/semantics.md)."""
+    try:
+        return function(*args, **kwargs)
+    except torch.linalg.LinAlgError as error:
+        reraise_as(ValueError, op, error)
+
+
+class StandardLinalgKernels:
+    """`torch.linalg` and `torch.fft` kernels of `bk._catalogue_linalg` (bases of `LinalgMixin`)."""
+
+    def _matrix(self, x: Tensor, op: str, square: bool = False, name: str = "x") -> tuple[torch.Tensor, torch.dtype]:
+        x, dtype = matrix_operand(self, x, op, square, name)  # type: ignore[arg-type]
+        return x, to_torch_dtype(dtype)
+
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        x, dtype = self._matrix(x, "cholesky", square=True)
+        return _torch_linalg("cholesky", torch.linalg.cholesky, x, upper=upper).to(dtype)
+
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
+        x, dtype = self._matrix(x, "qr")
+        q, r = torch.linalg.qr(x, mode=mode)
+        return q.to(dtype), r.to(dtype)
+
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "eigh", square=True)
+        values, vectors = _torch_linalg("eigh", torch.linalg.eigh, x)
+        return values.to(_real_torch(dtype)), vectors.to(dtype)
+
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "eigvalsh", square=True)
+        return _torch_linalg("eigvalsh", torch.linalg.eigvalsh, x).to(_real_torch(dtype))
+
+    def svdvals(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "svdvals")
+        return _torch_linalg("svdvals", torch.linalg.svdvals, x).to(_real_torch(dtype))
+
+    def inv(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "inv", square=True)
+        return _torch_linalg("inv", torch.linalg.inv, x).to(dtype)
+
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.linalg.solve` with the standard's rule: only a 1-D `x2` is a vector (PyTorch would also
+        take `(..., n)` right sides as vectors), so matrix right sides are broadcast explicitly."""
+        x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
+        check_tensor_argument(x2, "solve", "x2")
+        x2 = self._t(x2)  # type: ignore[attr-defined]
+        result_type = combine_types(from_torch_dtype(dtype1), compute_dtype(self, from_torch_dtype(x2.dtype))[1], fp_precision=get_precision())  # type: ignore[arg-type]
+        work = torch.promote_types(x1.dtype, x2.dtype if x2.is_complex() or x2.dtype == torch.float64 else torch.float32)
+        n = x1.shape[-1]
+        if x2.ndim == 0 or x2.shape[-1 if x2.ndim == 1 else -2] != n:
+            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
+        if x2.ndim == 1:
+            result = _torch_linalg("solve", torch.linalg.solve, x1.to(work), x2.to(work)[:, None])[..., 0]
+        else:
+            try:
+                batch = torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2])
+            except RuntimeError as error:
+                reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(x1.shape)} and x2 {tuple(x2.shape)} do not broadcast")
+            a = x1.to(work).expand(*batch, n, n)
+            b = x2.to(work).expand(*batch, *x2.shape[-2:])
+            result = _torch_linalg("solve", torch.linalg.solve, a, b)
+        return result.to(to_torch_dtype(result_type))
+
+    def det(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "det", square=True)
+        return torch.linalg.det(x).to(dtype)
+
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "slogdet", square=True)
+        sign, logabsdet = torch.linalg.slogdet(x)
+        return sign.to(dtype), logabsdet.to(_real_torch(dtype))
+
+    def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
+        if isinstance(ord, (str, bool)) or ord is None:
+            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_tensor_argument(x, "vector_norm")
+        x = self._t(x)  # type: ignore[attr-defined]
+        axes = normalize_axes(axis, x.ndim, "vector_norm")
+        compute, result = compute_dtype(self, from_torch_dtype(x.dtype))  # type: ignore[arg-type]
+        if axes == ():
+            return self.abs(x).to(to_torch_dtype(real_dtype(result)))  # type: ignore[attr-defined]
+        if ord in (math.inf, -math.inf) and x.numel() == 0:
+            raise ValueError(f"vector_norm: ord={ord} of no elements has no identity")
+        value = torch.linalg.vector_norm(x.to(to_torch_dtype(compute)), ord=ord, dim=axes, keepdim=keepdims)
+        return value.to(to_torch_dtype(real_dtype(result)))
+
+    def matrix_norm(self, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+        if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
+            raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
+        x, dtype = self._matrix(x, "matrix_norm")
+        try:
+            value = torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)
+        except (RuntimeError, IndexError) as error:
+            reraise_as(ValueError, "matrix_norm", error)
+        return value.to(_real_torch(dtype))
+
+    def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("fftn", torch.fft.fftn, x, s, axes, norm, "complex")
+
+    def ifftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("ifftn", torch.fft.ifftn, x, s, axes, norm, "complex")
+
+    def rfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("rfftn", torch.fft.rfftn, x, s, axes, norm, "real")
+
+    def irfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("irfftn", torch.fft.irfftn, x, s, axes, norm, "inverse-real")
+
+    def _transform(self, op: str, function: Callable[..., Any], x: Tensor, s: Any, axes: Any, norm: str, kind: str) -> Tensor:
+        """One `torch.fft` transform: `kind` is 'complex', 'real' (real in) or 'inverse-real' (real out)."""
+        check_fft_norm(norm, op)
+        check_tensor_argument(x, op)
+        x = self._t(x)  # type: ignore[attr-defined]
+        if kind == "real" and x.is_complex():
+            raise ArgumentTypeError(f"{op}: x must be real but is {from_torch_dtype(x.dtype)}; use fftn for complex values")
+        complex_type = _complex_torch(x.dtype)
+        real_type = _real_torch(complex_type)
+        x = x.to(real_type if kind == "real" else complex_type)
+        chosen, sizes = fft_sizes(tuple(x.shape), s, axes, op)
+        if kind == "inverse-real":
+            if not chosen:
+                return x.real.clone()
+            if s is None or tuple(s)[-1] == -1:
+                sizes = (*sizes[:-1], 2 * (x.shape[chosen[-1]] - 1))
+            if sizes[-1] < 1:
+                raise ValueError(f"{op}: the output length {sizes[-1]} along axis {chosen[-1]} must be positive; pass s")
+        elif not chosen:
+            return x.to(complex_type)
+        return function(x, s=sizes, dim=chosen, norm=norm)
+
+
+def _complex_torch(dtype: torch.dtype) -> torch.dtype:
+    """The complex type of the transforms of values of `dtype`: of the precision when one is set."""
+    precision = get_precision()
+    if precision:
+        return torch.complex128 if precision == 64 else torch.complex64
+    return torch.complex128 if dtype in (torch.float64, torch.complex128) else torch.complex64
+
+
+def _real_torch(dtype: torch.dtype) -> torch.dtype:
+    return {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(dtype, dtype)
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Linear algebra, FFT, convolution, grid sampling and sparse tensors of `TorchBackend`."""
 
     # ------------------------------------------------------------ linear algebra

@@ -140,9 +140,9 @@ class LazyBackend(Backend):
         """
         if not isinstance(tensor, LazyArray):
             return numpy_backend().numpy(tensor)
-        from ._graph import ascend, target_backend, unbound
+        from ._graph import target_backend, topological, unbound
 
-        order = list(ascend(tensor))
+        order = topological([tensor], deepest=False)
         unbound(order)
         target = target_backend(order)
         return target.numpy(compute(tensor, target))
@@ -220,7 +220,7 @@ class LazyBackend(Backend):
         found = _MEMO.get(key)
         if found is None:
             spec = spec_of("matmul")
-            found = _remember(key, _from(spec.infer(a, b)) if spec is not None else _matmul_rule(a, b))
+            found = _remember(key, infer("matmul", (a, b), {}) if spec is not None else _matmul_rule(a, b))
         return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
 
     # ------------------------------------------------------------ recording
@@ -367,12 +367,6 @@ def _scalar_key(value: Any) -> Any:
     return kind
 
 
-def _from(result: Any) -> Any:
-    if isinstance(result, (tuple, list)):
-        return [(tuple(r.shape), r.dtype) for r in result]
-    return tuple(result.shape), result.dtype
-
-
 _EXACT_INT_IN_FLOAT: Final = {16: 11, 32: 24, 64: 53}  # mantissa bits (with the implicit one) by float size
 
 
@@ -474,15 +468,11 @@ def _generic(op: str) -> Callable[..., Any]:
 
 
 def recorded_operations() -> list[str]:
-    """The catalogue operations the generic builder records: those with a core spec (or a legacy
-    rule) that the NumPy backend, the default evaluator, supports."""
-    from ._shapes import LEGACY
-
-    specs = getattr(bk, "op_specs", None)
-    names = set(specs()) if specs is not None else set()
-    names |= set(LEGACY)
+    """The catalogue operations the generic builder records: those with a core spec that the NumPy
+    backend, the default evaluator, supports."""
+    names = set(bk.op_specs())
     numpy = numpy_backend()
-    own = set(LazyBackend.__dict__)
+    own = _OWN
     result = []
     for name in sorted(names):
         if name in NOT_RECORDED or name in own or name.startswith("_") or not hasattr(Backend, name):
@@ -496,8 +486,14 @@ def recorded_operations() -> list[str]:
     return result
 
 
+_OWN: Final = frozenset(LazyBackend.__dict__)  # the operations written out above
+RECORDED: list[str] = []
+"""The operations recorded by the generic builder (and its fast paths for elementwise operations)."""
+
+
 def _install() -> None:
-    for name in recorded_operations():
+    RECORDED[:] = recorded_operations()
+    for name in RECORDED:
         factory = _unary if name in ELEMENTWISE_UNARY else _binary if name in BINARY else _generic
         method = factory(name)
         method.__name__ = name

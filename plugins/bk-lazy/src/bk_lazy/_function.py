@@ -7,7 +7,7 @@ from typing import Any, Final
 import bk
 from bk import Backend
 
-from ._graph import RANDOM, LazyArray, ascend, compute, kernel, node_key, rebuild, structure_of, unbound
+from ._graph import RANDOM, LazyArray, compute, kernel, node_key, rebuild, structure_of, topological, unbound
 from ._plan import Plan
 
 __all__ = ["CODEGEN_LIMIT", "Function"]
@@ -66,7 +66,7 @@ class Function:
         self._in_specs = [(n._name, n._shape, n._dtype) for n in in_nodes]
         self._compiled: dict[Backend, Any] = {}
         stop = frozenset(id(n) for n in in_nodes)
-        order = list(ascend(out_nodes, stop))
+        order = topological(out_nodes, stop, deepest=False)
         unbound(order, stop)
         alias = _merge_common(order, stop)
         if alias:  # merged duplicates, and what only they used, are dead
@@ -252,12 +252,17 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
         if got_dtype != dtype:
             fail_dtype(got_dtype)
 
+    ndim = len(shape)
+    fixed = [(i, s) for i, s in enumerate(shape) if s is not None]
+
     def check(arg: Any) -> None:
         if type(arg) is np.ndarray:  # the common case, in a few attribute reads
             if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
-            if exact and arg.shape == shape:
-                return
+            got = arg.shape
+            if got != shape and (exact or len(got) != ndim or any(got[i] != s for i, s in fixed)):
+                fail_shape(got)
+            return
         slow(arg)
 
     return check

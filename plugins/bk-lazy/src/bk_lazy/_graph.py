@@ -778,35 +778,49 @@ def ascend(nodes: Any, stop: frozenset[int] = frozenset()) -> Iterator[LazyArray
     Args:
         stop: `id`s of nodes treated as leaves (their dependencies are not visited).
     """
-    roots, _ = flatten(nodes)
+    yield from topological(flatten(nodes)[0], stop)
+
+
+def topological(roots: list[LazyArray], stop: frozenset[int] = frozenset(), deepest: bool = True) -> list[LazyArray]:
+    """The list `ascend` yields, for the roots `roots`.
+
+    Args:
+        deepest: Visit the deepest dependency of a node first (autoray's order); `False` visits
+            the shallowest first, the order `compute` and `Function` run in: a long chain with a
+            side result at each step (a running sum) then runs step by step, releasing each
+            intermediate at once, where the deepest-first order would keep them all until the end.
+    """
+    order: list[LazyArray] = []
+    append = order.append
     seen: set[int] = set()
-    stack: list[tuple[LazyArray, bool]] = [(r, False) for r in reversed(roots)]
+    stack: list[Any] = list(reversed(roots))  # a node to expand, or a 1-tuple: a node to emit
+    pop, push = stack.pop, stack.append
     while stack:
-        node, expanded = stack.pop()
-        if expanded:
-            yield node
+        node = pop()
+        if type(node) is tuple:
+            append(node[0])
             continue
-        if id(node) in seen:
+        key = id(node)
+        if key in seen:
             continue
-        seen.add(id(node))
-        stack.append((node, True))
+        seen.add(key)
+        push((node,))
         deps = node._deps
-        if deps and (not stop or id(node) not in stop):
-            if len(deps) == 1:
-                dep = deps[0]
-                if id(dep) not in seen:
-                    stack.append((dep, False))
-                continue
-            if len(deps) == 2:  # the common case, without a sort
-                first, second = deps
-                if first._depth > second._depth:
-                    first, second = second, first
-                deps = (first, second)
+        if not deps or (stop and key in stop):
+            continue
+        if len(deps) == 1:
+            push(deps[0])
+        elif len(deps) == 2:  # the common case, without a sort; the deepest ends on top of the stack
+            first, second = deps
+            if (first._depth > second._depth) is deepest:
+                push(second)
+                push(first)
             else:
-                deps = tuple(sorted(deps, key=_depth_of))  # deepest ends on top of the stack
-            for dep in deps:
-                if id(dep) not in seen:
-                    stack.append((dep, False))
+                push(first)
+                push(second)
+        else:
+            stack.extend(sorted(deps, key=_depth_of, reverse=not deepest))
+    return order
 
 
 def _depth_of(node: LazyArray) -> int:
@@ -829,7 +843,7 @@ def descend(nodes: Any) -> Iterator[LazyArray]:
 
 def footprint(nodes: Any, include_inputs: bool, bytes_: bool, during: bool = False) -> list[int]:
     """What `evaluate` holds after (or, with `during`, while computing) each node, in elements or bytes."""
-    order = list(ascend(nodes))
+    order = topological(flatten(nodes)[0], deepest=False)
     remaining = _consumers(order)
     roots, _ = flatten(nodes)
     for root in roots:
@@ -898,7 +912,7 @@ def compute(nodes: Any, backend: Backend | str | None = None) -> Any:
         NoBackendFound: when leaves hold tensors of two frameworks.
     """
     roots, rebuild = flatten(nodes)
-    order = list(ascend(roots))
+    order = topological(roots, deepest=False)
     target = target_backend(order) if backend is None else bk.backend(backend) if isinstance(backend, str) else backend
     _COUNTER[0] += 1
     values = evaluate(order, roots, target)
@@ -929,6 +943,24 @@ def _call(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return fn(*args, **kwargs)
 
 
+def _matmul_kernel(target: Backend, function: Any) -> Callable[..., Any]:
+    """The backend's `matmul`; where that is the core's generic one, the `@` of two tensors of one
+    dtype outside a precision context (what the generic does once its checks pass: the graph's
+    were made when the node was built, and `Function` checks its arguments)."""
+    if function is None:
+        return operator.matmul
+    if getattr(type(target), "matmul", None) is not getattr(Backend, "matmul", None):
+        return function  # type: ignore[no-any-return]
+    get_precision = bk.get_precision
+
+    def matmul(x1: Any, x2: Any) -> Any:
+        if type(x1) is type(x2) and x1.dtype == x2.dtype and get_precision() is None:
+            return x1 @ x2
+        return function(x1, x2)
+
+    return matmul
+
+
 def kernel(target: Backend, name: str) -> Callable[..., Any]:
     """The function that evaluates a node of operation `name` on `target`.
 
@@ -941,8 +973,8 @@ def kernel(target: Backend, name: str) -> Callable[..., Any]:
     if name == "call":
         return _call
     function = getattr(target, name, None)
-    if function is None and name == "matmul":
-        return operator.matmul
+    if name == "matmul":
+        return _matmul_kernel(target, function)
     if function is None:
         raise NotImplementedError(f"backend {target.name!r} has no operation {name!r} to compute this graph with")
     return function  # type: ignore[no-any-return]

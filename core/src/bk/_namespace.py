@@ -1,0 +1,320 @@
+"""`bk.array_namespace`: any backend as a namespace of the Array API standard (2024.12).
+
+The namespace's functions are the catalogue's operations under the standard's names (the one table
+is `_namespace_table.py`), its arrays the framework's own tensors, and its dtypes the framework's
+own dtype objects. A namespace is built once per backend and cached; a call through it costs the
+catalogue call plus, at most, one dict lookup (for a `dtype=` argument).
+"""
+
+from __future__ import annotations
+
+import math
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import numpy as np
+
+from ._dtype import DType, to_numpy_dtype
+from ._errors import ArgumentTypeError
+
+__all__ = ["array_namespace"]
+
+API_VERSION: Final = "2024.12"
+_KNOWN_VERSIONS: Final = ("2021.12", "2022.12", "2023.12", "2024.12")
+
+# The standard's dtypes, by name, as bk DTypes.
+STANDARD_DTYPES: Final = {
+    name: DType.parse(name)
+    for name in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    )
+}
+# The kinds of `isdtype` and `__array_namespace_info__().dtypes(kind=...)`.
+_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
+    "bool": lambda d: d.kind is bool,
+    "signed integer": lambda d: d.kind is int and d.signed,
+    "unsigned integer": lambda d: d.kind is int and not d.signed,
+    "integral": lambda d: d.kind is int,
+    "real floating": lambda d: d.kind is float,
+    "complex floating": lambda d: d.kind is complex,
+    "numeric": lambda d: d.kind in (int, float, complex),
+}
+
+_CACHE: dict[int, Namespace] = {}
+
+
+def array_namespace(*arrays: Any, api_version: str | None = None) -> Namespace:
+    """The Array API namespace of a backend, for its arrays, a `Backend`, or a backend name.
+
+    `bk.array_namespace(x, y)` serves the backend that owns the arrays (as
+    `array_api_compat.array_namespace`), `bk.array_namespace(backend)` that backend and
+    `bk.array_namespace("tf")` the backend of that name. Its functions are the backend's
+    catalogue operations under the standard's names; arrays stay the framework's tensors and its
+    dtypes are the framework's dtype objects (`torch.float32`, `tf.float32`, NumPy dtypes).
+
+    Args:
+        *arrays: Arrays of one backend, or one `Backend`, or one backend name.
+        api_version: `None` or a released version of the standard up to '2024.12' (all served by
+            the 2024.12 namespace).
+
+    Returns:
+        The namespace, cached per backend (the same object on every call).
+
+    Raises:
+        TypeError: without arguments.
+        ValueError: for an unknown version or backend name.
+        bk.NoBackendFound: when the arrays belong to two frameworks.
+    """
+    if api_version is not None and api_version not in _KNOWN_VERSIONS:
+        raise ValueError(
+            f"array_namespace: api_version {api_version!r} is not a released version this namespace serves; use one of {', '.join(_KNOWN_VERSIONS)} or None"
+        )
+    if not arrays:
+        raise TypeError("array_namespace() needs arrays, a bk.Backend or a backend name such as 'torch'")
+    from ._backend import Backend
+    from ._dispatch import backend, choose_backend
+
+    first = arrays[0]
+    if len(arrays) == 1 and isinstance(first, str):
+        target = backend(first)
+    elif len(arrays) == 1 and isinstance(first, Backend):
+        target = first
+    else:
+        target = choose_backend(*arrays)
+    namespace = _CACHE.get(id(target))
+    if namespace is None or namespace.backend is not target:
+        namespace = _CACHE[id(target)] = Namespace(target)
+    return namespace
+
+
+class Namespace(types.ModuleType):
+    """The Array API namespace of one backend (see `bk.array_namespace`).
+
+    A module object, like the namespaces of NumPy or array-api-compat: its functions, dtypes and
+    constants are attributes; `linalg` and `fft` are sub-namespaces. A standard function whose
+    catalogue operations the backend does not support is absent, so `hasattr(xp, name)` tells.
+    """
+
+    def __init__(self, backend: Any) -> None:
+        super().__init__(
+            f"bk.array_namespace({backend.name!r})", f"The Array API {API_VERSION} namespace of bk's {backend.name!r} backend."
+        )
+        from . import _namespace_table as table
+
+        self.backend = backend
+        self.__array_api_version__ = API_VERSION
+        self._native = native_dtypes(backend)  # DType -> native dtype
+        self._dtypes = {native: dtype for dtype, native in self._native.items()}  # native -> DType
+        self._default = {
+            "real floating": STANDARD_DTYPES["float32"],
+            "complex floating": STANDARD_DTYPES["complex64"],
+            "integral": STANDARD_DTYPES["int64"],
+            "indexing": STANDARD_DTYPES["int64"],
+        }
+        for name, dtype in STANDARD_DTYPES.items():
+            if dtype in self._native:
+                setattr(self, name, self._native[dtype])
+        self.e, self.pi, self.inf, self.nan, self.newaxis = math.e, math.pi, math.inf, math.nan, None
+        self._missing: dict[str, str] = {}
+        table.install(self, backend, table.MAIN, self)
+        self.linalg = _Sub(f"{self.__name__}.linalg", backend)
+        table.install(self.linalg, backend, table.LINALG, self)
+        self.fft = _Sub(f"{self.__name__}.fft", backend)
+        table.install(self.fft, backend, table.FFT, self)
+        self.__array_namespace_info__ = lambda: Info(self)
+
+    def __repr__(self) -> str:
+        return f"<Array API namespace of bk backend {self.backend.name!r}>"
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only for missing attributes: a standard function the backend cannot run.
+        return _missing_attribute(self, name)
+
+    # ------------------------------------------------------------ dtype conversion (used by the adapters)
+
+    def as_dtype(self, dtype: Any, operation: str) -> DType:
+        """The `DType` of a dtype of this namespace (or a `bk.DType`, or a NumPy dtype)."""
+        try:
+            return self._dtypes[dtype]
+        except (KeyError, TypeError):
+            pass
+        if isinstance(dtype, DType):
+            return dtype
+        try:
+            result = DType.as_dtype(dtype)
+        except (ValueError, TypeError):
+            result = None
+        if result is None or result not in self._native:
+            raise ArgumentTypeError(
+                f"{operation}: {dtype!r} is not a dtype of the {self.backend.name!r} namespace; use one of its attributes such as xp.float32"
+            )
+        return result
+
+    def as_native(self, dtype: DType) -> Any:
+        """The native dtype of a `DType`."""
+        return self._native[dtype]
+
+    def dtype_of(self, x: Any) -> DType:
+        """The `DType` of an array, a dtype or a Python scalar (`bool`, `int`, `float`, `complex`)."""
+        if self.backend.is_tensor(x, only_native=True):
+            return self.backend.dtype(x)
+        if isinstance(x, (bool, int, float, complex)):
+            return self.backend.dtype(x)
+        return self.as_dtype(x, "result_type")
+
+
+class _Sub(types.ModuleType):
+    """A sub-namespace (`linalg`, `fft`)."""
+
+    def __init__(self, name: str, backend: Any) -> None:
+        super().__init__(name)
+        self._missing: dict[str, str] = {}
+        self.backend = backend
+
+    def __getattr__(self, name: str) -> Any:
+        return _missing_attribute(self, name)
+
+
+def _missing_attribute(namespace: Any, name: str) -> Any:
+    if name.startswith("__") or name not in vars(namespace).get("_missing", {}):
+        raise AttributeError(f"{namespace.__name__} has no attribute {name!r}")
+    raise AttributeError(f"{namespace.__name__} has no {name!r}: {namespace._missing[name]}")
+
+
+def native_dtypes(backend: Any) -> dict[DType, Any]:
+    """The framework's dtype object for each standard dtype the backend can create.
+
+    A backend may declare them with a method `array_api_dtypes()` returning `{DType: native}`;
+    otherwise each is the native `.dtype` of `backend.zeros((0,), dtype)` (dtypes it cannot
+    create are left out; float64 also when the backend does not claim it).
+    """
+    declared = getattr(backend, "array_api_dtypes", None)
+    if callable(declared):
+        return dict(declared())
+    found: dict[DType, Any] = {}
+    for dtype in STANDARD_DTYPES.values():
+        if dtype.precision == 64 and not backend.supports("float64"):
+            continue
+        try:
+            native = backend.zeros((0,), dtype).dtype
+        except Exception:
+            continue
+        found[dtype] = native
+    return found
+
+
+# ---------------------------------------------------------------- finfo, iinfo, inspection
+
+
+@dataclass(frozen=True)
+class FInfo:
+    """Machine limits of a floating-point dtype (`finfo`)."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: Any
+
+
+@dataclass(frozen=True)
+class IInfo:
+    """Machine limits of an integer dtype (`iinfo`)."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: Any
+
+
+def finfo(namespace: Namespace, dtype: DType) -> FInfo:
+    """`finfo` of a float or complex `DType` (complex: of its real component)."""
+    real = DType(float, dtype.precision) if dtype.kind is complex else dtype
+    if real.kind is not float:
+        raise ArgumentTypeError(f"finfo: {dtype} is not a floating-point dtype; use iinfo for integers")
+    info = np.finfo(to_numpy_dtype(real))
+    return FInfo(
+        int(info.bits), float(info.eps), float(info.max), float(info.min), float(info.smallest_normal), namespace.as_native(real)
+    )
+
+
+def iinfo(namespace: Namespace, dtype: DType) -> IInfo:
+    """`iinfo` of an integer `DType`."""
+    if dtype.kind is not int:
+        raise ArgumentTypeError(f"iinfo: {dtype} is not an integer dtype; use finfo for floats")
+    info = np.iinfo(to_numpy_dtype(dtype))
+    return IInfo(int(info.bits), int(info.max), int(info.min), namespace.as_native(dtype))
+
+
+def is_kind(dtype: DType, kind: Any, namespace: Namespace) -> bool:
+    """`isdtype`: whether `dtype` is of `kind` (a kind name, a dtype, or a tuple of them)."""
+    if isinstance(kind, tuple):
+        return any(is_kind(dtype, k, namespace) for k in kind)
+    if isinstance(kind, str):
+        test = _KINDS.get(kind)
+        if test is None:
+            raise ValueError(
+                f"isdtype: unknown kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}, a dtype, or a tuple of them"
+            )
+        return test(dtype)
+    return dtype == namespace.as_dtype(kind, "isdtype")
+
+
+class Info:
+    """`__array_namespace_info__()`: what the namespace offers."""
+
+    def __init__(self, namespace: Namespace) -> None:
+        self._ns = namespace
+
+    def capabilities(self) -> dict[str, Any]:
+        """'boolean indexing', 'data-dependent shapes' and 'max dimensions'."""
+        b = self._ns.backend
+        dds = all(b.supports(op) for op in ("nonzero", "unique", "boolean_mask"))
+        return {"boolean indexing": dds and _boolean_indexing(b), "data-dependent shapes": dds, "max dimensions": None}
+
+    def default_device(self) -> Any:
+        """The native device new arrays are created on."""
+        return self._ns.backend.get_default_device().ref
+
+    def devices(self) -> list[Any]:
+        """The native devices of the backend."""
+        return [d.ref for d in self._ns.backend.list_devices()]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        """The default dtypes: float32, complex64, int64 and int64 for indices."""
+        ns = self._ns
+        return {kind: ns.as_native(dtype) for kind, dtype in ns._default.items()}
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
+        """The dtypes of the namespace by name, optionally only those of `kind`."""
+        ns = self._ns
+        return {
+            name: ns.as_native(d)
+            for name, d in STANDARD_DTYPES.items()
+            if d in ns._native and (kind is None or is_kind(d, kind, ns))
+        }
+
+
+def _boolean_indexing(backend: Any) -> bool:
+    """Whether `x[mask]` works on the native tensors (probed once on two elements)."""
+    try:
+        x = backend.zeros((2,), DType(float, 32))
+        selected = x[backend.as_tensor([True, False])]
+        return tuple(backend.staticshape(selected)) == (1,)
+    except Exception:
+        return False

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 from .._dtype import DType
-from .._errors import ArgumentTypeError
 from ._base import (
     INT64,
     ShapeDtype,
@@ -70,27 +68,15 @@ def _allocate_on_device(tensor: Tensor, device: Any) -> ShapeDtype:
     return strong(tensor, "allocate_on_device", "tensor")
 
 
-def _number(value: Any, op: str, name: str) -> float:
-    if type(value) in (bool, int, float):
-        return value  # type: ignore[no-any-return]
-    operand = as_operand(value, op, name)
-    if isinstance(operand, ShapeDtype) and operand.ndim == 0 and hasattr(value, "item"):
-        return value.item()  # type: ignore[no-any-return]
-    raise ArgumentTypeError(f"{op}: {name} must be a real number, got {type(value).__name__} {value!r}")
-
-
 @spec_rule(
     "range",
-    "Evenly spaced values in [start, limit) with step delta (range(n) counts 0..n-1), in dtype (int32 by default): shape (max(0, ceil((limit - start) / delta)),), as numpy.arange computes it, float steps included. delta 0 raises ValueError.",
+    "Evenly spaced values in [start, limit) with step delta (range(n) counts from 0): shape (max(0, ceil((limit - start) / delta)),), as numpy.arange computes it. All arguments ints: values of dtype (int32 by default); any argument a float: floats, of dtype if it is a float dtype, else the float type of the precision (float steps are never truncated). delta 0 or a bound that is not finite raises ValueError, a bound that is not a real number ArgumentTypeError.",
 )
 def _range(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike = _INT32) -> ShapeDtype:
-    if limit is None:
-        start, limit = 0, start
-    first, last, step = _number(start, "range", "start"), _number(limit, "range", "limit"), _number(delta, "range", "delta")
-    if step == 0:
-        raise ValueError("range: delta must not be 0")
-    length = max(0, math.ceil((last - first) / step))
-    return ShapeDtype((length,), as_dtype_arg(dtype, "range", _INT32))
+    from .._ranges import range_plan  # the one rule every backend's kernel follows
+
+    plan = range_plan(start, limit, delta, as_dtype_arg(dtype, "range", _INT32), default_float())
+    return ShapeDtype((plan.count,), plan.dtype)
 
 
 def _linspace(op: str, number: Any) -> ShapeDtype:

@@ -87,10 +87,16 @@ for _name, _what in {"isfinite": "neither infinite nor NaN", "isnan": "NaN", "is
 
 
 def _factorial_dtype(dtype: DType) -> DType:
-    return dtype if dtype.kind is int else FLOAT_RESULT(dtype)
+    if dtype.kind is int:
+        return dtype
+    return at_precision(dtype) if dtype.kind is float else default_float()
 
 
-unary("factorial", _factorial_dtype, "x!, same shape: ints keep their dtype (exact up to 12! for int32, 20! for int64); bool and floats give floats as log_gamma does. Complex values raise ArgumentTypeError.", kinds=_REAL)
+unary(
+    "factorial",
+    _factorial_dtype,
+    "x!, same shape: ints keep their dtype (exact up to 12! for int32, 20! for int64); other values go through to_float and log_gamma (floats keep their dtype or take the set precision; bool and complex give the default float, complex values losing their imaginary part).",
+)
 
 # ---------------------------------------------------------------- binary operators
 

@@ -19,6 +19,7 @@ from ._base import (
     spec_rule,
     strong,
 )
+from ._blocks import WIDEN
 from ._shapes import _int
 
 Tensor = Any
@@ -168,7 +169,7 @@ def _scatter_nd_scalar(base_grid: Tensor, indices: Tensor, values: Tensor, mode:
 
 @spec_rule(
     "indexed_segment_sum",
-    "Sums of the segments of (batch, ...) x along axis that start at (batch, segments) indices (numpy.add.reduceat): x's shape with segments along axis, x's dtype. Axis 0 (the batch) raises ValueError, a start outside [0, n) IndexOutOfRangeError (checked on the data), an axis out of range AxisError.",
+    "Sums of the segments of (batch, ...) x along axis that start at (batch, segments) indices (numpy.add.reduceat): x's shape with segments along axis; the dtype widens as sum's (bool and small ints give int64 or uint64). Axis 0 (the batch) raises ValueError, a start outside [0, n) IndexOutOfRangeError (checked on the data), an axis out of range AxisError.",
 )
 def _indexed_segment_sum(x: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
     operand, index = strong(x, "indexed_segment_sum", "x"), _indices(indices, "indexed_segment_sum")
@@ -180,7 +181,7 @@ def _indexed_segment_sum(x: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
     batch = _batch("indexed_segment_sum", operand.shape[0], index.shape[0])
     shape = [batch, *operand.shape[1:]]
     shape[position] = index.shape[1]
-    return ShapeDtype(tuple(shape), operand.dtype)
+    return ShapeDtype(tuple(shape), WIDEN(operand.dtype))
 
 
 # ---------------------------------------------------------------- masks and data-dependent sizes

@@ -63,9 +63,9 @@ def _tensordot(a: Tensor, a_axes: Axes, b: Tensor, b_axes: Axes) -> ShapeDtype:
     axes_a = _axes_list(a_axes, left.ndim, "tensordot", "a_axes")
     axes_b = _axes_list(b_axes, right.ndim, "tensordot", "b_axes")
     if len(axes_a) != len(axes_b):
-        raise ShapeMismatchError(f"tensordot: {len(axes_a)} axes of a but {len(axes_b)} of b")
+        raise ShapeMismatchError(f"tensordot: {len(axes_a)} axes of a {tuple(left.shape)} but {len(axes_b)} of b {tuple(right.shape)}")
     for i, j in zip(axes_a, axes_b, strict=True):
-        _same("tensordot", f"axis {i} of a and axis {j} of b", left.shape[i], right.shape[j])
+        _same("tensordot", f"axis {i} of a {tuple(left.shape)} and axis {j} of b {tuple(right.shape)}", left.shape[i], right.shape[j])
     shape = (*(n for i, n in enumerate(left.shape) if i not in axes_a), *(n for j, n in enumerate(right.shape) if j not in axes_b))
     return ShapeDtype(shape, _common("tensordot", left, right))
 

@@ -80,7 +80,7 @@ def _flatten(x: Tensor) -> ShapeDtype:
 
 @spec_rule(
     "transpose",
-    f"tensor with its dimensions permuted: result axis i is input axis axes[i] (negative from the end). An axis out of range or named twice raises AxisError, a permutation of the wrong length ValueError. {_KEEP}",
+    f"tensor with its dimensions permuted: result axis i is input axis axes[i] (negative from the end). An axis out of range or named twice, or a permutation of the wrong length, raises AxisError. {_KEEP}",
 )
 def _transpose(tensor: Tensor, axes: Axes) -> ShapeDtype:
     x = strong(tensor, "transpose", "tensor")
@@ -88,7 +88,7 @@ def _transpose(tensor: Tensor, axes: Axes) -> ShapeDtype:
     if len(set(order)) != len(order):
         raise AxisError(f"transpose: repeated axis in {tuple(axes)}")
     if len(order) != x.ndim:
-        raise ValueError(f"transpose: axes {tuple(axes)} do not match a tensor of rank {x.ndim}; name every axis once")
+        raise AxisError(f"transpose: axes {tuple(axes)} do not match a tensor of rank {x.ndim}; name every axis once")
     return ShapeDtype(tuple(x.shape[a] for a in order), x.dtype)
 
 

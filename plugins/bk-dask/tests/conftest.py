@@ -1,5 +1,6 @@
 """Shared fixtures: the `dask` backend, and ONE `distributed.LocalCluster` (2 worker processes, one
-thread each, small memory limits) for the whole session, started only if a test asks for it."""
+thread each, small memory limits, its dashboard on a free port when bokeh is installed) for the
+whole session, started only if a test asks for it."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def b() -> bk.Backend:
 @pytest.fixture(scope="session")
 def cluster_client() -> Iterator[Any]:
     """A client of a 2-worker `LocalCluster`; not the default client (tests opt in with `client`)."""
+    import importlib.util
+
     from distributed import Client, LocalCluster
 
     cluster = LocalCluster(
@@ -28,7 +31,7 @@ def cluster_client() -> Iterator[Any]:
         threads_per_worker=1,
         processes=True,
         memory_limit="512MiB",
-        dashboard_address=None,
+        dashboard_address=":0" if importlib.util.find_spec("bokeh") else None,  # the dashboard on a free port
         silence_logs=logging.ERROR,  # distributed's INFO lines about workers coming and going
     )
     client = Client(cluster, set_as_default=False)

@@ -36,8 +36,9 @@ def test_spec_contract() -> None:
 def test_dependencies_pull_in_no_other_framework() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     names = [d.split(">")[0].split("<")[0].split("=")[0].split("[")[0].strip().lower() for d in project["dependencies"]]
-    assert names == ["bk-core", "bk-numpy", "dask", "distributed"]
+    assert names == ["bk-core", "bk-numpy", "numpy", "dask", "distributed"]
     assert project["entry-points"]["bk.backends"] == {"dask": "bk_dask.plugin"}
+    assert [d.split(">")[0] for d in project["optional-dependencies"]["dashboard"]] == ["bokeh"]  # what the Dask dashboard needs
 
 
 def test_version_matches_changelog() -> None:

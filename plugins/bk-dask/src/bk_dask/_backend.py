@@ -36,11 +36,11 @@ from bk._errors import reraise_as
 
 from ._blocks import numpy_backend
 from ._devices import active_client, configured_workers, local_device, worker_devices
-from ._dtypes import as_dask, to_precision
+from ._dtypes import as_dask, check_operands, to_precision
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
+from ._standard import StandardMixin
 
 __all__ = ["DaskBackend"]
 
@@ -163,6 +163,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             return to_precision(x, get_precision())
         if isinstance(x, numbers.Number) and not convert_external:
             return x
+        check_operands("as_tensor", x)
         if hasattr(x, "tocoo") and hasattr(x, "nnz"):
             raise TypeError("bk-dask holds dense arrays only; sparse matrices are not supported (see the bk-dask README)")
         array = np.asarray(numpy_backend().as_tensor(x))
@@ -299,9 +300,13 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        if limit is None:
-            start, limit = 0, start
-        return da.arange(start, limit, delta, dtype=to_numpy_dtype(dtype), chunks="auto")
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
+        if plan.dtype.kind is int:
+            return da.arange(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_numpy_dtype(plan.dtype), chunks="auto")
+        steps = da.arange(plan.count, dtype=np.float64, chunks="auto")
+        return (steps * plan.delta + plan.start).astype(to_numpy_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
@@ -325,6 +330,10 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
         """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex.
 
+        The graph is the one a `dask.array.random.Generator` call gives (one layer, one task per
+        chunk): `random(dtype=...)` for `[0, 1)`, `uniform(low, high)` for other float64 bounds,
+        `integers` for ints; other float32 bounds scale `random`'s values as `x * (high - low) + low`.
+
         Raises:
             ValueError: for bool and non-numeric dtypes.
         """
@@ -332,36 +341,49 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         np_dtype = to_numpy_dtype(dtype)
         shape = tuple(shape)
         if dtype.kind is int:
+            from bk._ranges import int_uniform_bounds
+
+            low, high = int_uniform_bounds(low, high)
             return self._rng.integers(low, high, size=shape, dtype=np_dtype, chunks="auto")
         if dtype.kind is float:
-            return self._uniform(shape, low, high, np_dtype)
-        if dtype.kind is complex:
+            return self._uniform(shape, low, high, np_dtype, "auto")
+        if dtype.kind is complex:  # real and imaginary parts side by side in a last axis, viewed as complex
             part = to_numpy_dtype(DType(float, dtype.precision))
             low, high = complex(low), complex(high)
-            real = self._uniform(shape, low.real, high.real, part)
-            return (real + 1j * self._uniform(shape, low.imag, high.imag, part)).astype(np_dtype)
+            pairs = self._uniform((*shape, 2), np.array([low.real, low.imag]), np.array([high.real, high.imag]), part, ("auto",) * len(shape) + (2,))
+            return pairs.view(np_dtype)[..., 0]
         raise ValueError(f"random_uniform() creates int, float or complex values, not {dtype}")
 
-    def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, np_dtype: np.dtype[Any]) -> Any:
+    def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, np_dtype: np.dtype[Any], chunks: Any) -> Any:
+        unit = bool(np.all(np.asarray(low) == 0) and np.all(np.asarray(high) == 1))
+        if np_dtype == np.float64 and not unit and np.ndim(low) == 0 and np.ndim(high) == 0:
+            return self._rng.uniform(float(low), float(high), size=shape, chunks=chunks)
         generated = np_dtype if np_dtype in (np.float32, np.float64) else np.dtype(np.float64)
-        unit = self._rng.random(shape, dtype=generated, chunks="auto")
-        low, high = np.asarray(low, generated), np.asarray(high, generated)
-        return (low + unit * (high - low)).astype(np_dtype)
+        values = self._rng.random(shape, dtype=generated, chunks=chunks)
+        if not unit:
+            low, high = np.asarray(low, generated), np.asarray(high, generated)
+            values = values * (high - low) + low
+        return values.astype(np_dtype)  # dask returns `values` itself when the dtype is already right
 
     def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
         """Standard normal values; for complex dtypes each part has variance 1/2.
+
+        The graph is the one `dask.array.random.Generator.standard_normal(dtype=...)` gives (one layer);
+        float16 converts float32 values; complex views pairs of `normal(scale=sqrt(1/2))` values.
 
         Raises:
             ValueError: for bool, int and non-numeric dtypes.
         """
         dtype = dtype or self.float_type
         np_dtype = to_numpy_dtype(dtype)
+        shape = tuple(shape)
         if dtype.kind is float:
-            generated = np_dtype if np_dtype in (np.float32, np.float64) else np.dtype(np.float64)
-            return self._rng.standard_normal(tuple(shape), dtype=generated, chunks="auto").astype(np_dtype)
+            generated = np_dtype if np_dtype in (np.float32, np.float64) else np.dtype(np.float32)
+            return self._rng.standard_normal(shape, dtype=generated, chunks="auto").astype(np_dtype)
         if dtype.kind is complex:
-            parts = self._rng.standard_normal((2, *shape), chunks="auto") * np.sqrt(0.5)
-            return (parts[0] + 1j * parts[1]).astype(np_dtype)
+            part = to_numpy_dtype(DType(float, dtype.precision))
+            pairs = self._rng.standard_normal((*shape, 2), dtype=part, chunks=("auto",) * len(shape) + (2,)) * part.type(np.sqrt(0.5))
+            return pairs.view(np_dtype)[..., 0]
         raise ValueError(f"random_normal() creates float or complex values, not {dtype}")
 
     # ------------------------------------------------------------ shape manipulation

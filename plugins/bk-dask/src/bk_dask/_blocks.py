@@ -25,6 +25,8 @@ from dask.base import tokenize
 
 import bk
 
+from ._dtypes import check_operands
+
 __all__ = ["elementwise", "kernel", "numpy_backend", "probe", "task", "zeros_like_input"]
 
 _NUMPY: list[bk.Backend] = []
@@ -77,12 +79,14 @@ def elementwise(name: str, *args: Any, **kwargs: Any) -> da.Array:
     Raises:
         bk.ShapeMismatchError: for shapes that cannot be broadcast together.
     """
+    check_operands(name.rstrip("_"), *args)
     precision = bk.get_precision()
     if not any(isinstance(a, (da.Array, np.ndarray, list, tuple)) for a in args):  # only numbers: a constant
         return da.asarray(np.asarray(kernel(name, precision, tuple(sorted(kwargs.items())), *args)))
     args = tuple(da.asarray(np.asarray(a)) if isinstance(a, (list, tuple, np.ndarray)) else a for a in args)
     arrays = [a for a in args if isinstance(a, da.Array)]
     shape = _broadcast_shape(name, [a.shape for a in arrays])
+    args = _common_chunks(args, shape)
     bound = tuple(sorted(kwargs.items()))
     function = partial(kernel, name, precision, bound)
     dtype = np.asarray(probe(function, *[_empty(a) for a in args])).dtype
@@ -92,6 +96,36 @@ def elementwise(name: str, *args: Any, **kwargs: Any) -> da.Array:
         pairs += [a, tuple(range(ndim - a.ndim, ndim))] if isinstance(a, da.Array) else [a, None]
     key = f"{name.rstrip('_')}-{tokenize(name, precision, bound, *args)}"  # tasks named after the bk operation
     return da.blockwise(function, tuple(range(ndim)), *pairs, dtype=dtype, meta=np.empty((0,) * ndim, dtype), name=key, align_arrays=True)
+
+
+def _common_chunks(args: tuple[Any, ...], shape: tuple[float, ...]) -> tuple[Any, ...]:
+    """The arrays rechunked to the chunks of the first one that spans each output axis (broadcast
+    axes of size 1 stay as they are).
+
+    Without this, dask aligns differently chunked operands on the union of their chunk boundaries,
+    so a stencil (`u[2:] + u[:-2]`, `pad` then slices) splits its chunks further at every step, and
+    a loop of such steps builds a graph that grows quadratically. Rechunking moves only the few
+    elements at the boundaries, and the chunks of the result are those of the leading operand.
+    """
+    arrays = [a for a in args if isinstance(a, da.Array)]
+    if len(arrays) < 2 or any(np.isnan(s) for s in shape) or all(a.chunks == arrays[0].chunks for a in arrays):
+        return args
+    ndim = len(shape)
+    target: list[Any] = []
+    for axis in range(ndim):
+        spanning = [a.chunks[axis - ndim + a.ndim] for a in arrays if a.ndim >= ndim - axis and a.shape[axis - ndim + a.ndim] == shape[axis]]
+        target.append(spanning[0] if spanning else None)
+
+    def aligned(a: Any) -> Any:
+        if not isinstance(a, da.Array):
+            return a
+        chunks = tuple(
+            c if a.shape[i] != shape[ndim - a.ndim + i] or target[ndim - a.ndim + i] is None else target[ndim - a.ndim + i]
+            for i, c in enumerate(a.chunks)
+        )
+        return a if chunks == a.chunks else a.rechunk(chunks)
+
+    return tuple(aligned(a) for a in args)
 
 
 def _broadcast_shape(name: str, shapes: list[tuple[float, ...]]) -> tuple[float, ...]:
@@ -124,6 +158,7 @@ def task(
     Returns:
         A dask array with one chunk, or a tuple of them.
     """
+    check_operands(name, *args)
     precision = bk.get_precision()
     bound = tuple(sorted((kwargs or {}).items()))
     function = partial(kernel, name, precision, bound)

@@ -7,9 +7,48 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
+import bk
 from bk import get_precision
 
-__all__ = ["as_dask", "complex_dtype", "float_dtype", "keep_ints", "to_floats", "to_precision"]
+__all__ = ["as_dask", "check_operands", "complex_dtype", "float_dtype", "keep_ints", "to_floats", "to_precision"]
+
+_OWN_MODULES = ("numpy", "dask", "scipy")  # NumPy values are constants; SciPy sparse matrices are operators
+
+
+def _foreign(x: Any) -> Any:
+    """The first tensor of another framework in `x` (also inside lists and tuples), else None."""
+    if isinstance(x, (da.Array, np.ndarray, np.generic, int, float, complex, str, type(None))):
+        return None
+    if isinstance(x, (list, tuple)):
+        return next((f for f in map(_foreign, x) if f is not None), None)
+    if type(x).__module__.partition(".")[0] in _OWN_MODULES:
+        return None
+    if any(hasattr(x, a) for a in ("__array__", "__dlpack__", "__array_namespace__")):
+        return x
+    return None
+
+
+def check_operands(operation: str | None, *values: Any) -> None:
+    """Refuses tensors of other frameworks (PyTorch, JAX, ...) as operands, as bk's dispatch does.
+
+    NumPy arrays and Python numbers are constants next to dask arrays; another framework's tensor
+    is not silently computed into NumPy (that would hide a copy, and break its gradients).
+
+    Raises:
+        bk.NoBackendFound: naming both frameworks and `bk.convert`, as `bk.choose_backend` does.
+    """
+    for value in values:
+        tensor = _foreign(value)
+        if tensor is not None:
+            try:
+                other = bk.choose_backend(tensor).name
+            except bk.NoBackendFound:
+                other = type(tensor).__module__.partition(".")[0]
+            names = " and ".join(sorted({"dask", other}))
+            raise bk.NoBackendFound(
+                f"{operation + ': ' if operation else ''}cannot mix values of {names} in one operation; "
+                "convert them to one backend first, e.g. bk.convert(value, bk.backend('dask'))"
+            )
 
 
 def float_dtype(precision: int | None) -> np.dtype[Any]:
@@ -30,6 +69,7 @@ def as_dask(x: Any) -> da.Array:
     """
     if isinstance(x, da.Array):
         return x
+    check_operands(None, x)
     array = np.asarray(x)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))

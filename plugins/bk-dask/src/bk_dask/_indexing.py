@@ -101,8 +101,13 @@ class IndexingMixin:
         widths = tuple((int(lo), int(hi)) for lo, hi in np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2))
         if dask_mode == "constant":
             fill = np.asarray(constant_values).astype(value.dtype)
-            return da.pad(value, widths, mode="constant", constant_values=fill)
-        return da.pad(value, widths, mode=dask_mode)
+            padded = da.pad(value, widths, mode="constant", constant_values=fill)
+        else:
+            padded = da.pad(value, widths, mode=dask_mode)
+        # dask puts each pad in chunks of its own; merged into the edge chunks, the result keeps the
+        # input's chunk count, and slices of it (a stencil) line up with the input's chunks again
+        chunks = tuple((c[0] + lo, *c[1:-1], c[-1] + hi) if len(c) > 1 else (c[0] + lo + hi,) for c, (lo, hi) in zip(value.chunks, widths, strict=True))
+        return padded if chunks == padded.chunks or any(np.isnan(s) for s in value.shape) else padded.rechunk(chunks)
 
     # ------------------------------------------------------------ sorting and searching
 

@@ -100,7 +100,10 @@ unary(
 
 # ---------------------------------------------------------------- binary operators
 
-_ARITHMETIC: Final = f"{_BROADCAST} The dtype is the common type of the operands (NumPy 2 promotion; floats take the set precision). {_WEAK} {_OVERFLOW}"
+_ARITHMETIC: Final = (
+    f"{_BROADCAST} The dtype is the common type of the operands (bk.combine_types: NumPy 2 promotion, except that an int never"
+    f" widens the float beside it; floats take the set precision). {_WEAK} {_OVERFLOW}"
+)
 binary("add", f"a + b. {_ARITHMETIC} Two bools add as int32.", bool_as=_INT32)
 binary("sub", f"a - b. {_ARITHMETIC} Two bools subtract as int32.", bool_as=_INT32)
 binary("mul", f"a * b. {_ARITHMETIC} Two bools give bool.")
@@ -147,8 +150,8 @@ for _name, _what in {"gamma_inc_l": "Regularized lower incomplete gamma function
     )
 
 _COMPARISON: Final = (
-    f"bool, elementwise. {_BROADCAST} The operands compare in their common type ({_WEAK.lower()[:-1]}); a Python int outside"
-    " the range of the integer tensor beside it compares by value and never raises."
+    f"bool, elementwise. {_BROADCAST} The operands compare in their common type, Python numbers weak (NEP 50); a Python int"
+    " outside the range of the integer tensor beside it compares by value and never raises."
 )
 binary("equal", f"x == y: {_COMPARISON}", result=BOOL_RESULT, check_overflow=False, names=("x", "y"))
 binary("not_equal", f"x != y: {_COMPARISON}", result=BOOL_RESULT, check_overflow=False, names=("x", "y"))
@@ -175,7 +178,7 @@ def _pow(base: Tensor, exp: Tensor) -> ShapeDtype:
 
 @spec_rule(
     "where",
-    f"where(condition, x, y): x where condition holds, else y; the shape broadcasts condition, x and y ({_BROADCAST[:-1]}). The dtype is the common type of x and y ({_WEAK.lower()[:-1]}); a Python int outside the range of the other branch's integer dtype wraps, as numpy.where. where(condition) alone gives the (nnz, ndim) int64 indices of true elements (nnz unknown). Only one of x, y: ValueError.",
+    "where(condition, x, y): x where condition holds, else y. The shape broadcasts condition, x and y as in NumPy (ShapeMismatchError otherwise). The dtype is the common type of x and y, Python numbers weak (NEP 50); a Python int outside the range of the other branch's integer dtype wraps, as numpy.where. where(condition) alone gives the (nnz, ndim) int64 indices of true elements (nnz unknown). Only one of x and y: ValueError.",
 )
 def _where(condition: Tensor, x: Tensor = None, y: Tensor = None) -> ShapeDtype:
     if x is None and y is None:
@@ -193,7 +196,7 @@ def _where(condition: Tensor, x: Tensor = None, y: Tensor = None) -> ShapeDtype:
 
 @spec_rule(
     "clip",
-    f"x limited to [minimum, maximum]; the dtype is x's for bounds of any kind (int8 clipped to -1.5 stays int8; floats take the set precision), the shape broadcasts x and the bounds ({_BROADCAST[:-1]}). A bound may be None (no limit).",
+    "x limited to [minimum, maximum]; the dtype is x's for bounds of any kind (int8 clipped to -1.5 stays int8, bool stays bool; floats take the set precision). The shape broadcasts x and the bounds as in NumPy (ShapeMismatchError otherwise). A bound may be None (no limit).",
 )
 def _clip(x: Tensor, minimum: Any, maximum: Any) -> ShapeDtype:
     operand = strong(x, "clip", "x")
@@ -250,7 +253,7 @@ def _to_complex(x: Tensor) -> ShapeDtype:
 
 @spec_rule(
     "auto_cast",
-    f"A tuple: every value (shape kept; a Python number is 0-d) in the common type of all ({_WEAK.lower()[:-1]}). bool_to_int turns an all-bool result into int32; int_to_float an integer result into the default float. {_OVERFLOW[:-1]}, unless int_to_float applies.",
+    "A tuple: every value (shape kept; a Python number is 0-d) in the common type of all, Python numbers weak (NEP 50). bool_to_int turns an all-bool result into int32; int_to_float an integer result into the default float. A Python int outside the range of an integer result raises OverflowError, unless int_to_float applies.",
 )
 def _auto_cast(*tensors: Tensor, bool_to_int: bool = False, int_to_float: bool = False) -> tuple[ShapeDtype, ...]:
     operands = [as_operand(t, "auto_cast", f"tensors[{i}]") for i, t in enumerate(tensors)]

@@ -15,8 +15,7 @@ from typing import Any
 import numpy as np
 
 import bk
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
+from bk import check_tensor_argument, normalize_axes, normalize_axis, reraise_as
 
 
 class Honest(bk.Backend):

@@ -33,6 +33,7 @@ FILES = {
     "src/bk_tkscaffold/py.typed",
     "tests/test_plugin.py",
     "tests/test_conformance.py",
+    "tests/conftest.py",
     ".github/workflows/certify.yml",
 }
 _TODO_LINE = re.compile(r"^#   (\w+) ", re.MULTILINE)
@@ -143,6 +144,51 @@ def test_the_folder_is_named_after_the_distribution_never_the_framework(
     assert (tmp_path / "bk-paddle/src/bk_paddle/_backend.py").is_file()
     out = capsys.readouterr().out
     assert "in bk-paddle/:" in out and "pip install -e './bk-paddle[test]'" in out and "testkit certify paddle" in out
+
+
+_WARNING_FRAMEWORK = """
+import warnings
+warnings.warn("tkwarnfw.old is deprecated", DeprecationWarning)  # located in tkwarnfw
+warnings.warn("importing tkwarnfw this way is deprecated", DeprecationWarning, stacklevel=2)  # located at the importer
+"""
+_WARNING_TESTS = """
+import warnings
+
+import pytest
+
+
+def test_the_framework_imports():
+    import tkwarnfw  # noqa: F401
+
+
+def test_a_warning_of_the_plugins_own_code_is_still_an_error():
+    with pytest.raises(UserWarning):
+        warnings.warn("the plugin's own", UserWarning)
+"""
+
+
+def test_the_frameworks_import_warnings_are_not_fatal_but_the_plugins_are(tmp_path: pathlib.Path) -> None:
+    """filterwarnings = error stays for the plugin's code; the framework's import-time warnings are ignored (issue 24)."""
+    files = render(validate("tkwarn", framework="tkwarnfw"))
+    root = tmp_path / "bk-tkwarn"
+    for relative, text in files.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
+    (tmp_path / "fw").mkdir()
+    (tmp_path / "fw/tkwarnfw.py").write_text(_WARNING_FRAMEWORK)
+    (root / "tests/test_framework_warnings.py").write_text(_WARNING_TESTS)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(tmp_path / "fw")])}
+
+    def pytest_run() -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_framework_warnings.py"]
+        return subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=120)
+
+    assert '"ignore:::tkwarnfw(\\\\.|$)",' in files["pyproject.toml"]
+    result = pytest_run()
+    assert result.returncode == 0 and "2 passed" in result.stdout, result.stdout + result.stderr
+    (root / "tests/conftest.py").unlink()  # the warning located at the importer then escapes the pyproject filter
+    result = pytest_run()
+    assert "1 failed, 1 passed" in result.stdout and "importing tkwarnfw this way is deprecated" in result.stdout, result.stdout
 
 
 def test_generated_code_passes_ruff_with_the_repository_settings(generated: pathlib.Path) -> None:

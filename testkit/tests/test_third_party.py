@@ -84,7 +84,7 @@ TINY_BACKEND = '''
 import numpy as np
 
 import bk
-from bk._axes import normalize_axes
+from bk import normalize_axes
 from {name}arr import Array
 
 
@@ -330,8 +330,8 @@ def test_json_dash_writes_the_report_to_standard_output(site, tmp_path, monkeypa
 def test_new_accepts_the_distribution_name(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["new", "bk-tkthird"]) == 0
-    assert (tmp_path / "tkthird" / "src" / "bk_tkthird" / "plugin.py").exists()
-    assert "bk-tkthird in tkthird/" in capsys.readouterr().out
+    assert (tmp_path / "bk-tkthird" / "src" / "bk_tkthird" / "plugin.py").exists()
+    assert "bk-tkthird in bk-tkthird/" in capsys.readouterr().out
     assert main(["new", "bk-tkthird"]) == 2  # the folder exists now
 
 

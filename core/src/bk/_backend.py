@@ -52,6 +52,13 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     float64_supported: ClassVar[bool] = True
     """Whether the framework computes in 64-bit floating point (the `float64` capability)."""
 
+    unsupported_dtypes: ClassVar[frozenset[DType]] = frozenset()
+    """The dtypes the framework lacks altogether, declared once, such as
+    `frozenset({DType(int, 16, signed=False), DType(int, 32, signed=False), DType(int, 64, signed=False)})`
+    for a framework without uint16/32/64. The testkit sweeps no values of them and reports a case that
+    needs one as skipped ("framework lacks uint16"), never as failed. float64 and complex128 are
+    declared by `float64_supported` instead."""
+
     native_types: ClassVar[tuple[type, ...] | None] = None
     """The native tensor type(s) of this backend, whose Python operators generic defaults may use.
 

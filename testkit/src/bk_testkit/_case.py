@@ -9,6 +9,10 @@ NumPy/SciPy reference through `t.check`. It signals:
   by `t.implemented(result)` when the reference allows returning `NotImplemented`;
 - that it cannot run here (no GPU, no float64) by raising `SkipCase`.
 
+Dtypes the backend lacks (`Backend.unsupported_dtypes`, `float64_supported`, and bfloat16 without
+`ml_dtypes`) are never swept, and a case that asks for one explicitly (`t.tensor`, `t.np`,
+`t.need`) is skipped with the reason: a missing dtype is a fact to report, not a failure.
+
 Lazy backends (`Backend.compute_count()` is not `None`): results are computed only where the
 testkit compares (`t.check`, `t.to_numpy`, or an explicit `t.b.numpy(...)` in a case); those
 computes are the testkit's own (`Trial.computes`). Any other compute during a case is the
@@ -118,6 +122,30 @@ def short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+# ---------------------------------------------------------------- dtypes a backend lacks
+
+BFLOAT16: Final = DType(float, 16, brain=True)
+_LEGACY_FLAGS: Final = {"float16_supported": DType(float, 16), "bfloat16_supported": BFLOAT16}
+
+
+def lacking_dtypes(backend: Backend) -> dict[DType, str]:
+    """Dtype -> the reason no case can use it with `backend`.
+
+    The backend's `unsupported_dtypes` ("framework lacks uint16"); the older flags
+    `float16_supported` / `bfloat16_supported` set False, read for plugins that still declare them;
+    and bfloat16 when NumPy cannot represent it here (`ml_dtypes` is not installed).
+    """
+    lacking = {d: f"{backend.name} lacks {d.name} (declared in unsupported_dtypes)" for d in getattr(backend, "unsupported_dtypes", ())}
+    for flag, dtype in _LEGACY_FLAGS.items():
+        if not getattr(backend, flag, True):
+            lacking.setdefault(dtype, f"{backend.name} lacks {dtype.name} ({flag} is False)")
+    try:
+        bk.to_numpy_dtype(BFLOAT16)
+    except TypeError:
+        lacking.setdefault(BFLOAT16, "bfloat16 needs the ml_dtypes package, which is not installed here (pip install ml_dtypes)")
+    return lacking
+
+
 # ---------------------------------------------------------------- the trial
 
 
@@ -137,9 +165,10 @@ class Trial:
     def __init__(self, backend: Backend, precisions: Sequence[int | None] = (None, 32, 64)) -> None:
         self.b = backend
         self.float64 = bool(getattr(backend, "float64_supported", True))
-        # optional attributes: a backend whose library lacks float16 / bfloat16 (array-api-strict) sets them False
-        self.float16 = bool(getattr(backend, "float16_supported", True))
-        self.bfloat16 = bool(getattr(backend, "bfloat16_supported", True))
+        self.lacking: dict[DType, str] = lacking_dtypes(backend)
+        """Dtype -> why no case can use it here (the backend lacks it, or bfloat16 lacks ml_dtypes)."""
+        self.float16 = DType(float, 16) not in self.lacking
+        self.bfloat16 = BFLOAT16 not in self.lacking
         self.precisions = tuple(p for p in precisions if p != 64 or self.float64) or (32,)
         self.rng = np.random.default_rng(1234)
         self.computes = 0
@@ -154,6 +183,20 @@ class Trial:
     def complexes(self) -> tuple[DType, ...]:
         """complex64, and complex128 where float64 is supported."""
         return tuple(d for d in ALL_COMPLEX if d.bits != 128 or self.float64)
+
+    def need(self, *dtypes: DType | str | np.dtype[Any] | None) -> None:
+        """Skips the case when the backend lacks one of `dtypes` (`DType`s or NumPy dtypes; `None` is ignored)."""
+        for dtype in dtypes:
+            if dtype is None:
+                continue
+            if not isinstance(dtype, DType):
+                try:
+                    dtype = bk.from_numpy_dtype(np.dtype(dtype))
+                except TypeError:
+                    continue
+            reason = self.lacking.get(dtype)
+            if reason is not None:
+                raise SkipCase(reason)
 
     def need_float64(self) -> None:
         """Skips the case when the backend does not compute in float64."""
@@ -178,10 +221,14 @@ class Trial:
     # ------------------------------------------------------------ inputs
 
     def np(self, values: Any, dtype: DType | str | None = None) -> np.ndarray:
-        """`values` as a NumPy array of `dtype` (a `DType` or a NumPy dtype name)."""
+        """`values` as a NumPy array of `dtype` (a `DType` or a NumPy dtype name); skips the case when
+        the backend lacks that dtype."""
         if isinstance(dtype, DType):
+            self.need(dtype)
             dtype = bk.to_numpy_dtype(dtype)
-        return np.asarray(values, dtype=dtype)
+        array = np.asarray(values, dtype=dtype)
+        self.need(array.dtype)
+        return array
 
     def tensor(self, values: Any, dtype: DType | str | None = None) -> Any:
         """A native tensor of `values`: `as_tensor`, then `cast` to the intended dtype if needed.
@@ -243,6 +290,8 @@ class Trial:
         Returns:
             The actual values as NumPy.
         """
+        if isinstance(dtype, DType):
+            self.need(dtype)  # the result would have a dtype the backend lacks
         got_dtype = self.b.dtype(actual)
         if isinstance(dtype, DType) and got_dtype != dtype:
             self.fail(what, f"dtype {got_dtype}, expected {dtype}", inputs)

@@ -54,6 +54,7 @@ _FILES: Final = {
     "src/{package}/py.typed": "py.typed.tmpl",
     "tests/test_plugin.py": "test_plugin.py.tmpl",
     "tests/test_conformance.py": "test_conformance.py.tmpl",
+    "tests/conftest.py": "conftest.py.tmpl",
     ".github/workflows/certify.yml": "certify.yml.tmpl",
 }
 
@@ -248,6 +249,7 @@ def _values(spec: Scaffold) -> dict[str, str]:
         "api": str(bk.API_VERSION),
         "framework_label": framework or "your framework",
         "framework_dependency": f'\n    "{spec.framework_distribution}",' if framework else "",
+        "framework_warnings": f'\n    "ignore:::{framework}(\\\\.|$)",' if framework else '\n    # "ignore:::mylib(\\\\.|$)",  # with your framework\'s top-level module, once the backend imports it',
         "modules": f'("{framework}",)' if framework else "()",
         "modules_comment": (
             f"the types of {framework} go to this backend (once is_tensor accepts them)"

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import bk
 from bk import DType
 
-from .._case import Trial, short, tolerance
+from .._case import SkipCase, Trial, short, tolerance
 
 __all__ = [
     "ALL_DTYPES",
@@ -76,21 +76,24 @@ def explore(*strategies: st.SearchStrategy[Any], examples: int = 8) -> Callable[
 
 
 def dtypes(t: Trial, *groups: Sequence[DType]) -> st.SearchStrategy[DType]:
-    """One of the dtypes of `groups` (all when none given) that the backend can compute in."""
-    return st.sampled_from(available(t, *(groups or (ALL_DTYPES,))))
+    """One of the dtypes of `groups` (all when none given) that the backend can compute in; skips the
+    case when it has none of them."""
+    groups = groups or (ALL_DTYPES,)
+    chosen = available(t, *groups)
+    if not chosen:
+        t.need(*(d for g in groups for d in g))  # raises SkipCase with the reason
+        raise SkipCase(f"{t.b.name} has none of the dtypes {', '.join(d.name for g in groups for d in g)}")
+    return st.sampled_from(chosen)
 
 
 def available(t: Trial, *groups: Sequence[DType]) -> list[DType]:
-    """The dtypes of `groups` the backend has: without float64, float16 or bfloat16 where it declares
-    `float64_supported`, `float16_supported` or `bfloat16_supported` False."""
+    """The dtypes of `groups` the backend has: without float64 and complex128 where
+    `float64_supported` is False, and without the dtypes it lacks (`Trial.lacking`:
+    `Backend.unsupported_dtypes`, bfloat16 without ml_dtypes)."""
     chosen = [d for g in groups for d in g]
     if not t.float64:
         chosen = [d for d in chosen if d not in (DType(float, 64), DType(complex, 128))]
-    if not t.float16:
-        chosen = [d for d in chosen if d != DType(float, 16)]
-    if not t.bfloat16:
-        chosen = [d for d in chosen if d != DType(float, 16, brain=True)]
-    return chosen
+    return [d for d in chosen if d not in t.lacking]
 
 
 SHAPES: Final = (
@@ -155,7 +158,9 @@ def layout(array: np.ndarray, kind: str) -> np.ndarray:
 
 
 def tensor(t: Trial, array: np.ndarray) -> Any:
-    """`as_tensor(array)`, which must keep the NumPy dtype (no precision is set in edge cases)."""
+    """`as_tensor(array)`, which must keep the NumPy dtype (no precision is set in edge cases); skips
+    the case when the backend lacks that dtype."""
+    t.need(array.dtype)
     result = t.b.as_tensor(array)
     want = bk.from_numpy_dtype(array.dtype)
     got = t.b.dtype(result)
@@ -185,6 +190,7 @@ def check_result(
             backends may report `None` for such sizes in `staticshape`.
     """
     expected = np.asarray(expected)
+    t.need(dtype)  # the result would have a dtype the backend lacks
     if dtype is not None:
         got_dtype = t.b.dtype(actual)
         if got_dtype != dtype:

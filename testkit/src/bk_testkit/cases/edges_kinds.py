@@ -98,7 +98,8 @@ def _clip_float_bounds(t: Trial) -> None:
     x = np.array([-128, -1, 0, 1, 127, 5], np.int8)
     check_result(t, t.b.clip(tensor(t, x), -1.5, 2.5), np.array([-1, -1, 0, 1, 2, 2], np.int8), "clip(int8 [-128, -1, 0, 1, 127, 5], -1.5, 2.5)", _I8, {"x": x})
     u = np.array([0, 7, 200], np.uint16)
-    check_result(t, t.b.clip(tensor(t, u), 0.5, 100.0), np.array([0, 7, 100], np.uint16), "clip(uint16 [0, 7, 200], 0.5, 100.0)", DType(int, 16, signed=False), {"x": u})
+    if DType(int, 16, signed=False) not in t.lacking:
+        check_result(t, t.b.clip(tensor(t, u), 0.5, 100.0), np.array([0, 7, 100], np.uint16), "clip(uint16 [0, 7, 200], 0.5, 100.0)", DType(int, 16, signed=False), {"x": u})
     m = np.array([True, False, True])
     check_result(t, t.b.clip(tensor(t, m), 0, 1), m, "clip(bool [True, False, True], 0, 1) stays bool", _BOOL, {"x": m})
 
@@ -112,6 +113,8 @@ def _comparison(name: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         for dtype, scalar in ((np.int8, 300), (np.int8, -300), (np.uint8, -1), (np.uint8, 256), (np.int32, 2**40), (np.uint64, -1)):
             x = np.array([0, 1, 100], dtype)
+            if bk.from_numpy_dtype(x.dtype) in t.lacking:  # a framework without uint64
+                continue
             check_result(t, getattr(t.b, name)(tensor(t, x), scalar), numpy_op(x, scalar), f"{name}({x.dtype.name} {x.tolist()}, {scalar}) compares the values", _BOOL, {"x": x})
             check_result(t, getattr(t.b, name)(scalar, tensor(t, x)), numpy_op(scalar, x), f"{name}({scalar}, {x.dtype.name} {x.tolist()}) compares the values", _BOOL, {"x": x})
 
@@ -191,6 +194,8 @@ def _every_dtype(name: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         for dtype in (np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.uint64, np.float32):
             x = np.array([[1, 0, 1], [0, 1, 1]]).astype(dtype)
+            if bk.from_numpy_dtype(x.dtype) in t.lacking:  # a framework without uint16
+                continue
             if name == "tile":
                 actual, expected = t.b.tile(tensor(t, x), (2, 1)), np.tile(x, (2, 1))
             else:

@@ -386,3 +386,156 @@ def test_backend_docstrings_state_each_rule():
 
 
 Tensor = object
+
+
+# ---------------------------------------------------------------- shapes, indexing, products
+
+
+def test_reshape():
+    x = t((2, 3, 4), F32)
+    assert bk.eval_shape("reshape", x, (-1, 4)) == t((6, 4), F32)
+    assert bk.eval_shape("reshape", t((None, 4), I8), (-1, 2)) == t((None, 2), I8)
+    assert bk.eval_shape("reshape", t((None, 4), I8), (8, 2)) == t((8, 2), I8)
+    with pytest.raises(bk.ShapeMismatchError, match="^reshape: "):
+        bk.eval_shape("reshape", x, (5, -1))
+    with pytest.raises(ValueError, match="one size"):
+        bk.eval_shape("reshape", x, (-1, -1))
+    assert bk.eval_shape("flatten", t((2, None), I8)) == t((None,), I8)
+    assert bk.eval_shape("flatten", t((0, None), I8)) == t((0,), I8)
+
+
+def test_transpose_expand_dims_and_flip():
+    x = t((2, 3, 4), F32)
+    assert bk.eval_shape("transpose", x, (2, 0, -2)) == t((4, 2, 3), F32)
+    for axes in [(0, 0, 1), (0, 1), (0, 1, 3)]:
+        with pytest.raises(bk.AxisError, match="^transpose: "):
+            bk.eval_shape("transpose", x, axes)
+    assert bk.eval_shape("expand_dims", x, -1, 2) == t((2, 3, 4, 1, 1), F32)
+    assert bk.eval_shape("expand_dims", x, 3) == t((2, 3, 4, 1), F32)
+    with pytest.raises(bk.AxisError):
+        bk.eval_shape("expand_dims", x, 5)
+    assert bk.eval_shape("flip", x, None) == x
+    with pytest.raises(bk.AxisError):
+        bk.eval_shape("flip", x, (0, -3))
+
+
+def test_stack_concat_unstack():
+    a, b = t((2, None), I8), t((None, 3), F16)
+    assert bk.eval_shape("stack", [a, b], 1) == t((2, 2, 3), F16)
+    assert bk.eval_shape("concat", [a, t((4, 3), I8)], 0) == t((6, 3), I8)
+    assert bk.eval_shape("concat", [a, t((2, 3), I8)], -1) == t((2, None), I8)
+    with pytest.raises(bk.ShapeMismatchError, match="^concat: "):
+        bk.eval_shape("concat", [t((2, 3), I8), t((4, 3), I8)], 1)
+    with pytest.raises(bk.ShapeMismatchError, match="rank"):
+        bk.eval_shape("concat", [t((2, 3), I8), t((3,), I8)], 0)
+    with pytest.raises(ValueError, match="at least one"):
+        bk.eval_shape("stack", [])
+    with bk.precision(64):
+        assert bk.eval_shape("stack", [t((2,), F32), t((2,), F16)]) == t((2, 2), F64)
+    parts = bk.eval_shape("unstack", t((2, 3), F32), -1, True)
+    assert parts == (t((2, 1), F32),) * 3
+
+
+def test_tile_repeat_pad():
+    x = t((2, 3), I8)
+    assert bk.eval_shape("tile", x, (2,)) == t((2, 6), I8) == t(np.tile(np.zeros((2, 3)), (2,)).shape, I8)
+    assert bk.eval_shape("tile", x, (2, 1, 1)) == t((2, 2, 3), I8)
+    assert bk.eval_shape("tile_to", x, -1, 9) == t((2, 9), I8)
+    with pytest.raises(ValueError, match="multiple"):
+        bk.eval_shape("tile_to", x, 1, 4)
+    assert bk.eval_shape("repeat", x, 2, 0) == t((4, 3), I8)
+    assert bk.eval_shape("repeat", x, [1, 2, 3], -1) == t((2, 6), I8)
+    assert bk.eval_shape("repeat", x, t((3,), I64), 1) == t((2, None), I8)
+    assert bk.eval_shape("repeat", x, t((3,), I64), 1, 7) == t((2, 7), I8)
+    assert bk.eval_shape("pad", x, [(1, 2), (0, 3)], "reflect") == t((5, 6), I8)
+    with pytest.raises(ValueError, match="mode"):
+        bk.eval_shape("pad", x, [(1, 2), (0, 3)], "mirror")
+    with pytest.raises(ValueError, match="pairs"):
+        bk.eval_shape("pad", x, [(1, 2)])
+    assert bk.eval_shape("pad_to", x, 1, 1, 0) == t((2, 1), I8)
+
+
+def test_slicing_matches_numpy():
+    array = np.zeros((2, 3, 4), np.float32)
+    for index in [(slice(None), 1), (Ellipsis, slice(None, None, -1)), (None, 0, Ellipsis, slice(1, 3)), (-2, -3), (np.array([0, 1]), slice(None), np.array([[0], [1]])), (slice(None), np.array([0, 1]), np.array([[0], [1]]))]:
+        assert bk.eval_shape("multi_slice", array, index).shape == array[index].shape
+    assert bk.eval_shape("multi_slice", array, (np.array([True, False]),)).shape == (None, 3, 4)  # as many as are true
+    with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: "):
+        bk.eval_shape("multi_slice", array, (2,))
+    assert bk.eval_shape("multi_slice", t((None, 3), F32), (slice(1, None), 0)) == t((None,), F32)
+    assert bk.eval_shape("batch_gather", t((5, 3), F32), [0, 4, 4]) == t((3, 3), F32)
+
+
+def test_gather_and_scatter():
+    v = t((3, 4), F16)
+    assert bk.eval_shape("gather", v, t((2, 5), I32), 1) == t((3, 2, 5), F16)
+    assert bk.eval_shape("gather", v, t((0,), F32), 0) == t((0, 4), F16)  # `[]` is float64 as an array: empty indices pass
+    with pytest.raises(bk.ArgumentTypeError, match="^gather: "):
+        bk.eval_shape("gather", v, t((2,), F32), 0)
+    with pytest.raises(bk.IndexOutOfRangeError, match="^gather: "):
+        bk.eval_shape("gather", v, [0, -4], 0)
+    values = t((2, 4, 5, 3), I32)
+    assert bk.eval_shape("batched_gather_nd", values, t((1, 6, 2), I64)) == t((2, 6, 3), I32)
+    with pytest.raises(bk.ShapeMismatchError):
+        bk.eval_shape("batched_gather_nd", values, t((3, 6, 2), I64))
+    grid = t((2, 4, 5, 3), F32)
+    assert bk.eval_shape("scatter", grid, t((2, 6, 2), I64), t((1, 1, 3), F64), "add") == t((2, 4, 5, 3), F64)
+    assert bk.eval_shape("scatter_nd_scalar", t((4, 5), F32), t((6, 2), I64), t((6,), F32), "max") == t((4, 5), F32)
+    with pytest.raises(ValueError, match="mode"):
+        bk.eval_shape("scatter", grid, t((2, 6, 2), I64), t((2, 6, 3), F32), "mul")
+
+
+def test_data_dependent_sizes_are_unknown():
+    assert bk.eval_shape("nonzero", t((2, 3), F32)) == t((None, 2), I64)
+    assert bk.eval_shape("nonzero", t((2, 3), F32), 10) == t((10, 2), I64)
+    assert bk.eval_shape("boolean_mask", t((4, 3), I8), t((4,), BOOL), 0) == t((None, 3), I8)
+    with pytest.raises(bk.IndexOutOfRangeError, match="^boolean_mask: "):
+        bk.eval_shape("boolean_mask", t((4, 3), I8), t((3,), BOOL), 0)
+    assert bk.eval_shape("unique", t((2, 3), F32), True, False, 0) == (t((None, 3), F32), t((2,), I64))
+
+
+def test_products_and_decompositions():
+    assert bk.eval_shape("tensordot", t((2, 3, 4), I32), (1, 2), t((3, 4, 5), I32), (0, 1)) == t((2, 5), I32)
+    with pytest.raises(bk.ShapeMismatchError, match="^tensordot: "):
+        bk.eval_shape("tensordot", t((2, 3), F32), (1,), t((4, 4), F32), (0,))
+    assert bk.eval_shape("einsum", "...i,...i", t((2, 3), F32), t((5, 1, 3), F32)) == t((5, 2), F32)
+    assert bk.eval_shape("einsum", "ij->", t((3, 4), F32)) == t((), F32)
+    assert bk.eval_shape("einsum", "ii->i", t((3, 3), F32)) == t((3,), F32)
+    with pytest.raises(bk.ShapeMismatchError, match="^einsum: "):
+        bk.eval_shape("einsum", "ij,jk", t((2, 3), F32), t((4, 4), F32))
+    with pytest.raises(ValueError, match="^einsum: "):
+        bk.eval_shape("einsum", "ij,jk", t((2, 3), F32))
+    assert bk.eval_shape("svd", t((5, 2, 3), C64)) == (t((5, 2, 2), C64), t((5, 2), F32), t((5, 3, 3), C64))
+    assert bk.eval_shape("eig", t((3, 3), I32)) == (t((3,), C64), t((3, 3), C64))
+    with pytest.raises(bk.ShapeMismatchError):
+        bk.eval_shape("eigvals", t((2, 3), F32))
+    assert bk.eval_shape("fft", t((4, 8), F64), (-1,)) == t((4, 8), C128)
+    with bk.precision(64):
+        assert bk.eval_shape("fft", t((4, 8), F32), (0, 1)) == t((4, 8), C128)
+    assert bk.eval_shape("conv", t((2, 3, 10, 9), F32), t((1, 4, 3, 3, 2), F32)) == t((2, 4, 10, 9), F32)
+    assert bk.eval_shape("conv", t((2, 3, 10, 9), BOOL), t((1, 4, 3, 3, 2), BOOL), False) == t((2, 4, 8, 8), I32)
+
+
+def test_creation():
+    assert bk.eval_shape("zeros", (2, 0)) == t((2, 0), F32)
+    with bk.precision(64):
+        assert bk.eval_shape("ones", [3]) == t((3,), F64)
+        assert bk.eval_shape("linspace", 0, 1, 5) == t((5,), F64)
+    with pytest.raises(ValueError, match="^zeros: "):
+        bk.eval_shape("zeros", (2, -1))
+    assert bk.eval_shape("range", 10, 0, -3) == t((4,), I32) == t(np.arange(10, 0, -3).shape, I32)
+    assert bk.eval_shape("range", 0, 1, 0.1) == t((10,), F32)
+    with pytest.raises(ValueError, match="^range: "):
+        bk.eval_shape("range", 0, 5, 0)
+    assert bk.eval_shape("random_uniform", (2,), 0, 5, I8) == t((2,), I8)
+    with pytest.raises(ValueError, match="^random_normal: "):
+        bk.eval_shape("random_normal", (2,), I8)
+    assert bk.eval_shape("meshgrid", t((3,), I8), [1.0, 2.0]) == (t((3, 2), I8), t((3, 2), F32))
+    assert bk.eval_shape("as_tensor", [[1, 2]]) == t((1, 2), I64)
+    assert bk.eval_shape("numpy_call", None, ((2,), (3,)), (F32, I8)) == (t((2,), F32), t((3,), I8))
+
+
+def test_call_signature_is_the_catalogues():
+    assert list(bk.op_spec("sum").call_signature.parameters) == ["value", "axis", "keepdims"]
+    assert list(bk.op_spec("argmax").call_signature.parameters) == ["x", "axis", "keepdims"]
+    assert bk.op_spec("any").infer(boolean_tensor=t((2,), F32)) == t((), BOOL)

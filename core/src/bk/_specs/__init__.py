@@ -151,6 +151,7 @@ SPEC_MODULES: Final = [
     "bk._specs._indexing",
     "bk._specs._creation",
     "bk._specs._linalg",
+    "bk._specs._standard",
 ]
 """The modules that register specs, imported when `bk._specs` loads (append yours)."""
 
@@ -207,6 +208,12 @@ NO_SPEC: Final[dict[str, str]] = {
     "conjugate_gradient": _SOLVER,
     "conjugate_gradient_adaptive": _SOLVER,
     "bi_conjugate_gradient": _SOLVER,
+    "broadcast_shapes": "a pure shape function: a tuple of ints from tuples of ints, no tensor",
+    "result_type": "works on DTypes (of tensors, DTypes and Python numbers), not tensors: the DType the binary operations give",
+    "can_cast": "works on DTypes: a Python bool",
+    "finfo": "works on DTypes: the limits of a float type (a FloatInfo)",
+    "iinfo": "works on DTypes: the limits of an integer type (an IntInfo)",
+    "isdtype": "works on DTypes: a Python bool",
 }
 """Backend features that are no array operation, each with the reason it has no spec."""
 

@@ -79,8 +79,18 @@ class ShapeDtype:
     __slots__ = ("_dtype", "_hash", "_shape")
     _shape: Shape
     _dtype: DType
+    _hash: int | None
 
     def __init__(self, shape: Iterable[int | None], dtype: Any) -> None:
+        shape = tuple(shape)
+        for size in shape:
+            if type(size) is not int or size < 0:
+                break
+        else:  # the common case: plain non-negative ints
+            object.__setattr__(self, "_shape", shape)
+            object.__setattr__(self, "_dtype", dtype if isinstance(dtype, DType) else _parse_dtype(dtype))
+            object.__setattr__(self, "_hash", None)
+            return
         sizes = []
         for size in shape:
             if size is not None:
@@ -92,7 +102,7 @@ class ShapeDtype:
             sizes.append(size)
         object.__setattr__(self, "_shape", tuple(sizes))
         object.__setattr__(self, "_dtype", dtype if isinstance(dtype, DType) else _parse_dtype(dtype))
-        object.__setattr__(self, "_hash", hash((self._shape, self._dtype)))
+        object.__setattr__(self, "_hash", None)
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("ShapeDtype is immutable")
@@ -133,7 +143,9 @@ class ShapeDtype:
         return self._shape == other._shape and self._dtype == other._dtype
 
     def __hash__(self) -> int:
-        return self._hash
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash((self._shape, self._dtype)))
+        return self._hash  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"ShapeDtype(shape={self._shape}, dtype={self._dtype.name})"
@@ -463,7 +475,12 @@ class OpSpec:
 
     def signature(self) -> str:
         """`name(arg, ...)` as the infer function takes them."""
-        return f"{self.name}{inspect.signature(self._infer)}"
+        return f"{self.name}{self.call_signature}"
+
+    @property
+    def call_signature(self) -> inspect.Signature:
+        """The arguments `infer` takes (the catalogue's names and defaults), as an `inspect.Signature`."""
+        return inspect.signature(self._infer)
 
     def __repr__(self) -> str:
         return f"OpSpec({self.name!r})"

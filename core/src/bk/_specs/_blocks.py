@@ -117,7 +117,7 @@ def binary(
         return ShapeDtype(shape, result(dtype) if result is not None else dtype)
 
     params = ((first, "Tensor"), (second, "Tensor"))
-    spec = OpSpec(name, rule, with_signature(name, lambda *ab: core(*ab), params), params)
+    spec = OpSpec(name, rule, with_signature(name, core, params), params)
     return register(spec) if register_it else spec
 
 
@@ -164,9 +164,15 @@ def with_signature(name: str, function: Callable[..., Any], params: tuple[tuple[
     signature = inspect.Signature(parameters)
     count = len(parameters)
 
+    tail = [p.default for p in parameters]
+
     def infer(*args: Any, **kwargs: Any) -> Any:
-        if not kwargs and len(args) == count:
-            return function(*args)
+        if not kwargs:
+            given = len(args)
+            if given == count:
+                return function(*args)
+            if given < count and all(d is not inspect.Parameter.empty for d in tail[given:]):
+                return function(*args, *tail[given:])
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as error:

@@ -167,7 +167,7 @@ _pow_spec = binary("pow", "", register_it=False, bool_as=_INT8, names=("base", "
     f"base ** exp. {_ARITHMETIC} Two bools give int8. An integer result with a negative Python int exponent raises ValueError (integers to negative integer powers).",
 )
 def _pow(base: Tensor, exp: Tensor) -> ShapeDtype:
-    result = _pow_spec.infer(base, exp)
+    result: ShapeDtype = _pow_spec.infer(base, exp)
     if result.dtype.kind is int and type(exp) is int and exp < 0:
         raise ValueError(f"pow: integers to negative integer powers are not allowed ({result.dtype.name} ** {exp}); cast the base to float first")
     return result
@@ -186,12 +186,12 @@ def _where(condition: Tensor, x: Tensor = None, y: Tensor = None) -> ShapeDtype:
         return ShapeDtype((None, cond.ndim), INT64)
     if x is None or y is None:
         raise ValueError("where: pass both x and y, or neither (to get the indices of true elements)")
-    cond = as_operand(condition, "where", "condition")
+    flags = as_operand(condition, "where", "condition")
     left, right = as_operand(x, "where", "x"), as_operand(y, "where", "y")
-    if isinstance(cond, ShapeDtype):
-        check_kinds("where", cond.dtype, NUMERIC, "condition")
+    if isinstance(flags, ShapeDtype):
+        check_kinds("where", flags.dtype, NUMERIC, "condition")
     dtype = promote("where", (left, right), check_overflow=False)
-    return ShapeDtype(broadcast_shapes("where", shape_of(cond), shape_of(left), shape_of(right)), dtype)
+    return ShapeDtype(broadcast_shapes("where", shape_of(flags), shape_of(left), shape_of(right)), dtype)
 
 
 @spec_rule(

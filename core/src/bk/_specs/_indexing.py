@@ -12,6 +12,7 @@ from ._base import (
     ShapeDtype,
     as_dtype_arg,
     as_operand,
+    as_tensor_dtype,
     broadcast_shapes,
     promote,
     shape_of,
@@ -31,9 +32,11 @@ _INDEX_KINDS: Final = "Indices must be integers (bool or float indices raise Arg
 
 
 def _indices(value: Any, op: str, name: str = "indices") -> ShapeDtype:
-    operand = as_operand(value, op, name)
-    if not isinstance(operand, ShapeDtype):
-        operand = ShapeDtype((), INT64) if operand.kind is int else ShapeDtype((), as_operand([operand.value], op, name).dtype)
+    given = as_operand(value, op, name)
+    if isinstance(given, ShapeDtype):
+        operand = given
+    else:  # a Python number: bool, int, float or complex as a 0-d index
+        operand = ShapeDtype((), INT64 if given.kind is int else as_tensor_dtype(given))
     if operand.dtype.kind is not int and not (operand.size == 0 and operand.dtype.kind is float):
         raise ArgumentTypeError(f"{op}: {name} must be integers, got {operand.dtype.name}")
     return operand

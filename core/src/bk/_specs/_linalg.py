@@ -85,8 +85,8 @@ def _parse_einsum(equation: str, ranks: list[int]) -> tuple[list[str], str]:
         if not all(c.isalpha() for c in letters):
             raise ValueError(f"einsum: invalid subscripts {part!r} in {equation!r}; use letters and '...'")
     if not explicit:
-        letters = [c for part in inputs for c in part.replace("...", "")]
-        once = sorted(c for c in set(letters) if letters.count(c) == 1)
+        used = [c for part in inputs for c in part.replace("...", "")]
+        once = sorted(c for c in set(used) if used.count(c) == 1)
         output = ("..." if any("..." in p for p in inputs) else "") + "".join(once)
     return inputs, output
 

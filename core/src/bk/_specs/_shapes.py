@@ -41,7 +41,7 @@ def _product(sizes: Any) -> int | None:
         return 0
     if None in sizes:
         return None
-    return math.prod(sizes)
+    return int(math.prod(sizes))
 
 
 # ---------------------------------------------------------------- reshape, transpose, expand_dims
@@ -149,7 +149,7 @@ def _concat(values: Any, axis: Axis) -> ShapeDtype:
     shape: list[int | None] = []
     for i, sizes in enumerate(zip(*(o.shape for o in operands), strict=True)):
         if i == position:
-            shape.append(None if None in sizes else sum(sizes))  # type: ignore[arg-type]
+            shape.append(None if None in sizes else sum(n for n in sizes if n is not None))
         elif not _same_size(list(sizes)):
             raise ShapeMismatchError(f"concat: sizes along axis {i} differ: shapes {', '.join(str(o.shape) for o in operands)}")
         else:

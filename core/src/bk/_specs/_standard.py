@@ -66,7 +66,7 @@ def _fill_dtype(fill_value: Any, dtype: Any, op: str) -> DType:
         operand = as_operand(fill_value, op, "fill_value")
         return as_tensor_dtype(operand) if isinstance(operand, Weak) else at_precision(operand.dtype)
     result = as_dtype_arg(dtype, op)
-    if type(fill_value) is int and result.kind is int:
+    if isinstance(fill_value, int) and not isinstance(fill_value, bool) and result.kind is int:
         check_int_range(op, result, [Weak(fill_value)])
     return result
 

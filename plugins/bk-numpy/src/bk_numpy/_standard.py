@@ -1,10 +1,220 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
-(a mixin of `NumPyBackend`). The rules live in the core; this module holds kernels only."""
+(a mixin of `NumPyBackend`). The rules live in the core (`bk._catalogue_standard`); this module holds
+kernels only: NumPy's own functions for the common case, and the core's generic default (which
+raises the errors of docs/semantics.md) for everything else."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
+from bk._axes import normalize_axes, normalize_axis
+from bk._errors import reraise_as
+
+from ._errors import reraise
+from ._math import _binary, _floats, _keep_ints, _tensor_arg
+
 __all__ = ["StandardMixin"]
+
+Tensor = Any
+
+
+def _plain_int(value: Any) -> bool:
+    return type(value) is int
 
 
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
+
+    # ------------------------------------------------------------ creation
+
+    def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
+        """`numpy.eye`; see `Backend.eye`."""
+        if _plain_int(n_rows) and n_rows >= 0 and (n_cols is None or (_plain_int(n_cols) and n_cols >= 0)) and _plain_int(k):
+            return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype or self.float_type))
+        return super().eye(n_rows, n_cols, k, dtype)  # raises the errors of the generic default
+
+    def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """`numpy.empty`: uninitialized values; see `Backend.empty`."""
+        sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
+        if sizes is not None and all(_plain_int(s) and s >= 0 for s in sizes):
+            return np.empty(sizes, to_numpy_dtype(dtype or self.float_type))
+        return super().empty(shape, dtype)
+
+    def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
+        """`numpy.empty_like`: uninitialized values; see `Backend.empty_like`."""
+        x = _tensor_arg(x, "empty_like")
+        return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(dtype))
+
+    def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
+        """`numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
+        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+            return np.tril(x, k)
+        return super().tril(x, k)
+
+    def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
+        """`numpy.triu` of the matrices in the last two axes; see `Backend.triu`."""
+        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+            return np.triu(x, k)
+        return super().triu(x, k)
+
+    # ------------------------------------------------------------ elementwise
+
+    def log1p(self, x: Tensor) -> Tensor:
+        """`numpy.log1p`; bools and ints give the default float."""
+        return _unary_call(np.log1p, x, "log1p")
+
+    def expm1(self, x: Tensor) -> Tensor:
+        """`numpy.expm1`; bools and ints give the default float."""
+        return _unary_call(np.expm1, x, "expm1")
+
+    def reciprocal(self, x: Tensor) -> Tensor:
+        """`1 / x` (`numpy.reciprocal` of floats); bools and ints give the default float."""
+        return _unary_call(np.reciprocal, x, "reciprocal")
+
+    def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.hypot` in the common float type; complex values raise ArgumentTypeError."""
+        return _binary(np.hypot, x1, x2, int_to_float=True)
+
+    def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
+        return _binary(np.logaddexp, x1, x2, int_to_float=True)
+
+    def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.copysign` in the common float type; complex values raise ArgumentTypeError."""
+        return _binary(np.copysign, x1, x2, int_to_float=True)
+
+    def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.nextafter` in the common float type; complex values raise ArgumentTypeError."""
+        return _binary(np.nextafter, x1, x2, int_to_float=True)
+
+    def signbit(self, x: Tensor) -> Tensor:
+        """`numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
+        x = _tensor_arg(x, "signbit")
+        if x.dtype.kind == "c":
+            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        return np.signbit(x)
+
+    def trunc(self, x: Tensor) -> Tensor:
+        """`numpy.trunc`; bools and ints stay as they are; complex values raise ArgumentTypeError."""
+        x = _keep_ints(_tensor_arg(x, "trunc"))
+        if x.dtype.kind in "biu":
+            return x
+        if x.dtype.kind == "c":
+            raise ArgumentTypeError(f"trunc: takes real numbers, not {x.dtype}")
+        return np.trunc(x)
+
+    def square(self, x: Tensor) -> Tensor:
+        """`numpy.square` in the type of `x` (bools give int8, as NumPy); floats follow the precision."""
+        return np.square(_keep_ints(_tensor_arg(x, "square")))
+
+    def negative(self, x: Tensor) -> Tensor:
+        """`numpy.negative`; bools raise ArgumentTypeError."""
+        x = _keep_ints(_tensor_arg(x, "negative"))
+        if x.dtype.kind == "b":
+            raise ArgumentTypeError("negative: bools have no negative; use invert() for logical not")
+        return np.negative(x)
+
+    # ------------------------------------------------------------ shape and data
+
+    def roll(self: Any, x: Tensor, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Tensor:
+        """`numpy.roll`; see `Backend.roll`."""
+        x = _tensor_arg(x, "roll")
+        if axis is not None:
+            for a in axis if isinstance(axis, Sequence) else (axis,):
+                normalize_axis(a, x.ndim, "roll")
+        try:
+            return np.roll(x, shift, axis)
+        except (TypeError, ValueError) as error:
+            reraise_as(ArgumentTypeError if isinstance(error, TypeError) else ValueError, "roll", error)
+
+    def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`numpy.matmul` in the common type; see `Backend.matmul`."""
+        same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None
+        if not same:
+            x1, x2 = self.auto_cast(_tensor_arg(x1, "matmul"), _tensor_arg(x2, "matmul"))  # type: ignore[attr-defined]
+        if np.ndim(x1) == 0 or np.ndim(x2) == 0:
+            raise _shape_error(x1, x2)
+        if x1.dtype.kind == "b":
+            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
+        try:
+            return np.matmul(x1, x2)
+        except ValueError as error:
+            raise _shape_error(x1, x2) from error
+
+    def cumulative_sum(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
+        """`numpy.cumulative_sum` with the widening of `sum`; see `Backend.cumulative_sum`."""
+        x = _keep_ints(_tensor_arg(x, "cumulative_sum"))
+        axis = _cumulative_axis(x, axis, "cumulative_sum")
+        return np.cumulative_sum(x, axis=axis, dtype=_widened(x.dtype), include_initial=include_initial)
+
+    def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
+        """`numpy.cumulative_prod` with the widening of `prod`; see `Backend.cumulative_prod`."""
+        x = _keep_ints(_tensor_arg(x, "cumulative_prod"))
+        axis = _cumulative_axis(x, axis, "cumulative_prod")
+        return np.cumulative_prod(x, axis=axis, dtype=_widened(x.dtype), include_initial=include_initial)
+
+    def count_nonzero(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
+        """`numpy.count_nonzero` as int64; see `Backend.count_nonzero`."""
+        x = _tensor_arg(x, "count_nonzero")
+        axes = normalize_axes(axis, x.ndim, "count_nonzero")
+        return np.asarray(np.count_nonzero(x, axis=axes, keepdims=keepdims), np.int64)
+
+    def isin(self, x: Tensor, test_elements: Tensor, invert: bool = False) -> Tensor:
+        """`numpy.isin`; NaN is in nothing."""
+        return np.isin(_tensor_arg(x, "isin"), _tensor_arg(test_elements, "isin"), invert=invert)
+
+    def take_along_axis(self: Any, x: Tensor, indices: Tensor, axis: int = -1) -> Tensor:
+        """`numpy.take_along_axis`; see `Backend.take_along_axis`."""
+        x, indices = _tensor_arg(x, "take_along_axis"), _tensor_arg(indices, "take_along_axis")
+        if indices.dtype.kind not in "iu" or indices.ndim != x.ndim:
+            return super().take_along_axis(x, indices, axis)  # raises the error
+        axis = normalize_axis(axis, x.ndim, "take_along_axis")
+        try:
+            return np.take_along_axis(x, indices, axis)
+        except (IndexError, ValueError) as error:
+            reraise("take_along_axis", error)
+
+    def var(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
+        """`numpy.var` as floats (population variance); complex values give real variances."""
+        x = _tensor_arg(x, "var")
+        axes = normalize_axes(axis, x.ndim, "var")
+        return np.var(_floats(x), axis=axes, keepdims=keepdims)
+
+    def kron(self, a: Tensor, b: Tensor) -> Tensor:
+        """`numpy.kron`; the common type of `a` and `b`."""
+        a, b = self.auto_cast(_tensor_arg(a, "kron"), _tensor_arg(b, "kron"))  # type: ignore[attr-defined]
+        return np.kron(a, b)
+
+
+def _unary_call(ufunc: Any, x: Tensor, op: str) -> Tensor:
+    try:
+        return ufunc(_floats(_tensor_arg(x, op)))
+    except TypeError as error:
+        reraise_as(ArgumentTypeError, op, error)
+
+
+def _widened(dtype: np.dtype[Any]) -> np.dtype[Any] | None:
+    """The accumulator of `sum` and `prod`: bools and narrow ints widen to 64 bits (unsigned to uint64)."""
+    if dtype.kind in "bi":
+        return np.dtype(np.int64)
+    return np.dtype(np.uint64) if dtype.kind == "u" else None
+
+
+def _cumulative_axis(x: Any, axis: Any, op: str) -> int:
+    if axis is None:
+        if x.ndim != 1:
+            from bk import AxisError
+
+            raise AxisError(f"{op}: axis=None needs a 1-D tensor; give the axis for a tensor of rank {x.ndim}")
+        return 0
+    return normalize_axis(axis, x.ndim, op)
+
+
+def _shape_error(x1: Any, x2: Any) -> Exception:
+    from bk import ShapeMismatchError
+
+    return ShapeMismatchError(f"matmul: tensors of shapes {np.shape(x1)} and {np.shape(x2)} cannot be multiplied (rank 1 or more, inner sizes equal, batches broadcast)")

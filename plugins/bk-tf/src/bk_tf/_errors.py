@@ -141,7 +141,7 @@ def translate_errors(cls: type[Backend]) -> type[Backend]:
     """
     for name in Backend.features():
         owner = next((klass for klass in cls.__mro__ if name in klass.__dict__), None)
-        if owner is None or owner is Backend or owner is object:
+        if owner is None or owner in Backend.__mro__:  # Backend and its catalogue mixins: generic defaults
             continue
         method = owner.__dict__[name]
         if not callable(method) or getattr(method, "__bk_translated__", False):

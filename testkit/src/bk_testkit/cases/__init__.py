@@ -22,4 +22,5 @@ from . import (  # noqa: F401
     shape,
     solvers,
     sparse,
+    standard,
 )

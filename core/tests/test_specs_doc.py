@@ -5,6 +5,8 @@
   such as `sum(int8[2, 3], 0)` (`int8[2, 3]` is a template of that dtype and shape) must give the
   result written beside it, a template (`int64[3]`, `None` for an unknown size), a tuple of
   templates, or the exception class raised.
+- Every row of the exceptions table ("mistake | exception") has example calls here that make that
+  mistake; the specs must raise exactly the class the row names (a new row needs new examples).
 """
 
 from __future__ import annotations
@@ -122,3 +124,49 @@ def _call_op(op: str, *args: Any) -> Any:
 
 def test_the_nep50_table_is_there():
     assert len(_NEP50) >= 8
+
+
+_MISTAKES = _rows("| mistake | exception |")
+
+
+def _t(shape: tuple[int, ...], name: str = "float32") -> ShapeDtype:
+    return ShapeDtype(shape, DType.parse(name))
+
+
+# For each row of the exceptions table (by the start of its "mistake" cell): calls that make that
+# mistake, which the specs must refuse with the class the table names.
+_MISTAKE_CALLS: dict[str, list[tuple[Any, ...]]] = {
+    "an axis outside": [("sum", _t((2, 3)), 2), ("max", _t((2, 3)), (1, -1)), ("flip", _t((2, 3)), (0, 0)), ("argmax", _t((2, 3)), -3), ("sum", _t(()), 0), ("concat", [_t(()), _t(())], 0)],
+    "an index outside its dimension": [("gather", _t((3,)), [3], 0), ("gather_1d", _t((3,)), [-4]), ("boolean_mask", _t((4, 3)), _t((3,), "bool"), 0), ("multi_slice", _t((2, 3)), (2,))],
+    "shapes that cannot be": [
+        ("add", _t((2,)), _t((3,))),
+        ("stack", [_t((2,)), _t((3,))]),
+        ("concat", [_t((2, 3)), _t((2, 4))], 0),
+        ("tensordot", _t((2, 3)), (1,), _t((4, 5)), (0,)),
+        ("reshape", _t((2, 3)), (4, 2)),
+        ("mul_matrix_batched_vector", _t((4, 3)), _t((5, 2))),
+    ],
+    "an argument of the wrong type": [("add", None, 1), ("sin", "x"), ("sum", _t((2, 3)), "0"), ("sum", _t((2, 3)), 1.0), ("cumsum", _t((3,)), None), ("gather", _t((3,)), _t((2,), "bool"), 0)],
+    "a dtype kind the operation does not take": [
+        ("and_", _t((2,)), _t((2,))),
+        ("shift_bits_left", _t((2,), "complex64"), 1),
+        ("floordiv", _t((2,), "complex64"), _t((2,), "complex64")),
+        ("mod", _t((2,), "complex128"), 2),
+        ("floor", _t((2,), "complex64")),
+        ("ceil", _t((2,), "complex64")),
+    ],
+    "a value out of its domain": [("zeros", (2, -1)), ("expand_dims", _t((2,)), 0, -1), ("pad", _t((2,)), [(1, 1)], "mirror"), ("pow", _t((2,), "int32"), -1), ("tile", _t((2,)), (-1,)), ("searchsorted", _t((5,)), _t((2,)), "middle")],
+    "a Python int that does not fit": [("add", _t((1,), "int8"), 300), ("sub", _t((2,), "uint8"), -1), ("maximum", _t((2,), "int16"), 40_000)],
+    "a reduction without identity": [("max", _t((0,))), ("min", _t((2, 0)), 1), ("argmax", _t((0, 3)), 0), ("argmin", _t((0,)), None)],
+}
+
+
+@pytest.mark.parametrize(("mistake", "exception"), _MISTAKES, ids=[row[0][:30] for row in _MISTAKES])
+def test_the_exceptions_table_agrees_with_the_specs(mistake, exception):
+    stated = exception.split("`")[1].removeprefix("bk.")
+    expected = getattr(bk, stated, None) or {"ValueError": ValueError, "OverflowError": OverflowError}[stated]
+    key = next((k for k in _MISTAKE_CALLS if mistake.startswith(k)), None)
+    assert key is not None, f"no example calls for the row {mistake!r} of docs/semantics.md: add some to _MISTAKE_CALLS"
+    for op, *args in _MISTAKE_CALLS[key]:
+        got = _call_op(op, *args)
+        assert got is expected, f"docs/semantics.md: {mistake!r} raises {stated}; {op}{tuple(args)} gives {got}"

@@ -317,8 +317,16 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         return da.linspace(start, stop, number, endpoint=False, dtype=to_numpy_dtype(self.float_type), chunks="auto")
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
-        """Coordinate grids with matrix ('ij') indexing."""
-        return list(da.meshgrid(*[self.as_tensor(c) for c in coordinates], indexing="ij"))
+        """Coordinate grids with matrix ('ij') indexing, in automatic chunks of the grid's shape
+        (`array.chunk-size`): the coordinates are rechunked first, so no chunk of the grids is larger
+        than that, however long the coordinates (dask alone would make one chunk of their whole product)."""
+        arrays = [self.as_tensor(c) for c in coordinates]
+        if arrays and all(a.ndim == 1 and not np.isnan(a.shape[0]) for a in arrays):
+            shape = tuple(a.shape[0] for a in arrays)
+            dtype = np.result_type(*[a.dtype for a in arrays])
+            counts = [len(c) for c in da.core.normalize_chunks("auto", shape, dtype=dtype)]  # chunks per axis
+            arrays = [a.rechunk(_even(size, n)) for a, size, n in zip(arrays, shape, counts, strict=True)]
+        return list(da.meshgrid(*arrays, indexing="ij"))
 
     # ------------------------------------------------------------ randomness
 
@@ -563,6 +571,11 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         and computes its value once.
         """
         return super().minimize(method, f, x0, atol, max_iter, trj)
+
+
+def _even(size: int, count: int) -> tuple[int, ...]:
+    """`size` split into `count` chunks whose sizes differ by one at most."""
+    return tuple(size // count + (i < size % count) for i in range(count)) if size else (0,)
 
 
 def _message(iterations: Any, converged: Any, diverged: Any) -> str:

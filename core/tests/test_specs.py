@@ -539,3 +539,19 @@ def test_call_signature_is_the_catalogues():
     assert list(bk.op_spec("sum").call_signature.parameters) == ["value", "axis", "keepdims"]
     assert list(bk.op_spec("argmax").call_signature.parameters) == ["x", "axis", "keepdims"]
     assert bk.op_spec("any").infer(boolean_tensor=t((2,), F32)) == t((), BOOL)
+
+
+def test_sparse_templates_describe_the_dense_equivalent():
+    # the same templates as bk-numpy's results (SciPy sparse matrices and dense arrays), checked by hand
+    idx, vals = t((2, 2), I64), t((2,), F32)
+    assert bk.eval_shape("sparse_coo_tensor", idx, vals, (3, 4)) == t((3, 4), F32)
+    assert bk.eval_shape("csr_matrix", t((2,), I64), t((4,), I64), vals, (3, 4)) == t((3, 4), F32)
+    assert bk.eval_shape("csc_matrix", t((5,), I64), t((2,), I64), vals, (3, 4)) == t((3, 4), F32)
+    assert bk.eval_shape("coo_to_dense", t((1, 2, 2), I64), t((1, 2, 2), F32), (3, 4), False) == t((1, 3, 4, 2), F32)
+    assert bk.eval_shape("csr_to_coo", t((1, 2), I64), t((1, 4), I64)) == t((1, 2, 2), I64)
+    assert bk.eval_shape("mul_coo_dense", t((1, 2, 2), I64), t((1, 2, 1), F32), (3, 4), t((1, 4, 1, 5), F64)) == t((1, 3, 1, 5), F64)
+    assert bk.eval_shape("mul_csr_dense", t((1, 2), I64), t((1, 4), I64), t((1, 2, 1), F32), (3, 4), t((1, 4, 1, 5), F32)) == t((1, 3, 1, 5), F32)
+    assert bk.eval_shape("csr_to_dense", t((1, 2), I64), t((1, 4), I64), t((1, 2, 1), F32), (3, 4)) == t((1, 3, 4, 1), F32)
+    assert bk.eval_shape("sparse_coo_tensor_batched", t((2, 2, 2), I64), t((2, 2), F32), (3, 4)) == t((2, 3, 4), F32)
+    with pytest.raises(bk.ShapeMismatchError, match="^mul_coo_dense: "):
+        bk.eval_shape("mul_coo_dense", t((1, 2, 2), I64), t((1, 2, 1), F32), (3, 4), t((1, 5, 1, 5), F64))

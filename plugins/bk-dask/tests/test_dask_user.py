@@ -150,3 +150,13 @@ def test_a_stencil_loop_keeps_its_chunks_and_its_graph_grows_linearly(b: bk.Back
         for _ in range(20):
             expected = expected + 0.25 * (np.roll(expected, -1) + np.roll(expected, 1) - 2 * expected)
         np.testing.assert_allclose(b.numpy(u), expected, atol=1e-12)
+
+
+def test_meshgrid_of_long_coordinates_is_chunked(b: bk.Backend) -> None:
+    with dask.config.set({"array.chunk-size": "1MiB"}):
+        x, y = b.meshgrid(b.linspace(0, 1, 2000), b.linspace(0, 1, 1000))  # 8 MB of float32 per grid
+    assert x.shape == y.shape == (2000, 1000) and x.chunks == y.chunks
+    assert max(x.chunks[0]) * max(x.chunks[1]) * 4 <= 2**20 and x.npartitions > 1  # dask alone: one 8 MB chunk
+    assert max(x.chunks[0]) - min(x.chunks[0]) <= 1  # even chunks
+    np.testing.assert_allclose(b.numpy(x)[:, 0], np.linspace(0, 1, 2000, dtype=np.float32), atol=1e-7)
+    np.testing.assert_allclose(b.numpy(y)[0], np.linspace(0, 1, 1000, dtype=np.float32), atol=1e-7)

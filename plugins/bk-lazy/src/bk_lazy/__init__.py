@@ -11,6 +11,7 @@ Importing this package imports no framework; the backend is loaded by `bk.backen
 # package, and must stay light.
 _LAZY = {
     "Function": "._function",
+    "draw": "._draw",
     "__version__": "._version",
     "get_source": "._source",
     **dict.fromkeys(
@@ -44,6 +45,7 @@ __all__ = [
     "compute_constants",
     "compute_count",
     "descend",
+    "draw",
     "get_source",
     "shared_intermediates",
 ]

@@ -449,6 +449,12 @@ class LazyArray:
             stats[name] = stats.get(name, 0) + measure(node)
         return stats
 
+    def draw(self, filename: str | None = None, **options: Any) -> Any:
+        """`bk_lazy.draw(self, filename, ...)`: a Graphviz picture of the graph (needs `bk-lazy[draw]`)."""
+        from ._draw import draw
+
+        return draw(self, filename, **options)
+
     def plot_history_size_footprint(self, include_inputs: bool = True) -> Any:
         """A matplotlib figure of `history_size_footprint` (needs matplotlib)."""
         try:

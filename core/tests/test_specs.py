@@ -555,3 +555,17 @@ def test_sparse_templates_describe_the_dense_equivalent():
     assert bk.eval_shape("sparse_coo_tensor_batched", t((2, 2, 2), I64), t((2, 2), F32), (3, 4)) == t((2, 3, 4), F32)
     with pytest.raises(bk.ShapeMismatchError, match="^mul_coo_dense: "):
         bk.eval_shape("mul_coo_dense", t((1, 2, 2), I64), t((1, 2, 1), F32), (3, 4), t((1, 5, 1, 5), F64))
+
+
+def test_rules_in_docstrings_are_valid_restructured_text():
+    """The API reference renders docstrings as reStructuredText with warnings as errors: a rule's `*` or `|` must not start markup."""
+    import io
+
+    docutils_core = pytest.importorskip("docutils.core")
+    for name in op_specs():
+        function = getattr(bk.Backend, name, None)
+        if function is None:
+            continue
+        errors = io.StringIO()
+        docutils_core.publish_doctree(function.__doc__.split("Rule: ", 1)[1], settings_overrides={"warning_stream": errors, "report_level": 2})
+        assert not errors.getvalue(), f"{name}: {errors.getvalue()}"

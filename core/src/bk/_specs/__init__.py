@@ -58,6 +58,7 @@ the two tables.
 from __future__ import annotations
 
 import inspect
+import re
 from importlib import import_module
 from typing import Any, Final
 
@@ -234,4 +235,9 @@ def annotate_docstrings(cls: Any) -> None:
         lines = doc.expandtabs().splitlines()
         indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
         indent = " " * (min(indents) if indents else 8)
-        function.__doc__ = f"{doc.rstrip()}\n\n{indent}Rule: {spec.rule}\n"
+        function.__doc__ = f"{doc.rstrip()}\n\n{indent}Rule: {_rst_text(spec.rule)}\n"
+
+
+def _rst_text(text: str) -> str:
+    """`text` safe in a reStructuredText docstring: `*`, `|` and a word's trailing `_` read as themselves."""
+    return re.sub(r"(\w)_\b", r"\1\\_", text.replace("*", "\\*").replace("|", "\\|"))

@@ -70,8 +70,13 @@ _FLOAT_RULE: Final = (
 )
 for _name, _what in _FLOAT_FUNCTIONS.items():
     unary(_name, FLOAT_RESULT, f"{_what}, {_FLOAT_RULE}")
-for _name, _what in {"sigmoid": "1 / (1 + exp(-x))", "softplus": "log(1 + exp(x))", "log_gamma": "log |gamma(x)|"}.items():
-    unary(_name, FLOAT_RESULT, f"{_what}, {_FLOAT_RULE} Complex inputs raise ArgumentTypeError.", kinds=_REAL)
+for _name, _what in {"sigmoid": "1 / (1 + exp(-x))", "softplus": "log(1 + exp(x))", "log_gamma": "log(abs(gamma(x)))"}.items():
+    unary(
+        _name,
+        FLOAT_RESULT,
+        f"{_what}, elementwise, same shape. bool and int inputs give the default float (float32, or the set precision); float inputs keep their dtype, or take the set precision. Complex inputs raise ArgumentTypeError.",
+        kinds=_REAL,
+    )
 
 unary("abs", REAL_RESULT, "Absolute value, elementwise, same shape and dtype (bool and ints stay as they are); complex values give the float of their precision (complex64 gives float32).")
 unary("real", REAL_RESULT, "Real part, same shape; complex values give the float of their precision, other dtypes stay as they are.")
@@ -80,7 +85,7 @@ unary("conj", SAME, "Complex conjugate, same shape and dtype (real values are re
 unary("round", SAME, "Rounds to the nearest integer (halves to even), same shape and dtype: bool and ints stay as they are; complex values round both parts.")
 unary("ceil", SAME, "Smallest integer not below x, same shape and dtype (bool and ints stay as they are). Complex values raise ArgumentTypeError.", kinds=_REAL)
 unary("floor", SAME, "Largest integer not above x, same shape and dtype (bool and ints stay as they are). Complex values raise ArgumentTypeError.", kinds=_REAL)
-unary("sign", SAME, "-1, 0 or 1 by the sign of x (x / |x| for complex values), same shape and dtype. bool raises ArgumentTypeError (as NumPy).", kinds=_NOT_BOOL)
+unary("sign", SAME, "-1, 0 or 1 by the sign of x (x / abs(x) for complex values), same shape and dtype. bool raises ArgumentTypeError (as NumPy).", kinds=_NOT_BOOL)
 unary("invert", SAME, "Logical not of bool, bitwise not of ints, same shape and dtype. Float and complex values raise ArgumentTypeError.", kinds=INTEGER_KINDS)
 for _name, _what in {"isfinite": "neither infinite nor NaN", "isnan": "NaN", "isinf": "infinite"}.items():
     unary(_name, BOOL_RESULT, f"True where x is {_what}: bool, same shape, for every numeric dtype.")

@@ -251,7 +251,7 @@ def _argsort(x: Tensor, axis: Axis = -1) -> ShapeDtype:
 
 @spec_rule(
     "searchsorted",
-    f"Insertion indices of search_values into the last axis of sorted_sequence (batched over the leading axes, which broadcast), in dtype (int32 by default): shape (*batch, search_values.shape[-1]), or search_values.shape for a 1-D sequence. side other than 'left' or 'right' raises ValueError. {_ORDER}",
+    f"Insertion indices of search_values into the last axis of sorted_sequence (batched over the leading axes, which broadcast), in dtype (int32 by default): shape: the broadcast leading axes + (search_values.shape[-1],), or search_values.shape for a 1-D sequence. side other than 'left' or 'right' raises ValueError. {_ORDER}",
 )
 def _searchsorted(sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DTypeLike = None) -> ShapeDtype:
     from .._dtype import DType
@@ -318,7 +318,7 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
 
 @spec_rule(
     "unravel_index",
-    "Multi-indices of flat indices into an array of shape (C order): shape (*flat_index.shape, len(shape)), flat_index's dtype. Non-integer indices (bool included) raise ArgumentTypeError, a flat index outside [0, size) ValueError (checked on the data).",
+    "Multi-indices of flat indices into an array of shape (C order): shape flat_index.shape + (len(shape),), flat_index's dtype. Non-integer indices (bool included) raise ArgumentTypeError, a flat index outside [0, size) ValueError (checked on the data).",
 )
 def _unravel_index(flat_index: Tensor, shape: Any) -> ShapeDtype:
     index = strong(flat_index, "unravel_index", "flat_index", _INT_ONLY)

@@ -334,7 +334,7 @@ def _sparse_coo_tensor(indices: Tensor, values: Tensor, shape: Any) -> ShapeDtyp
     return ShapeDtype(as_shape(shape, "sparse_coo_tensor"), strong(values, "sparse_coo_tensor", "values").dtype)
 
 
-@spec_rule("sparse_coo_tensor_batched", f"Batched COO tensors from (batch, nnz, ndims) indices and (batch, nnz) values: (batch, *shape). {_SPARSE}")
+@spec_rule("sparse_coo_tensor_batched", f"Batched COO tensors from (batch, nnz, ndims) indices and (batch, nnz) values: (batch,) + shape. {_SPARSE}")
 def _sparse_coo_tensor_batched(indices: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     index = strong(indices, "sparse_coo_tensor_batched", "indices")
     return ShapeDtype((index.shape[0] if index.ndim else None, *as_shape(shape, "sparse_coo_tensor_batched")), strong(values, "sparse_coo_tensor_batched", "values").dtype)
@@ -387,7 +387,7 @@ def _mul_csr_dense(column_indices: Tensor, row_pointers: Tensor, values: Tensor,
     return _mul_coo_dense(None, values, shape, dense)  # type: ignore[no-any-return]
 
 
-@spec_rule("coo_to_dense", "Dense (batch, *shape, channels) of (batch, nnz, ndims) indices and (batch, nnz, channels) values, in the values' dtype.")
+@spec_rule("coo_to_dense", "Dense (batch,) + shape + (channels,) of (batch, nnz, ndims) indices and (batch, nnz, channels) values, in the values' dtype.")
 def _coo_to_dense(indices: Tensor, values: Tensor, shape: Any, contains_duplicates: bool) -> ShapeDtype:
     v = strong(values, "coo_to_dense", "values")
     if v.ndim != 3:

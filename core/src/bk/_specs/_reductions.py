@@ -80,7 +80,7 @@ def _cumsum(x: Tensor, axis: Axis) -> ShapeDtype:
 
 @spec_rule(
     "quantile",
-    "Quantiles (linear interpolation) along the last axis, shaped (*quantiles.shape, *x.shape[:-1]), as floats (bool and ints give the default float). A 0-d x has no last axis: AxisError; complex values: ArgumentTypeError; an empty last axis: ValueError.",
+    "Quantiles (linear interpolation) along the last axis, shaped quantiles.shape + x.shape[:-1], as floats (bool and ints give the default float). A 0-d x has no last axis: AxisError; complex values: ArgumentTypeError; an empty last axis: ValueError.",
 )
 def _quantile(x: Tensor, quantiles: Tensor) -> ShapeDtype:
     operand = strong(x, "quantile", "x")

@@ -371,7 +371,7 @@ def _multi_slice(tensor: Tensor, slices: Any) -> ShapeDtype:
     return ShapeDtype(index_shape(x.shape, slices, "multi_slice"), x.dtype)
 
 
-@spec_rule("batch_gather", f"The entries batches (an int or a list of ints) of the first axis: shape (len(batches), *rest). An entry outside [-n, n) raises IndexOutOfRangeError. {_KEEP}")
+@spec_rule("batch_gather", f"The entries batches (an int or a list of ints) of the first axis: shape (len(batches), ...), the other axes kept. An entry outside [-n, n) raises IndexOutOfRangeError. {_KEEP}")
 def _batch_gather(tensor: Tensor, batches: Any) -> ShapeDtype:
     x = strong(tensor, "batch_gather", "tensor")
     entries = [batches] if type(batches) is int else batches

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -11,10 +12,12 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
-from bk import ShapeMismatchError
+from bk import ArgumentTypeError, DType, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes
+from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._errors import check_tensor_argument, reraise_as
 
-from ._dtypes import x64_enabled
+from ._dtypes import from_jax_dtype, to_jax_dtype, x64_enabled
 from ._math import is_inexact
 
 Tensor = Any
@@ -22,7 +25,156 @@ Tensor = Any
 _EXTRAPOLATIONS: Final = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+class StandardLinalgKernels:
+    """`jax.numpy.linalg` and `jax.numpy.fft` kernels of `bk._catalogue_linalg` (bases of `LinalgMixin`).
+
+    JAX never raises for a singular (`inv`, `solve`) or indefinite (`cholesky`) matrix: it returns
+    infinities or NaN. Outside `jit_compile` bk-jax checks the result and raises `ValueError` as
+    NumPy does (one reduction); under tracing the non-finite values are the result.
+    """
+
+    def _matrix(self, x: Tensor, op: str, square: bool = False, name: str = "x") -> tuple[Tensor, Any]:
+        x, dtype = matrix_operand(self, x, op, square, name)  # type: ignore[arg-type]
+        return x, to_jax_dtype(dtype)
+
+    def _finite(self, op: str, problem: str, result: Tensor, *inputs: Tensor) -> Tensor:
+        """`result`, or `ValueError(problem)` when it holds non-finite values that the finite inputs do not explain."""
+        if not self.is_available(result):  # type: ignore[attr-defined]
+            return result
+        if not bool(jnp.all(jnp.isfinite(result))) and all(bool(jnp.all(jnp.isfinite(i))) for i in inputs):
+            raise ValueError(f"{op}: {problem}")
+        return result
+
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        x, dtype = self._matrix(x, "cholesky", square=True)
+        factor = jnp.linalg.cholesky(x, upper=upper, symmetrize_input=False)
+        return self._finite("cholesky", "the matrix is not positive definite", factor, x).astype(dtype)
+
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
+        x, dtype = self._matrix(x, "qr")
+        q, r = jnp.linalg.qr(x, mode=mode)
+        return q.astype(dtype), r.astype(dtype)
+
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "eigh", square=True)
+        values, vectors = jnp.linalg.eigh(x, UPLO="L", symmetrize_input=False)
+        return values.astype(_real_jax(dtype)), vectors.astype(dtype)
+
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "eigvalsh", square=True)
+        return jnp.linalg.eigvalsh(x, UPLO="L", symmetrize_input=False).astype(_real_jax(dtype))
+
+    def svdvals(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "svdvals")
+        return jnp.linalg.svdvals(x).astype(_real_jax(dtype))
+
+    def inv(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "inv", square=True)
+        return self._finite("inv", "the matrix is singular", jnp.linalg.inv(x), x).astype(dtype)
+
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.linalg.solve` with the standard's rule: only a 1-D `x2` is a vector; matrix right
+        sides are broadcast against `x1`'s batch explicitly."""
+        x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
+        check_tensor_argument(x2, "solve", "x2")
+        x2 = self._t(x2)
+        result_type = to_jax_dtype(combine_types(from_jax_dtype(dtype1), compute_dtype(self, from_jax_dtype(x2.dtype))[1], fp_precision=get_precision()))  # type: ignore[arg-type]
+        n = x1.shape[-1]
+        if x2.ndim == 0 or x2.shape[-1 if x2.ndim == 1 else -2] != n:
+            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
+        work = jnp.promote_types(x1.dtype, x2.dtype if jnp.issubdtype(x2.dtype, jnp.inexact) and jnp.dtype(x2.dtype).itemsize >= 4 else x1.dtype)
+        a, b = x1.astype(work), x2.astype(work)
+        if x2.ndim == 1:
+            result = jnp.linalg.solve(a, jnp.broadcast_to(b[:, None], (*a.shape[:-2], n, 1)))[..., 0]
+        else:
+            try:
+                batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            except ValueError as error:
+                reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(a.shape)} and x2 {tuple(b.shape)} do not broadcast")
+            result = jnp.linalg.solve(jnp.broadcast_to(a, (*batch, n, n)), jnp.broadcast_to(b, (*batch, *b.shape[-2:])))
+        return self._finite("solve", "the matrix is singular", result, a, b).astype(result_type)
+
+    def det(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "det", square=True)
+        return jnp.linalg.det(x).astype(dtype)
+
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "slogdet", square=True)
+        sign, logabsdet = jnp.linalg.slogdet(x)
+        return sign.astype(dtype), logabsdet.astype(_real_jax(dtype))
+
+    def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
+        if isinstance(ord, (str, bool)) or ord is None:
+            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_tensor_argument(x, "vector_norm")
+        x = self._t(x)
+        axes = normalize_axes(axis, x.ndim, "vector_norm")
+        compute, result = compute_dtype(self, from_jax_dtype(x.dtype))  # type: ignore[arg-type]
+        if ord in (math.inf, -math.inf) and x.size == 0:
+            raise ValueError(f"vector_norm: ord={ord} of no elements has no identity")
+        value = jnp.linalg.vector_norm(x.astype(to_jax_dtype(compute)), axis=axes, keepdims=keepdims, ord=ord)
+        return value.astype(to_jax_dtype(real_dtype(result)))
+
+    def matrix_norm(self, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+        if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
+            raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
+        x, dtype = self._matrix(x, "matrix_norm")
+        return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord).astype(_real_jax(dtype))
+
+    def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("fftn", jnp.fft.fftn, x, s, axes, norm, "complex")
+
+    def ifftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("ifftn", jnp.fft.ifftn, x, s, axes, norm, "complex")
+
+    def rfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("rfftn", jnp.fft.rfftn, x, s, axes, norm, "real")
+
+    def irfftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+        return self._transform("irfftn", jnp.fft.irfftn, x, s, axes, norm, "inverse-real")
+
+    def _transform(self, op: str, function: Callable[..., Any], x: Tensor, s: Any, axes: Any, norm: str, kind: str) -> Tensor:
+        """One `jax.numpy.fft` transform: `kind` is 'complex', 'real' (real in) or 'inverse-real' (real out)."""
+        check_fft_norm(norm, op)
+        check_tensor_argument(x, op)
+        x = self._t(x)
+        if kind == "real" and jnp.iscomplexobj(x):
+            raise ArgumentTypeError(f"{op}: x must be real but is {x.dtype}; use fftn for complex values")
+        complex_type = to_jax_dtype(_complex_dtype(from_jax_dtype(x.dtype)))
+        x = x.astype(_real_jax(complex_type) if kind == "real" else complex_type)
+        chosen, sizes = fft_sizes(tuple(x.shape), s, axes, op)
+        if kind == "inverse-real":
+            if not chosen:
+                return jnp.real(x)
+            if s is None or tuple(s)[-1] == -1:
+                sizes = (*sizes[:-1], 2 * (x.shape[chosen[-1]] - 1))
+            if sizes[-1] < 1:
+                raise ValueError(f"{op}: the output length {sizes[-1]} along axis {chosen[-1]} must be positive; pass s")
+        elif not chosen:
+            return x.astype(complex_type)
+        result = function(x, s=sizes, axes=chosen, norm=norm)
+        return result.astype(complex_type if kind != "inverse-real" else _real_jax(complex_type))
+
+
+def _complex_dtype(dtype: DType) -> DType:
+    """The complex type of the transforms of `dtype` values: of the precision when one is set."""
+    precision = get_precision()
+    if precision:
+        return DType(complex, 2 * max(precision, 32))
+    wide = (dtype.kind is float and (dtype.bits or 0) >= 64) or (dtype.kind is complex and (dtype.bits or 0) >= 128)
+    return DType(complex, 128) if wide else DType(complex, 64)
+
+
+def _real_jax(dtype: Any) -> Any:
+    return jnp.finfo(dtype).dtype if jnp.issubdtype(dtype, jnp.complexfloating) else dtype
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Linear algebra, FFT, convolution and grid sampling of `JaxBackend`."""
 
     _t: Callable[[Any], Any]
@@ -69,22 +221,26 @@ class LinalgMixin:
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
         """Ranks of `(batch, rows, cols)` matrices: singular values above `max(rows, cols) * eps * largest`."""
         (matrix,) = self._float_args(matrix)
+        if 0 in matrix.shape[-2:]:  # no singular values: rank 0 (jnp.linalg.matrix_rank takes the max of none)
+            return jnp.zeros(matrix.shape[:-2], dtype=jnp.int64 if jax.config.jax_enable_x64 else jnp.int32)
         return jnp.linalg.matrix_rank(matrix, hermitian=hermitian)
 
     def eigvals(self, matrix: Tensor) -> Tensor:
         """Eigenvalues, always complex (as `jnp.linalg.eigvals`; computed on the CPU)."""
         (matrix,) = self._float_args(matrix)
-        return jnp.linalg.eigvals(matrix)
+        return jnp.linalg.eigvals(_single_if_half(matrix))
 
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
         """Complex eigenvalues and eigenvectors (columns, unit norm); computed on the CPU, as JAX does."""
         (matrix,) = self._float_args(matrix)
-        values, vectors = jnp.linalg.eig(matrix)
+        values, vectors = jnp.linalg.eig(_single_if_half(matrix))
         return values, vectors
 
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
         (matrix,) = self._float_args(matrix)
-        u, s, vh = jnp.linalg.svd(matrix, full_matrices=full_matrices)
+        u, s, vh = jnp.linalg.svd(_single_if_half(matrix), full_matrices=full_matrices)
+        if matrix.dtype in (jnp.float16, jnp.bfloat16):  # computed in float32, cast back (as bk-numpy and bk-tf)
+            return u.astype(matrix.dtype), s.astype(matrix.dtype), vh.astype(matrix.dtype)
         return u, s, vh
 
     # ------------------------------------------------------------ FFT, convolution, sampling
@@ -189,3 +345,8 @@ def _extrapolate_index(i: Tensor, size: int, extrapolation: str) -> Tensor:
         i = jnp.remainder(i, 2 * (size - 1))
         return jnp.where(i < size, i, 2 * (size - 1) - i)
     return jnp.clip(i, 0, size - 1)  # boundary, undefined, and zeros (masked by the caller)
+
+
+def _single_if_half(matrix: Any) -> Any:
+    """float16 and bfloat16 as float32 (JAX's decompositions have no half precision); others unchanged."""
+    return matrix.astype(jnp.float32) if matrix.dtype in (jnp.float16, jnp.bfloat16) else matrix

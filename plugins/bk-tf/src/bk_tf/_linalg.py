@@ -8,10 +8,12 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ShapeMismatchError, get_precision
+from bk import ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axis
+from bk._catalogue_linalg import compute_dtype, matrix_operand
+from bk._errors import check_tensor_argument, reraise_as
 
-from ._dtypes import float_tf
+from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
 from ._framework import tf
 
 __all__ = ["LinalgMixin"]
@@ -78,7 +80,112 @@ def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
     return tf.clip_by_value(index, 0, size - 1), inside
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+def _tf_linalg(op: str, problem: str, function: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`function(*args, **kwargs)` with TensorFlow's refusal of a singular or indefinite matrix
+    (`InvalidArgumentError`) as a `ValueError` naming the bk operation, as NumPy's `LinAlgError`."""
+    try:
+        return function(*args, **kwargs)
+    except tf.errors.InvalidArgumentError as error:
+        reraise_as(ValueError, op, error, f"{problem} ({str(error).strip().splitlines()[0][:120]})")
+
+
+def _finite(op: str, problem: str, result: Any, x: Any) -> Any:
+    """`result`, or `ValueError(problem)` when it holds non-finite values that finite `x` does not
+    explain (TensorFlow's CPU Cholesky returns NaN for an indefinite matrix); eagerly only, as a
+    graph cannot raise on data."""
+    if tf.executing_eagerly() and not _all_finite(result) and _all_finite(x):
+        raise ValueError(f"{op}: {problem}")
+    return result
+
+
+def _all_finite(x: Any) -> bool:
+    parts = (tf.math.real(x), tf.math.imag(x)) if x.dtype.is_complex else (x,)
+    return all(bool(tf.reduce_all(tf.math.is_finite(p))) for p in parts)
+
+
+def _real_tf(dtype: Any) -> Any:
+    return dtype.real_dtype if dtype.is_complex else dtype
+
+
+class StandardLinalgKernels:
+    """`tf.linalg` kernels of `bk._catalogue_linalg` (bases of `LinalgMixin`); the FFTs of the
+    standard are the core's defaults over `fft`/`ifft` (`tf.signal` transforms only innermost axes)."""
+
+    def _matrix(self, x: Tensor, op: str, square: bool = False, name: str = "x") -> tuple[Any, Any]:
+        x, dtype = matrix_operand(self, x, op, square, name)  # type: ignore[arg-type]
+        return x, to_tf_dtype(dtype)
+
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        """`tf.linalg.cholesky` of the lower triangle (the upper factor is its adjoint)."""
+        x, dtype = self._matrix(x, "cholesky", square=True)
+        if upper:  # the upper factor of x is the adjoint of the lower one of x's adjoint, reading x's upper triangle
+            factor = tf.linalg.adjoint(_tf_linalg("cholesky", "the matrix is not positive definite", tf.linalg.cholesky, tf.linalg.adjoint(x)))
+        else:
+            factor = _tf_linalg("cholesky", "the matrix is not positive definite", tf.linalg.cholesky, x)
+        return tf.cast(_finite("cholesky", "the matrix is not positive definite", factor, x), dtype)
+
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
+        x, dtype = self._matrix(x, "qr")
+        q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
+        return tf.cast(q, dtype), tf.cast(r, dtype)
+
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "eigh", square=True)
+        values, vectors = tf.linalg.eigh(x)
+        return tf.cast(values, _real_tf(dtype)), tf.cast(vectors, dtype)
+
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "eigvalsh", square=True)
+        return tf.cast(tf.linalg.eigvalsh(x), _real_tf(dtype))
+
+    def svdvals(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "svdvals")
+        return tf.cast(tf.linalg.svd(x, compute_uv=False), _real_tf(dtype))
+
+    def inv(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "inv", square=True)
+        return tf.cast(_tf_linalg("inv", "the matrix is singular", tf.linalg.inv, x), dtype)
+
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`tf.linalg.solve` with the standard's broadcasting (TensorFlow needs equal batches) and rule
+        that only a 1-D `x2` is a vector."""
+        x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
+        check_tensor_argument(x2, "solve", "x2")
+        x2 = self._t(x2)  # type: ignore[attr-defined]
+        result_type = combine_types(from_tf_dtype(dtype1), compute_dtype(self, from_tf_dtype(x2.dtype))[1], fp_precision=get_precision())  # type: ignore[arg-type]
+        n = x1.shape[-1]
+        if x2.shape.rank == 0 or x2.shape[-1 if x2.shape.rank == 1 else -2] != n:
+            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
+        work = to_tf_dtype(combine_types(from_tf_dtype(x1.dtype), compute_dtype(self, from_tf_dtype(x2.dtype))[0]))  # type: ignore[arg-type]
+        a, b = tf.cast(x1, work), tf.cast(x2, work)
+        vector = x2.shape.rank == 1
+        if vector:
+            b = b[:, None]
+        try:
+            batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(x1.shape)} and x2 {tuple(x2.shape)} do not broadcast")
+        a = tf.broadcast_to(a, (*batch, n, n))
+        b = tf.broadcast_to(b, (*batch, *b.shape[-2:]))
+        result = _tf_linalg("solve", "the matrix is singular", tf.linalg.solve, a, b)
+        return tf.cast(result[..., 0] if vector else result, to_tf_dtype(result_type))
+
+    def det(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "det", square=True)
+        return tf.cast(tf.linalg.det(x), dtype)
+
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "slogdet", square=True)
+        sign, logabsdet = tf.linalg.slogdet(x)
+        return tf.cast(sign, dtype), tf.cast(logabsdet, _real_tf(dtype))
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Dense and sparse linear algebra through `tf.linalg` and `tf.sparse`; FFT, conv, grid_sample."""
 
     _t: Callable[[Any], Any]

@@ -49,6 +49,7 @@ __all__ = [
     "convert",
     "default_backend",
     "eval_shape",
+    "explain_failure",
     "from_numpy_dtype",
     "get_current_profile",
     "get_precision",
@@ -82,6 +83,7 @@ _LAZY = {
     **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
     "OBJECTS": "._object",
     "convert": "._convert",
+    "explain_failure": "._kernels",
     # for plugin authors: the checks and error translation every backend shares (docs/write-a-plugin.md)
     **dict.fromkeys(("BK_ERRORS", "check_tensor_argument", "reraise_as"), "._errors"),
     **dict.fromkeys(("normalize_axes", "normalize_axis"), "._axes"),

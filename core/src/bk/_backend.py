@@ -23,6 +23,7 @@ from ._device import ComputeDevice
 from ._dtype import DType, combine_types, to_numpy_dtype
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument, did_you_mean
 from ._features import CAPABILITIES, generic, native_of, optional, uses_of
+from ._kernels import explain_failure
 from ._solve import Preconditioner, SolveResult
 
 __all__ = ["Backend"]
@@ -75,6 +76,19 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     or `unique`, whose output size depends on the data. Each says so in its docstring. The testkit
     fails any other operation that computes. Eager backends: empty."""
 
+    kernel_errors: ClassVar[tuple[type[BaseException], ...]] = (ValueError, IndexError)
+    """The exception types with which this backend's kernels report bad input (for a framework such as
+    TensorFlow, its `InvalidArgumentError`). When a kernel raises one of them and the operation's spec
+    accepts the call's shapes and dtypes, the data was at fault and the operation's data-error class
+    is raised (`IndexOutOfRangeError` for an index outside the indexed dimension, ...). Mistakes of
+    shape, axis and dtype kind are decided by the operation's spec, whatever the kernel raised; see
+    `bk.explain_failure`. No framework message is ever read."""
+
+    unchecked_operations: ClassVar[frozenset[str]] = frozenset()
+    """Kernels the core does not wrap with its error mapping: hot operations that catch inline (a
+    wrapper's call costs a few percent of a small eager operation) and map errors themselves with
+    `bk.explain_failure`. Methods that are not plain Python functions (C operators) are never wrapped."""
+
     _supports_cache: ClassVar[dict[str, bool]]
     _bk_priority: int = 0  # dispatch priority, set from the plugin's BackendSpec when loaded
 
@@ -86,6 +100,9 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._supports_cache = {}
+        from ._kernels import wrap_kernels
+
+        wrap_kernels(cls, _METHOD_FEATURES)  # kernel failures become the bk errors of the specs
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails, so it costs nothing on existing attributes.
@@ -336,6 +353,8 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     @generic("cast", "dtype")
     def to_float(self, x: Tensor) -> Tensor:
         """`x` as floats of the current precision; floats keep theirs when the precision is `None`."""
+        if type(x) in (bool, int, float, complex):  # a Python number: the dtype as_tensor gives it (a float is the default float)
+            x = self.as_tensor(x)
         if _context.get_precision() is None and self.dtype(x).kind is float:
             return x
         return self.cast(x, self.float_type)
@@ -779,6 +798,8 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
         except TypeError:  # the native type cannot be indexed
             self._check_native("multi_slice")
             raise
+        except (IndexError, ValueError) as error:  # an index out of range: the spec decides the class
+            explain_failure(self, "multi_slice", error, (tensor, slices), {})
 
     @generic(native=_INDEXING)
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
@@ -790,6 +811,8 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
         except TypeError:  # the native type cannot be indexed
             self._check_native("batch_gather")
             raise
+        except (IndexError, ValueError) as error:  # an index out of range: the spec decides the class
+            explain_failure(self, "batch_gather", error, (tensor, batches), {})
 
     @optional
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
@@ -876,6 +899,7 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     @generic("dtype", "gather", "cast", "as_tensor", "exp", "log_gamma", "to_float", "add")
     def factorial(self, x: Tensor) -> Tensor:
         """`x!`: exact for int32 (up to 12!) and int64 (up to 20!), through `log_gamma` for floats."""
+        check_tensor_argument(x, "factorial")
         dtype = self.dtype(x)
         if dtype.kind is int:
             table = [math.factorial(i) for i in range(13 if dtype.bits == 32 else 21)]

@@ -154,15 +154,15 @@ def test_numpy_shares_memory_read_only(b: bk.Backend) -> None:
 
 def test_bad_arguments_are_clear_errors(b: bk.Backend) -> None:
     x = jnp.ones((2, 2))
-    with pytest.raises(ValueError, match="pad mode must be one of"):
+    with pytest.raises(ValueError, match="^pad: unknown mode"):
         b.pad(x, ((1, 1), (1, 1)), "wrap")
-    with pytest.raises(ValueError, match="one \\(lower, upper\\) pair per axis"):
+    with pytest.raises(ValueError, match=r"^pad: pad_width must hold 2 \(lower, upper\) pairs"):
         b.pad(x, ((1, 1),))
-    with pytest.raises(ValueError, match="scatter mode must be one of"):
+    with pytest.raises(ValueError, match="^scatter: .*mode"):
         b.scatter(jnp.zeros((1, 2, 1)), jnp.zeros((1, 1, 1), int), jnp.ones((1, 1, 1)), "mul")
-    with pytest.raises(ValueError, match="side must be 'left' or 'right'"):
+    with pytest.raises(ValueError, match="^searchsorted: .*'left'"):
         b.searchsorted(jnp.arange(3), jnp.ones(1), "middle")
-    with pytest.raises(ValueError, match="needs an int, float or complex dtype"):
+    with pytest.raises(ValueError, match="^random_uniform: "):
         b.random_uniform((2,), 0, 1, DType(bool))
 
 

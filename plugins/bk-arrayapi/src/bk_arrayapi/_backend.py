@@ -28,9 +28,9 @@ from ._devices import list_devices
 from ._dtypes import PYTHON_SCALARS, DTypeMap, default_dtype, python_scalar_dtype, weak_result
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
 from ._needs import missing, needs
+from ._standard import StandardMixin
 
 __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
 
@@ -373,9 +373,15 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        if limit is None:
-            start, limit = 0, start
-        return self.xp.arange(start, limit, delta, dtype=self._native_dtype(dtype), device=self._ref())
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
+        if plan.dtype.kind is int:
+            stop = plan.start + plan.count * plan.delta
+            return self.xp.arange(plan.start, stop, plan.delta, dtype=self._native_dtype(plan.dtype), device=self._ref())
+        wide = self._native_dtype(DType(float, 64) if self.float64_supported else plan.dtype)
+        steps = self.xp.arange(plan.count, dtype=wide, device=self._ref())
+        return self.xp.astype(steps * plan.delta + plan.start, self._native_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
@@ -389,8 +395,12 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
 
     @needs("meshgrid")
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
-        """Coordinate grids with matrix ('ij') indexing."""
-        return list(self.xp.meshgrid(*[self._native(c, "meshgrid") for c in coordinates], indexing="ij"))
+        """Coordinate grids with matrix ('ij') indexing; each grid keeps the dtype of its coordinates, as NumPy
+        (the standard's meshgrid refuses mixed dtypes)."""
+        xp = self.xp
+        flat = [xp.reshape(self._native(c, "meshgrid"), (-1,)) for c in coordinates]
+        shape = tuple(int(t.shape[0]) for t in flat)
+        return [xp.broadcast_to(xp.reshape(t, tuple(-1 if i == j else 1 for j in range(len(flat)))), shape) for i, t in enumerate(flat)]
 
     # ------------------------------------------------------------ randomness (drawn by NumPy, moved with asarray)
 
@@ -407,6 +417,9 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         dtype = dtype or self.float_type
         shape = tuple(shape)
         if dtype.kind is int:
+            from bk._ranges import int_uniform_bounds
+
+            low, high = int_uniform_bounds(low, high)
             values = self._rng.integers(low, high, size=shape, dtype=to_numpy_dtype(dtype))
         elif dtype.kind is float:
             values = low + self._rng.random(shape) * (high - low)

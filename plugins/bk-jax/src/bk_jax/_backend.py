@@ -22,12 +22,11 @@ from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtyp
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
 from ._dtypes import from_jax_dtype, is_wide, require_x64, to_jax_dtype, x64_enabled, x64_locked_off
-from ._errors import translate_errors
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
 from ._sparse import SparseMixin
+from ._standard import StandardMixin
 
 __all__ = ["JaxBackend"]
 
@@ -104,6 +103,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     """
 
     float64_supported = not x64_locked_off()  # decided when the backend loads
+    unchecked_operations = frozenset({"add", "sub", "mul", "div"})  # map their errors inline (hot path)
 
     def __init__(self) -> None:
         devices = list_jax_devices(self)
@@ -111,7 +111,6 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         super().__init__("jax", devices, next((d for d in devices if d.ref == default), devices[0]))
         self._jax_default = self._default_device
         self._key: Any = None
-        translate_errors(self)
 
     # ------------------------------------------------------------ helpers
 
@@ -426,7 +425,10 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         dtype = dtype or self.float_type
         target, shape = self._jax_dtype(dtype), _shape(shape)
         if dtype.kind is int:
-            return self._place(jax.random.randint(self._next_key(), shape, int(low), int(high), dtype=target))
+            from bk._ranges import int_uniform_bounds
+
+            low, high = int_uniform_bounds(low, high)
+            return self._place(jax.random.randint(self._next_key(), shape, low, high, dtype=target))
         if dtype.kind is float:
             return self._place(jax.random.uniform(self._next_key(), shape, target, minval=low, maxval=high))
         if dtype.kind is complex:
@@ -470,9 +472,13 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         return jnp.ones_like(self._t(tensor))
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
-        if limit is None:
-            start, limit = 0, start
-        return self._place(jnp.arange(start, limit, delta, dtype=self._jax_dtype(dtype)))
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
+        if plan.dtype.kind is int:
+            return self._place(jnp.arange(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=self._jax_dtype(plan.dtype)))
+        values = np.arange(plan.count, dtype=np.float64) * plan.delta + plan.start  # in float64 even where JAX has no x64
+        return self._place(jnp.asarray(values, dtype=self._jax_dtype(plan.dtype)))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         return self._place(jnp.linspace(start, stop, int(number), dtype=self._jax_dtype(None)))

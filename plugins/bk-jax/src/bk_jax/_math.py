@@ -11,10 +11,8 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError
+from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
 from bk._axes import normalize_axes, normalize_axis
-
-from ._errors import raise_translated
 
 Tensor = Any
 
@@ -145,6 +143,8 @@ class MathMixin:
             bk.AxisError: for an axis out of range or named twice.
         """
         value = self._t(value)
+        if axes is None:  # every axis, as numpy.flip
+            return jnp.flip(value)
         return jnp.flip(value, normalize_axes(axes if isinstance(axes, int) else tuple(axes), value.ndim, "flip"))
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
@@ -232,7 +232,14 @@ class MathMixin:
         `x`), tensors are compared in the common type."""
         if isinstance(bound, bool) or not isinstance(bound, (int, float)):
             bound = self._t(bound)
-            return bound if x.dtype.kind in "iu" and bound.dtype.kind in "iub" and bound.dtype.itemsize > x.dtype.itemsize else bound.astype(x.dtype)
+            if x.dtype.kind in "iu" and bound.dtype.kind in "iub" and bound.dtype.itemsize > x.dtype.itemsize:
+                return bound
+            if x.dtype.kind in "iu" and bound.dtype != x.dtype and bound.dtype.kind in "iubf":
+                # limited to the range of x first (a cast alone would wrap int16 -3 to uint16 65533); floats truncate
+                info = jnp.iinfo(x.dtype)
+                wide = bound.astype(jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
+                return jnp.trunc(jnp.clip(wide, int(info.min), int(info.max))).astype(x.dtype)
+            return bound.astype(x.dtype)
         if isinstance(bound, int) and x.dtype.kind in "iu":
             info = jnp.iinfo(x.dtype)
             return min(max(bound, int(info.min)), int(info.max))
@@ -248,10 +255,10 @@ class MathMixin:
         return self._float_op(jss.erf, x)
 
     def softplus(self, x: Tensor) -> Tensor:
-        return self._float_op(jax.nn.softplus, x)
+        return self._float_op(jax.nn.softplus, _real_only(self._t(x), "softplus"))
 
     def sigmoid(self, x: Tensor) -> Tensor:
-        return self._float_op(jax.nn.sigmoid, x)
+        return self._float_op(jax.nn.sigmoid, _real_only(self._t(x), "sigmoid"))
 
     def log_gamma(self, x: Tensor) -> Tensor:
         return self._float_op(jax.lax.lgamma, x)
@@ -382,32 +389,32 @@ class MathMixin:
 
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         try:
-            a, b = self._operands(a, b, bool_to_int=True)
-            return a + b
-        except (TypeError, ValueError, OverflowError) as error:  # translated here: this path is too hot for a wrapper
-            raise_translated("add", error)
+            x, y = self._operands(a, b, bool_to_int=True)
+            return x + y
+        except (TypeError, ValueError, OverflowError) as error:  # mapped here: the core does not wrap these (too hot for a wrapper)
+            explain_failure(self, "add", error, (a, b), {})
 
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         try:
-            a, b = self._operands(a, b, bool_to_int=True)
-            return a - b
+            x, y = self._operands(a, b, bool_to_int=True)
+            return x - y
         except (TypeError, ValueError, OverflowError) as error:
-            raise_translated("sub", error)
+            explain_failure(self, "sub", error, (a, b), {})
 
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         try:
-            a, b = self._operands(a, b)
-            return a * b
+            x, y = self._operands(a, b)
+            return x * y
         except (TypeError, ValueError, OverflowError) as error:
-            raise_translated("mul", error)
+            explain_failure(self, "mul", error, (a, b), {})
 
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division; integers divide as the float type of the precision (float32 by default)."""
         try:
-            numerator, denominator = self._operands(numerator, denominator, to_float=True)
-            return numerator / denominator
+            x, y = self._operands(numerator, denominator, to_float=True)
+            return x / y
         except (TypeError, ValueError, OverflowError) as error:
-            raise_translated("div", error)
+            explain_failure(self, "div", error, (numerator, denominator), {})
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact
@@ -681,3 +688,10 @@ def _concrete(x: Any) -> bool:
 
 def _contains_arrays(values: Sequence[Any]) -> bool:
     return any(isinstance(v, (jax.Array, np.ndarray)) for v in values)
+
+
+def _real_only(x: Any, op: str) -> Any:
+    """`x`, or `ArgumentTypeError` naming `op` for complex values (the spec of `sigmoid` and `softplus`)."""
+    if x.dtype.kind == "c":
+        raise ArgumentTypeError(f"{op}: takes real values, not {x.dtype}")
+    return x

@@ -14,17 +14,18 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import AxisError, Backend, ComputeDevice, DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._devices import cpu_device
 from ._dtypes import PYTHON_SCALARS, complex_dtype, float_dtype, python_scalar_dtype, to_precision
 from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
 from ._sparse import SparseMixin, is_scipy_sparse
+from ._standard import StandardMixin
 
 __all__ = ["NumPyBackend"]
 
@@ -148,6 +149,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         if current == np_dtype and (isinstance(x, np.ndarray) or is_scipy_sparse(x)):
             return x
         if not isinstance(x, np.ndarray) and not is_scipy_sparse(x):
+            check_tensor_argument(x, "cast")
             x = np.asarray(x)
         if x.dtype.kind == "c" and np_dtype.kind == "b":
             return x != 0
@@ -179,6 +181,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             return tensor.copy()
         if only_mutable or isinstance(tensor, (np.generic, numbers.Number)):
             return tensor
+        check_tensor_argument(tensor, "copy")
         return np.array(tensor)
 
     def to_dlpack(self, tensor: Tensor) -> Any:
@@ -202,6 +205,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def stop_gradient(self, value: Tensor) -> Tensor:
         """`value` itself: NumPy values carry no gradient."""
+        if not isinstance(value, np.ndarray):
+            check_tensor_argument(value, "stop_gradient")
         return value
 
     def is_module(self, obj: Any) -> bool:
@@ -216,6 +221,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape and dtype of `tensor`."""
+        if not isinstance(tensor, np.ndarray):
+            check_tensor_argument(tensor, "zeros_like")
         return np.zeros_like(tensor.toarray() if is_scipy_sparse(tensor) else tensor)
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
@@ -224,13 +231,18 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape and dtype of `tensor`."""
+        if not isinstance(tensor, np.ndarray):
+            check_tensor_argument(tensor, "ones_like")
         return np.ones_like(tensor.toarray() if is_scipy_sparse(tensor) else tensor)
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        if limit is None:
-            start, limit = 0, start
-        return np.arange(start, limit, delta, dtype=to_numpy_dtype(dtype))
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
+        if plan.dtype.kind is int:
+            return np.arange(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_numpy_dtype(plan.dtype))
+        return (np.arange(plan.count, dtype=np.float64) * plan.delta + plan.start).astype(to_numpy_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
@@ -260,6 +272,9 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         np_dtype = to_numpy_dtype(dtype)
         shape = tuple(shape)
         if dtype.kind is int:
+            from bk._ranges import int_uniform_bounds
+
+            low, high = int_uniform_bounds(low, high)
             return self._rng.integers(low, high, size=shape, dtype=np_dtype)
         if dtype.kind is float:
             return self._uniform(shape, low, high, np_dtype)
@@ -308,6 +323,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def flatten(self, x: Tensor) -> Tensor:
         """`x` as a 1-D array."""
+        if not isinstance(x, np.ndarray):
+            check_tensor_argument(x, "flatten")
         return np.reshape(x, (-1,))
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
@@ -319,6 +336,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         try:
             return np.transpose(tensor, tuple(axes))
         except ValueError as error:
+            if len(tuple(axes)) != np.ndim(tensor):  # "axes don't match array": not a permutation of the axes
+                reraise_as(AxisError, "transpose", error, f"axes {tuple(axes)} are not a permutation of the {np.ndim(tensor)} axes of the tensor")
             reraise("transpose", error)
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
@@ -343,9 +362,13 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             AxisError: for an axis outside `[-ndim - 1, ndim]`.
         """
         try:
+            if len({getattr(v, "dtype", None) for v in values}) > 1:  # mixed dtypes: bk's promotion (the spec), not NumPy's
+                values = _promoted(values)
             return to_precision(np.stack(values, axis=axis), get_precision())
         except ValueError as error:
             reraise("stack", error)
+        except TypeError:  # ml_dtypes' bfloat16 has no NumPy promotion with other types: bk's
+            return to_precision(np.stack(_promoted(values), axis=axis), get_precision())
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
         """Concatenates tensors along an existing axis (floats follow a set precision).
@@ -357,9 +380,13 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         if values and np.ndim(values[0]) == 0:  # NumPy: "zero-dimensional arrays cannot be concatenated"
             normalize_axis(axis, 0, "concat")  # raises AxisError: a 0-d tensor has no axis
         try:
+            if len({getattr(v, "dtype", None) for v in values}) > 1:  # mixed dtypes: bk's promotion (the spec), not NumPy's
+                values = _promoted(values)
             return to_precision(np.concatenate(values, axis=axis), get_precision())
         except ValueError as error:
             reraise("concat", error)
+        except TypeError:  # ml_dtypes' bfloat16 has no NumPy promotion with other types: bk's
+            return to_precision(np.concatenate(_promoted(values), axis=axis), get_precision())
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
@@ -373,3 +400,12 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         """
         value = np.asarray(value) if not isinstance(value, (np.ndarray, np.generic)) else value
         return np.flip(value, normalize_axes(axes, value.ndim, "flip"))
+
+
+def _promoted(values: Sequence[Any]) -> list[np.ndarray]:
+    """`values` as arrays of the dtype `bk.combine_types` gives them (bfloat16 with NumPy's types)."""
+    arrays = [np.asarray(v) for v in values]
+    if not arrays:
+        return arrays
+    dtype = to_numpy_dtype(combine_types(*[from_numpy_dtype(a.dtype) for a in arrays]))
+    return [a.astype(dtype) for a in arrays]

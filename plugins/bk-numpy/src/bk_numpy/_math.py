@@ -19,6 +19,7 @@ from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
+from bk._kernels import explain_failure
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -94,7 +95,7 @@ def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[...
         except AttributeError:  # Python numbers and lists
             pass
         except ValueError as error:  # free until raised: translated only here, at the boundary
-            _reraise(ufunc, error)
+            _reraise(ufunc, error, a, b)
         return _binary(ufunc, a, b, bool_to_int=bool_to_int)
 
     operation.__doc__ = doc
@@ -119,7 +120,7 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
         except AttributeError:  # Python numbers and lists
             pass
         except ValueError as error:
-            _reraise(ufunc, error)
+            _reraise(ufunc, error, numerator, denominator)
         return _binary(ufunc, numerator, denominator, int_to_float=True)
 
     div.__doc__ = doc
@@ -134,7 +135,7 @@ def _floats(x: Any) -> Any:
     Python numbers and lists follow `as_tensor`: a Python float is the default float, not float64.
     """
     if not isinstance(x, (np.ndarray, np.generic)):
-        x = np.asarray(x)
+        x = np.asarray(_checked(x))
         if x.dtype.kind == "c":
             return x.astype(complex_dtype(get_precision()))
         return x.astype(float_dtype(get_precision())) if x.dtype.kind in "biuf" else x
@@ -144,9 +145,35 @@ def _floats(x: Any) -> Any:
 
 
 def _keep_ints(x: Any) -> Any:
-    """`x` as an array; floats follow the current precision, ints and bools stay as they are."""
-    x = _array(x)
+    """`x` as an array; floats follow the current precision, ints and bools stay as they are.
+
+    Python numbers and lists follow `as_tensor`: a Python float is the default float, not float64.
+    """
+    if not isinstance(x, (np.ndarray, np.generic)):
+        return _floats(x) if _python_inexact(x) else _array(_checked(x))
     return x if x.dtype.kind in "biu" else to_precision(x, get_precision())
+
+
+def _checked(x: Any) -> Any:
+    """`x`, or `ArgumentTypeError` (a `TypeError`, which the callers name the operation in) for `None` and strings."""
+    if x is None or isinstance(x, (str, bytes)):
+        raise ArgumentTypeError(f"expected a tensor or a number, got {type(x).__name__} {x!r}")
+    return x
+
+
+def _python_inexact(x: Any) -> bool:
+    """A Python float or complex, or a list of numbers that NumPy reads as floats or complex values."""
+    if isinstance(x, (float, complex)):
+        return True
+    return isinstance(x, (list, tuple)) and np.asarray(x).dtype.kind in "fc"
+
+
+def _named(prepare: Callable[[Any], Any], x: Any, op: str) -> Any:
+    """`prepare(x)`, its `TypeError` (None, a string) raised as `ArgumentTypeError` naming `op`."""
+    try:
+        return prepare(x)
+    except TypeError as error:
+        reraise_as(ArgumentTypeError, op, error)
 
 
 def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], Any] = _floats) -> Callable[..., Any]:
@@ -171,7 +198,10 @@ def _special(name: str, doc: str) -> Callable[..., Any]:
 
         x = _floats(x)
         try:
-            return np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+            result = np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+            if name == "gammaln" and result.size and x.dtype.kind != "c":  # SciPy gives -inf at -inf; C99's lgamma (every framework) +inf
+                result = np.where(np.isneginf(x), np.inf, result).astype(x.dtype, copy=False)
+            return result
         except TypeError as error:  # a dtype SciPy's function does not take (complex for gammaln)
             reraise_as(ArgumentTypeError, operation.__name__, error)
 
@@ -184,10 +214,17 @@ def _special2(name: str, doc: str) -> Callable[..., Any]:
     def operation(self: Any, a: Tensor, x: Tensor) -> Tensor:
         from scipy import special
 
+        check_tensor_argument(a, operation.__name__, "a")
+        check_tensor_argument(x, operation.__name__)
         dtype = binary_dtype(a, x)
         if dtype.kind in "biu":
             dtype = float_dtype(get_precision())
-        return np.asarray(getattr(special, name)(np.asarray(a, dtype), np.asarray(x, dtype))).astype(dtype, copy=False)
+        a, x = np.asarray(a, dtype), np.asarray(x, dtype)
+        try:
+            np.broadcast_shapes(a.shape, x.shape)
+        except ValueError as error:
+            reraise(operation.__name__, error)
+        return np.asarray(getattr(special, name)(a, x)).astype(dtype, copy=False)
 
     operation.__doc__ = doc
     return operation
@@ -237,7 +274,7 @@ def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float:
     try:
         return ufunc(a, b)
     except ValueError as error:
-        _reraise(ufunc, error)
+        _reraise(ufunc, error, a, b)
     except TypeError as error:  # object operands, or a dtype the ufunc does not take
         reraise_as(ArgumentTypeError, _NAMES.get(ufunc, ufunc.__name__), error)
 
@@ -251,9 +288,11 @@ _NAMES: Final = {
 }  # fmt: skip
 
 
-def _reraise(ufunc: Any, error: ValueError) -> NoReturn:
-    """NumPy's broadcasting `ValueError` as `bk.ShapeMismatchError` naming the bk operation; others unchanged."""
-    reraise(_NAMES.get(ufunc, ufunc.__name__), error)
+def _reraise(ufunc: Any, error: ValueError, a: Any, b: Any) -> NoReturn:
+    """NumPy's `ValueError` for operands `a` and `b` as the bk error of the operation's spec
+    (`bk.ShapeMismatchError` for shapes that do not broadcast); others unchanged. These operators
+    are not wrapped by the core (a wrapper call costs as much as the ufunc on small arrays)."""
+    explain_failure(None, _NAMES.get(ufunc, ufunc.__name__), error, (a, b), {})
 
 
 def _tensor_arg(x: Any, op: str) -> Any:
@@ -263,7 +302,7 @@ def _tensor_arg(x: Any, op: str) -> Any:
             raise ArgumentTypeError(f"{op}: expected a numeric tensor, got an array of {x.dtype}")
         return x
     check_tensor_argument(x, op)
-    x = _array(x)
+    x = _floats(x) if _python_inexact(x) else _array(x)  # a Python float is the default float, as as_tensor gives it
     if x.dtype.kind in "OSU":
         raise ArgumentTypeError(f"{op}: expected a numeric tensor, got {type(x).__name__} of {x.dtype}")
     return x
@@ -372,11 +411,16 @@ class MathMixin:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
         if _same_dtype_arrays(x, y) and x.dtype.kind in "fc" and x.shape == y.shape:  # the common case, as in the solvers' loops
             return np.divide(x, y, out=np.zeros(x.shape, x.dtype), where=y != 0)
+        check_tensor_argument(x, "divide_no_nan")
+        check_tensor_argument(y, "divide_no_nan", "y")
         dtype = binary_dtype(x, y)
         if dtype.kind in "biu":
             dtype = float_dtype(get_precision())
         x, y = np.asarray(x, dtype), np.asarray(y, dtype)
-        shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
+        try:
+            shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
+        except ValueError as error:
+            reraise("divide_no_nan", error)
         return np.divide(x, y, out=np.zeros(shape, dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
@@ -394,10 +438,14 @@ class MathMixin:
         return np.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for scalar bounds."""
+        """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for bounds of any kind (an int
+        tensor clips to its representable range; float bounds of an int tensor truncate toward zero)."""
         x = _keep_ints(x)
         result = np.clip(x, minimum, maximum)
-        if result.dtype != x.dtype and not hasattr(minimum, "dtype") and not hasattr(maximum, "dtype"):
+        if result.dtype != x.dtype:
+            if x.dtype.kind in "iu" and result.dtype.kind in "fciu":
+                info = np.iinfo(x.dtype)
+                result = np.clip(result.real if result.dtype.kind == "c" else result, info.min, info.max)
             return result.astype(x.dtype)
         return result
 
@@ -446,16 +494,16 @@ class MathMixin:
 
     def real(self, x: Tensor) -> Tensor:
         """Real part."""
-        return np.real(_keep_ints(x))
+        return np.real(_named(_keep_ints, x, "real"))
 
     def imag(self, x: Tensor) -> Tensor:
         """Imaginary part (zeros of the same type for real values)."""
-        x = _keep_ints(x)
+        x = _named(_keep_ints, x, "imag")
         return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)
 
     def conj(self, x: Tensor) -> Tensor:
         """Complex conjugate."""
-        return np.conjugate(_keep_ints(x))
+        return np.conjugate(_named(_keep_ints, x, "conj"))
 
     # ------------------------------------------------------------ reductions
 
@@ -530,14 +578,17 @@ class MathMixin:
 
     def to_float(self, x: Tensor) -> Tensor:
         """`x` as floats of the current precision; floats keep theirs when the precision is `None`."""
-        x = _array(x)
+        x = _named(_keep_ints, x, "to_float")
+        if x.dtype.name == "bfloat16":  # NumPy kind 'V': to_precision does not see it as a float
+            precision = get_precision()
+            return x if precision is None else x.astype(float_dtype(precision))
         if x.dtype.kind == "f":
             return to_precision(x, get_precision())
         return x.astype(float_dtype(get_precision()))
 
     def to_complex(self, x: Tensor) -> Tensor:
         """`x` as complex values; complex keeps its precision when the precision is `None`."""
-        x = _array(x)
+        x = _tensor_arg(x, "to_complex")
         precision = get_precision()
         if x.dtype.kind == "c":
             return to_precision(x, precision)
@@ -547,11 +598,11 @@ class MathMixin:
 
     def to_int32(self, x: Tensor) -> Tensor:
         """`x` as int32 (complex values lose their imaginary part)."""
-        return _cast(_array(x), to_numpy_dtype(DType(int, 32)))
+        return _cast(_tensor_arg(x, "to_int32"), to_numpy_dtype(DType(int, 32)))
 
     def to_int64(self, x: Tensor) -> Tensor:
         """`x` as int64."""
-        return _cast(_array(x), to_numpy_dtype(DType(int, 64)))
+        return _cast(_tensor_arg(x, "to_int64"), to_numpy_dtype(DType(int, 64)))
 
 
 for _name, _value in list(vars(MathMixin).items()):

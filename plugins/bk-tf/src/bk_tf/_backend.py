@@ -44,8 +44,8 @@ from ._errors import translate_errors
 from ._framework import tf
 from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
+from ._standard import StandardMixin
 
 __all__ = ["TFBackend"]
 
@@ -381,12 +381,14 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        if limit is None:
-            start, limit = 0, start
-        if all(isinstance(v, numbers.Real) for v in (start, limit, delta)) and delta and (limit - start) * delta < 0:
-            limit = start  # an empty range, as NumPy gives (TensorFlow refuses start > limit for delta > 0)
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
         with self._device_scope():
-            return tf.range(start, limit, delta, dtype=to_tf_dtype(dtype))
+            if plan.dtype.kind is int:
+                return tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_tf_dtype(plan.dtype))
+            steps = tf.range(plan.count, dtype=tf.float64)
+            return tf.cast(steps * plan.delta + plan.start, to_tf_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
@@ -428,7 +430,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         with self._device_scope():
             if dtype.kind is int:
                 generated = tf.int64 if dtype.bits == 64 else tf.int32
-                values = self._rng().uniform(shape, int(low), int(high), dtype=generated)
+                from bk._ranges import int_uniform_bounds
+
+                low, high = int_uniform_bounds(low, high)
+                values = self._rng().uniform(shape, low, high, dtype=generated)
                 return tf.cast(values, to_tf_dtype(dtype))
             if dtype.kind is float:
                 return self._uniform(shape, low, high, to_tf_dtype(dtype))

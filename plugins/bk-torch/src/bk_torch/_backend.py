@@ -22,10 +22,10 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._standard import StandardMixin
 from ._math import MathMixin
 from ._operators import OperatorsMixin
 from ._solvers import SolversMixin
+from ._standard import StandardMixin
 
 __all__ = ["TorchBackend"]
 
@@ -267,11 +267,14 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         return torch.ones_like(self._t(tensor))
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
-        if limit is None:
-            start, limit = 0, start
-        if delta == 0:
-            raise ValueError("range: delta must not be 0")
-        return torch.arange(start, limit, delta, dtype=to_torch_dtype(dtype), device=self._torch_device)
+        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+
+        plan = range_plan(start, limit, delta, dtype, self.float_type)
+        if plan.dtype.kind is int:
+            stop = plan.start + plan.count * plan.delta
+            return torch.arange(plan.start, stop, plan.delta, dtype=to_torch_dtype(plan.dtype), device=self._torch_device)
+        steps = torch.arange(plan.count, dtype=torch.float64, device=self._torch_device)
+        return (steps * plan.delta + plan.start).to(to_torch_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         if int(number) < 0:
@@ -279,9 +282,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         return torch.linspace(float(start), float(stop), int(number), dtype=self._new_dtype(None), device=self._torch_device)
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
-        tensors = [self._t(c) for c in coordinates]
+        tensors = [self._t(c).reshape(-1) for c in coordinates]
         self._same_device(*tensors)
-        return list(torch.meshgrid(*tensors, indexing="ij"))
+        # each grid keeps the dtype of its coordinates, as NumPy (torch.meshgrid refuses mixed dtypes)
+        shape = [t.shape[0] for t in tensors]
+        return [t.reshape([-1 if i == j else 1 for j in range(len(tensors))]).expand(shape) for i, t in enumerate(tensors)]
 
     def variable(self, value: Tensor) -> Any:
         """A `torch.nn.Parameter` holding a copy of `value` (trainable for float and complex values)."""
@@ -299,7 +304,10 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         dtype = dtype or self.float_type
         shape, generator, device = _sizes(shape, "random_uniform"), self._generator(), self._torch_device
         if dtype.kind is int:
-            return torch.randint(int(low), int(high), shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
+            from bk._ranges import int_uniform_bounds
+
+            low, high = int_uniform_bounds(low, high)
+            return torch.randint(low, high, shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
         if dtype.kind is float:
             unit = torch.rand(shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)
             return unit * (high - low) + low

@@ -1,0 +1,183 @@
+"""Kernel failures become the bk error of the operation's spec: the core maps errors, plugins own kernels.
+
+A plugin's kernel is allowed to fail with its framework's own exception for bad input (NumPy's
+`ValueError`, JAX's `TypeError`, TensorFlow's `InvalidArgumentError`, ...). `Backend` wraps every
+kernel a plugin defines, once, when the plugin's class is created; the wrapper is only an `except`
+branch, so it costs nothing until something raises. There, `explain_failure` decides the bk class
+without reading the framework's message:
+
+1. bk's own classes (`docs/semantics.md`) pass unchanged when they name the operation.
+2. The operation's spec (`bk.op_spec(op)`) is asked about the same arguments (their templates:
+   shape and dtype). When the spec refuses the call, its error is raised, chained from the
+   framework's: a shape mismatch, an axis out of range, a dtype kind the operation does not take.
+3. The spec accepts the call, so the data was at fault: when the framework's exception is one the
+   plugin declared as bad input (`Backend.kernel_errors`), the operation's data-error class is
+   raised (`IndexOutOfRangeError` for an index outside the indexed dimension, `ValueError` for
+   `bincount` of negative values, ...; `DATA_ERRORS`).
+4. Anything else is raised unchanged: a bug stays visible as what it is.
+
+The hot operations of a plugin that catch inline (bk-numpy's C operators, every method that is not
+a plain Python function) and those the plugin lists in `Backend.unchecked_operations` are not wrapped.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, NoReturn
+
+from ._errors import BK_ERRORS, IndexOutOfRangeError
+
+if TYPE_CHECKING:
+    from ._backend import Backend
+
+__all__ = ["DATA_ERRORS", "explain_failure", "spec_verdict", "wrap_kernels"]
+
+_INDICES: Final = (
+    "gather",
+    "gather_1d",
+    "gather_nd",
+    "gather_by_component_indices",
+    "batched_gather_nd",
+    "batched_gather_1d",
+    "batch_gather",
+    "scatter",
+    "scatter_nd",
+    "scatter_1d_scalar",
+    "scatter_nd_scalar",
+    "indexed_segment_sum",
+    "take",
+    "take_along_axis",
+    "multi_slice",
+)
+DATA_ERRORS: Final[dict[str, type[Exception]]] = {
+    **dict.fromkeys(_INDICES, IndexOutOfRangeError),
+    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index"), ValueError),
+}
+"""The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
+
+# What the spec's verdict may be: the classes of docs/semantics.md and the built-in ones they derive from.
+_VERDICTS: Final = (*BK_ERRORS, ValueError, TypeError, IndexError, OverflowError)
+# The methods every backend calls on itself all the time, and those that transform functions: never wrapped.
+_NEVER: Final = frozenset(
+    (
+        "is_tensor", "as_tensor", "is_available", "numpy", "dtype", "staticshape", "shape", "ndims", "cast", "combine_types",
+        "auto_cast", "jit_compile", "jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian", "custom_gradient",
+        "while_loop", "call", "vectorized_call", "numpy_call", "list_devices", "get_default_device", "set_default_device",
+        "get_device", "get_device_by_ref", "block_until_ready", "is_module", "is_sparse", "nn_library", "prefers_channels_last",
+        "requires_fixed_shapes_when_tracing", "seed", "variable", "compute_count", "supports", "features",
+        "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear",
+    )
+)  # fmt: skip
+_WRAPPED: Final = "__bk_kernel__"
+_NAMED: Final = (ValueError, TypeError, IndexError, OverflowError)  # exactly these built-in types get the operation's name
+
+
+def _template(backend: Backend | None, value: Any) -> Any:
+    """`value` as the spec sees it: native tensors become `ShapeDtype`s (sequences element by element).
+
+    Without a backend, values go to the spec as they are (NumPy arrays describe themselves).
+    """
+    from ._specs import ShapeDtype
+
+    if backend is None:
+        return value
+    if isinstance(value, (list, tuple)) and value and any(backend.is_tensor(v, only_native=True) for v in value):
+        return type(value)(_template(backend, v) for v in value) if isinstance(value, list) else tuple(_template(backend, v) for v in value)
+    if backend.is_tensor(value, only_native=True):
+        if backend.is_sparse(value):
+            raise LookupError("sparse")  # the specs describe dense tensors: no verdict
+        return ShapeDtype(tuple(backend.staticshape(value)), backend.dtype(value))
+    return value
+
+
+def spec_verdict(backend: Backend | None, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> BaseException | None:
+    """The error `op`'s spec gives for these arguments, or None when it accepts them (or cannot tell)."""
+    from ._specs import op_specs
+
+    spec = op_specs().get(op)
+    if spec is None:
+        return None
+    try:
+        templates = tuple(_template(backend, a) for a in args)
+        named = {k: _template(backend, v) for k, v in kwargs.items()}
+    except Exception:  # a value the backend cannot describe: no verdict
+        return None
+    try:
+        _signature(spec).bind(*templates, **named)
+    except TypeError:  # the call does not fit the spec's arguments: a Python-level mistake, not the spec's to judge
+        return None
+    try:
+        spec.infer(*templates, **named)
+    except _VERDICTS as verdict:
+        return verdict
+    except Exception:  # a spec that cannot handle these values decides nothing
+        return None
+    return None
+
+
+@functools.cache
+def _signature(spec: Any) -> inspect.Signature:
+    return inspect.signature(spec._infer)
+
+
+def explain_failure(backend: Backend | None, op: str, error: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> NoReturn:
+    """Raises the bk error that `error` (raised by `backend`'s kernel of `op` for these arguments) means.
+
+    For plugin authors who catch inside a kernel that the core does not wrap (see
+    `Backend.unchecked_operations`): call it in the `except` branch. `backend` may be None when the
+    arguments are NumPy arrays or other objects with `shape` and a NumPy `dtype`. Never reads the
+    framework's message: the spec decides mistakes of shape, axis and kind; the plugin's declared
+    `kernel_errors` and `DATA_ERRORS` decide mistakes in the data; anything else is raised unchanged.
+    """
+    if isinstance(error, BK_ERRORS) and str(error).startswith(f"{op}:"):
+        raise error  # the kernel's own verdict, naming the operation
+    verdict = spec_verdict(backend, op, args, kwargs)
+    if verdict is not None:
+        raise verdict from error
+    if isinstance(error, BK_ERRORS):
+        raise error  # raised by an operation the kernel called (as_tensor, ...): its class stands
+    if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (ValueError, IndexError)):
+        data = DATA_ERRORS.get(op)
+        if data is not None:
+            text = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise data(f"{op}: {text}") from error
+    text = str(error).strip()
+    if type(error) in _NAMED and text and not text.startswith(f"{op}:"):  # name the operation, as bk's own errors do
+        raise type(error)(f"{op}: {text}") from error
+    raise error
+
+
+def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(kernel)
+    def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return kernel(self, *args, **kwargs)
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, kwargs)
+
+    setattr(checked, _WRAPPED, kernel)
+    return checked
+
+
+def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
+    """Wraps the kernels `cls` defines (its own methods and its mixins', not the base class's defaults)."""
+    from ._backend import Backend
+
+    skip = _NEVER | frozenset(cls.unchecked_operations)
+    for name in catalogue:
+        if name in skip:
+            continue
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or owner is Backend or owner in Backend.__mro__:
+            continue
+        method = vars(owner)[name]
+        if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None:
+            continue
+        setattr(cls, name, _wrap(name, method))
+
+
+def _is_plain_function(method: Any) -> bool:
+    return isinstance(method, types.FunctionType) and not getattr(method, "__isabstractmethod__", False)

@@ -569,3 +569,33 @@ def test_rules_in_docstrings_are_valid_restructured_text():
         errors = io.StringIO()
         docutils_core.publish_doctree(function.__doc__.split("Rule: ", 1)[1], settings_overrides={"warning_stream": errors, "report_level": 2})
         assert not errors.getvalue(), f"{name}: {errors.getvalue()}"
+
+
+def test_operand_dtype_is_the_cast_plan():
+    b, i8 = t((2,), BOOL), t((2,), I8)
+    plan = {
+        ("add", (b, b)): I32,
+        ("div", (i8, i8)): F32,
+        ("mul", (i8, 2.5)): F32,
+        ("greater_than", (i8, 2)): I8,
+        ("greater_than", (i8, 300)): None,  # compared by value, not in one dtype
+        ("equal", (-300, i8)): None,
+        ("abs", (t((2,), C64),)): C64,  # computed on the complex values, the result is real
+        ("sqrt", (i8,)): F32,
+        ("isnan", (t((2,), F16),)): F16,
+        ("mean", (i8,)): F32,
+        ("std", (t((2,), C128),)): C128,
+        ("sum", (i8,)): I8,  # the kernel widens as it sums
+        ("pow", (b, b)): I8,
+        ("clip", (i8, -1.5, 2.5)): I8,
+        ("where", (b, i8, 1.5)): F32,
+        ("reshape", (i8, (2, 1))): None,  # shape operations keep each input's dtype
+    }
+    for (op, args), expected in plan.items():
+        assert bk.op_spec(op).operand_dtype(*args) == expected, op
+    with bk.precision(64):
+        assert bk.op_spec("add").operand_dtype(t((2,), F32), 1) == F64
+    with pytest.raises(bk.ArgumentTypeError, match="^and_: "):
+        bk.op_spec("and_").operand_dtype(t((2,), F32), 1)
+    with pytest.raises(OverflowError):
+        bk.op_spec("add").operand_dtype(i8, 300)

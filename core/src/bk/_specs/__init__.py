@@ -10,7 +10,9 @@ Public API (re-exported by `bk`)
 --------------------------------
 - `ShapeDtype(shape, dtype)`: frozen, hashable template of a tensor (`None` sizes are unknown).
 - `OpSpec`: `.name`, `.rule` (one paragraph of text), `.params` (argument names and kinds),
-  `.infer(*args, **kwargs)` -> `ShapeDtype` or a tuple of them.
+  `.call_signature` (an `inspect.Signature`), `.infer(*args, **kwargs)` -> `ShapeDtype` or a tuple
+  of them, and `.operand_dtype(*args, **kwargs)` -> the `DType` the tensor operands are cast to
+  before the kernel (elementwise operations, reductions, `where`, `clip`), or `None`.
 - `op_spec(name)`, `op_specs()` (read-only mapping), `eval_shape(op_name, *args, **kwargs)`.
 
 Registering the spec of a new operation (for core modules that add operations)
@@ -31,16 +33,20 @@ modules listed in `SPEC_MODULES` (add yours there, so the spec exists before any
         ...
         return ShapeDtype(shape, WIDEN(t.dtype))
 
-- `register(spec, *, replace=False)`: adds an `OpSpec(name, rule, infer)`; a second spec of the
-  same name is a `ValueError` unless `replace=True`.
-- `spec_rule(name, rule, *, replace=False)`: decorator form of `register`; the infer function's
-  parameter annotations (strings such as `"Tensor"`, `"Axis"`, `"Axes"`, `"Shape"`,
-  `"DTypeLike"`, `"int"`) become `OpSpec.params`.
-- Building blocks (each registers and returns the `OpSpec`):
-  `unary(name, result, rule, *, kinds=NUMERIC, argument="x")`,
+- `register(spec, *, replace=False)`: adds an `OpSpec(name, rule, infer, params=None,
+  operands=None)`; a second spec of the same name is a `ValueError` unless `replace=True`.
+- `spec_rule(name, rule, *, operands=None, replace=False)`: decorator form of `register`; the
+  infer function's parameter annotations (strings such as `"Tensor"`, `"Axis"`, `"Axes"`,
+  `"Shape"`, `"DTypeLike"`, `"int"`) become `OpSpec.params`; `operands` (same arguments, returns
+  a `DType` or `None`) becomes `OpSpec.operand_dtype`.
+- Building blocks (each registers and returns the `OpSpec`, with its `operand_dtype`):
+  `unary(name, result, rule, *, kinds=NUMERIC, argument="x", compute=None)`,
   `binary(name, rule, *, result=None, kinds=NUMERIC, bool_as=None, int_to_float=False,
   check_overflow=True, names=("a", "b"))`,
-  `reduction(name, result, rule, *, kinds=NUMERIC, keepdims=True, empty_error=False, argument="value")`.
+  `reduction(name, result, rule, *, kinds=NUMERIC, keepdims=True, empty_error=False,
+  argument="value", compute=None)`. `compute` maps the input's dtype to the dtype it is cast to
+  before the kernel when that is not the result's (`abs`: `SAME`, the result being real; `mean`:
+  `FLOAT_RESULT`).
   Dtype rules (`DType -> DType`): `SAME` (floats take the set precision), `FLOAT_RESULT`
   (bool/int give the default float), `REAL_RESULT` (complex gives its float), `BOOL_RESULT`,
   `WIDEN` (sum's rule). Kind sets: `NUMERIC`, `INTEGER_KINDS` (bool, int), `FLOAT_KINDS`.

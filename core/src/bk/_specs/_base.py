@@ -446,15 +446,46 @@ class OpSpec:
         rule: One paragraph of plain text stating the rule (shown in the method's docstring).
         params: `(argument name, kind)` pairs, the kinds as the infer function annotates them
             (`'Tensor'`, `'Axis'`, `'Shape'`, `'DTypeLike'`, `'int'`, ...).
+
+    Args:
+        name: The catalogue name.
+        rule: The rule's text (whitespace is normalised).
+        infer: Takes the operation's arguments and returns the result's template(s) or raises.
+        params: The argument kinds; by default read from `infer`'s parameter annotations.
+        operands: Optional, takes the same arguments and returns the `DType` the tensor operands
+            are computed in (the cast plan of elementwise operations and reductions).
     """
 
-    __slots__ = ("_infer", "name", "params", "rule")
+    __slots__ = ("_infer", "_operands", "name", "params", "rule")
 
-    def __init__(self, name: str, rule: str, infer: Callable[..., Any], params: tuple[tuple[str, str], ...] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        rule: str,
+        infer: Callable[..., Any],
+        params: tuple[tuple[str, str], ...] | None = None,
+        operands: Callable[..., DType | None] | None = None,
+    ) -> None:
         self.name = name
         self.rule = " ".join(rule.split())
         self._infer = infer
+        self._operands = operands
         self.params = params if params is not None else _params_of(infer)
+
+    def operand_dtype(self, *args: Any, **kwargs: Any) -> DType | None:
+        """The `DType` the tensor operands are converted to before the kernel runs, for these arguments.
+
+        For elementwise operations the common type the operands compute in (`add` of two bools:
+        int32, `div` of ints: the default float, `greater_than(int8, 2)`: int8, while the result is
+        bool); for reductions the input's cast (`mean` of ints: the default float). `None` where the
+        operation has no single such dtype (shape operations keep each input's own), or where the
+        operands cannot be converted to one (a comparison with a Python int beyond the range of the
+        integer tensor beside it compares by value).
+
+        Raises:
+            Exception: the error `infer` raises for a dtype or argument mistake.
+        """
+        return None if self._operands is None else self._operands(*args, **kwargs)
 
     def infer(self, *args: Any, **kwargs: Any) -> Any:
         """The template of the result (`ShapeDtype`, or a tuple of them) for these arguments.
@@ -463,8 +494,9 @@ class OpSpec:
         framework tensors); Python numbers are weak. Nothing proportional to the shapes is allocated.
 
         Raises:
-            The bk error an eager backend raises for the same call (`ShapeMismatchError`,
-            `AxisError`, `ArgumentTypeError`, `ValueError`, `OverflowError`, ...).
+            Exception: the error an eager backend raises for the same call: `bk.ShapeMismatchError`,
+                `bk.AxisError`, `bk.ArgumentTypeError`, `bk.IndexOutOfRangeError`, `ValueError` or
+                `OverflowError`, with a message that names the operation.
         """
         try:
             return self._infer(*args, **kwargs)
@@ -518,16 +550,17 @@ def register(spec: OpSpec, *, replace: bool = False) -> OpSpec:
     return spec
 
 
-def spec_rule(name: str, rule: str, *, replace: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def spec_rule(name: str, rule: str, *, operands: Callable[..., DType | None] | None = None, replace: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: registers the decorated infer function as the spec of operation `name`.
 
     The function takes the operation's arguments (with the catalogue's names and defaults,
     annotated with their kinds) and returns the result's `ShapeDtype` (or a tuple of them); it
-    raises the bk error of each mistake. It is returned unchanged.
+    raises the bk error of each mistake. It is returned unchanged. `operands` (optional, same
+    arguments) gives `OpSpec.operand_dtype`.
     """
 
     def decorate(infer: Callable[..., Any]) -> Callable[..., Any]:
-        register(OpSpec(name, rule, infer), replace=replace)
+        register(OpSpec(name, rule, infer, operands=operands), replace=replace)
         return infer
 
     return decorate

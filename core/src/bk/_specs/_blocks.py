@@ -14,9 +14,11 @@ from ._base import (
     NUMERIC,
     OpSpec,
     ShapeDtype,
+    Weak,
     as_operand,
     at_precision,
     broadcast_shapes,
+    check_int_range,
     check_kinds,
     default_float,
     float_of,
@@ -65,19 +67,33 @@ def WIDEN(dtype: DType) -> DType:
     return at_precision(dtype)
 
 
-def unary(name: str, result: DTypeRule, rule: str, *, kinds: frozenset[type] = NUMERIC, argument: str = "x", register_it: bool = True) -> OpSpec:
+def unary(
+    name: str,
+    result: DTypeRule,
+    rule: str,
+    *,
+    kinds: frozenset[type] = NUMERIC,
+    argument: str = "x",
+    compute: DTypeRule | None = None,
+    register_it: bool = True,
+) -> OpSpec:
     """The spec of an elementwise function of one tensor `x`: same shape, dtype `result(x.dtype)`.
 
     A Python number alone takes `as_tensor`'s dtype. A dtype kind outside `kinds` raises
-    `ArgumentTypeError`.
+    `ArgumentTypeError`. `compute` maps x's dtype to the dtype x is cast to before the kernel
+    (`OpSpec.operand_dtype`); by default the result's dtype (x's own for bool results).
     """
 
     def core(x: Any) -> ShapeDtype:
         operand = strong(x, name, argument, kinds)
         return ShapeDtype(operand.shape, result(operand.dtype))
 
+    def operands(x: Any) -> DType:
+        dtype = strong(x, name, argument, kinds).dtype
+        return compute(dtype) if compute is not None else dtype if result is BOOL_RESULT else result(dtype)
+
     params = ((argument, "Tensor"),)
-    spec = OpSpec(name, rule, with_signature(name, core, params), params)
+    spec = OpSpec(name, rule, with_signature(name, core, params), params, with_signature(name, operands, params))
     return register(spec) if register_it else spec
 
 
@@ -105,7 +121,7 @@ def binary(
     """
     first, second = names
 
-    def core(a: Any, b: Any) -> ShapeDtype:
+    def operands(a: Any, b: Any) -> DType:
         left, right = as_operand(a, name, first), as_operand(b, name, second)
         dtype = promote(name, (left, right), check_overflow=check_overflow and not int_to_float)
         if dtype.kind is bool and bool_as is not None:
@@ -113,11 +129,24 @@ def binary(
         if int_to_float and dtype.kind in (bool, int):
             dtype = default_float()
         check_kinds(name, dtype, kinds, f"{first} and {second}")
-        shape = broadcast_shapes(name, shape_of(left), shape_of(right))
+        return dtype
+
+    def core(a: Any, b: Any) -> ShapeDtype:
+        dtype = operands(a, b)
+        shape = broadcast_shapes(name, shape_of(as_operand(a, name, first)), shape_of(as_operand(b, name, second)))
         return ShapeDtype(shape, result(dtype) if result is not None else dtype)
 
+    def plan(a: Any, b: Any) -> DType | None:
+        dtype = operands(a, b)
+        if not check_overflow and dtype.kind is int:
+            try:
+                check_int_range(name, dtype, [Weak(o) for o in (a, b) if type(o) is int])
+            except OverflowError:
+                return None  # compared by value, not in one dtype
+        return dtype
+
     params = ((first, "Tensor"), (second, "Tensor"))
-    spec = OpSpec(name, rule, with_signature(name, core, params), params)
+    spec = OpSpec(name, rule, with_signature(name, core, params), params, with_signature(name, plan, params))
     return register(spec) if register_it else spec
 
 
@@ -130,6 +159,7 @@ def reduction(
     keepdims: bool = True,
     empty_error: bool = False,
     argument: str = "value",
+    compute: DTypeRule | None = None,
 ) -> OpSpec:
     """The spec of a reduction `name(value, axis=None, keepdims=False)`.
 
@@ -140,6 +170,8 @@ def reduction(
         keepdims: Whether the operation takes a `keepdims` argument (`prod` does not).
         empty_error: Reducing an axis of size 0 raises `ValueError` (no identity: `max`, `min`).
         argument: The name of the tensor argument in the catalogue.
+        compute: Maps the input's dtype to the dtype it is cast to before the kernel
+            (`OpSpec.operand_dtype`); by default the input's own, floats at the set precision.
     """
 
     def finish(value: Any, axis: Any = None, keepdims: bool = False) -> ShapeDtype:
@@ -149,9 +181,14 @@ def reduction(
             raise ValueError(f"{name}: the {name} of no elements (shape {operand.shape}) is undefined; there is no identity")
         return ShapeDtype(shape, result(operand.dtype))
 
+    def operands(value: Any, axis: Any = None, keepdims: bool = False) -> DType:
+        dtype = strong(value, name, argument, kinds).dtype
+        return dtype if result is BOOL_RESULT else at_precision(dtype) if compute is None else compute(dtype)
+
     params = ((argument, "Tensor"), ("axis", "Axes"), ("keepdims", "bool")) if keepdims else ((argument, "Tensor"), ("axis", "Axes"))
-    infer = with_signature(name, finish, params, {"axis": None, "keepdims": False})
-    return register(OpSpec(name, rule, infer, params))
+    defaults = {"axis": None, "keepdims": False}
+    infer = with_signature(name, finish, params, defaults)
+    return register(OpSpec(name, rule, infer, params, with_signature(name, operands, params, defaults)))
 
 
 def with_signature(name: str, function: Callable[..., Any], params: tuple[tuple[str, str], ...], defaults: dict[str, Any] | None = None) -> Callable[..., Any]:

@@ -78,9 +78,9 @@ for _name, _what in {"sigmoid": "1 / (1 + exp(-x))", "softplus": "log(1 + exp(x)
         kinds=_REAL,
     )
 
-unary("abs", REAL_RESULT, "Absolute value, elementwise, same shape and dtype (bool and ints stay as they are); complex values give the float of their precision (complex64 gives float32).")
-unary("real", REAL_RESULT, "Real part, same shape; complex values give the float of their precision, other dtypes stay as they are.")
-unary("imag", REAL_RESULT, "Imaginary part, same shape; complex values give the float of their precision, real values give zeros of their own dtype.")
+unary("abs", REAL_RESULT, "Absolute value, elementwise, same shape and dtype (bool and ints stay as they are); complex values give the float of their precision (complex64 gives float32).", compute=SAME)
+unary("real", REAL_RESULT, "Real part, same shape; complex values give the float of their precision, other dtypes stay as they are.", compute=SAME)
+unary("imag", REAL_RESULT, "Imaginary part, same shape; complex values give the float of their precision, real values give zeros of their own dtype.", compute=SAME)
 unary("conj", SAME, "Complex conjugate, same shape and dtype (real values are returned as they are).")
 unary("round", SAME, "Rounds to the nearest integer (halves to even), same shape and dtype: bool and ints stay as they are; complex values round both parts.")
 unary("ceil", SAME, "Smallest integer not below x, same shape and dtype (bool and ints stay as they are). Complex values raise ArgumentTypeError.", kinds=_REAL)
@@ -170,6 +170,7 @@ _pow_spec = binary("pow", "", register_it=False, bool_as=_INT8, names=("base", "
 @spec_rule(
     "pow",
     f"base ** exp. {_ARITHMETIC} Two bools give int8. An integer result with a negative Python int exponent raises ValueError (integers to negative integer powers).",
+    operands=_pow_spec.operand_dtype,
 )
 def _pow(base: Tensor, exp: Tensor) -> ShapeDtype:
     result: ShapeDtype = _pow_spec.infer(base, exp)
@@ -181,9 +182,16 @@ def _pow(base: Tensor, exp: Tensor) -> ShapeDtype:
 # ---------------------------------------------------------------- where and clip
 
 
+def _where_operands(condition: Tensor, x: Tensor = None, y: Tensor = None) -> DType | None:
+    if x is None or y is None:
+        return None
+    return promote("where", (as_operand(x, "where", "x"), as_operand(y, "where", "y")), check_overflow=False)
+
+
 @spec_rule(
     "where",
     "where(condition, x, y): x where condition holds, else y. The shape broadcasts condition, x and y as in NumPy (ShapeMismatchError otherwise). The dtype is the common type of x and y, Python numbers weak (NEP 50); a Python int outside the range of the other branch's integer dtype wraps, as numpy.where. where(condition) alone gives the (nnz, ndim) int64 indices of true elements (nnz unknown). Only one of x and y: ValueError.",
+    operands=_where_operands,
 )
 def _where(condition: Tensor, x: Tensor = None, y: Tensor = None) -> ShapeDtype:
     if x is None and y is None:
@@ -199,9 +207,14 @@ def _where(condition: Tensor, x: Tensor = None, y: Tensor = None) -> ShapeDtype:
     return ShapeDtype(broadcast_shapes("where", shape_of(flags), shape_of(left), shape_of(right)), dtype)
 
 
+def _clip_operands(x: Tensor, minimum: Any, maximum: Any) -> DType:
+    return SAME(strong(x, "clip", "x").dtype)
+
+
 @spec_rule(
     "clip",
     "x limited to [minimum, maximum]; the dtype is x's for bounds of any kind (int8 clipped to -1.5 stays int8, bool stays bool; floats take the set precision). The shape broadcasts x and the bounds as in NumPy (ShapeMismatchError otherwise). A bound may be None (no limit).",
+    operands=_clip_operands,
 )
 def _clip(x: Tensor, minimum: Any, maximum: Any) -> ShapeDtype:
     operand = strong(x, "clip", "x")

@@ -21,11 +21,12 @@ _WIDENS: Final = "bool and signed ints narrower than 64 bits widen to int64, uns
 
 reduction("sum", WIDEN, f"Sum over axis: {_WIDENS}. The sum of nothing is 0. {_AXES}")
 reduction("prod", WIDEN, f"Product over axis (no keepdims argument): {_WIDENS}. The product of nothing is 1. {_AXES}", keepdims=False)
-reduction("mean", float_of, f"Mean over axis: bool and ints give the default float, floats and complex values keep their dtype or take the set precision. The mean of nothing is NaN. {_AXES}")
+reduction("mean", float_of, compute=float_of, rule=f"Mean over axis: bool and ints give the default float, floats and complex values keep their dtype or take the set precision. The mean of nothing is NaN. {_AXES}")
 reduction(
     "std",
     lambda dtype: real_of(float_of(dtype)),
-    f"Population standard deviation over axis: bool and ints give the default float, complex values the float of their precision. {_AXES}",
+    compute=float_of,
+    rule=f"Population standard deviation over axis: bool and ints give the default float, complex values the float of their precision. {_AXES}",
     argument="x",
 )
 _NO_IDENTITY: Final = "Reducing an axis of size 0 raises ValueError (no identity)."

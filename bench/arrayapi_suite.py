@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", dest="keyword", help="pytest -k expression")
     parser.add_argument("--failures", type=Path, help="write the failing test ids to this file")
     parser.add_argument("--xfails", type=Path, help="a file of expected failures (the suite's --xfails-file)")
+    parser.add_argument("--show", action="store_true", help="print pytest's whole output")
     parser.add_argument("--messages", action="store_true", help="print each failure's first message line")
     args, pytest_args = parser.parse_known_args(argv)  # the rest goes to pytest
     if not args.backend and not args.module:
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                 message = (t.get("call") or t.get("setup") or {}).get("crash", {}).get("message", "")
                 print(t["nodeid"], "::", message.splitlines()[0][:300] if message else "")
     summary = [line for line in output.splitlines() if re.search(r"\d+ (passed|failed)", line)]
-    print(summary[-1] if summary else output[-3000:])
+    print(output if args.show else summary[-1] if summary else output[-3000:])
     if args.failures:
         args.failures.write_text("".join(f"{name}\n" for name in failed))
         print(f"{len(failed)} failing test ids written to {args.failures}")

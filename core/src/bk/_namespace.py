@@ -199,15 +199,17 @@ def native_dtypes(backend: Any) -> dict[DType, Any]:
     """The framework's dtype object for each standard dtype the backend can create.
 
     A backend may declare them with a method `array_api_dtypes()` returning `{DType: native}`;
-    otherwise each is the native `.dtype` of `backend.zeros((0,), dtype)` (dtypes it cannot
-    create are left out; float64 also when the backend does not claim it).
+    otherwise each is the native `.dtype` of `backend.zeros((0,), dtype)`. Dtypes it cannot create,
+    declares in `Backend.unsupported_dtypes`, or (float64, complex128) without the `float64`
+    capability are left out.
     """
     declared = getattr(backend, "array_api_dtypes", None)
     if callable(declared):
         return dict(declared())
     found: dict[DType, Any] = {}
+    lacking = getattr(backend, "unsupported_dtypes", frozenset())
     for dtype in STANDARD_DTYPES.values():
-        if dtype.precision == 64 and not backend.supports("float64"):
+        if dtype in lacking or (dtype.precision == 64 and not backend.supports("float64")):
             continue
         try:
             native = backend.zeros((0,), dtype).dtype

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import bk_lazy
 import numpy as np
 
 import bk
-import bk_lazy
 from bk import DType
 
 

@@ -59,6 +59,12 @@ def test_repeated_casts_collapse(lazy: bk.Backend) -> None:
     lossy = lazy.cast(lazy.cast(y, I32), F64)  # float64 -> int32 truncates: both casts stay
     assert lossy.args[0].fn_name == "cast"
     np.testing.assert_array_equal(bk_lazy.Function([y], lossy)(np.array([1.5, -2.5, 3.0])), [1.0, -2.0, 3.0])
+    small = bk_lazy.Variable((3,), "int8", name="small")
+    assert lazy.cast(lazy.cast(small, I32), F64).args[0] is small  # int8 -> int32 keeps every value
+    big = bk_lazy.Variable((3,), "int64", name="big")
+    kept = lazy.cast(lazy.cast(big, F64), DType(int, 64))  # int64 -> float64 rounds large values
+    assert kept.args[0].fn_name == "cast"
+    assert bk_lazy.Function([big], kept)(np.array([2**53 + 1, 0, -1]))[0] == 2**53
 
 
 # ---------------------------------------------------------------- Function: trees and checks

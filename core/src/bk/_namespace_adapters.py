@@ -1,0 +1,999 @@
+"""The adapters of `bk.array_namespace`: the standard's signatures on top of catalogue operations.
+
+Each factory takes a backend and its namespace and returns one function of the standard. Adapters
+translate arguments only (`dtype=`, `keepdims=`, `copy=`, `device=`, axes, argument order, named
+tuples of results); every value comes from catalogue operations. The table that says which
+standard name uses which factory is `_namespace_table.py`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from ._axes import normalize_axes, normalize_axis
+from ._context import precision
+from ._dtype import DType
+
+Factory = Callable[[Any, Any], Callable[..., Any]]
+
+_BOOL: Final = DType(bool)
+_INT64: Final = DType(int, 64)
+_FLOAT32: Final = DType(float, 32)
+_COMPLEX64: Final = DType(complex, 64)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _shape_of(b: Any, x: Any) -> tuple[int, ...]:
+    return tuple(b.staticshape(x))
+
+
+def _as_shape(shape: Any) -> tuple[int, ...]:
+    return (shape,) if isinstance(shape, int) else tuple(shape)
+
+
+def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> Any:
+    """`result` of a reduction over `axis` reshaped as with keepdims."""
+    axes = normalize_axes(axis, len(shape), op)
+    axes = tuple(range(len(shape))) if axes is None else axes
+    return b.reshape(result, tuple(1 if i in axes else s for i, s in enumerate(shape)))
+
+
+def _placer(b: Any, ns: Any) -> Callable[[Any, Any], Any]:
+    """A function that moves a new array to `device` (None: the default device stays)."""
+    from ._device import ComputeDevice
+
+    def place(x: Any, device: Any) -> Any:
+        if device is None:
+            return x
+        if not isinstance(device, ComputeDevice):
+            try:
+                device = b.get_device_by_ref(device)
+            except KeyError:
+                raise ValueError(
+                    f"{b.name}: {device!r} is not a device of this namespace; see xp.__array_namespace_info__().devices()"
+                ) from None
+        if device == b.get_default_device() or not b.supports("allocate_on_device"):
+            return x
+        return b.allocate_on_device(x, device)
+
+    return place
+
+
+def _default_dtype(value: Any) -> DType:
+    """The default dtype of a Python scalar fill value."""
+    if isinstance(value, bool):
+        return _BOOL
+    if isinstance(value, int):
+        return _INT64
+    if isinstance(value, complex):
+        return _COMPLEX64
+    return _FLOAT32
+
+
+def _accumulation_dtype(x_dtype: DType, dtype: DType | None) -> DType:
+    """The result dtype of `sum`, `prod`, `cumulative_sum`, ... with `dtype=None`: 64-bit ints widen."""
+    if dtype is not None:
+        return dtype
+    if x_dtype.kind is int:
+        return DType(int, 64, signed=x_dtype.signed)
+    if x_dtype.kind is bool:
+        return _INT64
+    return x_dtype
+
+
+# ---------------------------------------------------------------- creation
+
+
+def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
+    import numpy as np
+
+    from ._dtype import to_numpy_dtype
+
+    place = _placer(b, ns)
+
+    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
+        native = b.is_tensor(obj, only_native=True)
+        target = None if dtype is None else ns.as_dtype(dtype, "asarray")
+        if native:
+            result = obj if target is None else b.cast(obj, target)
+        elif target is not None:
+            result = b.cast(b.as_tensor(np.asarray(obj, dtype=to_numpy_dtype(target))), target)
+        else:
+            result = b.as_tensor(obj)
+        if copy is False and result is not obj and not (isinstance(obj, np.ndarray) and b.name == "numpy"):
+            raise ValueError(f"asarray: copy=False, but converting this {type(obj).__name__} needs a copy")
+        if copy and (result is obj or not native):
+            result = b.copy(result)
+        return place(result, device)
+
+    return asarray
+
+
+def _arange(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
+        if dtype is None:
+            ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+            target = _INT64 if ints else _FLOAT32
+        else:
+            target = ns.as_dtype(dtype, "arange")
+        if stop is None:
+            start, stop = 0, start
+        if target.kind is int and target != _INT64:  # frameworks count in fewer int types than they store
+            return place(b.cast(b.range(start, stop, step, dtype=_INT64), target), device)
+        return place(b.range(start, stop, step, dtype=target), device)
+
+    return arange
+
+
+def _filled(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        make = getattr(b, op)
+        place = _placer(b, ns)
+
+        def filled(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+            target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)
+            return place(make(_as_shape(shape), target), device)
+
+        return filled
+
+    return factory
+
+
+def _filled_like(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        make, like = getattr(b, op), getattr(b, f"{op}_like")
+        place = _placer(b, ns)
+
+        def filled_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+            if dtype is None:
+                return place(like(x), device)
+            return place(make(_shape_of(b, x), ns.as_dtype(dtype, f"{op}_like")), device)
+
+        return filled_like
+
+    return factory
+
+
+def _full(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
+        return place(b.full(_as_shape(shape), fill_value, target), device)
+
+    return full
+
+
+def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
+        return place(b.full(_shape_of(b, x), fill_value, target), device)
+
+    return full_like
+
+
+def _empty(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "empty")
+        return place(b.empty(_as_shape(shape), target), device)
+
+    return empty
+
+
+def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "empty_like")
+        return place(b.empty(_shape_of(b, x), target), device)
+
+    return empty_like
+
+
+def _eye(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Any:
+        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye")
+        return place(b.eye(n_rows, n_cols, k=k, dtype=target), device)
+
+    return eye
+
+
+def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True) -> Any:
+        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
+        with precision(target.precision or 32):  # computed in the precision of the dtype asked for
+            values = b.linspace(start, stop, num) if endpoint else b.linspace_without_last(start, stop, num)
+        return place(b.cast(values, target), device)
+
+    return linspace
+
+
+def _meshgrid(b: Any, ns: Any) -> Callable[..., Any]:
+    def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+        if indexing not in ("xy", "ij"):
+            raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', not {indexing!r}")
+        if indexing == "ij" or len(arrays) < 2:
+            return list(b.meshgrid(*arrays))
+        grids = b.meshgrid(arrays[1], arrays[0], *arrays[2:])  # 'xy' is 'ij' with the first two arrays swapped
+        return [grids[1], grids[0], *grids[2:]]
+
+    return meshgrid
+
+
+def _triangle(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def triangle(x: Any, /, *, k: int = 0) -> Any:
+            return kernel(x, k)
+
+        return triangle
+
+    return factory
+
+
+def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+        result = b.from_dlpack(x)
+        if copy:
+            result = b.copy(result)
+        return place(result, device)
+
+    return from_dlpack
+
+
+# ---------------------------------------------------------------- data types
+
+
+def _astype(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+        target = ns.as_dtype(dtype, "astype")
+        if b.dtype(x) == target:
+            return place(b.copy(x) if copy else x, device)
+        return place(b.cast(x, target), device)
+
+    return astype
+
+
+def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
+    def result_type(*arrays_and_dtypes: Any) -> Any:
+        if not arrays_and_dtypes:
+            raise ValueError("result_type: at least one array or dtype is required")
+        scalars = [v for v in arrays_and_dtypes if type(v) in (bool, int, float, complex)]
+        strong = [ns.dtype_of(v) for v in arrays_and_dtypes if type(v) not in (bool, int, float, complex)]
+        if not strong:
+            raise ValueError("result_type: at least one array or dtype is required beside Python scalars")
+        result = b.combine_types(*strong)
+        if scalars:
+            result = b._weak_promotion(result, scalars)
+        return ns.as_native(result)
+
+    return result_type
+
+
+def _can_cast(b: Any, ns: Any) -> Callable[..., Any]:
+    def can_cast(from_: Any, to: Any, /) -> bool:
+        source, target = ns.dtype_of(from_), ns.as_dtype(to, "can_cast")
+        if source.kind is not target.kind and not (
+            source.kind is bool or (source.kind, target.kind) in ((int, float), (int, complex), (float, complex))
+        ):
+            return False
+        if (source.kind, target.kind) in ((int, float), (int, complex)):
+            return False  # the standard promotes no integer to a float
+        return bool(b.combine_types(source, target) == target)
+
+    return can_cast
+
+
+def _finfo(b: Any, ns: Any) -> Callable[..., Any]:
+    from ._namespace import finfo as info
+
+    def finfo(type: Any, /) -> Any:
+        return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "finfo"))
+
+    return finfo
+
+
+def _iinfo(b: Any, ns: Any) -> Callable[..., Any]:
+    from ._namespace import iinfo as info
+
+    def iinfo(type: Any, /) -> Any:
+        return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "iinfo"))
+
+    return iinfo
+
+
+def _isdtype(b: Any, ns: Any) -> Callable[..., Any]:
+    from ._namespace import is_kind
+
+    def isdtype(dtype: Any, kind: Any) -> bool:
+        return is_kind(ns.as_dtype(dtype, "isdtype"), kind, ns)
+
+    return isdtype
+
+
+# ---------------------------------------------------------------- elementwise
+
+
+def _swapped(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def swapped(x1: Any, x2: Any, /) -> Any:
+            return kernel(x2, x1)
+
+        return swapped
+
+    return factory
+
+
+def _negative(b: Any, ns: Any) -> Callable[..., Any]:
+    def negative(x: Any, /) -> Any:
+        dtype = b.dtype(x)
+        if dtype.kind is int and not dtype.signed:
+            return b.sub(0, x)  # wraps as the standard asks
+        return b.mul(x, -1)  # -0.0 for 0.0, which 0 - x would not give
+
+    return negative
+
+
+def _positive(b: Any, ns: Any) -> Callable[..., Any]:
+    def positive(x: Any, /) -> Any:
+        return x
+
+    return positive
+
+
+def _square(b: Any, ns: Any) -> Callable[..., Any]:
+    mul = b.mul
+
+    def square(x: Any, /) -> Any:
+        return mul(x, x)
+
+    return square
+
+
+def _clip(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.clip
+
+    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        if max is None:
+            return x if min is None else b.maximum(x, min)
+        if min is None:
+            return b.minimum(x, max)
+        return kernel(x, min, max)
+
+    return clip
+
+
+# ---------------------------------------------------------------- reductions and statistics
+
+
+def _accumulate(op: str, keepdims_native: bool) -> Factory:
+    """`sum` and `prod`: the catalogue's already widen integers to 64 bits, as the standard asks for
+    `dtype=None`; a `dtype` casts the input and the result."""
+
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def reduce(x: Any, axis: Any, keepdims: bool) -> Any:
+            if keepdims_native:
+                return kernel(x, axis, keepdims)
+            result = kernel(x, axis)
+            return _kept(b, result, _shape_of(b, x), axis, op) if keepdims else result
+
+        def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+            if dtype is None:
+                return reduce(x, axis, keepdims)
+            target = ns.as_dtype(dtype, op)
+            return b.cast(reduce(b.cast(x, target), axis, keepdims), target)
+
+        return accumulate
+
+    return factory
+
+
+def _reduce(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def reduce(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+            return kernel(x, axis, keepdims)
+
+        return reduce
+
+    return factory
+
+
+def _spread(squared: bool) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        std = b.std
+
+        def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+            result = std(x, axis, keepdims)
+            if squared:
+                result = b.mul(result, result)
+            if correction:
+                shape = _shape_of(b, x)
+                axes = normalize_axes(axis, len(shape), "var" if squared else "std")
+                n = math.prod(shape[i] for i in (range(len(shape)) if axes is None else axes))
+                scale = n / (n - correction) if n > correction else math.inf
+                result = b.mul(result, scale if squared else math.sqrt(scale))
+            return result
+
+        return spread
+
+    return factory
+
+
+def _arg_reduce(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def arg_reduce(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
+            if axis is not None:
+                return kernel(x, axis, keepdims)
+            shape = _shape_of(b, x)
+            result = kernel(b.reshape(x, (-1,)), 0)
+            return b.reshape(result, (1,) * len(shape)) if keepdims else result
+
+        return arg_reduce
+
+    return factory
+
+
+def _cumulative(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+        name = "cumulative_sum" if op == "cumsum" else op
+
+        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+            shape = _shape_of(b, x)
+            if axis is None:
+                if len(shape) != 1:
+                    raise ValueError(f"{name}: axis is required for a {len(shape)}-d array")
+                axis = 0
+            axis = normalize_axis(axis, len(shape), name)
+            x_dtype = b.dtype(x)
+            target = _accumulation_dtype(x_dtype, None if dtype is None else ns.as_dtype(dtype, name))
+            if target != x_dtype:
+                x = b.cast(x, target)
+            result = kernel(x, axis) if shape[axis] else x
+            if include_initial:
+                start = (b.zeros if op == "cumsum" else b.ones)(tuple(1 if i == axis else s for i, s in enumerate(shape)), target)
+                result = b.concat([start, result], axis)
+            return b.cast(result, target)
+
+        return cumulative
+
+    return factory
+
+
+def _diff(b: Any, ns: Any) -> Callable[..., Any]:
+    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+        return b.diff(x, axis=axis, n=n, prepend=prepend, append=append)
+
+    return diff
+
+
+def _count_nonzero(b: Any, ns: Any) -> Callable[..., Any]:
+    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return b.count_nonzero(x, axis=axis, keepdims=keepdims)
+
+    return count_nonzero
+
+
+# ---------------------------------------------------------------- manipulation
+
+
+def _concat(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.concat
+
+    def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+        if axis is None:
+            return kernel([b.reshape(a, (-1,)) for a in arrays], 0)
+        return kernel(list(arrays), axis)
+
+    return concat
+
+
+def _stack(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.stack
+
+    def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> Any:
+        return kernel(list(arrays), axis)
+
+    return stack
+
+
+def _unstack(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.unstack
+
+    def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+        return tuple(kernel(x, axis))
+
+    return unstack
+
+
+def _expand_dims(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.expand_dims
+
+    def expand_dims(x: Any, /, axis: int = 0) -> Any:
+        ndim = len(b.staticshape(x))
+        return kernel(x, normalize_axis(axis, ndim + 1, "expand_dims"))
+
+    return expand_dims
+
+
+def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
+    def squeeze(x: Any, /, axis: Any) -> Any:
+        shape = _shape_of(b, x)
+        axes = normalize_axes(axis, len(shape), "squeeze") or ()
+        for i in axes:
+            if shape[i] != 1:
+                raise ValueError(f"squeeze: axis {i} has size {shape[i]}, not 1")
+        return b.reshape(x, tuple(s for i, s in enumerate(shape) if i not in axes))
+
+    return squeeze
+
+
+def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.transpose
+
+    def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+        return kernel(x, tuple(axes))
+
+    return permute_dims
+
+
+def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.reshape
+
+    def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
+        result = kernel(x, _as_shape(shape))
+        return b.copy(result) if copy else result
+
+    return reshape
+
+
+def _flip(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.flip
+
+    def flip(x: Any, /, *, axis: Any = None) -> Any:
+        return kernel(x, axis)
+
+    return flip
+
+
+def _tile(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.tile
+
+    def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
+        reps = tuple(repetitions)
+        missing = len(b.staticshape(x)) - len(reps)
+        return kernel(x, (1,) * missing + reps if missing > 0 else reps)
+
+    return tile
+
+
+def _repeat(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.repeat
+
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        if axis is None:
+            x, axis = b.reshape(x, (-1,)), 0
+        return kernel(x, repeats, axis)
+
+    return repeat
+
+
+def _roll(b: Any, ns: Any) -> Callable[..., Any]:
+    def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+        return b.roll(x, shift, axis=axis)
+
+    return roll
+
+
+def _moveaxis(b: Any, ns: Any) -> Callable[..., Any]:
+    def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+        return b.moveaxis(x, source, destination)
+
+    return moveaxis
+
+
+def _broadcast_to(b: Any, ns: Any) -> Callable[..., Any]:
+    def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
+        return b.broadcast_to(x, _as_shape(shape))
+
+    return broadcast_to
+
+
+def _broadcast_arrays(b: Any, ns: Any) -> Callable[..., Any]:
+    def broadcast_arrays(*arrays: Any) -> list[Any]:
+        return list(b.broadcast_arrays(*arrays))
+
+    return broadcast_arrays
+
+
+# ---------------------------------------------------------------- searching, sorting, sets, indexing
+
+
+def _sort(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.sort
+
+    def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+        result = kernel(x, axis)
+        return b.flip(result, axis) if descending else result
+
+    return sort
+
+
+def _argsort(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.argsort
+
+    def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+        if not descending:
+            return kernel(x, axis)
+        # stable descending: ascending order of the reversed array, reversed, as indices of x
+        n = _shape_of(b, x)[normalize_axis(axis, len(_shape_of(b, x)), "argsort")]
+        reversed_order = b.flip(kernel(b.flip(x, axis), axis), axis)
+        return b.sub(n - 1, reversed_order)
+
+    return argsort
+
+
+def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
+    def nonzero(x: Any, /) -> tuple[Any, ...]:
+        if not b.staticshape(x):
+            raise ValueError("nonzero: a 0-d array has no indices; use xp.reshape(x, (1,)) first")
+        return tuple(b.unstack(b.nonzero(x), 1))
+
+    return nonzero
+
+
+def _where(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.where
+
+    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+        return kernel(condition, x1, x2)
+
+    return where
+
+
+def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.searchsorted
+
+    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        if sorter is not None:
+            x1 = b.gather(x1, sorter, 0)
+        return kernel(x1, x2, side, _INT64)
+
+    return searchsorted
+
+
+def _unique(kind: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = b.unique
+
+        def unique(x: Any, /) -> Any:
+            shape = _shape_of(b, x)
+            flat = b.reshape(x, (-1,))
+            inverse = kind in ("inverse", "all")
+            counts = kind in ("counts", "all")
+            results = kernel(flat, inverse or kind == "all", counts, 0)
+            values = results[0] if isinstance(results, tuple) else results
+            if kind == "values":
+                return values
+            if kind == "counts":
+                return UniqueCountsResult(values, results[-1])
+            inverse_indices = b.reshape(results[1], shape)
+            if kind == "inverse":
+                return UniqueInverseResult(values, inverse_indices)
+            # first occurrence of each value: the first index of each group in a stable sort by group
+            order = b.argsort(results[1], 0)
+            starts = b.sub(b.cumsum(results[2], 0), results[2])
+            return UniqueAllResult(values, b.gather(order, starts, 0), inverse_indices, results[2])
+
+        return unique
+
+    return factory
+
+
+def _take(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.gather
+
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        if axis is None:
+            if len(b.staticshape(x)) != 1:
+                raise ValueError("take: axis is required for arrays that are not 1-d")
+            axis = 0
+        return kernel(x, indices, axis)
+
+    return take
+
+
+def _take_along_axis(b: Any, ns: Any) -> Callable[..., Any]:
+    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+        return b.take_along_axis(x, indices, axis)
+
+    return take_along_axis
+
+
+# ---------------------------------------------------------------- linear algebra
+
+
+def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.tensordot
+
+    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+        if isinstance(axes, int):
+            if axes < 0:
+                raise ValueError(f"tensordot: axes must be non-negative, not {axes}")
+            n1 = len(b.staticshape(x1))
+            return kernel(x1, list(range(n1 - axes, n1)), x2, list(range(axes)))
+        return kernel(x1, list(axes[0]), x2, list(axes[1]))
+
+    return tensordot
+
+
+def _diagonal(b: Any, ns: Any) -> Callable[..., Any]:
+    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+        shape = _shape_of(b, x)
+        if len(shape) < 2:
+            raise ValueError(f"diagonal: a matrix or a stack of matrices is required, not a {len(shape)}-d array")
+        stacked = b.reshape(x, (-1, shape[-2], shape[-1], 1))  # bk: (batch, rows, cols, channels)
+        result = b.get_diagonal(stacked, offset)
+        return b.reshape(result, (*shape[:-2], -1))
+
+    return diagonal
+
+
+def _matrix_rank(b: Any, ns: Any) -> Callable[..., Any]:
+    def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+        if rtol is not None:
+            raise NotImplementedError(
+                f"matrix_rank: {b.name} computes the rank with the framework's default tolerance; rtol is not supported"
+            )
+        return b.matrix_rank_dense(x)
+
+    return matrix_rank
+
+
+def _svd(b: Any, ns: Any) -> Callable[..., Any]:
+    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+        return SVDResult(*b.svd(x, full_matrices))
+
+    return svd
+
+
+# ---------------------------------------------------------------- results with named fields
+
+QRResult = namedtuple("QRResult", ["Q", "R"])
+EighResult = namedtuple("EighResult", ["eigenvalues", "eigenvectors"])
+SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
+SVDResult = namedtuple("SVDResult", ["U", "S", "Vh"])
+UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
+UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
+UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indices"])
+
+
+def _named(op: str, result: Any) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def named(x: Any, /) -> Any:
+            return result(*kernel(x))
+
+        return named
+
+    return factory
+
+
+def _cholesky(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.cholesky
+
+    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+        return kernel(x, upper)
+
+    return cholesky
+
+
+def _qr(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.qr
+
+    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+        return QRResult(*kernel(x, mode))
+
+    return qr
+
+
+def _cross(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.cross
+
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        return kernel(x1, x2, axis)
+
+    return cross
+
+
+def _vecdot(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.vecdot
+
+    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        return kernel(x1, x2, axis)
+
+    return vecdot
+
+
+def _diagonal_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.diagonal
+
+    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+        return kernel(x, offset)
+
+    return diagonal
+
+
+def _rtol(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def with_rtol(x: Any, /, *, rtol: Any = None) -> Any:
+            return kernel(x, rtol)
+
+        return with_rtol
+
+    return factory
+
+
+def _matrix_norm(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.matrix_norm
+
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        return kernel(x, keepdims, ord)
+
+    return matrix_norm
+
+
+def _vector_norm(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.vector_norm
+
+    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+        return kernel(x, axis, keepdims, ord)
+
+    return vector_norm
+
+
+def _trace(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.trace
+
+    def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+        return kernel(x, offset, None if dtype is None else ns.as_dtype(dtype, "trace"))
+
+    return trace
+
+
+def _matrix_power(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.matrix_power
+
+    def matrix_power(x: Any, n: int, /) -> Any:
+        return kernel(x, n)
+
+    return matrix_power
+
+
+def _var(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.var
+
+    def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+        result = kernel(x, axis, keepdims)
+        return _corrected(b, result, x, axis, correction, "var") if correction else result
+
+    return var
+
+
+def _corrected(b: Any, result: Any, x: Any, axis: Any, correction: float, op: str) -> Any:
+    """`result` (a population variance or standard deviation) with `correction` degrees of freedom."""
+    shape = _shape_of(b, x)
+    axes = normalize_axes(axis, len(shape), op)
+    n = math.prod(shape[i] for i in (range(len(shape)) if axes is None else axes))
+    scale = n / (n - correction) if n > correction else math.inf
+    return b.mul(result, scale if op == "var" else math.sqrt(scale))
+
+
+def _catalogue_cumulative(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+            if dtype is None:
+                return kernel(x, axis, include_initial)
+            target = ns.as_dtype(dtype, op)
+            return b.cast(kernel(b.cast(x, target), axis, include_initial), target)
+
+        return cumulative
+
+    return factory
+
+
+# ---------------------------------------------------------------- FFT
+
+
+def _fft_1d(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def one_axis(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+            return kernel(x, None if n is None else (n,), (axis,), norm)
+
+        return one_axis
+
+    return factory
+
+
+def _fft_nd(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def n_axes(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+            return kernel(x, s, axes, norm)
+
+        return n_axes
+
+    return factory
+
+
+def _fft_real(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def real_1d(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+            return kernel(x, n, axis, norm)
+
+        return real_1d
+
+    return factory
+
+
+def _fft_freq(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+        place = _placer(b, ns)
+
+        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+            return place(kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)), device)
+
+        return freq
+
+    return factory
+
+
+def _fft_shift(op: str) -> Factory:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        kernel = getattr(b, op)
+
+        def shift(x: Any, /, *, axes: Any = None) -> Any:
+            return kernel(x, axes)
+
+        return shift
+
+    return factory

@@ -28,8 +28,19 @@ SUITES = {
 
 
 def main() -> int:
+    """Runs every suite, or those named on the command line (`python bench/run.py lazy dask`)."""
+    chosen = {name.removeprefix("bench_") for name in sys.argv[1:]}
+    if chosen & {"-h", "--help"}:
+        print(f"usage: python bench/run.py [SUITE ...]  (suites: {', '.join(m.removeprefix('bench_') for m in SUITES.values())})")
+        return 0
+    unknown = chosen - {m.removeprefix("bench_") for m in SUITES.values()}
+    if unknown:
+        print(f"no bench suite named {', '.join(sorted(unknown))}; suites: {', '.join(m.removeprefix('bench_') for m in SUITES.values())}")
+        return 2
     missed = []
     for title, module_name in SUITES.items():
+        if chosen and module_name.removeprefix("bench_") not in chosen:
+            continue
         module = importlib.import_module(module_name)
         figures = module.run()
         if figures:

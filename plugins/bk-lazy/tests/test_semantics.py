@@ -105,6 +105,12 @@ def test_function_checks_shapes_and_dtypes_of_its_arguments(lazy: bk.Backend) ->
     assert g(np.ones((7, 3), np.float32)).shape == (7, 3)  # an unknown size accepts any size
     with pytest.raises(bk.ShapeMismatchError, match="'rows'"):
         g(np.ones((7, 4), np.float32))
+    middle = bk_lazy.Variable((2, None, 3), "float32", name="middle")
+    h = bk_lazy.Function([middle], middle + 1.0)
+    assert h(np.ones((2, 9, 3), np.float32)).shape == (2, 9, 3)
+    for wrong in ((2, 9, 4), (1, 9, 3), (2, 9)):
+        with pytest.raises(bk.ShapeMismatchError, match="'middle'"):
+            h(np.ones(wrong, np.float32))
     scalar = bk_lazy.Variable((), "float64", name="s")
     assert bk_lazy.Function([scalar], scalar + 1.0)(2.0) == 3.0  # a Python number fits a 0-d variable
     with pytest.raises(TypeError, match="'s'"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
 import bk
@@ -253,14 +254,25 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
             fail_dtype(got_dtype)
 
     ndim = len(shape)
-    fixed = [(i, s) for i, s in enumerate(shape) if s is not None]
+    known = [i for i, s in enumerate(shape) if s is not None]
+    pick = operator.itemgetter(*known) if len(known) > 1 else None
+    sizes = tuple(shape[i] for i in known)
+    first = known[0] if len(known) == 1 else -1
+    size = shape[first] if first >= 0 else None
+
+    def fits(got: tuple[int, ...]) -> bool:
+        if len(got) != ndim:
+            return False
+        if pick is not None:
+            return pick(got) == sizes  # type: ignore[no-any-return]
+        return first < 0 or got[first] == size
 
     def check(arg: Any) -> None:
         if type(arg) is np.ndarray:  # the common case, in a few attribute reads
             if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             got = arg.shape
-            if got != shape and (exact or len(got) != ndim or any(got[i] != s for i, s in fixed)):
+            if got != shape and (exact or not fits(got)):
                 fail_shape(got)
             return
         slow(arg)

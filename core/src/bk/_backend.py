@@ -76,9 +76,10 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     or `unique`, whose output size depends on the data. Each says so in its docstring. The testkit
     fails any other operation that computes. Eager backends: empty."""
 
-    kernel_errors: ClassVar[tuple[type[BaseException], ...]] = (ValueError, IndexError)
-    """The exception types with which this backend's kernels report bad input (for a framework such as
-    TensorFlow, its `InvalidArgumentError`). When a kernel raises one of them and the operation's spec
+    kernel_errors: ClassVar[tuple[type[BaseException], ...]] = (IndexError,)
+    """The exception types with which this backend's framework reports bad data (NumPy's `IndexError`
+    for an index out of bounds; PyTorch's `RuntimeError`, TensorFlow's `InvalidArgumentError`); not
+    the built-in errors the plugin raises itself. When a kernel raises one of them and the operation's spec
     accepts the call's shapes and dtypes, the data was at fault and the operation's data-error class
     is raised (`IndexOutOfRangeError` for an index outside the indexed dimension, ...). Mistakes of
     shape, axis and dtype kind are decided by the operation's spec, whatever the kernel raised; see

@@ -54,7 +54,7 @@ _INDICES: Final = (
 )
 DATA_ERRORS: Final[dict[str, type[Exception]]] = {
     **dict.fromkeys(_INDICES, IndexOutOfRangeError),
-    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index"), ValueError),
+    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat"), ValueError),
 }
 """The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
 
@@ -120,7 +120,7 @@ def spec_verdict(backend: Backend | None, op: str, args: tuple[Any, ...], kwargs
 
 @functools.cache
 def _signature(spec: Any) -> inspect.Signature:
-    return inspect.signature(spec._infer)
+    return spec.call_signature  # type: ignore[no-any-return]
 
 
 def explain_failure(backend: Backend | None, op: str, error: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> NoReturn:
@@ -137,9 +137,9 @@ def explain_failure(backend: Backend | None, op: str, error: BaseException, args
     verdict = spec_verdict(backend, op, args, kwargs)
     if verdict is not None:
         raise verdict from error
-    if isinstance(error, BK_ERRORS):
-        raise error  # raised by an operation the kernel called (as_tensor, ...): its class stands
-    if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (ValueError, IndexError)):
+    if isinstance(error, BK_ERRORS):  # raised by an operation the kernel called (maximum, as_tensor, ...): its class stands
+        raise type(error)(f"{op}: {error}") from error
+    if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (IndexError,)):
         data = DATA_ERRORS.get(op)
         if data is not None:
             text = (str(error).strip().splitlines() or [type(error).__name__])[0]

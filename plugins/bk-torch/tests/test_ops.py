@@ -93,7 +93,7 @@ def test_scatter_update_of_one_value_to_all_and_booleans(b: bk.Backend) -> None:
 
 
 def test_scatter_bad_mode(b: bk.Backend) -> None:
-    with pytest.raises(ValueError, match="'update', 'add', 'max', 'min'"):
+    with pytest.raises(ValueError, match="^scatter: mode must be 'update', 'add', 'max' or 'min'"):
         b.scatter(np.zeros((1, 3, 1)), np.zeros((1, 1, 1), int), np.ones((1, 1, 1)), "multiply")
 
 
@@ -118,7 +118,7 @@ def test_pad_on_many_dimensions(b: bk.Backend, mode: str) -> None:
     widths = [(1, 0), (0, 2), (3, 1), (2, 2)]
     numpy_mode = {"boundary": "edge", "periodic": "wrap"}.get(mode, mode)
     np.testing.assert_array_equal(b.pad(x, widths, mode).numpy(), np.pad(x, widths, numpy_mode))
-    with pytest.raises(ValueError, match="pad mode"):
+    with pytest.raises(ValueError, match="^pad: unknown mode"):
         b.pad(x, widths, "mirror")
 
 

@@ -41,6 +41,8 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
+    kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
+
     def __init__(self) -> None:
         devices = list_torch_devices(self)
         super().__init__("torch", devices, devices[0])

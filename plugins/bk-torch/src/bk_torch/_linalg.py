@@ -195,12 +195,7 @@ class LinalgMixin(StandardLinalgKernels):
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         tensors = self.auto_cast(*[self._t(t) for t in tensors])
         self._same_device(*tensors)
-        try:
-            return _integer_product(lambda *ts: torch.einsum(equation, *ts), *tensors)
-        except RuntimeError as err:
-            if "size" in str(err) and ("broadcast" in str(err) or "match" in str(err)):
-                reraise_as(ShapeMismatchError, "einsum", err)
-            reraise_as(ValueError, "einsum", err)
+        return _integer_product(lambda *ts: torch.einsum(equation, *ts), *tensors)  # errors: the core's spec of einsum
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense or sparse (COO, CSR, CSC) matrix times `(batch, cols)` vectors."""
@@ -250,15 +245,18 @@ class LinalgMixin(StandardLinalgKernels):
 
     def eigvals(self, matrix: Tensor) -> Tensor:
         """Eigenvalues, always complex (as `torch.linalg.eigvals`)."""
-        return torch.linalg.eigvals(self._float_op(lambda m: m, matrix))
+        return torch.linalg.eigvals(_single_if_half(self._float_op(lambda m: m, matrix)))
 
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
         """Complex eigenvalues and eigenvectors (columns, unit norm)."""
-        values, vectors = torch.linalg.eig(self._float_op(lambda m: m, matrix))
+        values, vectors = torch.linalg.eig(_single_if_half(self._float_op(lambda m: m, matrix)))
         return values, vectors
 
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
-        u, s, vh = torch.linalg.svd(self._float_op(lambda m: m, matrix), full_matrices=full_matrices)
+        matrix = self._float_op(lambda m: m, matrix)
+        u, s, vh = torch.linalg.svd(_single_if_half(matrix), full_matrices=full_matrices)
+        if matrix.dtype in (torch.float16, torch.bfloat16):  # computed in float32, cast back (as bk-numpy and bk-tf)
+            return u.to(matrix.dtype), s.to(matrix.dtype), vh.to(matrix.dtype)
         return u, s, vh
 
     # ------------------------------------------------------------ FFT, convolution, sampling
@@ -555,3 +553,8 @@ def _assemble_csc(
     if batched:
         return backend.csc_matrix_batched(column_pointers, row_indices, values, shape[1:3])
     return backend.csc_matrix(column_pointers, row_indices, values, shape)
+
+
+def _single_if_half(matrix: Any) -> Any:
+    """float16 and bfloat16 as float32 (torch's CPU decompositions have no half precision); others unchanged."""
+    return matrix.float() if matrix.dtype in (torch.float16, torch.bfloat16) else matrix

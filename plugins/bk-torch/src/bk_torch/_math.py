@@ -92,10 +92,7 @@ class MathMixin:
         axis = normalize_axis(axis, x.ndim, "repeat")
         if new_length is None:
             repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device)
-            try:
-                return _from_signed(torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype)
-            except RuntimeError as err:
-                reraise_as(ValueError if "negative" in str(err) else ShapeMismatchError, "repeat", err)
+            return _from_signed(torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype)  # errors: the core's spec
         size = x.shape[axis]
         repeats = self._t(repeats).to(x.device)
         indices = torch.repeat_interleave(torch.arange(size, device=x.device), repeats)
@@ -244,7 +241,8 @@ class MathMixin:
         return self._float_op(torch.nn.functional.softplus, _real_only("softplus", self._t(x)))
 
     def sigmoid(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.sigmoid, x)
+        """`1 / (1 + exp(-x))` of real values (complex values raise ArgumentTypeError, as on every backend)."""
+        return self._float_op(torch.sigmoid, _real_only("sigmoid", self._t(x)))
 
     def log_gamma(self, x: Tensor) -> Tensor:
         """`log(|gamma(x)|)` of real values.

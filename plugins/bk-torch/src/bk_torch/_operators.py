@@ -255,11 +255,19 @@ class OperatorsMixin:
                 lo, hi = _ordered(bounds)[0]
                 return _from_ordered(torch.minimum(torch.maximum(ordered, lo), hi), dtype)
             return torch.clamp(x, low, high)
+        dtype = x.dtype
         x, lo, hi = self.auto_cast(x, minimum, maximum)
-        try:
-            return self.minimum(self.maximum(x, lo), hi)
-        except ArgumentTypeError as err:  # complex values
-            raise ArgumentTypeError(f"clip: {str(err).split(': ', 1)[-1]}") from err
+        result = self.minimum(self.maximum(x, lo), hi)  # complex values: the core's spec of clip refuses them
+        if result.dtype == dtype:
+            return result
+        # tensor bounds of another dtype: the result keeps the dtype of x, as for scalar bounds
+        if dtype != torch.bool and not (dtype.is_floating_point or dtype.is_complex):
+            info = np.iinfo(str(dtype).removeprefix("torch."))  # torch.iinfo does not know uint16-uint64
+            result = result.real if result.is_complex() else result
+            if result.is_floating_point() or dtype not in _WIDE_UNSIGNED:
+                result = torch.clamp(result, max(info.min, torch.iinfo(result.dtype).min) if not result.is_floating_point() else info.min,
+                                     min(info.max, torch.iinfo(result.dtype).max) if not result.is_floating_point() else info.max)
+        return result.to(dtype)
 
 
 # ---------------------------------------------------------------- helpers

@@ -55,6 +55,7 @@ Tensor = Any
 
 FFT_NORMS: Final = ("backward", "ortho", "forward")
 _INDEXING: Final = ("__getitem__",)
+_BATCH: Final = "abcdefghlmnopqrstuvwxyz"  # einsum letters of batch axes (without i, j, k)
 _F32: Final = DType(float, 32)
 
 
@@ -273,7 +274,8 @@ class StandardLinalgMixin:
         cutoff = self.mul(_rtol(self, rtol, shape, self.dtype(x)), self.max(s, axis=-1, keepdims=True))
         kept = self.greater_than(s, cutoff)
         inverse_s = self.where(kept, self.div(1, self.where(kept, s, 1)), self.zeros_like(s))
-        result = self.einsum("...ji,...j,...kj->...ik", self.conj(vh), self.cast(inverse_s, self.dtype(vh)), self.conj(u))
+        b = _BATCH[: len(shape) - 2]
+        result = self.einsum(f"{b}ji,{b}j,{b}kj->{b}ik", self.conj(vh), self.cast(inverse_s, self.dtype(vh)), self.conj(u))
         return result_of(self, result, dtype)
 
     @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "max", "mul", "greater_than", "sum", "reshape")
@@ -317,14 +319,16 @@ class StandardLinalgMixin:
         if n == 0:
             m = int(shape[-1])  # type: ignore[arg-type]
             return self.cast(self.as_tensor(np.zeros(shape) + np.eye(m)), self.dtype(x))
+        b = _BATCH[: len(shape) - 2]
+        product = f"{b}ij,{b}jk->{b}ik"
         result = None
         power = x
         while n:  # square and multiply: log2(n) products
             if n & 1:
-                result = power if result is None else self.einsum("...ij,...jk->...ik", result, power)
+                result = power if result is None else self.einsum(product, result, power)
             n >>= 1
             if n:
-                power = self.einsum("...ij,...jk->...ik", power, power)
+                power = self.einsum(product, power, power)
         return result
 
     # ------------------------------------------------------------ norms
@@ -460,9 +464,10 @@ class StandardLinalgMixin:
         m, n = shape[-2], shape[-1]
         count = max(0, min(m + min(offset, 0), n - max(offset, 0)))
         start = -offset * n if offset < 0 else offset
-        stop = start + (count - 1) * (n + 1) + 1 if count else start
         flat = self.reshape(x, (*shape[:-2], m * n))
-        return flat[..., start:stop : n + 1]
+        if not count:
+            return flat[..., 0:0]
+        return flat[..., start : start + (count - 1) * (n + 1) + 1 : n + 1]
 
     @generic("diagonal", "sum", "cast", "dtype")
     def trace(self: Backend, x: Tensor, offset: int = 0, dtype: DType | None = None) -> Tensor:
@@ -557,8 +562,7 @@ class StandardLinalgMixin:
         last = axes_[-1] if axes_ else None
         if last is None:
             return full
-        index = (slice(None),) * last + (slice(0, sizes[-1] // 2 + 1),)
-        return full[index]
+        return full[(*(slice(None),) * last, slice(0, sizes[-1] // 2 + 1), ...)]
 
     @generic("ifftn", "as_tensor", "staticshape", "to_complex", "real", "conj", "flip", "concat", "pad", native=_INDEXING)
     def irfftn(self: Backend, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
@@ -588,7 +592,7 @@ class StandardLinalgMixin:
         if len(axes_) > 1:  # complex transforms over the other axes first, then the real one over the last
             x = self.ifftn(x, fitted[:-1], axes_[:-1], norm)
         half = _fit_axis(self, x, last, n // 2 + 1)
-        mirrored = self.flip(self.conj(half[(slice(None),) * last + (slice(1, n - n // 2),)]), (last,))
+        mirrored = self.flip(self.conj(half[(*(slice(None),) * last, slice(1, n - n // 2), ...)]), (last,))
         spectrum = self.concat([half, mirrored], last)
         return self.real(self.ifftn(spectrum, (n,), (last,), norm))
 
@@ -688,7 +692,7 @@ def _fit_axis(backend: Backend, x: Tensor, axis: int, n: int) -> Tensor:
     """`x` trimmed or zero-padded to length `n` along `axis`."""
     size = int(backend.staticshape(x)[axis])  # type: ignore[arg-type]
     if size > n:
-        return x[(slice(None),) * axis + (slice(0, n),)]
+        return x[(*(slice(None),) * axis, slice(0, n), ...)]
     if size < n:
         widths = [[0, 0] for _ in backend.staticshape(x)]
         widths[axis][1] = n - size
@@ -736,5 +740,5 @@ def _shift(backend: Backend, x: Any, axes: Any, op: str, inverse: bool) -> Tenso
         cut = n // 2 if inverse else n - n // 2
         if n > 1 and cut % n:
             before = (slice(None),) * axis
-            x = backend.concat([x[(*before, slice(cut, None))], x[(*before, slice(0, cut))]], axis)
+            x = backend.concat([x[(*before, slice(cut, None), ...)], x[(*before, slice(0, cut), ...)]], axis)
     return x

@@ -12,8 +12,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from bk import DType, ShapeMismatchError
+import numpy as np
+
+from bk import DType, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axis
+from bk._catalogue_linalg import compute_dtype, matrix_operand, real_dtype, result_of
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._needs import needs
 
@@ -22,7 +26,101 @@ __all__ = ["LinalgMixin"]
 Tensor = Any
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+def _linalg_call(op: str, problem: str, function: Any, *args: Any, **kwargs: Any) -> Any:
+    """`function(*args, **kwargs)`, with a library's refusal of a singular or indefinite matrix
+    (NumPy's and array-api-strict's `LinAlgError`, torch's `_LinAlgError`) as `ValueError` naming `op`."""
+    try:
+        return function(*args, **kwargs)
+    except Exception as error:
+        if "LinAlgError" in type(error).__name__:
+            reraise_as(ValueError, op, error, f"{problem} ({str(error).strip()[:120]})")
+        raise
+
+
+class StandardLinalgKernels:
+    """The namespace's own `linalg` functions for the standard's decompositions and solvers (bases of
+    `LinalgMixin`); each declares what it needs, so a namespace without the extension keeps the
+    core's defaults, or does not claim the operation."""
+
+    xp: Any
+
+    def _matrix(self, x: Tensor, op: str, square: bool = False, name: str = "x") -> tuple[Tensor, DType]:
+        return matrix_operand(self, x, op, square, name)  # type: ignore[arg-type]
+
+    @needs("linalg.cholesky")
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        x, dtype = self._matrix(x, "cholesky", square=True)
+        return result_of(self, _linalg_call("cholesky", "the matrix is not positive definite", self.xp.linalg.cholesky, x, upper=upper), dtype)  # type: ignore[arg-type]
+
+    @needs("linalg.qr")
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
+        x, dtype = self._matrix(x, "qr")
+        q, r = self.xp.linalg.qr(x, mode=mode)
+        return result_of(self, q, dtype), result_of(self, r, dtype)  # type: ignore[arg-type]
+
+    @needs("linalg.eigh")
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "eigh", square=True)
+        values, vectors = self.xp.linalg.eigh(x)
+        return result_of(self, values, real_dtype(dtype)), result_of(self, vectors, dtype)  # type: ignore[arg-type]
+
+    @needs("linalg.eigvalsh")
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "eigvalsh", square=True)
+        return result_of(self, self.xp.linalg.eigvalsh(x), real_dtype(dtype))  # type: ignore[arg-type]
+
+    @needs("linalg.svdvals")
+    def svdvals(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "svdvals")
+        return result_of(self, self.xp.linalg.svdvals(x), real_dtype(dtype))  # type: ignore[arg-type]
+
+    @needs("linalg.inv")
+    def inv(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "inv", square=True)
+        return result_of(self, _linalg_call("inv", "the matrix is singular", self.xp.linalg.inv, x), dtype)  # type: ignore[arg-type]
+
+    @needs("linalg.solve", "broadcast_to")
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`linalg.solve` with the standard's rule (only a 1-D `x2` is a vector) and batches broadcast explicitly."""
+        x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
+        check_tensor_argument(x2, "solve", "x2")
+        x2 = self._native(x2, "solve")  # type: ignore[attr-defined]
+        compute2, result2 = compute_dtype(self, self._dt(x2))  # type: ignore[arg-type, attr-defined]
+        result_type = combine_types(dtype1, result2, fp_precision=get_precision())
+        work = combine_types(self._dt(x1), compute2)  # type: ignore[attr-defined]
+        n = x1.shape[-1]
+        if len(x2.shape) == 0 or x2.shape[-1 if len(x2.shape) == 1 else -2] != n:
+            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
+        a, b = self._astype(x1, work), self._astype(x2, work)  # type: ignore[attr-defined]
+        vector = len(x2.shape) == 1
+        if vector:
+            b = b[:, None]
+        try:
+            batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(x1.shape)} and x2 {tuple(x2.shape)} do not broadcast")
+        xp = self.xp
+        result = _linalg_call("solve", "the matrix is singular", xp.linalg.solve, xp.broadcast_to(a, (*batch, n, n)), xp.broadcast_to(b, (*batch, *b.shape[-2:])))
+        return result_of(self, result[..., 0] if vector else result, result_type)  # type: ignore[arg-type]
+
+    @needs("linalg.det")
+    def det(self, x: Tensor) -> Tensor:
+        x, dtype = self._matrix(x, "det", square=True)
+        return result_of(self, self.xp.linalg.det(x), dtype)  # type: ignore[arg-type]
+
+    @needs("linalg.slogdet")
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        x, dtype = self._matrix(x, "slogdet", square=True)
+        sign, logabsdet = self.xp.linalg.slogdet(x)
+        return result_of(self, sign, dtype), result_of(self, logabsdet, real_dtype(dtype))  # type: ignore[arg-type]
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Matrix products, solves, decompositions and FFTs through the standard's functions."""
 
     xp: Any

@@ -39,7 +39,60 @@ def _complex_of(x: da.Array) -> np.dtype[Any]:
     return complex_dtype(get_precision() or bits)
 
 
-class LinalgMixin:
+# ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
+
+
+def _identity_standin(x: Any) -> Any:
+    """Identity matrices of `x`'s shape and dtype for probing output shapes (zeros would be singular),
+    or `x`'s default stand-in when its matrices are not square (bk-numpy then raises the shape error)."""
+    shape = getattr(x, "shape", ())
+    if len(shape) >= 2 and shape[-1] == shape[-2] and not any(np.isnan(s) for s in shape):
+        return np.broadcast_to(np.eye(int(shape[-1]), dtype=x.dtype), shape)
+    return zeros_like_input(x, "linalg")
+
+
+class StandardLinalgKernels:
+    """The standard's decompositions and solvers as one lazy bk-numpy task each (bases of `LinalgMixin`);
+    a singular or indefinite matrix raises `ValueError` when the result is computed. Norms, products
+    and FFTs are the core's defaults over dask's chunked operations."""
+
+    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+        """Cholesky factors (one task)."""
+        x = as_dask(x) if isinstance(x, (da.Array, np.ndarray)) else x
+        return task("cholesky", [x], {"upper": upper}, standins=[_identity_standin(x)])
+
+    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+        """`(Q, R)` (one task)."""
+        return task("qr", [x], {"mode": mode}, single=False)  # type: ignore[no-any-return]
+
+    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """`(eigenvalues, eigenvectors)` (one task)."""
+        return task("eigh", [x], single=False)  # type: ignore[no-any-return]
+
+    def eigvalsh(self, x: Tensor) -> Tensor:
+        """Eigenvalues of symmetric (Hermitian) matrices (one task)."""
+        return task("eigvalsh", [x])
+
+    def inv(self, x: Tensor) -> Tensor:
+        """Inverses (one task)."""
+        x = as_dask(x) if isinstance(x, (da.Array, np.ndarray)) else x
+        return task("inv", [x], standins=[_identity_standin(x)])
+
+    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """Solutions of `x1 @ result = x2` (one task; only a 1-D `x2` is a vector)."""
+        x1 = as_dask(x1) if isinstance(x1, (da.Array, np.ndarray)) else x1
+        return task("solve", [x1, x2], standins=[_identity_standin(x1), zeros_like_input(x2, "solve")])
+
+    def det(self, x: Tensor) -> Tensor:
+        """Determinants (one task)."""
+        return task("det", [x])
+
+    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+        """`(sign, logabsdet)` (one task)."""
+        return task("slogdet", [x], single=False)  # type: ignore[no-any-return]
+
+
+class LinalgMixin(StandardLinalgKernels):
     """Chunked products and FFTs through `dask.array`; the rest as lazy bk-numpy tasks."""
 
     # ------------------------------------------------------------ products (chunked)

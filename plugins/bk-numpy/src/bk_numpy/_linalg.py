@@ -120,6 +120,10 @@ class StandardLinalgKernels:
             raise ShapeMismatchError(f"solve: x2 {x2.shape} does not fit matrices {x1.shape}: it needs {x1.shape[-1]} rows")
         vector = x2.ndim == 1
         rhs = x2[:, None] if vector else x2
+        try:
+            np.broadcast_shapes(x1.shape[:-2], rhs.shape[:-2])
+        except ValueError as error:
+            reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {x1.shape} and x2 {x2.shape} do not broadcast")
         result = _linalg_call("solve", np.linalg.solve, x1.astype(work, copy=False), rhs.astype(work, copy=False))
         return (result[..., 0] if vector else result).astype(dtype, copy=False)
 
@@ -270,20 +274,25 @@ class LinalgMixin(StandardLinalgKernels):
         return np.linalg.matrix_rank(np.asarray(matrix), hermitian=hermitian)
 
     def eigvals(self, matrix: Tensor) -> Tensor:
-        """Eigenvalues of `(batch..., n, n)` matrices, always complex (NumPy returns reals when it can)."""
-        matrix = _as_float(matrix)
+        """Eigenvalues of `(batch..., n, n)` matrices, always complex (NumPy returns reals when it can); half precision
+        is computed in float32 (complex64 results)."""
+        matrix = _single_if_half(_as_float(matrix))
         return np.linalg.eigvals(matrix).astype(_complex_of(matrix), copy=False)
 
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
-        """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), always complex."""
-        matrix = _as_float(matrix)
+        """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), always complex; half precision is
+        computed in float32 (complex64 results)."""
+        matrix = _single_if_half(_as_float(matrix))
         values, vectors = np.linalg.eig(matrix)
         dtype = _complex_of(matrix)
         return values.astype(dtype, copy=False), vectors.astype(dtype, copy=False)
 
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
-        """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
-        u, s, vh = np.linalg.svd(_as_float(matrix), full_matrices=full_matrices)
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices (half precision computed in float32 and cast back)."""
+        matrix = _as_float(matrix)
+        u, s, vh = np.linalg.svd(_single_if_half(matrix), full_matrices=full_matrices)
+        if matrix.dtype.itemsize == 2:  # float16, bfloat16
+            return u.astype(matrix.dtype), s.astype(matrix.dtype), vh.astype(matrix.dtype)
         return u, s, vh
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
@@ -378,3 +387,8 @@ class LinalgMixin(StandardLinalgKernels):
             result = result + weight[..., None] * grid[(rows, *indices)]
         return np.asarray(result).astype(grid.dtype, copy=False)
 
+
+
+def _single_if_half(matrix: Any) -> Any:
+    """float16 and bfloat16 as float32 (LAPACK has no half precision); other dtypes unchanged."""
+    return matrix.astype(np.float32) if matrix.dtype.itemsize == 2 and matrix.dtype.kind in "fV" else matrix

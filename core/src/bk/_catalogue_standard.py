@@ -82,7 +82,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
 
     # ------------------------------------------------------------ helpers
 
-    def _native(self: Any, x: Tensor, op: str, name: str = "x") -> Tensor:
+    def _std_tensor(self: Any, x: Tensor, op: str, name: str = "x") -> Tensor:
         """`x` as a native tensor: native tensors as they are (keeping their dtype under a precision,
         as the shape operations do), Python numbers and lists through `as_tensor`."""
         check_tensor_argument(x, op, name)
@@ -90,7 +90,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
 
     def _inexact_operand(self: Any, x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
         """`x` as floats of the current precision (bools and ints the default float); complex kept or refused."""
-        x = self._native(x, op)
+        x = self._std_tensor(x, op)
         kind = self.dtype(x).kind
         if kind is complex:
             if not complex_ok:
@@ -111,7 +111,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         return x1, x2
 
     def _real_or_int(self: Any, x: Tensor, op: str) -> Tensor:
-        x = self._native(x, op)
+        x = self._std_tensor(x, op)
         if self.dtype(x).kind not in (bool, int, float):
             raise ArgumentTypeError(f"{op}: takes real numbers, not {self.dtype(x)}")
         return x
@@ -190,7 +190,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             ArgumentTypeError: for a fill value that is not a number.
             OverflowError: for a Python int outside the range of an integer dtype.
         """
-        x = self._native(x, "full_like")
+        x = self._std_tensor(x, "full_like")
         value = self._fill(fill_value, dtype or self.dtype(x), "full_like")
         return self.where(self.cast(self.ones_like(x), _BOOL), value, value)
 
@@ -211,11 +211,11 @@ class StandardOpsMixin(DTypeQueriesMixin):
     def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
         """A tensor of the shape of `x` with unspecified values (this default gives zeros), of `dtype`
         (by default that of `x`)."""
-        zeros = self.zeros_like(self._native(x, "empty_like"))
+        zeros = self.zeros_like(self._std_tensor(x, "empty_like"))
         return zeros if dtype is None else self.cast(zeros, dtype)
 
     def _triangle(self: Any, x: Tensor, k: int, op: str) -> Tensor:
-        x = self._native(x, op)
+        x = self._std_tensor(x, op)
         shape = self._rank_at_least(x, 2, op, "matrices in the last two axes")
         k = _int_arg(k, op, "k")
         if shape[-2] is None or shape[-1] is None:
@@ -258,7 +258,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             ShapeMismatchError: for a 0-d tensor.
             ArgumentTypeError: for a `k` that is not an int.
         """
-        x = self._native(x, "diag")
+        x = self._std_tensor(x, "diag")
         shape = self._rank_at_least(x, 1, "diag", "vectors in the last axis")
         k = _int_arg(k, "diag", "k")
         if shape[-1] is None:
@@ -380,7 +380,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
     @generic("as_tensor", "dtype", "cast", "mul")
     def square(self: Any, x: Tensor) -> Tensor:
         """`x * x` in the type of `x` (integers wrap); bools give int8, as NumPy."""
-        x = self._native(x, "square")
+        x = self._std_tensor(x, "square")
         if self.dtype(x).kind is bool:
             x = self.cast(x, DType(int, 8))
         return self.mul(x, x)
@@ -392,7 +392,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             ArgumentTypeError: for bools, as NumPy (use `invert`).
         """
-        x = self._native(x, "negative")
+        x = self._std_tensor(x, "negative")
         kind = self.dtype(x).kind
         if kind is bool:
             raise ArgumentTypeError("negative: bools have no negative; use invert() for logical not")
@@ -408,7 +408,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             AxisError: for an axis out of range or named twice.
             ValueError: when `source` and `destination` have different lengths.
         """
-        x = self._native(x, "moveaxis")
+        x = self._std_tensor(x, "moveaxis")
         ndim = len(self.staticshape(x))
         src = self._axis_list(source, ndim, "moveaxis")
         dst = self._axis_list(destination, ndim, "moveaxis")
@@ -442,7 +442,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             AxisError: for an axis out of range.
             ValueError: when `shift` and `axis` are sequences of different lengths.
         """
-        x = self._native(x, "roll")
+        x = self._std_tensor(x, "roll")
         shape = tuple(self.staticshape(x))
         shifts = list(shift) if isinstance(shift, Sequence) else [shift]
         shifts = [_int_arg(s, "roll", "shift") for s in shifts]
@@ -474,7 +474,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             ShapeMismatchError: for a tensor of rank below 2.
         """
-        x = self._native(x, "matrix_transpose")
+        x = self._std_tensor(x, "matrix_transpose")
         ndim = len(self._rank_at_least(x, 2, "matrix_transpose", "matrices in the last two axes"))
         return self.transpose(x, [*range(ndim - 2), ndim - 1, ndim - 2])
 
@@ -486,7 +486,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             AxisError: for an axis out of range or named twice.
             ShapeMismatchError: for an axis whose size is not 1.
         """
-        x = self._native(x, "squeeze")
+        x = self._std_tensor(x, "squeeze")
         shape = tuple(self.staticshape(x))
         axes = normalize_axes(axis, len(shape), "squeeze")
         if axes is None:
@@ -518,7 +518,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             ShapeMismatchError: when `x` does not broadcast to `shape`.
         """
-        x = self._native(x, "broadcast_to")
+        x = self._std_tensor(x, "broadcast_to")
         target = _shape_arg(shape, "broadcast_to")
         current = tuple(self.staticshape(x))
         if len(current) > len(target) or _broadcast_two(current, target, "broadcast_to") != target:
@@ -536,7 +536,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             ShapeMismatchError: for shapes that do not broadcast.
         """
-        tensors = [self._native(a, "broadcast_arrays") for a in arrays]
+        tensors = [self._std_tensor(a, "broadcast_arrays") for a in arrays]
         shape = self.broadcast_shapes(*[tuple(self.staticshape(t)) for t in tensors])
         return tuple(self.broadcast_to(t, shape) for t in tensors)
 
@@ -547,7 +547,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             AxisError: for an axis out of range or named twice.
         """
-        x = self._native(x, "count_nonzero")
+        x = self._std_tensor(x, "count_nonzero")
         normalize_axes(axis, len(self.staticshape(x)), "count_nonzero")
         return self.sum(self.cast(x, _BOOL), axis, keepdims=keepdims)
 
@@ -571,7 +571,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             AxisError: for an axis out of range, or `None` for a tensor that is not 1-D.
         """
-        x = self._native(x, "cumulative_sum")
+        x = self._std_tensor(x, "cumulative_sum")
         axis = self._cumulative_axis(x, axis, "cumulative_sum")
         result = self.cumsum(x, axis)
         if include_initial:
@@ -588,7 +588,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             AxisError: for an axis out of range, or `None` for a tensor that is not 1-D.
         """
-        x = self._native(x, "cumulative_prod")
+        x = self._std_tensor(x, "cumulative_prod")
         axis = self._cumulative_axis(x, axis, "cumulative_prod")
         shape = tuple(self.staticshape(x))
         dtype = self.dtype(x)
@@ -625,7 +625,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             AxisError: for an axis out of range (a 0-d tensor has none).
             ValueError: for a negative `n`.
         """
-        x = self._native(x, "diff")
+        x = self._std_tensor(x, "diff")
         shape = tuple(self.staticshape(x))
         axis = normalize_axis(axis, len(shape), "diff")
         n = _int_arg(n, "diff", "n")
@@ -638,7 +638,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             x = self.concat(values, axis)
         for _ in range(n):
             size = self.staticshape(x)[axis]
-            later = self._slice_axis(x, axis, len(shape), 1, None)
+            later = self._slice_axis(x, axis, len(shape), 1 if size != 0 else 0, None)  # strict namespaces refuse a start past the end
             earlier = self._slice_axis(x, axis, len(shape), None, max(size - 1, 0) if size is not None else -1)
             x = self.not_equal(later, earlier) if self.dtype(x).kind is bool else self.sub(later, earlier)
         return x
@@ -648,7 +648,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             if is_python_number(edge):  # weak, as in every binary operation: broadcast a 0-d tensor of the type of x
                 return self.broadcast_to(self.auto_cast(x, edge)[1], tuple(1 if i == axis else n for i, n in enumerate(shape)))
             return None
-        edge = self._native(edge, "diff", "prepend or append")
+        edge = self._std_tensor(edge, "diff", "prepend or append")
         if not self.staticshape(edge):
             return self.broadcast_to(edge, tuple(1 if i == axis else n for i, n in enumerate(shape)))
         return edge
@@ -658,8 +658,8 @@ class StandardOpsMixin(DTypeQueriesMixin):
         """Whether each element of `x` equals an element of `test_elements` (any shape), as bools of the
         shape of `x`; NaN is in nothing. With `invert`, whether it equals none.
         """
-        x = self._native(x, "isin")
-        pool = self.reshape(self._native(test_elements, "isin", "test_elements"), (-1,))
+        x = self._std_tensor(x, "isin")
+        pool = self.reshape(self._std_tensor(test_elements, "isin", "test_elements"), (-1,))
         found = self.any(self.equal(self.expand_dims(x, -1), pool), -1)
         return self.invert(found) if invert else found
 
@@ -674,7 +674,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
                 not broadcast.
             ArgumentTypeError: for bools (the standard's matmul takes numbers).
         """
-        x1, x2 = self.auto_cast(self._native(x1, "matmul", "x1"), self._native(x2, "matmul", "x2"))
+        x1, x2 = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
         if self.dtype(x1).kind is bool:
             raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
         self._matmul_shape(tuple(self.staticshape(x1)), tuple(self.staticshape(x2)))
@@ -710,7 +710,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             ArgumentTypeError: for indices that are not integers.
             IndexOutOfRangeError: for an index outside `[-n, n)`.
         """
-        x, indices = self._native(x, "take_along_axis"), self._native(indices, "take_along_axis", "indices")
+        x, indices = self._std_tensor(x, "take_along_axis"), self._std_tensor(indices, "take_along_axis", "indices")
         shape, index_shape = tuple(self.staticshape(x)), tuple(self.staticshape(indices))
         axis = normalize_axis(axis, len(shape), "take_along_axis")
         if self.dtype(indices).kind is not int:
@@ -737,7 +737,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
     def kron(self: Any, a: Tensor, b: Tensor) -> Tensor:
         """The Kronecker product, as `numpy.kron`: the lower rank is padded with leading size-1 axes,
         and axis i of the result has size `a.shape[i] * b.shape[i]`."""
-        a, b = self._native(a, "kron", "a"), self._native(b, "kron", "b")
+        a, b = self._std_tensor(a, "kron", "a"), self._std_tensor(b, "kron", "b")
         sa, sb = tuple(self.staticshape(a)), tuple(self.staticshape(b))
         rank = max(len(sa), len(sb))
         sa, sb = (1,) * (rank - len(sa)) + sa, (1,) * (rank - len(sb)) + sb

@@ -1,10 +1,44 @@
-"""Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
-(a mixin of `DaskBackend`). The rules live in the core; this module holds kernels only."""
+"""Kernels of the Array API standard's elementwise operations (a mixin of `DaskBackend`).
+
+As the other elementwise operations of bk-dask, they run bk-numpy's kernel on every block (one
+task per chunk, chunks kept), so they follow bk's rules exactly and are as accurate as NumPy
+(`log1p`, `expm1`, `hypot`). `signbit` and `nextafter` need the bits of the floats, which no
+catalogue operation exposes, so they exist on Dask only through these kernels. The shape and data
+operations of the standard use the core's generic defaults (built from bk-dask's operations).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from ._blocks import elementwise
+
 __all__ = ["StandardMixin"]
+
+Tensor = Any
+
+
+def _elementwise(name: str, doc: str) -> Callable[..., Any]:
+    def operation(self: Any, *args: Tensor) -> Tensor:
+        return elementwise(name, *args)
+
+    operation.__name__ = operation.__qualname__ = name
+    operation.__doc__ = doc + " Lazy: bk-numpy on every block."
+    return operation
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`."""
+    """bk-numpy's kernels of the standard's elementwise operations, on every block."""
+
+    log1p = _elementwise("log1p", "`log(1 + x)`, accurate near 0; bools and ints give the default float.")
+    expm1 = _elementwise("expm1", "`exp(x) - 1`, accurate near 0; bools and ints give the default float.")
+    reciprocal = _elementwise("reciprocal", "`1 / x`; bools and ints give the default float.")
+    hypot = _elementwise("hypot", "`sqrt(x1**2 + x2**2)` without overflow, in the common float type.")
+    logaddexp = _elementwise("logaddexp", "`log(exp(x1) + exp(x2))` without overflow, in the common float type.")
+    copysign = _elementwise("copysign", "The magnitude of `x1` with the sign bit of `x2`, in the common float type.")
+    nextafter = _elementwise("nextafter", "The next float after `x1` toward `x2`, in the common float type.")
+    signbit = _elementwise("signbit", "Whether the sign bit of `x` is set; `x < 0` for ints, false for bools.")
+    trunc = _elementwise("trunc", "Rounds toward zero; bools and ints stay as they are.")
+    square = _elementwise("square", "`x * x` in the type of `x`; bools give int8.")
+    negative = _elementwise("negative", "`-x` in the type of `x`; bools raise ArgumentTypeError.")

@@ -1,10 +1,126 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
-(a mixin of `JaxBackend`). The rules live in the core; this module holds kernels only."""
+(a mixin of `JaxBackend`). The rules live in the core (`bk._catalogue_standard`): the operands are
+prepared by its helpers (dtypes, weak Python numbers, precision, errors), so a kernel calls the
+`jax.numpy` function: one primitive where the generic default records several (each compiled on
+first use), and more accurate (`log1p`, `expm1`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import jax.numpy as jnp
+
+from bk import ArgumentTypeError, ShapeMismatchError
+from bk._axes import normalize_axis
+
+from ._indexing import _index_array
+
 __all__ = ["StandardMixin"]
+
+Tensor = Any
+
+
+def _broadcastable(a: Sequence[int], b: Sequence[int]) -> bool:
+    return all(x == y or 1 in (x, y) for x, y in zip(reversed(a), reversed(b), strict=False))
 
 
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
+
+    def _standard_unary(self: Any, function: Callable[[Any], Any], x: Tensor, op: str) -> Tensor:
+        return function(self._inexact_operand(x, op))
+
+    def _standard_binary(self: Any, function: Callable[[Any, Any], Any], x1: Tensor, x2: Tensor, op: str) -> Tensor:
+        a, b = self._inexact_pair(x1, x2, op)
+        try:
+            return function(a, b)
+        except (ValueError, TypeError) as error:  # JAX reports shapes that do not broadcast as a TypeError
+            if not _broadcastable(a.shape, b.shape):
+                raise ShapeMismatchError(f"{op}: shapes {tuple(a.shape)} and {tuple(b.shape)} do not broadcast") from error
+            raise
+
+    def log1p(self, x: Tensor) -> Tensor:
+        """`jax.numpy.log1p`; bools and ints give the default float."""
+        return self._standard_unary(jnp.log1p, x, "log1p")
+
+    def expm1(self, x: Tensor) -> Tensor:
+        """`jax.numpy.expm1`; bools and ints give the default float."""
+        return self._standard_unary(jnp.expm1, x, "expm1")
+
+    def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.hypot` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(jnp.hypot, x1, x2, "hypot")
+
+    def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(jnp.logaddexp, x1, x2, "logaddexp")
+
+    def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.copysign` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(jnp.copysign, x1, x2, "copysign")
+
+    def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.nextafter` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(jnp.nextafter, x1, x2, "nextafter")
+
+    def signbit(self: Any, x: Tensor) -> Tensor:
+        """`jax.numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
+        x = self._std_tensor(x, "signbit")
+        if jnp.iscomplexobj(x):
+            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        if x.dtype == jnp.bool_:
+            return jnp.zeros_like(x)
+        return jnp.signbit(x) if jnp.issubdtype(x.dtype, jnp.floating) else x < 0
+
+    def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
+        """`jax.numpy.matmul` in the common type; see `Backend.matmul`."""
+        a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
+        self._matmul_shape(tuple(a.shape), tuple(b.shape))
+        if a.dtype == jnp.bool_:
+            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
+        return jnp.matmul(a, b)
+
+    def roll(self: Any, x: Tensor, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Tensor:
+        """`jax.numpy.roll`; see `Backend.roll`."""
+        x = self._std_tensor(x, "roll")
+        shifts = tuple(shift) if isinstance(shift, Sequence) else (shift,)
+        axes = None if axis is None else tuple(normalize_axis(a, x.ndim, "roll") for a in (axis if isinstance(axis, Sequence) else (axis,)))
+        if any(isinstance(s, bool) or not isinstance(s, int) for s in shifts):
+            raise ArgumentTypeError(f"roll: shift must be an int or a sequence of ints, got {shift!r}")
+        if axes is not None and len(shifts) != len(axes) and len(shifts) != 1 and len(axes) != 1:
+            raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must have the same length")
+        return jnp.roll(x, shift if axes is None else shifts if len(shifts) > 1 else shifts[0], axes)
+
+    def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
+        """`jax.numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
+        x = self._std_tensor(x, "tril")
+        if x.ndim < 2 or type(k) is not int:
+            return super().tril(x, k)  # raises the error
+        return jnp.tril(x, k)
+
+    def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
+        """`jax.numpy.triu` of the matrices in the last two axes; see `Backend.triu`."""
+        x = self._std_tensor(x, "triu")
+        if x.ndim < 2 or type(k) is not int:
+            return super().triu(x, k)
+        return jnp.triu(x, k)
+
+    def diag(self: Any, x: Tensor, k: int = 0) -> Tensor:
+        """`jax.numpy.diag` of a vector; batches of vectors through the generic default."""
+        x = self._std_tensor(x, "diag")
+        if x.ndim != 1 or type(k) is not int:
+            return super().diag(x, k)
+        return jnp.diag(x, k)
+
+    def take_along_axis(self: Any, x: Tensor, indices: Tensor, axis: int = -1) -> Tensor:
+        """`jax.numpy.take_along_axis`; indices checked eagerly (IndexOutOfRangeError), see `Backend.take_along_axis`."""
+        x, indices = self._std_tensor(x, "take_along_axis"), self._std_tensor(indices, "take_along_axis", "indices")
+        if not jnp.issubdtype(indices.dtype, jnp.integer) or indices.ndim != x.ndim or x.ndim == 0:
+            return super().take_along_axis(x, indices, axis)  # raises the error
+        axis = normalize_axis(axis, x.ndim, "take_along_axis")
+        for position, (n, m) in enumerate(zip(x.shape, indices.shape, strict=True)):
+            if position != axis and n != m and 1 not in (n, m):
+                raise ShapeMismatchError(f"take_along_axis: indices of shape {indices.shape} do not broadcast with x of shape {x.shape}")
+        indices = _index_array(indices, x.shape[axis], "take_along_axis")
+        return jnp.take_along_axis(x, indices, axis, mode="clip")

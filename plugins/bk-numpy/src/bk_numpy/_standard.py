@@ -88,8 +88,13 @@ class StandardMixin:
         return _binary(np.copysign, x1, x2, int_to_float=True)
 
     def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.nextafter` in the common float type; complex values raise ArgumentTypeError."""
-        return _binary(np.nextafter, x1, x2, int_to_float=True)
+        """`numpy.nextafter` in the common float type, `x2` where `x1 == x2` (NumPy's float16 loop returns
+        `x1`, so `(0.0, -0.0)` gave 0.0); complex values raise ArgumentTypeError."""
+        result = _binary(np.nextafter, x1, x2, int_to_float=True)
+        if result.dtype == np.float16:
+            x2 = np.asarray(x2, np.float16)
+            result = np.where(np.asarray(x1, np.float16) == x2, x2, result)
+        return result
 
     def signbit(self, x: Tensor) -> Tensor:
         """`numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""

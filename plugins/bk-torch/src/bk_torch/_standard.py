@@ -1,10 +1,75 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
-(a mixin of `TorchBackend`). The rules live in the core; this module holds kernels only."""
+(a mixin of `TorchBackend`). The rules live in the core (`bk._catalogue_standard`): the operands are
+prepared by its helpers (dtypes, weak Python numbers, precision, errors), so a kernel only calls the
+PyTorch function, which is faster and more accurate than the generic default."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from bk import ArgumentTypeError
+
 __all__ = ["StandardMixin"]
+
+Tensor = Any
 
 
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
+
+    def _standard_unary(self: Any, function: Callable[[torch.Tensor], torch.Tensor], x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
+        return function(self._inexact_operand(x, op, complex_ok))
+
+    def _standard_binary(self: Any, function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], x1: Tensor, x2: Tensor, op: str) -> Tensor:
+        a, b = self._inexact_pair(x1, x2, op)
+        self._same_device(a, b)
+        try:
+            return function(a, b)
+        except RuntimeError as error:  # shapes that do not broadcast
+            self._operator_failed(op, error, a, b)
+            raise
+
+    def log1p(self, x: Tensor) -> Tensor:
+        """`torch.log1p`; bools and ints give the default float."""
+        return self._standard_unary(torch.log1p, x, "log1p")
+
+    def expm1(self, x: Tensor) -> Tensor:
+        """`torch.expm1`; bools and ints give the default float."""
+        return self._standard_unary(torch.expm1, x, "expm1")
+
+    def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.hypot` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(torch.hypot, x1, x2, "hypot")
+
+    def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(torch.logaddexp, x1, x2, "logaddexp")
+
+    def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.copysign` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(torch.copysign, x1, x2, "copysign")
+
+    def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.nextafter` in the common float type; complex values raise ArgumentTypeError."""
+        return self._standard_binary(torch.nextafter, x1, x2, "nextafter")
+
+    def signbit(self, x: Tensor) -> Tensor:
+        """`torch.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
+        x = self._std_tensor(x, "signbit")
+        if x.is_complex():
+            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        if x.dtype == torch.bool:
+            return torch.zeros_like(x)
+        return torch.signbit(x) if x.is_floating_point() else x < 0
+
+    def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
+        """`torch.matmul` in the common type; see `Backend.matmul`."""
+        a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
+        self._matmul_shape(tuple(a.shape), tuple(b.shape))
+        if a.dtype == torch.bool:
+            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
+        self._same_device(a, b)
+        return torch.matmul(a, b)

@@ -58,7 +58,7 @@ class Function:
         self._nested = not isinstance(self._in_structure, int) and not (
             isinstance(self._in_structure, (tuple, list)) and all(isinstance(i, int) for i in self._in_structure)
         )
-        self._checks: dict[Backend, list[Any]] = {}
+        self._checks: dict[Backend, Any] = {}  # per backend: the checked call
         out_nodes: list[LazyArray] = []
         self._out_structure = structure_of(outputs, out_nodes)
         self._fold = fold_constants
@@ -109,16 +109,32 @@ class Function:
         if kwargs or len(args) != self._n_inputs or self._nested:
             args = self._arguments(args, kwargs)
         target = bk.choose_backend(*args) if args else self._default_target()
-        checks = self._checks.get(target)
-        if checks is None:
-            checks = self._checks[target] = _checks_for(target, self._in_specs)
-        for arg, check in zip(args, checks, strict=True):
-            check(arg)
-        function = self._compiled.get(target)
-        if function is None:
-            function = self._compile(target)
-        results = function(*args)
-        return results[0] if type(self._out_structure) is int else rebuild(self._out_structure, results)
+        run = self._checks.get(target)
+        if run is None:
+            run = self._checks[target] = self._runner(target)
+        return run(args)
+
+    def _runner(self, target: Backend) -> Any:
+        """The call on `target`'s tensors: argument checks, the compiled function, the outputs' tree."""
+        checks = _checks_for(target, self._in_specs)
+        function = self._compiled.get(target) or self._compile(target)
+        structure = self._out_structure
+        if len(checks) == 1 and type(structure) is int:  # one argument, one output: the common case
+            check = checks[0]
+
+            def run_one(args: tuple[Any, ...]) -> Any:
+                check(args[0])
+                return function(*args)[0]
+
+            return run_one
+
+        def run(args: tuple[Any, ...]) -> Any:
+            for arg, check in zip(args, checks, strict=True):
+                check(arg)
+            results = function(*args)
+            return results[0] if type(structure) is int else rebuild(structure, results)
+
+        return run
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
         """The flat arguments, from a call with the inputs' structure."""

@@ -119,12 +119,13 @@ def _scalar_default(x: Any, precision: int | None) -> np.dtype[Any]:
 
 
 def _raise_kind(dtype: np.dtype[Any], rank: int, precision: int | None) -> np.dtype[Any]:
-    if rank <= _KIND_RANK.get(dtype.kind, 4):
+    kind = "f" if dtype.name == "bfloat16" else dtype.kind  # ml_dtypes' bfloat16 has NumPy kind 'V'
+    if rank <= _KIND_RANK.get(kind, 4):
         return dtype
     if rank == 1:
         return np.dtype(np.int64)
     if rank == 2:
         return float_dtype(precision)
-    if dtype.kind == "f":
+    if kind == "f":
         return complex_dtype(precision or dtype.itemsize * 8)
     return complex_dtype(precision)

@@ -241,9 +241,14 @@ class IndexingMixin:
         """
         np_mode = _PAD_MODES.get(mode)
         if np_mode is None:
-            return NotImplemented
+            raise ValueError(f"pad: mode must be one of {tuple(_PAD_MODES)} but got {mode!r}")
         value = np.asarray(value)
-        widths = np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2)
+        widths = np.asarray(pad_width, dtype=np.int64)
+        if widths.size != 2 * value.ndim:
+            raise ValueError(f"pad: pad_width needs one (lower, upper) pair for each of the {value.ndim} axes, got {pad_width!r}")
+        widths = widths.reshape(value.ndim, 2)
+        if (widths < 0).any():
+            raise ValueError(f"pad: widths must be 0 or more (pad never crops), got {pad_width!r}")
         if value.ndim == 0:  # nothing to pad (NumPy's pad fails on 0-d arrays in every mode but 'constant')
             return value.copy()
         if np_mode == "constant":
@@ -255,6 +260,7 @@ class IndexingMixin:
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """`x` sorted ascending along `axis`; NaN last."""
         x = np.asarray(x)
+        normalize_axis(axis, x.ndim, "sort")  # a 0-d array has no axis; a float or string axis is ArgumentTypeError
         try:
             return np.sort(_comparable(x), axis=axis).astype(x.dtype, copy=False)
         except ValueError as error:
@@ -336,8 +342,17 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored."""
+        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored.
+
+        Raises:
+            ValueError: for a negative `bins` or a negative value in `x`.
+            ArgumentTypeError: for `x` that is not of an integer dtype.
+        """
         x = np.asarray(x)
+        if x.dtype.kind not in "iu":
+            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
+        if int(bins) < 0:
+            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
         if weights is None:
             return np.bincount(x, minlength=bins)[:bins]
         weights = np.asarray(weights)

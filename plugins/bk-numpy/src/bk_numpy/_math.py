@@ -527,7 +527,10 @@ class MathMixin:
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x, axis = _reduction_args(x, axis, "std")
-        return np.std(_floats(x), axis=axis, keepdims=keepdims)
+        x = _floats(x)
+        if x.dtype.itemsize == 2 and x.dtype.kind in "fV":  # float16, bfloat16: accumulated in float32 (squares overflow)
+            return np.std(x, axis=axis, keepdims=keepdims, dtype=np.float32).astype(x.dtype)
+        return np.std(x, axis=axis, keepdims=keepdims)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; `ValueError` for no elements."""

@@ -122,10 +122,20 @@ class IndexingMixin:
         axis = None if axis is None else normalize_axis(axis, x.ndim, "unique")
         if x.is_complex():
             raise ArgumentTypeError(f"unique: PyTorch cannot order complex values ({x.dtype})")
+        if axis is not None and x.ndim > 1 and x.numel() == 0:  # torch refuses empty dimensions it does not select
+            return self._empty_unique(x, axis, return_inverse, return_counts)
         if axis is not None and x.ndim > 1:
             values, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True, dim=axis)
         else:
             values, inverse, counts = _unique_flat(x.reshape(-1))
+        return (values, *((inverse,) if return_inverse else ()), *((counts,) if return_counts else ()))
+
+    def _empty_unique(self, x: Tensor, axis: int, return_inverse: bool, return_counts: bool) -> tuple[Tensor, ...]:
+        """`unique` of a tensor with no elements along `axis`: slices of size 0 are all equal, as NumPy."""
+        n = x.shape[axis]
+        values = x.narrow(axis, 0, min(n, 1))
+        inverse = torch.zeros(n, dtype=torch.int64, device=x.device)
+        counts = torch.full((min(n, 1),), n, dtype=torch.int64, device=x.device)
         return (values, *((inverse,) if return_inverse else ()), *((counts,) if return_counts else ()))
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
@@ -148,7 +158,12 @@ class IndexingMixin:
         Raises:
             ValueError: for negative values, as NumPy.
         """
-        x = self._t(x).to(torch.int64)
+        x = self._t(x)
+        if x.is_floating_point() or x.is_complex() or x.dtype == torch.bool:
+            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
+        if int(bins) < 0:
+            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
+        x = x.to(torch.int64)
         if x.numel() and bool((x < 0).any()):
             raise ValueError("bincount: values must not be negative")
         inside = (x >= 0) & (x < bins)

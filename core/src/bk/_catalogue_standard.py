@@ -25,7 +25,7 @@ from ._dtype import DType
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
 
-__all__ = ["StandardOpsMixin"]
+__all__ = ["StandardOpsMixin", "accumulation_type"]
 
 Tensor = Any
 
@@ -66,7 +66,7 @@ def _broadcast_two(a: tuple[Any, ...], b: tuple[Any, ...], op: str) -> tuple[Any
     return tuple(reversed(result))
 
 
-def _accumulation_type(dtype: DType) -> DType:
+def accumulation_type(dtype: DType) -> DType:
     """The dtype `sum`, `prod` and their cumulative forms return: bool and narrow ints widen to 64 bits."""
     if dtype.kind is bool:
         return _INT64
@@ -592,7 +592,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         axis = self._cumulative_axis(x, axis, "cumulative_prod")
         shape = tuple(self.staticshape(x))
         dtype = self.dtype(x)
-        x = self.to_float(x) if dtype.kind is float else self.to_complex(x) if dtype.kind is complex else self.cast(x, _accumulation_type(dtype))
+        x = self.to_float(x) if dtype.kind is float else self.to_complex(x) if dtype.kind is complex else self.cast(x, accumulation_type(dtype))
         size = shape[axis]
         if size is None:
             raise ValueError(f"cumulative_prod: the size of axis {axis} must be known, got shape {shape}")

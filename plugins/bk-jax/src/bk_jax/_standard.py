@@ -11,8 +11,9 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from bk import ArgumentTypeError, ShapeMismatchError
-from bk._axes import normalize_axis
+from bk import ArgumentTypeError, DType, ShapeMismatchError
+from bk._axes import normalize_axes, normalize_axis
+from bk._catalogue_standard import accumulation_type
 
 from ._indexing import _index_array
 
@@ -124,3 +125,35 @@ class StandardMixin:
                 raise ShapeMismatchError(f"take_along_axis: indices of shape {indices.shape} do not broadcast with x of shape {x.shape}")
         indices = _index_array(indices, x.shape[axis], "take_along_axis")
         return jnp.take_along_axis(x, indices, axis, mode="clip")
+
+    def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`fill_value` broadcast to `shape` (one XLA operation); see `Backend.full`."""
+        sizes = (shape,) if type(shape) is int else tuple(shape) if isinstance(shape, (tuple, list)) else None
+        if sizes is None or not all(type(n) is int and n >= 0 for n in sizes):
+            return super().full(shape, fill_value, dtype)  # raises the error
+        return jnp.broadcast_to(self._fill(fill_value, dtype, "full"), sizes)
+
+    def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`fill_value` broadcast to the shape of `x`; see `Backend.full_like`."""
+        x = self._std_tensor(x, "full_like")
+        return jnp.broadcast_to(self._fill(fill_value, dtype or self.dtype(x), "full_like"), x.shape)
+
+    def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
+        """`jax.numpy.cumprod` with the widening of `prod`; see `Backend.cumulative_prod`."""
+        x = self._std_tensor(x, "cumulative_prod")
+        axis = self._cumulative_axis(x, axis, "cumulative_prod")
+        kind = self.dtype(x).kind
+        x = self.to_float(x) if kind is float else self.to_complex(x) if kind is complex else self.cast(x, accumulation_type(self.dtype(x)))
+        result = jnp.cumprod(x, axis=axis)
+        if include_initial:
+            ones = jnp.ones((*x.shape[:axis], 1, *x.shape[axis + 1 :]), result.dtype)
+            result = jnp.concatenate([ones, result], axis=axis)
+        return result
+
+    def logsumexp(self: Any, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
+        """`jax.scipy.special.logsumexp` of floats; see `Backend.logsumexp`."""
+        from jax.scipy.special import logsumexp
+
+        x = self._inexact_operand(x, "logsumexp", complex_ok=False)
+        axes = normalize_axes(axis, x.ndim, "logsumexp")
+        return logsumexp(x, axis=axes, keepdims=keepdims)

@@ -10,7 +10,7 @@ import math
 import sys
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -84,6 +84,11 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     is raised (`IndexOutOfRangeError` for an index outside the indexed dimension, ...). Mistakes of
     shape, axis and dtype kind are decided by the operation's spec, whatever the kernel raised; see
     `bk.explain_failure`. No framework message is ever read."""
+
+    framework_errors: ClassVar[Mapping[type[BaseException], type[Exception]]] = {}
+    """What the framework's own exception types mean, where the type alone says it (TensorFlow's
+    `NotFoundError`: no kernel for this dtype, `bk.ArgumentTypeError`). Consulted after the
+    operation's spec, which decides mistakes of shape, axis and dtype kind."""
 
     unchecked_operations: ClassVar[frozenset[str]] = frozenset()
     """Kernels the core does not wrap with its error mapping: hot operations that catch inline (a

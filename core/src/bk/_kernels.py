@@ -10,11 +10,13 @@ without reading the framework's message:
 2. The operation's spec (`bk.op_spec(op)`) is asked about the same arguments (their templates:
    shape and dtype). When the spec refuses the call, its error is raised, chained from the
    framework's: a shape mismatch, an axis out of range, a dtype kind the operation does not take.
-3. The spec accepts the call, so the data was at fault: when the framework's exception is one the
+3. Exception types the plugin declared with a meaning (`Backend.framework_errors`, such as
+   TensorFlow's `NotFoundError` for a dtype it has no kernel for) raise that class.
+4. The spec accepts the call, so the data was at fault: when the framework's exception is one the
    plugin declared as bad input (`Backend.kernel_errors`), the operation's data-error class is
    raised (`IndexOutOfRangeError` for an index outside the indexed dimension, `ValueError` for
    `bincount` of negative values, ...; `DATA_ERRORS`).
-4. Anything else is raised unchanged: a bug stays visible as what it is.
+5. Anything else is raised unchanged (named after the operation): a bug stays visible as what it is.
 
 The hot operations of a plugin that catch inline (bk-numpy's C operators, every method that is not
 a plain Python function) and those the plugin lists in `Backend.unchecked_operations` are not wrapped.
@@ -54,7 +56,7 @@ _INDICES: Final = (
 )
 DATA_ERRORS: Final[dict[str, type[Exception]]] = {
     **dict.fromkeys(_INDICES, IndexOutOfRangeError),
-    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat"), ValueError),
+    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat", "pow"), ValueError),
 }
 """The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
 
@@ -137,12 +139,15 @@ def explain_failure(backend: Backend | None, op: str, error: BaseException, args
     verdict = spec_verdict(backend, op, args, kwargs)
     if verdict is not None:
         raise verdict from error
+    text = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    for kind, meaning in (type(backend).framework_errors.items() if backend is not None else ()):
+        if isinstance(error, kind):
+            raise meaning(f"{op}: {text}") from error
     if isinstance(error, BK_ERRORS):  # raised by an operation the kernel called (maximum, as_tensor, ...): its class stands
         raise type(error)(f"{op}: {error}") from error
     if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (IndexError,)):
         data = DATA_ERRORS.get(op)
         if data is not None:
-            text = (str(error).strip().splitlines() or [type(error).__name__])[0]
             raise data(f"{op}: {text}") from error
     text = str(error).strip()
     if type(error) in _NAMED and text and not text.startswith(f"{op}:"):  # name the operation, as bk's own errors do

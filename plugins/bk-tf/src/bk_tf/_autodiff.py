@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from bk import Backend, DType
+from bk._errors import BK_ERRORS
 
 from ._dtypes import to_tf_dtype
-from ._errors import reraise
 from ._framework import tf
 
 __all__ = ["AutodiffMixin"]
@@ -191,7 +191,7 @@ class AutodiffMixin:
             try:
                 return compiled(*args, **kwargs)
             except tf.errors.OpError as error:
-                reraise(name, error)
+                _explain_by_eager_run(name, f, args, kwargs, error)
 
         call.tf_function = compiled  # type: ignore[attr-defined]
         return call
@@ -295,3 +295,19 @@ def _is_str(dtype: DType) -> bool:
 def _batch_jacobian(tape: Any, gradient: Any, x: Any) -> Any:
     """d gradient / d x per batch entry: `(batch, *gradient.shape[1:], *x.shape[1:])`."""
     return tape.batch_jacobian(gradient, x, unconnected_gradients=tf.UnconnectedGradients.ZERO, experimental_use_pfor=False)
+
+
+def _explain_by_eager_run(name: str, f: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], error: Exception) -> NoReturn:
+    """Raises the bk error of a mistake found while a compiled graph ran (an index out of range).
+
+    The graph does not say which bk operation failed, so `f` runs once more, eagerly, on the same
+    arguments: there the failing operation raises the class its spec and data give (the core's
+    mapping of kernel errors). Only on this error path; Python side effects of `f` happen again.
+    """
+    try:
+        f(*args, **kwargs)
+    except (*BK_ERRORS, ValueError, TypeError, IndexError) as eager:  # the operation's own bk error, chained to the graph's
+        raise type(eager)(f"{name}: {eager}") from error
+    except Exception:  # anything else: the graph's error is the one to report
+        pass
+    raise error

@@ -40,11 +40,11 @@ from ._dtypes import (
     to_precision,
     to_tf_dtype,
 )
-from ._errors import translate_errors
+from ._errors import DATA_ERRORS, NO_KERNEL
 from ._framework import tf
 from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
-from ._math import MathMixin
+from ._math import INLINE, MathMixin
 from ._standard import StandardMixin
 
 __all__ = ["TFBackend"]
@@ -87,7 +87,6 @@ def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:
     return backend.as_tensor(tensor)
 
 
-@translate_errors
 class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """TensorFlow 2 as a bk backend, eager by default.
 
@@ -97,6 +96,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     (float32 by default), ints to int64, complex numbers to complex64. New tensors are created on
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
+
+    kernel_errors = DATA_ERRORS
+    framework_errors = dict.fromkeys(NO_KERNEL, ArgumentTypeError)  # no kernel for a dtype the spec allows
+    unchecked_operations = frozenset(INLINE)  # the operators map their errors inline (hot path)
 
     def __init__(self) -> None:
         devices = list_tf_devices(self)
@@ -579,17 +582,9 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         """`tensor[slices]` for a tuple of slices (negative steps included), ints, `None` and `...`.
 
         Raises:
-            IndexOutOfRangeError: for an int outside its dimension.
+            IndexOutOfRangeError: for an int outside its dimension (the core's spec decides).
         """
-        tensor = self._t(tensor)
-        try:
-            return tensor[slices]
-        except (tf.errors.InvalidArgumentError, ValueError) as error:
-            if "out of bounds" in str(error) or "out of range" in str(error):
-                raise IndexOutOfRangeError(
-                    f"multi_slice: an index of {slices} is outside a tensor of shape {tuple(tensor.shape)}"
-                ) from error
-            raise
+        return self._t(tensor)[slices]
 
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""

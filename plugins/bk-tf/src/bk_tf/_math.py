@@ -13,34 +13,38 @@ from typing import Any
 
 import numpy as np
 
-from bk import ArgumentTypeError, get_precision
+from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
+from bk._kernels import spec_verdict
 
 from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
-from ._errors import CAUGHT, reraise
+from ._errors import CAUGHT
 from ._framework import tf
 
-__all__ = ["MathMixin"]
+__all__ = ["INLINE", "MathMixin"]
 
 Tensor = Any
 
+INLINE: list[str] = []
+"""The operators that map their errors inline (`Backend.unchecked_operations`): the hot path."""
+
 
 def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion: bool) -> Callable[..., Any]:
-    # The hot path: no checks before the call, errors translated only once raised.
+    # The hot path: no checks before the call, errors mapped only once raised (the core does not wrap these).
     def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
         try:
-            a, b = self._common((a, b), **promotion)
-            return function(a, b)
+            x, y = self._common((a, b), **promotion)
+            return function(x, y)
         except CAUGHT as error:
             if isinstance(error, OverflowError) and op in _COMPARISONS:
                 return _compare_beyond_range(function, self._t, a, b)
-            if op in ("mod", "floordiv") and "division by zero" in str(error):
-                return _by_zero_gives_zero(function, a, b)
-            reraise(op, error)
+            if op in ("mod", "floordiv") and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
+                return _by_zero_gives_zero(function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
+            explain_failure(self, op, error, (a, b), {})
 
     operation.__doc__ = doc
     operation.__name__ = operation.__qualname__ = op
-    operation.__bk_translated__ = True  # type: ignore[attr-defined]
+    INLINE.append(op)
     return operation
 
 
@@ -297,6 +301,22 @@ def _erf(x: Any) -> Any:
     return tf.where(tf.math.is_inf(x), tf.sign(x), tf.math.erf(x)) if x.dtype.is_floating else tf.math.erf(x)
 
 
+
+def _real_sigmoid(x: Any) -> Any:
+    """`tf.math.sigmoid` of real values; complex values raise `ArgumentTypeError` (the spec of `sigmoid`)."""
+    if x.dtype.is_complex:
+        raise ArgumentTypeError(f"sigmoid: takes real values, not {x.dtype.name}")
+    return tf.math.sigmoid(x)
+
+
+
+def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
+    """`result` of igamma/igammac with SciPy's limits at `a == 0`: `value` for `x > 0`, NaN for `x == 0`
+    (TensorFlow gives NaN for `x > 0` and 0 or NaN at 0)."""
+    zero = tf.equal(a, tf.zeros((), a.dtype))
+    limit = tf.where(x > 0, tf.constant(value, result.dtype), tf.constant(math.nan, result.dtype))
+    return tf.where(zero, tf.broadcast_to(limit, tf.shape(result)), result)
+
 def _abs(x: Any) -> Any:
     return x if x.dtype.is_unsigned or x.dtype == tf.bool else tf.abs(x)
 
@@ -463,7 +483,16 @@ class MathMixin:
                 return tf.not_equal(result, tf.zeros((), wide)) if kept == tf.bool else tf.cast(result, kept)
         if x.dtype.is_integer:
             minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
+        original = x.dtype
         x, low, high = self._common((x, minimum, maximum))
+        if x.dtype != original and not x.dtype.is_complex and original != tf.bool:
+            # tensor bounds of another dtype: the result keeps the dtype of x, as for scalar bounds
+            result = self._with_nan(tf.minimum(tf.maximum(x, low), high), x, x)
+            if original.is_integer:
+                info = np.iinfo(original.as_numpy_dtype)
+                wide = tf.cast(result, tf.float64) if result.dtype.is_floating else result
+                result = tf.clip_by_value(wide, tf.cast(info.min, wide.dtype), tf.cast(info.max, wide.dtype)) if wide.dtype.is_floating else wide
+            return tf.cast(result, original)
         if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
             return self.minimum(self.maximum(x, low), high)
         if x.dtype == tf.bool:
@@ -482,7 +511,7 @@ class MathMixin:
     exp = _unary(tf.exp, "Natural exponential.")
     erf = _unary(_erf, "The error function (exactly -1 and 1 at the infinities).")
     softplus = _unary(tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
-    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))`.")
+    sigmoid = _unary(_real_sigmoid, "`1 / (1 + exp(-x))` of real values.")
     log_gamma = _unary(tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats.")
     sin = _unary(tf.sin, "Sine.")
     arcsin = _unary(tf.asin, "Inverse sine.")
@@ -501,14 +530,14 @@ class MathMixin:
     log10 = _unary(_log_base(10.0), "Base-10 logarithm.")
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
-        """Regularized lower incomplete gamma function P(a, x) (`tf.math.igamma`)."""
+        """Regularized lower incomplete gamma function P(a, x) (`tf.math.igamma`; P(0, x > 0) is 1, as SciPy)."""
         a, x = self._common((a, x), int_to_float=True)
-        return tf.math.igamma(a, x)
+        return _at_zero_a(tf.math.igamma(a, x), a, x, 1.0)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
-        """Regularized upper incomplete gamma function Q(a, x) (`tf.math.igammac`)."""
+        """Regularized upper incomplete gamma function Q(a, x) (`tf.math.igammac`; Q(0, x > 0) is 0, as SciPy)."""
         a, x = self._common((a, x), int_to_float=True)
-        return tf.math.igammac(a, x)
+        return _at_zero_a(tf.math.igammac(a, x), a, x, 0.0)
 
     def isfinite(self, x: Tensor) -> Tensor:
         """True where `x` is neither infinite nor NaN (always for integers)."""
@@ -578,15 +607,21 @@ class MathMixin:
         if value.dtype.is_complex:  # sum / count as NumPy divides complex values (0 / 0 is NaN, not 0)
             count = tf.cast(tf.size(value) // tf.maximum(tf.size(tf.reduce_sum(value, axis=axes)), 1), value.dtype)
             return _divide(tf.reduce_sum(value, axis=axes, keepdims=keepdims), count)
+        if value.dtype in (tf.float16, tf.bfloat16):  # accumulated in float32, as NumPy does: the sum must not overflow
+            return tf.cast(tf.reduce_mean(tf.cast(value, tf.float32), axis=axes, keepdims=keepdims), value.dtype)
         return tf.reduce_mean(value, axis=axes, keepdims=keepdims)
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x = self._floats(x)
         axes = _axes(x, axis, "std")
+        half = x.dtype if x.dtype in (tf.float16, tf.bfloat16) else None
+        if half is not None:  # accumulated in float32: squares of half-precision values overflow
+            x = tf.cast(x, tf.float32)
         mean = tf.reduce_mean(x, axis=axes, keepdims=True)
         deviation = tf.abs(x - mean)
-        return tf.sqrt(tf.reduce_mean(deviation * deviation, axis=axes, keepdims=keepdims))
+        result = tf.sqrt(tf.reduce_mean(deviation * deviation, axis=axes, keepdims=keepdims))
+        return result if half is None else tf.cast(result, half)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
@@ -682,7 +717,8 @@ class MathMixin:
             raise ArgumentTypeError(f"quantile: complex values have no order, got {x.dtype.name}")
         if x.shape[-1] == 0:
             raise ValueError(f"quantile: the last axis is empty (shape {tuple(x.shape)}); there is nothing to take quantiles of")
-        q = tf.cast(tf.convert_to_tensor(quantiles), tf.float64)
+        # Python floats in float64 (tf.convert_to_tensor would make them float32 and round 0.37 to 0.3700000047...)
+        q = tf.cast(quantiles if isinstance(quantiles, (tf.Tensor, tf.Variable)) else np.asarray(quantiles, np.float64), tf.float64)
         if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):
             raise ValueError(f"quantile: quantiles must lie in [0, 1] but got {q.numpy().tolist()}")
         ordered = tf.sort(x, axis=-1)

@@ -191,6 +191,21 @@ def test_the_frameworks_import_warnings_are_not_fatal_but_the_plugins_are(tmp_pa
     assert "1 failed, 1 passed" in result.stdout and "importing tkwarnfw this way is deprecated" in result.stdout, result.stdout
 
 
+def test_templates_and_plugin_author_docs_use_only_public_bk_names() -> None:
+    """What the scaffold and the tutorial show a plugin author is public API (issue 24): no `bk._module`."""
+    templates = sorted((ROOT / "testkit/src/bk_testkit/templates").iterdir())
+    pages = [ROOT / p for p in ("docs/write-a-plugin.md", "docs/certify-in-ci.md", "docs/semantics.md", "testkit/README.md")]
+    for path in [*templates, *pages]:
+        private = re.findall(r"\bbk\._\w+", path.read_text())
+        assert not private, f"{path.relative_to(ROOT)} names private modules {private}"
+    tutorial = (ROOT / "docs/write-a-plugin.md").read_text()
+    assert "(semantics.md)" in tutorial
+    for name in ("normalize_axis", "normalize_axes", "check_tensor_argument", "reraise_as", "BK_ERRORS"):
+        assert f"bk.{name}" in tutorial, name
+    assert "unsupported_dtypes" in tutorial
+    assert "float16_supported" not in tutorial and "bfloat16_supported" not in tutorial
+
+
 def test_generated_code_passes_ruff_with_the_repository_settings(generated: pathlib.Path) -> None:
     ruff = shutil.which("ruff", path=str(pathlib.Path(sys.executable).parent)) or shutil.which("ruff")
     if ruff is None:

@@ -4,7 +4,9 @@ A case is a function `case(t: Trial) -> None` registered for one feature id. It 
 inputs with `t.tensor`, calls the feature under test on `t.b`, and compares with a float64
 NumPy/SciPy reference through `t.check`. It signals:
 
-- a mismatch by raising `AssertionError` (`t.check` does this with a readable message);
+- a mismatch: `t.check` (and the edge cases' `check_result`) records it in `t.failures` and lets the
+  case go on, so that one run reports every failing check of a case; `t.fail`, `t.expect` and a
+  plain `AssertionError` end the case;
 - that the backend does not provide the feature by letting `NotImplementedError` propagate, or
   by `t.implemented(result)` when the reference allows returning `NotImplemented`;
 - that it cannot run here (no GPU, no float64) by raising `SkipCase`.
@@ -24,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
@@ -173,6 +175,8 @@ class Trial:
         self.rng = np.random.default_rng(1234)
         self.computes = 0
         """How many times the testkit itself evaluated lazy values of this trial (its comparisons)."""
+        self.failures: list[str] = []
+        """The failing checks recorded so far (`check`, `record`): the case fails with all of them."""
 
     # ------------------------------------------------------------ dtypes
 
@@ -276,7 +280,7 @@ class Trial:
         inputs: dict[str, Any] | None = None,
         tol_dtype: DType | None = None,
     ) -> np.ndarray:
-        """Compares a native result with the reference and raises `AssertionError` on a mismatch.
+        """Compares a native result with the reference; records a mismatch in `failures` and goes on.
 
         Args:
             actual: The backend's result (a native tensor).
@@ -288,19 +292,20 @@ class Trial:
             tol_dtype: The dtype whose tolerance applies (default: the result's).
 
         Returns:
-            The actual values as NumPy.
+            The actual values as NumPy (also after a mismatch, so that the case can go on).
         """
         if isinstance(dtype, DType):
             self.need(dtype)  # the result would have a dtype the backend lacks
         got_dtype = self.b.dtype(actual)
         if isinstance(dtype, DType) and got_dtype != dtype:
-            self.fail(what, f"dtype {got_dtype}, expected {dtype}", inputs)
+            self.record(what, f"dtype {got_dtype}, expected {dtype}", inputs)
         if isinstance(dtype, type) and got_dtype.kind is not dtype:
-            self.fail(what, f"dtype {got_dtype}, expected kind {dtype.__name__}", inputs)
+            self.record(what, f"dtype {got_dtype}, expected kind {dtype.__name__}", inputs)
         values = self.to_numpy(actual)
         expected = np.asarray(expected)
         if values.shape != expected.shape:
-            self.fail(what, f"shape {values.shape}, expected {expected.shape}; actual {short(values)}", inputs)
+            self.record(what, f"shape {values.shape}, expected {expected.shape}; actual {short(values)}", inputs)
+            return values
         if self.b.compute_count() is not None:
             self.check_inferred(actual, values, what, got_dtype, inputs)
         self.compare(values, expected, what, tol_dtype or got_dtype, scale, inputs)
@@ -313,12 +318,13 @@ class Trial:
         """
         static = tuple(self.b.staticshape(actual))
         if len(static) != values.ndim or any(s is not None and s != v for s, v in zip(static, values.shape, strict=False)):
-            self.fail(what, f"staticshape {static} before computing, but the computed value has shape {values.shape}", inputs)
+            self.record(what, f"staticshape {static} before computing, but the computed value has shape {values.shape}", inputs)
         if values.dtype != object and bk.from_numpy_dtype(values.dtype) != got_dtype:
-            self.fail(what, f"dtype {got_dtype} before computing, but the computed value is {values.dtype}", inputs)
+            self.record(what, f"dtype {got_dtype} before computing, but the computed value is {values.dtype}", inputs)
 
     def compare(self, values: np.ndarray, expected: np.ndarray, what: str, dtype: DType, scale: float = 1.0, inputs: dict[str, Any] | None = None) -> None:
-        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`."""
+        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`;
+        records a mismatch in `failures`."""
         rtol, atol = tolerance(dtype, scale)
         if values.dtype.kind in "biu" and expected.dtype.kind in "biu" and rtol == 0:
             ok = np.array_equal(values, expected)
@@ -328,17 +334,28 @@ class Trial:
                     np.all(np.isclose(values.astype(np.complex128), expected.astype(np.complex128), rtol=rtol, atol=atol, equal_nan=True))
                 )
         if not ok:
-            self.fail(what, f"values differ (rtol={rtol:g}, atol={atol:g})\n  expected {short(expected)}\n  actual   {short(values)}", inputs)
+            self.record(what, f"values differ (rtol={rtol:g}, atol={atol:g})\n  expected {short(expected)}\n  actual   {short(values)}", inputs)
 
-    def fail(self, what: str, problem: str, inputs: dict[str, Any] | None = None) -> None:
-        """Raises `AssertionError` with the inputs, the problem, the expected and actual values."""
-        shown = "".join(f"\n  {k} = {short(v)}" for k, v in (inputs or {}).items())
-        raise AssertionError(f"{what}: {problem}{shown}")
+    def fail(self, what: str, problem: str, inputs: dict[str, Any] | None = None) -> NoReturn:
+        """Ends the case: raises `AssertionError` with the inputs, the problem, the expected and actual values."""
+        raise AssertionError(failure_text(what, problem, inputs))
+
+    def record(self, what: str, problem: str, inputs: dict[str, Any] | None = None) -> None:
+        """Records a failing check in `failures` and lets the case go on (it fails at its end)."""
+        text = failure_text(what, problem, inputs)
+        if text not in self.failures:  # hypothesis examples may repeat one failure
+            self.failures.append(text)
 
     def expect(self, condition: bool, what: str, problem: str) -> None:
-        """Fails with `problem` unless `condition` holds."""
+        """Records the failing check `problem` unless `condition` holds (the case goes on)."""
         if not condition:
-            self.fail(what, problem)
+            self.record(what, problem)
+
+
+def failure_text(what: str, problem: str, inputs: dict[str, Any] | None = None) -> str:
+    """`what: problem`, then one line per input."""
+    shown = "".join(f"\n  {k} = {short(v)}" for k, v in (inputs or {}).items())
+    return f"{what}: {problem}{shown}"
 
 
 def label(name: str, *arrays: np.ndarray) -> str:

@@ -143,7 +143,7 @@ def _session(
         if message["event"] == "start":
             current = message["case"]
         elif message["event"] == "result":
-            result = CaseResult(message["case"], message["outcome"], message["message"], message["seconds"])
+            result = CaseResult(message["case"], message["outcome"], message["message"], message["seconds"], message.get("checks", []))
             session.results[result.case] = result
             on_result(result)
             current = None

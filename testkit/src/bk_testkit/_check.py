@@ -9,7 +9,7 @@ from bk import Backend
 
 from . import cases as _cases  # noqa: F401 - registers every case
 from ._expected import EXPECTED_FAILURES
-from ._run import FeatureResult, find_case, run_case_with_timeout, select_cases, select_features, verdict
+from ._run import FeatureResult, failure_lines, find_case, run_case_with_timeout, select_cases, select_features, verdict
 
 __all__ = ["CheckResult", "check_backend"]
 
@@ -76,7 +76,7 @@ def _problems(results: dict[str, FeatureResult], expected: dict[str, str], known
     for feature, result in results.items():
         if result.status == "failed" and feature not in expected:
             claim = "claimed" if result.claimed else "not claimed"
-            problems += [f"- {feature} ({claim}) FAILED:"] + [f"    {m}" for m in result.failures[:5]]
+            problems += [f"- {feature} ({claim}) FAILED:", *failure_lines(result)]
     for feature, reason in expected.items():
         if feature not in known:
             problems.append(f"- expected_failures names unknown feature {feature!r} (reason given: {reason})")

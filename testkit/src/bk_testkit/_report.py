@@ -13,7 +13,7 @@ from typing import Any, Final
 import bk
 
 from ._certify import BackendReport
-from ._run import STATUSES
+from ._run import STATUSES, failure_lines
 from ._version import __version__
 
 __all__ = ["SCHEMA_VERSION", "format_summary", "load_schema", "to_json", "to_markdown"]
@@ -42,8 +42,10 @@ def load_schema() -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
-def format_summary(reports: Sequence[BackendReport], seconds: float, max_failures: int = 50) -> str:
-    """The readable summary table printed at the end of `testkit certify`."""
+def format_summary(reports: Sequence[BackendReport], seconds: float, max_failures: int = 50, max_cases: int = 10, max_checks: int = 10) -> str:
+    """The readable summary table printed at the end of `testkit certify`, then every failing check
+    of each failed feature, grouped by case (up to `max_failures` features, `max_cases` cases each
+    and `max_checks` checks per case; the JSON report has them all)."""
     header = f"{'backend':<12}" + "".join(f"{s:>12}" for s in STATUSES)
     lines = ["", header, "-" * len(header)]
     for report in reports:
@@ -55,9 +57,9 @@ def format_summary(reports: Sequence[BackendReport], seconds: float, max_failure
             lines += ["", f"Failures of {report.name}:"]
         for feature, result in failed[:max_failures]:
             claim = "claimed" if result.claimed else "not claimed"
-            first = result.failures[0] if result.failures else ""
-            more = f" (+{len(result.failures) - 1} more)" if len(result.failures) > 1 else ""
-            lines.append(f"  {feature} [{claim}]: {_one_line(first, 400)}{more}")
+            count = len(result.checks or result.failures)
+            lines.append(f"  {feature} [{claim}]: {count} failing case{'s' if count != 1 else ''}")
+            lines += failure_lines(result, max_cases, max_checks, one_line=300)
         if len(failed) > max_failures:
             lines.append(f"  ... and {len(failed) - max_failures} more failed features (see --json)")
         unclaimed = [f for f, r in report.features.items() if r.status == "unclaimed"]
@@ -93,4 +95,28 @@ def to_markdown(reports: Sequence[BackendReport]) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in report.counts().items())
         info = report.info
         lines.append(f"- **{report.name}** ({info.get('distribution')} {info.get('version')}, {info.get('framework')} {info.get('framework_version')}): {counts}")
+    for report in reports:
+        lines += _markdown_failures(report)
     return "\n".join(lines) + "\n"
+
+
+def _markdown_failures(report: BackendReport) -> list[str]:
+    """A section per backend with failures: each failed feature, its failing cases, every failing check."""
+    failed = [(f, r) for f, r in report.features.items() if r.status == "failed"]
+    if not failed:
+        return []
+    lines = ["", f"## Failures of {report.name}", ""]
+    for feature, result in failed:
+        claim = "claimed" if result.claimed else "not claimed"
+        lines.append(f"- `{feature}` ({claim})")
+        groups = result.checks or {f.split(": ", 1)[0]: [f.split(": ", 1)[-1]] for f in result.failures}
+        for case_id, checks in groups.items():
+            lines.append(f"  - `{case_id}`")
+            lines += [f"    - {_markdown_text(check)}" for check in checks]
+    return lines
+
+
+def _markdown_text(text: str, limit: int = 600) -> str:
+    """One line of Markdown: whitespace collapsed, `|` and backticks kept harmless, cut to `limit`."""
+    text = _one_line(text, limit).replace("`", "'")
+    return f"`{text}`"

@@ -19,7 +19,7 @@ from bk import Backend
 from ._case import CATALOGUE, Case, SkipCase, Trial, Unsupported
 from ._expected import EXPECTED_FAILURES, expected_failure
 
-__all__ = ["CaseResult", "FeatureResult", "run_case", "select_cases", "verdict"]
+__all__ = ["CaseResult", "FeatureResult", "failure_lines", "run_case", "select_cases", "verdict"]
 
 PASSED: Final = "passed"
 FAILED: Final = "failed"
@@ -41,9 +41,14 @@ class CaseResult:
     outcome: str
     message: str = ""
     seconds: float = 0.0
+    checks: list[str] = field(default_factory=list)
+    """Every failing check of a failed case, in order (`message` joins them); empty otherwise."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"case": self.case, "outcome": self.outcome, "message": self.message, "seconds": round(self.seconds, 4)}
+        result = {"case": self.case, "outcome": self.outcome, "message": self.message, "seconds": round(self.seconds, 4)}
+        if self.checks:
+            result["checks"] = self.checks
+        return result
 
 
 @dataclass
@@ -57,6 +62,8 @@ class FeatureResult:
     failures: list[str] = field(default_factory=list)
     seconds: float = 0.0
     reason: str = ""
+    checks: dict[str, list[str]] = field(default_factory=dict)
+    """Case id -> every failing check of that case, for each case that makes the feature fail."""
     generated: str = ""
     """How the feature's generated cases went (`passed`, `failed`, `xfailed`, `not_implemented`,
     `skipped`); empty where the feature has none."""
@@ -73,6 +80,8 @@ class FeatureResult:
             result["reason"] = self.reason
         if self.generated:
             result["generated"] = self.generated
+        if self.checks:
+            result["checks"] = self.checks
         return result
 
 
@@ -115,7 +124,7 @@ def run_case(
     if reason is None:
         return result
     if result.outcome == FAILED:
-        return CaseResult(case.id, XFAILED, f"expected failure ({reason}): {result.message}", result.seconds)
+        return CaseResult(case.id, XFAILED, f"expected failure ({reason}): {result.message}", result.seconds, result.checks)
     if result.outcome == PASSED:
         message = f"listed as an expected failure ({reason}) but passed; remove the stale entry from the expected-failure table"
         return CaseResult(case.id, FAILED, message, result.seconds)
@@ -145,7 +154,28 @@ def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) ->
         if hidden > 0 and case.feature not in backend.computing_operations:
             outcome = FAILED
             message = f"computed {hidden} times behind the user's back (not declared in computing_operations)"
-    return CaseResult(case.id, outcome, message, time.perf_counter() - start)
+    checks = list(trial.failures)
+    if checks and outcome != PASSED:  # the case stopped after the recorded failures: say how
+        checks.append(message if outcome == FAILED else f"then the case stopped ({outcome}): {message}")
+    elif outcome == FAILED:
+        checks = [message]
+    if checks:
+        outcome, message = FAILED, join_checks(checks)
+    kept = checks[:MAX_CHECKS] + ([f"... and {len(checks) - MAX_CHECKS} more failing checks"] if len(checks) > MAX_CHECKS else [])
+    return CaseResult(case.id, outcome, message, time.perf_counter() - start, kept)
+
+
+MAX_CHECKS: Final = 25
+"""The failing checks of one case kept in its result (the message says how many there were)."""
+
+
+def join_checks(checks: Sequence[str]) -> str:
+    """One message for the failing checks of a case: the check itself, or a numbered list."""
+    if len(checks) == 1:
+        return checks[0]
+    shown = [f"[{i}] {c}" for i, c in enumerate(checks[:MAX_CHECKS], 1)]
+    more = [f"... and {len(checks) - MAX_CHECKS} more failing checks"] if len(checks) > MAX_CHECKS else []
+    return "\n".join([f"{len(checks)} checks failed:", *shown, *more])
 
 
 @contextlib.contextmanager
@@ -259,11 +289,13 @@ def _verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> Feat
         return FeatureResult(**base, status="skipped", reason="; ".join(reasons))  # type: ignore[arg-type]
     if claimed:
         bad = [_message(r, claimed) for r in ran if r.outcome != PASSED]
-        return FeatureResult(**base, status="failed" if bad else "certified", failures=bad)  # type: ignore[arg-type]
+        checks = {r.case: _checks(r, claimed) for r in ran if r.outcome != PASSED}
+        return FeatureResult(**base, status="failed" if bad else "certified", failures=bad, checks=checks)  # type: ignore[arg-type]
     bad = [_message(r, claimed) for r in ran if r.outcome not in (PASSED, NOT_IMPLEMENTED)]
     declined = [r for r in ran if r.outcome == NOT_IMPLEMENTED]
     if bad and not declined:
-        return FeatureResult(**base, status="failed", failures=bad)  # type: ignore[arg-type]
+        checks = {r.case: _checks(r, claimed) for r in ran if r.outcome not in (PASSED, NOT_IMPLEMENTED)}
+        return FeatureResult(**base, status="failed", failures=bad, checks=checks)  # type: ignore[arg-type]
     if not declined:
         return FeatureResult(**base, status="unclaimed", reason="not claimed by supports(), but every case passed")  # type: ignore[arg-type]
     if len(declined) < len(ran):
@@ -275,6 +307,52 @@ def _verdict(feature: str, claimed: bool, results: Sequence[CaseResult]) -> Feat
 
 def _cut(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def failure_lines(result: FeatureResult, max_cases: int | None = None, max_checks: int | None = None, one_line: int | None = None) -> list[str]:
+    """The failures of a feature grouped by case, every failing check of each (indented lines).
+
+    Args:
+        max_cases: Cases shown (all when `None`); the rest are counted.
+        max_checks: Checks shown per case (all when `None`); the rest are counted.
+        one_line: Shows each check on one line, cut to this many characters (`None`: as it is).
+    """
+    groups = result.checks or {f.split(": ", 1)[0]: [f.split(": ", 1)[-1]] for f in result.failures}
+    lines: list[str] = []
+    for number, (case_id, checks) in enumerate(groups.items()):
+        if max_cases is not None and number == max_cases:
+            lines.append(f"    ... and {len(groups) - max_cases} more failing cases")
+            break
+        real = [c for c in checks if not c.startswith("... and ")]
+        total = len(real) + sum(int(c.split()[2]) for c in checks if c.startswith("... and "))  # counted past MAX_CHECKS
+        if total == 1:  # one line, as `failures` says it
+            lines.append(f"    {case_id}: " + _shown(real[0], one_line, "\n      "))
+            continue
+        lines.append(f"    {case_id}: {total} failing checks")
+        for index, check in enumerate(real):
+            if max_checks is not None and index == max_checks:
+                lines.append(f"      ... and {total - max_checks} more")
+                break
+            lines.append("      - " + _shown(check, one_line, "\n        "))
+        else:
+            if total > len(real):
+                lines.append(f"      ... and {total - len(real)} more")
+    return lines
+
+
+def _shown(check: str, one_line: int | None, indent: str) -> str:
+    """A check as shown under its case: on one line cut to `one_line` characters, or with its lines indented."""
+    if one_line is None:
+        return check.replace("\n", indent)
+    text = " ".join(check.split())
+    return text if len(text) <= one_line else text[: one_line - 3] + "..."
+
+
+def _checks(result: CaseResult, claimed: bool) -> list[str]:
+    """The failing checks of a case that fails its feature; a single one says it as `failures` does."""
+    if len(result.checks) > 1:
+        return list(result.checks)
+    return [_message(result, claimed)[len(result.case) + 2 :]]
 
 
 def _message(result: CaseResult, claimed: bool) -> str:

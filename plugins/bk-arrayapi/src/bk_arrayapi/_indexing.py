@@ -431,6 +431,8 @@ class IndexingMixin:
             ValueError: for negative values, as NumPy.
         """
         xp = self.xp
+        if int(bins) < 0:
+            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
         if self._dt(x).kind is bool:  # type: ignore[attr-defined]
             x = self._astype(x, _INT64)  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument
 
 from ._blocks import elementwise, kernel, probe, task
-from ._dtypes import as_dask, keep_ints, to_floats
+from ._dtypes import as_dask, complex_dtype, float_dtype, keep_ints, to_floats
 
 __all__ = ["MathMixin"]
 
@@ -216,6 +216,8 @@ class MathMixin:
 def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: bool = False) -> tuple[da.Array, tuple[int, ...] | None]:
     """The input of a reduction as a dask array, and its axes checked by bk's rule."""
     check_tensor_argument(value, op)
+    if type(value) in (float, complex):  # a Python number has the dtype as_tensor gives it: the default float (complex)
+        value = np.asarray(value, (float_dtype if type(value) is float else complex_dtype)(get_precision()))
     x = to_floats(value) if floats else keep_ints(value)
     axes = normalize_axes(axis, x.ndim, op)
     if nonempty:

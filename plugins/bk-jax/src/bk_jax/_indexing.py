@@ -156,6 +156,8 @@ class IndexingMixin:
         start belong to no segment.
         """
         x, indices = self._t(x), self._t(indices)
+        if x.dtype.kind in "biu" and x.dtype.itemsize < 8:  # sums widen as `sum` does: bool and signed to int64, unsigned to uint64
+            x = x.astype(jnp.uint64 if x.dtype.kind == "u" else jnp.int64)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
         if _concrete(indices) and indices.size:
             host = np.asarray(indices)

@@ -270,6 +270,8 @@ class LinalgMixin(StandardLinalgKernels):
         if kernel.shape[2] != value.shape[1] or kernel.shape[0] not in (1, value.shape[0]):
             raise ShapeMismatchError(f"kernel {kernel.shape} does not fit values {value.shape}: in-channels and batch (or 1) must match")
         spatial = kernel.shape[3:]
+        if not zero_padding and any(k > n for k, n in zip(spatial, value.shape[2:], strict=True)):
+            raise ShapeMismatchError(f"conv: kernel {tuple(spatial)} is larger than the input {tuple(value.shape[2:])} ('valid' convolution)")
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:
             return _correlate(value, kernel[0], padding, groups=1)

@@ -264,10 +264,14 @@ class MathMixin:
         return self._float_op(jax.lax.lgamma, x)
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
-        return jss.gammainc(*self._float_pair(a, x))
+        """P(a, x); P(0, x > 0) is 1, as SciPy (JAX gives NaN)."""
+        a, x = self._float_pair(a, x)
+        return _at_zero_a(jss.gammainc(a, x), a, x, 1.0)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
-        return jss.gammaincc(*self._float_pair(a, x))
+        """Q(a, x); Q(0, x > 0) is 0, as SciPy."""
+        a, x = self._float_pair(a, x)
+        return _at_zero_a(jss.gammaincc(a, x), a, x, 0.0)
 
     def sin(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sin, x)
@@ -529,7 +533,13 @@ class MathMixin:
         """Population standard deviation (`ddof=0`, as NumPy)."""
         x = self._t(x)
         axes = _reduce_axes(axis, x.ndim, "std")
-        return self._float_op(lambda v: jnp.std(v, axis=axes, keepdims=keepdims), x)
+
+        def std(v: Any) -> Any:  # half precision accumulates in float32, as NumPy's mean: squares of float16 overflow
+            if v.dtype in (jnp.float16, jnp.bfloat16):
+                return jnp.std(v.astype(jnp.float32), axis=axes, keepdims=keepdims).astype(v.dtype)
+            return jnp.std(v, axis=axes, keepdims=keepdims)
+
+        return self._float_op(std, x)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
@@ -695,3 +705,8 @@ def _real_only(x: Any, op: str) -> Any:
     if x.dtype.kind == "c":
         raise ArgumentTypeError(f"{op}: takes real values, not {x.dtype}")
     return x
+
+
+def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
+    """`result` with SciPy's limits at `a == 0`: `value` for `x > 0`, NaN for `x == 0`."""
+    return jnp.where(a == 0, jnp.where(x > 0, value, jnp.nan).astype(result.dtype), result)

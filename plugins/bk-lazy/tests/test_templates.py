@@ -190,6 +190,16 @@ CASES: dict[str, Case] = {
     "irfft": (lambda b: b.irfft(V((N, N), C128)), (N, 2 * (N - 1)), F64),
     "fftshift": (lambda b: b.fftshift(_square()), (N, N), F64),
     "ifftshift": (lambda b: b.ifftshift(_square()), (N, N), F64),
+    "diagonal": (lambda b: b.diagonal(V((3, N, M)), offset=1), (3, M - 1), F64),
+    "matrix_rank": (lambda b: b.matrix_rank(V((3, N, M))), (3,), I64),
+    "fftfreq": (lambda b: b.fftfreq(N * N), (N * N,), F32),  # the default float type
+    "rfftfreq": (lambda b: b.rfftfreq(N * N, dtype=F64), (N * N // 2 + 1,), F64),
+    "fftn": (lambda b: b.fftn(_square()), (N, N), C128),
+    "ifftn": (lambda b: b.ifftn(V((N, N), C128), s=(M, -1)), (M, N), C128),
+    "rfftn": (lambda b: b.rfftn(_square()), (N, N // 2 + 1), C128),
+    "irfftn": (lambda b: b.irfftn(V((N, N), C128)), (N, 2 * (N - 1)), F64),
+    "hfft": (lambda b: b.hfft(V((N, M), C128)), (N, 2 * (M - 1)), F64),
+    "ihfft": (lambda b: b.ihfft(_square()), (N, N // 2 + 1), C128),
 }
 
 

@@ -11,6 +11,7 @@ Importing this package imports no framework; the backend is loaded by `bk.backen
 # package, and must stay light.
 _LAZY = {
     "Function": "._function",
+    **dict.fromkeys(("compute", "compute_constants", "compute_count"), "._compute"),
     "draw": "._draw",
     "__version__": "._version",
     "get_source": "._source",
@@ -22,9 +23,6 @@ _LAZY = {
             "array",
             "ascend",
             "call",
-            "compute",
-            "compute_constants",
-            "compute_count",
             "descend",
             "shared_intermediates",
         ),

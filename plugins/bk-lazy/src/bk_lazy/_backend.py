@@ -20,8 +20,9 @@ import numpy as np
 import bk
 from bk import ArgumentTypeError, Backend, DType, get_precision
 
+from ._compute import compute, compute_count
 from ._devices import graph_device
-from ._graph import NO_DATA, LazyArray, array, compute, compute_count, find_deps, make_node, multi_output, shared_cache
+from ._graph import NO_DATA, LazyArray, array, find_deps, make_node, multi_output, shared_cache
 from ._shapes import infer, numpy_backend, spec_of
 
 __all__ = ["LazyBackend"]
@@ -140,7 +141,8 @@ class LazyBackend(Backend):
         """
         if not isinstance(tensor, LazyArray):
             return numpy_backend().numpy(tensor)
-        from ._graph import target_backend, topological, unbound
+        from ._compute import target_backend, unbound
+        from ._graph import topological
 
         order = topological([tensor], deepest=False)
         unbound(order)

@@ -8,7 +8,8 @@ from typing import Any, Final
 import bk
 from bk import Backend
 
-from ._graph import RANDOM, LazyArray, compute, kernel, node_key, rebuild, structure_of, topological, unbound
+from ._compute import compute, kernel, unbound
+from ._graph import RANDOM, LazyArray, node_key, rebuild, structure_of, topological
 from ._plan import Plan
 
 __all__ = ["CODEGEN_LIMIT", "Function"]

@@ -33,7 +33,7 @@ def bk_convert(tensor: Any, source: bk.Backend, target: bk.Backend) -> Any:
 
         return array(tensor)
     if source.name == "lazy" and target.name != "lazy":
-        from ._graph import compute
+        from ._compute import compute
 
         return compute(tensor, backend=target)
     return None

@@ -88,6 +88,15 @@ class StandardOpsMixin(DTypeQueriesMixin):
         check_tensor_argument(x, op, name)
         return x if self.is_tensor(x, only_native=True) else self.as_tensor(x)
 
+    def _dtype_param(self: Any, dtype: Any, op: str) -> DType | None:
+        """A `dtype` argument as a `DType` (names and NumPy dtypes too, as `DType.as_dtype`); `None` stays."""
+        if dtype is None or isinstance(dtype, DType):
+            return dtype
+        try:
+            return DType.as_dtype(dtype)
+        except (TypeError, ValueError) as error:
+            raise ArgumentTypeError(f"{op}: dtype must be a bk.DType, got {dtype!r} ({error})") from None
+
     def _inexact_operand(self: Any, x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
         """`x` as floats of the current precision (bools and ints the default float); complex kept or refused."""
         x = self._std_tensor(x, op)
@@ -144,6 +153,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         n_rows = _int_arg(n_rows, "eye", "n_rows")
         n_cols = n_rows if n_cols is None else _int_arg(n_cols, "eye", "n_cols")
         k = _int_arg(k, "eye", "k")
+        dtype = self._dtype_param(dtype, "eye")
         if n_rows < 0 or n_cols < 0:
             raise ValueError(f"eye: sizes must be 0 or more, got n_rows={n_rows}, n_cols={n_cols}")
         rows = self.expand_dims(self.range(n_rows, dtype=_INT64), -1)
@@ -163,7 +173,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             _check_int_range(dtype, [fill_value])  # OverflowError, as NumPy 2
         return self.cast(value, dtype)
 
-    @generic("as_tensor", "cast", "ones", "where")
+    @generic("as_tensor", "cast", "dtype", "ones", "where")
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """A tensor of `shape` filled with `fill_value`.
 
@@ -179,10 +189,10 @@ class StandardOpsMixin(DTypeQueriesMixin):
             OverflowError: for a Python int outside the range of an integer `dtype`.
         """
         shape = _shape_arg(shape, "full")
-        value = self._fill(fill_value, dtype, "full")
-        return self.where(self.ones(shape, _BOOL), value, value)
+        value = self._fill(fill_value, self._dtype_param(dtype, "full"), "full")
+        return self.cast(self.where(self.ones(shape, _BOOL), value, value), self.dtype(value))  # where applies a set precision
 
-    @generic("as_tensor", "cast", "ones_like", "where")
+    @generic("as_tensor", "cast", "dtype", "ones_like", "where")
     def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """A tensor of the shape of `x` filled with `fill_value`, of `dtype` (by default that of `x`).
 
@@ -191,8 +201,8 @@ class StandardOpsMixin(DTypeQueriesMixin):
             OverflowError: for a Python int outside the range of an integer dtype.
         """
         x = self._std_tensor(x, "full_like")
-        value = self._fill(fill_value, dtype or self.dtype(x), "full_like")
-        return self.where(self.cast(self.ones_like(x), _BOOL), value, value)
+        value = self._fill(fill_value, self._dtype_param(dtype, "full_like") or self.dtype(x), "full_like")
+        return self.cast(self.where(self.cast(self.ones_like(x), _BOOL), value, value), self.dtype(value))
 
     @generic("zeros")
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
@@ -205,14 +215,14 @@ class StandardOpsMixin(DTypeQueriesMixin):
         Raises:
             ValueError: for a negative size.
         """
-        return self.zeros(_shape_arg(shape, "empty"), dtype or self.float_type)
+        return self.zeros(_shape_arg(shape, "empty"), self._dtype_param(dtype, "empty") or self.float_type)
 
     @generic("zeros_like", "cast")
     def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
         """A tensor of the shape of `x` with unspecified values (this default gives zeros), of `dtype`
         (by default that of `x`)."""
         zeros = self.zeros_like(self._std_tensor(x, "empty_like"))
-        return zeros if dtype is None else self.cast(zeros, dtype)
+        return zeros if dtype is None else self.cast(zeros, self._dtype_param(dtype, "empty_like"))
 
     def _triangle(self: Any, x: Tensor, k: int, op: str) -> Tensor:
         x = self._std_tensor(x, op)
@@ -224,9 +234,9 @@ class StandardOpsMixin(DTypeQueriesMixin):
         cols = self.expand_dims(self.range(shape[-1], dtype=_INT64), 0)
         offset = self.sub(cols, rows)
         keep = self.greater_or_equal(k, offset) if op == "tril" else self.greater_or_equal(offset, k)
-        return self.where(keep, x, self.zeros_like(x))
+        return self.cast(self.where(keep, x, self.zeros_like(x)), self.dtype(x))  # the dtype of x, also under a precision
 
-    @generic("staticshape", "range", "expand_dims", "sub", "greater_or_equal", "where", "zeros_like")
+    @generic("staticshape", "dtype", "cast", "range", "expand_dims", "sub", "greater_or_equal", "where", "zeros_like")
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """The lower triangle of the matrices in the last two axes of `x`: elements above the `k`-th
         diagonal are zero.
@@ -236,7 +246,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         """
         return self._triangle(x, k, "tril")
 
-    @generic("staticshape", "range", "expand_dims", "sub", "greater_or_equal", "where", "zeros_like")
+    @generic("staticshape", "dtype", "cast", "range", "expand_dims", "sub", "greater_or_equal", "where", "zeros_like")
     def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """The upper triangle of the matrices in the last two axes of `x`: elements below the `k`-th
         diagonal are zero.
@@ -246,7 +256,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         """
         return self._triangle(x, k, "triu")
 
-    @generic("staticshape", "pad", "expand_dims", "range", "sub", "equal", "where", "zeros_like")
+    @generic("staticshape", "dtype", "cast", "pad", "expand_dims", "range", "sub", "equal", "where", "zeros_like")
     def diag(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """Square matrices with the vectors in the last axis of `x` on their `k`-th diagonal.
 
@@ -269,7 +279,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         values = self.expand_dims(padded, -1 if k >= 0 else -2)
         rows = self.expand_dims(self.range(size, dtype=_INT64), -1)
         cols = self.expand_dims(self.range(size, dtype=_INT64), 0)
-        return self.where(self.equal(self.sub(cols, rows), k), values, self.zeros_like(values))
+        return self.cast(self.where(self.equal(self.sub(cols, rows), k), values, self.zeros_like(values)), self.dtype(x))
 
     # ------------------------------------------------------------ elementwise
 
@@ -428,7 +438,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             raise AxisError(f"{op}: {axes!r} names the same axis twice")
         return result
 
-    @generic("staticshape", "reshape", "multi_slice", "concat")
+    @generic("staticshape", "dtype", "cast", "reshape", "multi_slice", "concat")
     def roll(self: Any, x: Tensor, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Tensor:
         """`x` shifted by `shift` places along `axis` (elements that leave one end come back at the other).
 
@@ -455,6 +465,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             axes = axes * len(shifts)
         if len(shifts) != len(axes):
             raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must have the same length")
+        dtype = self.dtype(x)
         total = dict.fromkeys(axes, 0)
         for a, s in zip(axes, shifts, strict=True):
             total[a] += s
@@ -465,7 +476,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
             cut = size - s % size if size else size
             if 0 < cut < size:
                 x = self.concat([self._slice_axis(x, a, len(shape), cut, None), self._slice_axis(x, a, len(shape), 0, cut)], a)
-        return x
+        return self.cast(x, dtype)  # concat applies a set precision
 
     @generic("staticshape", "transpose")
     def matrix_transpose(self: Any, x: Tensor) -> Tensor:

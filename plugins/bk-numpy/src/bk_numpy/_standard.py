@@ -34,20 +34,20 @@ class StandardMixin:
     def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
         """`numpy.eye`; see `Backend.eye`."""
         if _plain_int(n_rows) and n_rows >= 0 and (n_cols is None or (_plain_int(n_cols) and n_cols >= 0)) and _plain_int(k):
-            return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype or self.float_type))
+            return np.eye(n_rows, n_cols, k, to_numpy_dtype(self._dtype_param(dtype, "eye") or self.float_type))
         return super().eye(n_rows, n_cols, k, dtype)  # raises the errors of the generic default
 
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`numpy.empty`: uninitialized values; see `Backend.empty`."""
         sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
         if sizes is not None and all(_plain_int(s) and s >= 0 for s in sizes):
-            return np.empty(sizes, to_numpy_dtype(dtype or self.float_type))
+            return np.empty(sizes, to_numpy_dtype(self._dtype_param(dtype, "empty") or self.float_type))
         return super().empty(shape, dtype)
 
     def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`numpy.empty_like`: uninitialized values; see `Backend.empty_like`."""
         x = _tensor_arg(x, "empty_like")
-        return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(dtype))
+        return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(self._dtype_param(dtype, "empty_like")))
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
@@ -146,9 +146,10 @@ class StandardMixin:
         if x1.dtype.kind == "b":
             raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
         try:
-            return np.matmul(x1, x2)
+            result = np.matmul(x1, x2)
         except ValueError as error:
             raise _shape_error(x1, x2) from error
+        return result if result.dtype == x1.dtype else result.astype(x1.dtype)  # bfloat16: NumPy's matmul gives float32
 
     def cumulative_sum(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`numpy.cumulative_sum` with the widening of `sum`; see `Backend.cumulative_sum`."""

@@ -186,9 +186,9 @@ def test_sign_of_unsigned_ints_is_zero_or_one(b: Backend) -> None:
     assert np.asarray(b.sign(_t(b, [0, 7, 255], "uint8"))).tolist() == [0, 1, 1]
 
 
-def test_conj_of_bools_is_int8_as_numpy(b: Backend) -> None:
+def test_conj_of_bools_stays_bool_as_the_spec_says(b: Backend) -> None:
     result = b.conj(b.as_tensor(np.array([True, False])))
-    assert result.dtype == jnp.int8 and np.asarray(result).tolist() == [1, 0]
+    assert result.dtype == jnp.bool_ and np.asarray(result).tolist() == [True, False]
 
 
 def test_round_of_complex_values_rounds_both_parts(b: Backend) -> None:

@@ -413,7 +413,6 @@ _NOT_IMPLEMENTED = "bk-numpy returns NotImplemented (the catalogue's answer for 
 # family -> {regular expression matched against "call at precision p | difference": why bk-numpy differs from the spec}
 KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
     "unary": {
-        r"^conj\((bool\[|True)": "NumPy's conjugate of bool gives int8",
         r"bfloat16\[.* at precision (32|64) \| bk-numpy .*bfloat16": _BF16_PRECISION,
     },
     "binary": {

@@ -347,10 +347,8 @@ class MathMixin:
         return jnp.imag(x) if jnp.iscomplexobj(x) else jnp.zeros_like(x)
 
     def conj(self, x: Tensor) -> Tensor:
-        """The complex conjugate; real values stay as they are, bools become int8 (NumPy's `conjugate`)."""
+        """The complex conjugate; real values (bools too, as the spec says) stay as they are."""
         x = self._t(x)
-        if x.dtype == np.bool_:
-            return x.astype(np.int8)
         return jnp.conjugate(x) if jnp.iscomplexobj(x) else x
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:

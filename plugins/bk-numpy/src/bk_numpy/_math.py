@@ -502,8 +502,9 @@ class MathMixin:
         return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)
 
     def conj(self, x: Tensor) -> Tensor:
-        """Complex conjugate."""
-        return np.conjugate(_named(_keep_ints, x, "conj"))
+        """Complex conjugate; real values (bools too, as the spec says) are returned as they are."""
+        x = _named(_keep_ints, x, "conj")
+        return np.conjugate(x) if x.dtype.kind == "c" else x
 
     # ------------------------------------------------------------ reductions
 

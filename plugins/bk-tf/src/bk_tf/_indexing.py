@@ -303,6 +303,8 @@ class IndexingMixin:
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
         x, indices = self._t(x), tf.cast(self._t(indices), tf.int32)
+        if (x.dtype.is_integer or x.dtype == tf.bool) and x.dtype.size < 8:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
+            x = tf.cast(x, tf.uint64 if x.dtype.is_unsigned else tf.int64)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "indexed_segment_sum")
         if axis == 0:
@@ -383,6 +385,12 @@ class IndexingMixin:
         value = self._t(value)
         widths = [[int(w) for w in pair] for pair in pad_width]
         mode = "periodic" if mode == "circular" else mode  # PyTorch's name
+        if mode not in _PAD_MODES:
+            raise ValueError(f"pad: mode must be one of {tuple(_PAD_MODES)} but got {mode!r}")
+        if len(widths) != value.shape.rank or any(len(pair) != 2 for pair in widths):
+            raise ValueError(f"pad: pad_width needs one (lower, upper) pair for each of the {value.shape.rank} axes, got {pad_width!r}")
+        if any(w < 0 for pair in widths for w in pair):
+            raise ValueError(f"pad: widths must be 0 or more (pad never crops), got {pad_width!r}")
         if value.shape.rank == 0 and not widths and mode in _PAD_MODES:  # nothing to pad (TensorFlow wants a (0, 2) matrix)
             return value
         if mode != "constant" and any(

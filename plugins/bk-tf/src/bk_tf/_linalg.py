@@ -270,6 +270,9 @@ class LinalgMixin(StandardLinalgKernels):
             raise ShapeMismatchError(
                 f"get_diagonal: expected (batch, rows, cols, channels) matrices but got shape {tuple(matrices.shape)}"
             )
+        rows, cols = matrices.shape[1], matrices.shape[2]
+        if rows is not None and cols is not None and not -rows < offset < cols:  # no such diagonal: empty, as NumPy
+            return tf.zeros([tf.shape(matrices)[0], 0, tf.shape(matrices)[3]], matrices.dtype)
         moved = tf.transpose(matrices, [0, 3, 1, 2])
         return tf.transpose(tf.linalg.diag_part(moved, k=offset), [0, 2, 1])
 
@@ -323,6 +326,12 @@ class LinalgMixin(StandardLinalgKernels):
             )
         if not 1 <= spatial <= 3:
             raise ValueError(f"TensorFlow convolves 1 to 3 spatial dimensions, not {spatial}")
+        sizes, kernel_sizes = list(value.shape[2:]), list(kernel.shape[3:])
+        if not zero_padding and any(k > n for k, n in zip(kernel_sizes, sizes, strict=True)):
+            raise ShapeMismatchError(f"conv: kernel {tuple(kernel_sizes)} is larger than the input {tuple(sizes)} ('valid' convolution)")
+        if value.shape[0] == 0 or value.shape[1] == 0:  # TensorFlow's convolution gets the shape of an empty batch wrong
+            out = sizes if zero_padding else [n - k + 1 for n, k in zip(sizes, kernel_sizes, strict=True)]
+            return tf.zeros([value.shape[0], kernel.shape[1], *out], value.dtype)
         if zero_padding:
             sizes = kernel.shape[3:]
             value = tf.pad(value, [[0, 0], [0, 0], *[[k // 2, (k - 1) // 2] for k in sizes]])

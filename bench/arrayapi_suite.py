@@ -42,6 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-k", dest="keyword", help="pytest -k expression")
     parser.add_argument("--failures", type=Path, help="write the failing test ids to this file")
     parser.add_argument("--xfails", type=Path, help="a file of expected failures (the suite's --xfails-file)")
+    parser.add_argument(
+        "--no-deadline",
+        action="store_true",
+        help="disable Hypothesis's 800 ms deadline (on a busy machine, JAX's first compilations exceed it)",
+    )
     parser.add_argument("--show", action="store_true", help="print pytest's whole output")
     parser.add_argument("--messages", action="store_true", help="print each failure's first message line")
     args, pytest_args = parser.parse_known_args(argv)  # the rest goes to pytest
@@ -55,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
         shutil.copytree(suite, folder, dirs_exist_ok=True)
         command = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-rf", "-p", "no:cacheprovider", "--tb=no",
                    f"--max-examples={args.max_examples}", "--hypothesis-seed=0", "-W", "ignore"]  # fmt: skip
+        if args.no_deadline:
+            command.append("--disable-deadline")
         if args.keyword:
             command += ["-k", args.keyword]
         report = Path(folder) / "report.json"

@@ -579,7 +579,7 @@ def _flip(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.flip
 
     def flip(x: Any, /, *, axis: Any = None) -> Any:
-        return kernel(x, axis)
+        return kernel(x, tuple(range(len(b.staticshape(x)))) if axis is None else axis)
 
     return flip
 

@@ -134,6 +134,14 @@ def test_numpy_scalars_and_ufuncs_make_nodes(lazy: bk.Backend) -> None:
     np.testing.assert_allclose(bk_lazy.Function([x], y)(np.ones(3, np.float32)), [2.0, 2.0, 2.0], rtol=0, atol=0)
 
 
+def test_numpy_integers_as_axes_shapes_and_counts(lazy: bk.Backend) -> None:
+    x = bk_lazy.Variable((4, 6), "float32", name="x")
+    assert lazy.reshape(x, (np.int64(3), -1)).shape == (3, 8)
+    assert lazy.sum(x, axis=np.int64(0)).shape == (6,)
+    assert lazy.expand_dims(x, np.int32(1), number=np.int64(2)).shape == (4, 1, 1, 6)
+    assert lazy.add(x, np.float64(1.0)).dtype == F64  # a NumPy scalar as a tensor argument is strong
+
+
 # ---------------------------------------------------------------- unbound graphs are not computed
 
 

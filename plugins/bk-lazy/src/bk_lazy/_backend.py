@@ -89,6 +89,8 @@ class LazyBackend(Backend):
     their framework).
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     native_types: ClassVar[tuple[type, ...] | None] = (LazyArray,)
     computing_operations: ClassVar[frozenset[str]] = frozenset(
         {"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize"}
@@ -261,8 +263,15 @@ class LazyBackend(Backend):
         return found
 
     def _record(self, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        args = self._leaves(args)
-        kwargs = {k: self._leaves(v) for k, v in kwargs.items()} if kwargs else {}
+        positional, variadic, named = _kinds(op)
+        args = tuple(
+            [
+                _plain(a) if (positional[i] if i < len(positional) else variadic) in _PLAIN_KINDS else self._leaves(a)
+                for i, a in enumerate(args)
+            ]
+        )
+        if kwargs:
+            kwargs = {k: _plain(v) if named.get(k) in _PLAIN_KINDS else self._leaves(v) for k, v in kwargs.items()}
         specs = self._infer(op, args, kwargs)
         found: dict[int, LazyArray] = {}
         find_deps(args, found)
@@ -339,6 +348,38 @@ class LazyBackend(Backend):
 
 
 # ---------------------------------------------------------------- signatures and rules
+
+_PLAIN_KINDS: Final = frozenset({"Axis", "Axes", "Shape", "int", "bool", "str"})
+"""Argument kinds of the specs that are Python values, never tensors: NumPy integers there are ints."""
+_KINDS: dict[str, tuple[tuple[str, ...], str, dict[str, str]]] = {}
+
+
+def _kinds(op: str) -> tuple[tuple[str, ...], str, dict[str, str]]:
+    """The kinds of `op`'s positional parameters, of its `*args` (or `''`), and by name."""
+    found = _KINDS.get(op)
+    if found is None:
+        params = spec_of(op).params
+        positional = tuple(kind for name, kind in params if not name.startswith("*"))
+        variadic = next((kind for name, kind in params if name.startswith("*") and not name.startswith("**")), "")
+        if variadic:  # parameters after *args are keyword-only
+            index = next(i for i, (name, _) in enumerate(params) if name.startswith("*"))
+            positional = tuple(kind for _, kind in params[:index])
+        found = _KINDS[op] = (positional, variadic, {name.lstrip("*"): kind for name, kind in params})
+    return found
+
+
+def _plain(value: Any) -> Any:
+    """`value` with NumPy scalars and arrays as Python numbers and lists (for axes, shapes, counts)."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if type(value) is tuple:
+        return tuple([_plain(v) for v in value])
+    if type(value) is list:
+        return [_plain(v) for v in value]
+    return value
+
 
 
 def _signature(value: Any) -> Any:

@@ -189,9 +189,16 @@ class LazyBackend(Backend):
         transpose of a transpose is one transpose of the original (or the original)."""
         x = self._operand(tensor, "transpose")
         axes = tuple(axes) if isinstance(axes, (list, range)) else axes
-        shape, dtype = self._infer("transpose", (x, axes), {})
-        perm = tuple(a % len(shape) if type(a) is int else int(a) % len(shape) for a in axes) if shape else ()
-        if perm == tuple(range(len(perm))):
+        key = ("transpose", x._shape, x._dtype, axes, get_precision())
+        found = _MEMO.get(key) if type(axes) is tuple else None
+        if found is None:
+            shape, dtype = self._infer("transpose", (x, axes), {})
+            perm = tuple(int(a) % len(shape) for a in axes) if shape else ()
+            found = (shape, dtype, perm, perm == tuple(range(len(perm))))
+            if type(axes) is tuple:
+                _remember(key, found)
+        shape, dtype, perm, identity = found
+        if identity:
             return x
         if x._fn_name == "transpose":
             inner = x._args[0]
@@ -503,8 +510,32 @@ def _binary_node(op: str, a: Any, b: Any, key: tuple[Any, ...], deps: tuple[Lazy
     return make_node(op, (a, b), {}, deps, found[0], found[1], precision)
 
 
+_SIMPLE: Final = (int, float, bool, str, type(None))
+
+
 def _generic(op: str) -> Callable[..., Any]:
     def method(self: LazyBackend, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:  # the hot path: nodes and plain Python values (axes, flags) only
+            key: list[Any] = [op, get_precision()]
+            deps: list[LazyArray] = []
+            for a in args:
+                kind = type(a)
+                if kind is LazyArray and a._shape is not None:
+                    key.append((LazyArray, a._shape, a._dtype))
+                    if a not in deps:
+                        deps.append(a)
+                elif kind in _SIMPLE or (kind is tuple and all(type(i) is int for i in a)):
+                    key.append((kind, a))
+                else:
+                    break
+            else:
+                fast = tuple(key)
+                found = _MEMO.get(fast)
+                if found is None:
+                    found = _remember(fast, infer(op, args, {}))
+                if isinstance(found, list):
+                    return multi_output(op, args, {}, tuple(deps), found)
+                return make_node(op, args, {}, tuple(deps), *found)
         return self._record(op, args, kwargs)
 
     return method

@@ -218,6 +218,9 @@ class IndexingMixin:
         """
         xp = self.xp
         x = self._native(x, "indexed_segment_sum")  # type: ignore[attr-defined]
+        kind = self._dt(x)  # type: ignore[attr-defined]
+        if kind.kind in (bool, int) and (kind.bits or 64) < 64:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
+            x = self._astype(x, DType(int, 64, signed=False) if kind.kind is int and not kind.signed else DType(int, 64))  # type: ignore[attr-defined]
         axis = normalize_axis(axis, len(x.shape), "indexed_segment_sum")
         if axis == 0:
             raise ValueError("indexed_segment_sum: sums along a non-batch axis; axis 0 is the batch")

@@ -221,7 +221,10 @@ class LinalgMixin(StandardLinalgKernels):
 
     @needs("linalg.matrix_rank")
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
-        """Ranks (int64) of `(batch, rows, cols)` matrices."""
+        """Ranks (int64) of `(batch, rows, cols)` matrices (0 for empty ones)."""
+        floats = self._floats(matrix, "matrix_rank_dense")  # type: ignore[attr-defined]
+        if 0 in tuple(floats.shape[-2:]):  # no singular values: rank 0 (the namespace's max of none raises)
+            return self.xp.zeros(tuple(floats.shape[:-2]), dtype=self._native_dtype(DType(int, 64)), device=self._ref(floats))  # type: ignore[attr-defined]
         return self._astype(self.xp.linalg.matrix_rank(self._floats(matrix, "matrix_rank_dense")), DType(int, 64))  # type: ignore[attr-defined]
 
     @needs("linalg.eigvals")

@@ -336,7 +336,12 @@ class MathMixin:
             return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip", like=x)), self._scalar_array(high, dtype, "clip", like=x))
         native, low, high = self._common("clip", x, minimum, maximum)
         result = _call(self, "clip", "minimum", _call(self, "clip", "maximum", native, low), high)
-        return self._astype(result, dtype) if scalars else result  # Python bounds keep the dtype of x
+        if self._dt(result) != dtype and dtype.kind is int and self._dt(result).kind in (int, float):
+            # tensor bounds of another dtype: limited to the range of x before the cast (which would wrap)
+            info = np.iinfo(to_numpy_dtype(dtype))
+            wide = self._astype(result, DType(float, 64) if self.float64_supported else DType(float, 32))
+            result = self.xp.clip(wide, float(info.min), float(info.max))
+        return self._astype(result, dtype) if self._dt(result) != dtype else result  # the result keeps the dtype of x
 
     # ------------------------------------------------------------ elementwise functions
 
@@ -369,10 +374,10 @@ class MathMixin:
 
     @needs("conj")
     def conj(self, x: Tensor) -> Tensor:
-        """Complex conjugate; real values as they are, booleans as int8 (NumPy's `conjugate`)."""
+        """Complex conjugate; real values (booleans too, as the spec says) as they are."""
         x = self._native(x, "conj")
         if self._dt(x) is _BOOL:
-            return self._astype(x, _INT8)
+            return x
         return self._conj(x)
 
     @needs("real")

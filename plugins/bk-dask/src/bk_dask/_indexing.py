@@ -24,7 +24,7 @@ __all__ = ["IndexingMixin"]
 
 Tensor = Any
 
-_PAD_MODES: Final = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "symmetric": "symmetric", "reflect": "reflect"}
+_PAD_MODES: Final = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "circular": "wrap", "symmetric": "symmetric", "reflect": "reflect"}
 
 
 def _ndim(x: Any) -> int:
@@ -94,11 +94,13 @@ class IndexingMixin:
         """Pads every axis by `(lower, upper)` with `dask.array.pad` (chunked); `NotImplemented` for an unknown mode."""
         dask_mode = _PAD_MODES.get(mode)
         if dask_mode is None:
-            return NotImplemented
+            raise ValueError(f"pad: mode must be one of {tuple(_PAD_MODES)} but got {mode!r}")
         value = as_dask(value)
         if 0 in value.shape:  # dask cannot pad empty chunks; the result needs no data but the fill value
             return task("pad", [value, pad_width, mode, constant_values])
         widths = tuple((int(lo), int(hi)) for lo, hi in np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2))
+        if dask_mode != "constant" and any(max(w) > n for w, n in zip(widths, value.shape, strict=True)):
+            return task("pad", [value, pad_width, mode, constant_values])  # wider than the axis: dask's pad gets the chunks wrong
         if dask_mode == "constant":
             fill = np.asarray(constant_values).astype(value.dtype)
             padded = da.pad(value, widths, mode="constant", constant_values=fill)

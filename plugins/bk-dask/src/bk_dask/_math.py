@@ -198,7 +198,10 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: chunked over the leading
         axes (each task holds whole rows)."""
+        check_tensor_argument(x, "quantile")
         x = as_dask(x)
+        if isinstance(quantiles, da.Array):  # a lazy tensor of quantiles: one task, nothing computed now
+            return task("quantile", [x, quantiles])
         q = np.asarray(quantiles, dtype=np.float64)
         if x.ndim < 2 or 0 in x.shape or q.ndim > 1 or any(np.isnan(s) for s in x.shape):
             return task("quantile", [x, q])

@@ -12,6 +12,8 @@ import torch
 
 from bk import ArgumentTypeError
 
+from ._math import _WIDE_UNSIGNED
+
 __all__ = ["StandardMixin"]
 
 Tensor = Any
@@ -61,8 +63,8 @@ class StandardMixin:
         x = self._std_tensor(x, "signbit")
         if x.is_complex():
             raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
-        if x.dtype == torch.bool:
-            return torch.zeros_like(x)
+        if x.dtype == torch.bool or x.dtype in _WIDE_UNSIGNED:  # never negative (and PyTorch has no `<` of uint64)
+            return torch.zeros(x.shape, dtype=torch.bool, device=x.device)
         return torch.signbit(x) if x.is_floating_point() else x < 0
 
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
@@ -72,4 +74,6 @@ class StandardMixin:
         if a.dtype == torch.bool:
             raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
         self._same_device(a, b)
+        if a.dtype in _WIDE_UNSIGNED:  # no PyTorch kernel: int64 products wrap to the same bits
+            return torch.matmul(a.to(torch.int64), b.to(torch.int64)).to(a.dtype)
         return torch.matmul(a, b)

@@ -102,11 +102,12 @@ from ._base import (
     spec_rule,
     strong,
 )
-from ._blocks import BOOL_RESULT, FLOAT_RESULT, REAL_RESULT, SAME, WIDEN, binary, reduction, unary, with_signature
+from ._blocks import BOOL_RESULT, FAMILY, FLOAT_RESULT, REAL_RESULT, SAME, WIDEN, binary, reduction, unary, with_signature
 
 __all__ = [
     "BOOL",
     "BOOL_RESULT",
+    "FAMILY",
     "FLOAT_KINDS",
     "FLOAT_RESULT",
     "INT64",
@@ -159,6 +160,7 @@ SPEC_MODULES: Final = [
     "bk._specs._creation",
     "bk._specs._linalg",
     "bk._specs._standard",
+    "bk._specs._standard_linalg",
 ]
 """The modules that register specs, imported when `bk._specs` loads (append yours)."""
 

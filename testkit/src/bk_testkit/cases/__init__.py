@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     edges_sorting,
     edges_unary,
     elementwise,
+    generated,
     indexing,
     linalg,
     misc,
@@ -23,4 +24,5 @@ from . import (  # noqa: F401
     solvers,
     sparse,
     standard,
+    standard_linalg,
 )

@@ -7,7 +7,9 @@
 The suite (`shared/array-api-tests`, unmodified) is copied to a temporary folder, since it writes
 caches next to itself, and runs with `--max-examples=5 --hypothesis-seed=0` by default. The
 script prints the pass/fail counts and, with `--failures FILE`, writes the failing test ids (one
-per line, the format of the suite's `--xfails-file`). `--xfails FILE` passes such a file on.
+per line, the format of the suite's `--xfails-file`). `--xfails FILE` passes such a file on (then an
+unexpected failure exits 1); `make arrayapi-suite` runs numpy, torch, jax and tf with the lists in
+`bench/arrayapi_xfails/`.
 The backend `strict` is array-api-strict served by bk-arrayapi.
 """
 
@@ -90,7 +92,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.failures:
         args.failures.write_text("".join(f"{name}\n" for name in failed))
         print(f"{len(failed)} failing test ids written to {args.failures}")
-    return 0 if result.returncode in (0, 1) else result.returncode
+    if args.xfails is None and result.returncode == 1:
+        return 0  # failures without a list of expected ones are information, not an error
+    return result.returncode
 
 
 if __name__ == "__main__":

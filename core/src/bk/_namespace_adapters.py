@@ -166,7 +166,8 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
 
     def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
-        return place(b.full(_as_shape(shape), fill_value, target), device)
+        with precision(target.precision):  # a Python float fill value converts at the dtype's precision
+            return place(b.full(_as_shape(shape), fill_value, target), device)
 
     return full
 
@@ -176,7 +177,8 @@ def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
 
     def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        return place(b.full(_shape_of(b, x), fill_value, target), device)
+        with precision(target.precision):
+            return place(b.full(_shape_of(b, x), fill_value, target), device)
 
     return full_like
 

@@ -14,6 +14,9 @@ reused between environments; each environment is deleted once its test passed.
 
 Usage: python3 .ci/clean_installs.py [NAME ...]   (folder names such as core, bk-torch, testkit;
 default: all). Exits 1 when any install or smoke test fails.
+
+`python3 .ci/clean_installs.py --constraints FILE` only writes that constraints file, for installing
+from a checkout by hand: `pip install -c FILE ./testkit` (pip 23 to 26 accept direct URLs there).
 """
 
 from __future__ import annotations
@@ -119,6 +122,10 @@ def check(dist: Path, work: Path, constraints: Path) -> tuple[bool, str, float]:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--constraints"] and len(argv) == 2:
+        write_constraints(Path(argv[1]).resolve())
+        print(f"wrote {argv[1]}: pip install -c {argv[1]} ./testkit (or any distribution of this checkout)")
+        return 0
     chosen = [d for d in distributions() if not argv or d.name in argv]
     unknown = set(argv) - {d.name for d in chosen}
     if unknown:

@@ -138,7 +138,7 @@ def fft_sizes(shape: Sequence[int | None], s: Sequence[int] | None, axes: Any, o
     for n in sizes:
         if n is not None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1):
             raise ValueError(f"{op}: every transform length must be a positive int but got {n!r}")
-    return axes, tuple(int(n) for n in sizes)  # type: ignore[arg-type]
+    return axes, tuple(int(n) for n in sizes)
 
 
 def _fft_factor(norm: str, sizes: Sequence[int], inverse: bool) -> float | None:
@@ -157,7 +157,7 @@ class StandardLinalgMixin:
     # ------------------------------------------------------------ decompositions
 
     @optional
-    def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
+    def cholesky(self: Any, x: Tensor, upper: bool = False) -> Tensor:
         """Cholesky factor of symmetric (Hermitian) positive-definite `(..., n, n)` matrices.
 
         Args:
@@ -174,7 +174,7 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement cholesky")
 
     @optional
-    def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
+    def qr(self: Any, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
         """QR decomposition `x = Q R` of `(..., m, n)` matrices.
 
         Args:
@@ -191,7 +191,7 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement qr")
 
     @optional
-    def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
+    def eigh(self: Any, x: Tensor) -> tuple[Tensor, Tensor]:
         """Eigenvalues and eigenvectors of symmetric (Hermitian) `(..., n, n)` matrices.
 
         Only the lower triangle is read. Eigenvectors are unique only up to sign (phase).
@@ -203,12 +203,12 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement eigh")
 
     @generic("eigh")
-    def eigvalsh(self, x: Tensor) -> Tensor:
+    def eigvalsh(self: Any, x: Tensor) -> Tensor:
         """Eigenvalues of symmetric (Hermitian) `(..., n, n)` matrices: real, `(..., n)`, ascending."""
         return self.eigh(x)[0]
 
     @generic("svd", "as_tensor", "staticshape", "dtype", "cast")
-    def svdvals(self: Backend, x: Tensor) -> Tensor:
+    def svdvals(self: Any, x: Tensor) -> Tensor:
         """Singular values of `(..., m, n)` matrices: real, `(..., min(m, n))`, descending."""
         x, dtype = matrix_operand(self, x, "svdvals")
         return result_of(self, self.svd(x, full_matrices=False)[1], real_dtype(dtype))
@@ -216,7 +216,7 @@ class StandardLinalgMixin:
     # ------------------------------------------------------------ inverses and solvers
 
     @optional
-    def inv(self, x: Tensor) -> Tensor:
+    def inv(self: Any, x: Tensor) -> Tensor:
         """Inverses of `(..., n, n)` matrices.
 
         Raises:
@@ -226,7 +226,7 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement inv")
 
     @optional
-    def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
+    def solve(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """Solves `x1 @ result = x2` for square `x1` `(..., n, n)`.
 
         Args:
@@ -244,12 +244,12 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement solve")
 
     @optional
-    def det(self, x: Tensor) -> Tensor:
+    def det(self: Any, x: Tensor) -> Tensor:
         """Determinants of `(..., n, n)` matrices, `(...)`."""
         raise NotImplementedError(f"{self} does not implement det")
 
     @optional
-    def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
+    def slogdet(self: Any, x: Tensor) -> tuple[Tensor, Tensor]:
         """Sign and natural logarithm of the absolute determinant of `(..., n, n)` matrices.
 
         Returns:
@@ -259,7 +259,7 @@ class StandardLinalgMixin:
         raise NotImplementedError(f"{self} does not implement slogdet")
 
     @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "conj", "einsum", "max", "where", "greater_than", "div", "mul", "zeros_like", "reshape")
-    def pinv(self: Backend, x: Tensor, rtol: Any = None) -> Tensor:
+    def pinv(self: Any, x: Tensor, rtol: Any = None) -> Tensor:
         """Moore-Penrose pseudo-inverses of `(..., m, n)` matrices, `(..., n, m)`.
 
         Args:
@@ -279,7 +279,7 @@ class StandardLinalgMixin:
         return result_of(self, result, dtype)
 
     @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "max", "mul", "greater_than", "sum", "reshape")
-    def matrix_rank(self: Backend, x: Tensor, rtol: Any = None) -> Tensor:
+    def matrix_rank(self: Any, x: Tensor, rtol: Any = None) -> Tensor:
         """Ranks of `(..., m, n)` matrices: the number of singular values above `rtol` times the largest.
 
         Args:
@@ -295,7 +295,7 @@ class StandardLinalgMixin:
         return self.cast(self.sum(self.greater_than(s, cutoff), axis=-1), DType(int, 64))
 
     @generic("einsum", "inv", "as_tensor", "staticshape", "dtype", "cast")
-    def matrix_power(self: Backend, x: Tensor, n: int) -> Tensor:
+    def matrix_power(self: Any, x: Tensor, n: int) -> Tensor:
         """`x` multiplied by itself `n` times, for square `(..., m, m)` matrices.
 
         `n = 0` gives identity matrices, a negative `n` powers of the inverse. Integer matrices stay
@@ -317,7 +317,7 @@ class StandardLinalgMixin:
                 raise ArgumentTypeError(f"matrix_power: negative powers need float matrices but x is {self.dtype(x)}")
             x, n = self.inv(x), -n
         if n == 0:
-            m = int(shape[-1])  # type: ignore[arg-type]
+            m = int(shape[-1])
             return self.cast(self.as_tensor(np.zeros(shape) + np.eye(m)), self.dtype(x))
         b = _BATCH[: len(shape) - 2]
         product = f"{b}ij,{b}jk->{b}ik"
@@ -334,7 +334,7 @@ class StandardLinalgMixin:
     # ------------------------------------------------------------ norms
 
     @generic("as_tensor", "dtype", "cast", "abs", "sum", "max", "min", "sqrt", "mul", "pow", "not_equal", "staticshape")
-    def vector_norm(self: Backend, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
+    def vector_norm(self: Any, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
         """Vector norms of `x` over `axis`.
 
         Args:
@@ -372,7 +372,7 @@ class StandardLinalgMixin:
         return result_of(self, value, real_dtype(result))
 
     @generic("svdvals", "as_tensor", "dtype", "cast", "abs", "sum", "max", "min", "sqrt", "mul", "staticshape", "reshape")
-    def matrix_norm(self: Backend, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
+    def matrix_norm(self: Any, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
         """Matrix norms of `(..., m, n)` matrices.
 
         Args:
@@ -409,7 +409,7 @@ class StandardLinalgMixin:
     # ------------------------------------------------------------ products and diagonals
 
     @generic("as_tensor", "staticshape", "reshape", "mul")
-    def outer(self: Backend, x1: Tensor, x2: Tensor) -> Tensor:
+    def outer(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """Outer product `(n, m)` of vectors `(n,)` and `(m,)`, in the promoted dtype.
 
         Raises:
@@ -424,7 +424,7 @@ class StandardLinalgMixin:
         return self.mul(self.reshape(x1, (n[0], 1)), self.reshape(x2, (1, m[0])))
 
     @generic("as_tensor", "staticshape", "unstack", "stack", "mul", "sub")
-    def cross(self: Backend, x1: Tensor, x2: Tensor, axis: int = -1) -> Tensor:
+    def cross(self: Any, x1: Tensor, x2: Tensor, axis: int = -1) -> Tensor:
         """Cross products of 3-element vectors along `axis`; the other axes broadcast.
 
         Args:
@@ -449,7 +449,7 @@ class StandardLinalgMixin:
         return self.stack(components, axis=axis)
 
     @generic("as_tensor", "staticshape", "reshape", native=_INDEXING)
-    def diagonal(self: Backend, x: Tensor, offset: int = 0) -> Tensor:
+    def diagonal(self: Any, x: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(..., m, n)` matrices as `(..., k)`, in `x`'s dtype.
 
         Unlike the reference's `get_diagonal` (whose matrices have a trailing channel axis), the
@@ -470,7 +470,7 @@ class StandardLinalgMixin:
         return flat[..., start : start + (count - 1) * (n + 1) + 1 : n + 1]
 
     @generic("diagonal", "sum", "cast", "dtype")
-    def trace(self: Backend, x: Tensor, offset: int = 0, dtype: DType | None = None) -> Tensor:
+    def trace(self: Any, x: Tensor, offset: int = 0, dtype: DType | None = None) -> Tensor:
         """Sums of the diagonals of `(..., m, n)` matrices, `(...)`.
 
         Args:
@@ -485,7 +485,7 @@ class StandardLinalgMixin:
         return self.sum(d, axis=-1)
 
     @generic("as_tensor", "staticshape", "dtype", "conj", "mul", "sum", "cast", "combine_types")
-    def vecdot(self: Backend, x1: Tensor, x2: Tensor, axis: int = -1) -> Tensor:
+    def vecdot(self: Any, x1: Tensor, x2: Tensor, axis: int = -1) -> Tensor:
         """Dot products `sum(conj(x1) * x2)` along `axis`; the other axes broadcast.
 
         Args:
@@ -517,7 +517,7 @@ class StandardLinalgMixin:
     # ------------------------------------------------------------ FFT
 
     @generic("fft", "as_tensor", "staticshape", "dtype", "to_complex", "mul", "pad", native=_INDEXING)
-    def fftn(self: Backend, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+    def fftn(self: Any, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         """n-dimensional discrete Fourier transform, as the standard's `fft.fftn` (and `fft.fft` with one axis).
 
         Args:
@@ -537,7 +537,7 @@ class StandardLinalgMixin:
         return _fftn(self, "fftn", self.fft, x, s, axes, norm, inverse=False)
 
     @generic("ifft", "as_tensor", "staticshape", "dtype", "to_complex", "mul", "pad", native=_INDEXING)
-    def ifftn(self: Backend, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+    def ifftn(self: Any, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         """n-dimensional inverse discrete Fourier transform, as the standard's `fft.ifftn`.
 
         Arguments as in `fftn`; 'backward' scales by `1/n`, 'ortho' by `1/sqrt(n)`, 'forward' not at all.
@@ -545,7 +545,7 @@ class StandardLinalgMixin:
         return _fftn(self, "ifftn", self.ifft, x, s, axes, norm, inverse=True)
 
     @generic("fftn", "as_tensor", "staticshape", "dtype", "cast", native=_INDEXING)
-    def rfftn(self: Backend, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+    def rfftn(self: Any, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         """n-dimensional FFT of real values; the last transformed axis keeps `n//2 + 1` frequencies.
 
         Arguments as in `fftn`. Integers compute in the default float.
@@ -565,7 +565,7 @@ class StandardLinalgMixin:
         return full[(*(slice(None),) * last, slice(0, sizes[-1] // 2 + 1), ...)]
 
     @generic("ifftn", "as_tensor", "staticshape", "to_complex", "real", "conj", "flip", "concat", "pad", native=_INDEXING)
-    def irfftn(self: Backend, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
+    def irfftn(self: Any, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         """Inverse of `rfftn`: real values from the non-negative frequencies of the last transformed axis.
 
         Args:
@@ -586,7 +586,7 @@ class StandardLinalgMixin:
         if not axes_:
             return self.real(x)
         last = axes_[-1]
-        n = 2 * (int(shape[last]) - 1) if s is None or tuple(s)[-1] == -1 else fitted[-1]  # type: ignore[arg-type]
+        n = 2 * (int(shape[last]) - 1) if s is None or tuple(s)[-1] == -1 else fitted[-1]
         if n < 1:
             raise ValueError(f"irfftn: the output length {n} along axis {last} must be positive; pass s")
         if len(axes_) > 1:  # complex transforms over the other axes first, then the real one over the last
@@ -597,17 +597,17 @@ class StandardLinalgMixin:
         return self.real(self.ifftn(spectrum, (n,), (last,), norm))
 
     @generic("rfftn")
-    def rfft(self, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
+    def rfft(self: Any, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
         """1-D FFT of real values along `axis`, keeping `n//2 + 1` frequencies (`n`: the transform length)."""
         return self.rfftn(x, None if n is None else (n,), (axis,), norm)
 
     @generic("irfftn")
-    def irfft(self, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
+    def irfft(self: Any, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
         """Inverse of `rfft`: `n` real values (default `2 * (m - 1)`) along `axis`."""
         return self.irfftn(x, None if n is None else (n,), (axis,), norm)
 
     @generic("irfft", "conj", "as_tensor", "to_complex")
-    def hfft(self: Backend, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
+    def hfft(self: Any, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
         """FFT of a signal with Hermitian symmetry given by its first half: `n` real values (default `2 * (m - 1)`)."""
         check_fft_norm(norm, "hfft")
         check_tensor_argument(x, "hfft")
@@ -615,14 +615,14 @@ class StandardLinalgMixin:
         return self.irfft(self.conj(self.to_complex(self.as_tensor(x))), n, axis, swapped)
 
     @generic("rfft", "conj")
-    def ihfft(self, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
+    def ihfft(self: Any, x: Tensor, n: int | None = None, axis: int = -1, norm: str = "backward") -> Tensor:
         """Inverse of `hfft`: the first `n//2 + 1` values of the Hermitian spectrum of real `x`."""
         check_fft_norm(norm, "ihfft")
         swapped = {"backward": "forward", "forward": "backward", "ortho": "ortho"}[norm]
         return self.conj(self.rfft(x, n, axis, swapped))
 
     @generic("as_tensor", "cast")
-    def fftfreq(self: Backend, n: int, d: float = 1.0, dtype: DType | None = None) -> Tensor:
+    def fftfreq(self: Any, n: int, d: float = 1.0, dtype: DType | None = None) -> Tensor:
         """Sample frequencies of an `n`-point FFT with sample spacing `d`: `(n,)` values of `dtype`
         (default: the default float)."""
         n = _int_argument(n, "fftfreq", "n")
@@ -631,7 +631,7 @@ class StandardLinalgMixin:
         return _frequencies(self, np.fft.fftfreq(n, d), dtype, "fftfreq")
 
     @generic("as_tensor", "cast")
-    def rfftfreq(self: Backend, n: int, d: float = 1.0, dtype: DType | None = None) -> Tensor:
+    def rfftfreq(self: Any, n: int, d: float = 1.0, dtype: DType | None = None) -> Tensor:
         """Sample frequencies of `rfft` of `n` points with spacing `d`: `(n//2 + 1,)` non-negative values."""
         n = _int_argument(n, "rfftfreq", "n")
         if n < 1:
@@ -639,12 +639,12 @@ class StandardLinalgMixin:
         return _frequencies(self, np.fft.rfftfreq(n, d), dtype, "rfftfreq")
 
     @generic("as_tensor", "staticshape", "concat", native=_INDEXING)
-    def fftshift(self: Backend, x: Tensor, axes: Any = None) -> Tensor:
+    def fftshift(self: Any, x: Tensor, axes: Any = None) -> Tensor:
         """`x` rolled by half its length along `axes` (default: all), moving frequency 0 to the centre."""
         return _shift(self, x, axes, "fftshift", inverse=False)
 
     @generic("as_tensor", "staticshape", "concat", native=_INDEXING)
-    def ifftshift(self: Backend, x: Tensor, axes: Any = None) -> Tensor:
+    def ifftshift(self: Any, x: Tensor, axes: Any = None) -> Tensor:
         """Inverse of `fftshift` (they differ for odd lengths)."""
         return _shift(self, x, axes, "ifftshift", inverse=True)
 
@@ -675,17 +675,19 @@ def _rtol(backend: Backend, rtol: Any, shape: Sequence[int | None], dtype: DType
     if isinstance(rtol, (int, float, np.number)):
         return float(rtol)
     rtol = backend.as_tensor(rtol)
-    return backend.reshape(rtol, (*backend.staticshape(rtol), 1))
+    shape_: list[Any] = [*backend.staticshape(rtol), 1]
+    return backend.reshape(rtol, shape_)
 
 
 def _cross_axes(s1: Sequence[int | None], s2: Sequence[int | None], axis: Any, op: str) -> tuple[int, int]:
     if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
         raise ArgumentTypeError(f"{op}: axis must be an int but got {type(axis).__name__} {axis!r}")
+    axis = int(axis)
     if not -min(len(s1), len(s2)) <= axis < 0:
         raise AxisError(f"{op}: axis must be negative and within the ranks {len(s1)} and {len(s2)} but is {axis}")
     if s1[axis] != 3 or s2[axis] != 3:
         raise ShapeMismatchError(f"{op}: x1 {tuple(s1)} and x2 {tuple(s2)} must both have 3 elements along axis {axis}")
-    return len(s1) + int(axis), len(s2) + int(axis)
+    return len(s1) + axis, len(s2) + axis
 
 
 def _fit_axis(backend: Backend, x: Tensor, axis: int, n: int) -> Tensor:

@@ -178,6 +178,9 @@ def test_call_node_with_a_declared_result(lazy: bk.Backend) -> None:
     np.testing.assert_array_equal(bk_lazy.Function([x], high - low)(np.zeros(4)), [2.0, 2.0, 2.0, 2.0])
     with pytest.raises(TypeError, match="callable"):
         bk_lazy.call(3, x, shape=(4,), dtype="float64")
+    params: dict[str, Any] = {}
+    source = bk_lazy.get_source(bk_lazy.call(cumulative_max, x, shape=(4,), dtype="float64", kwargs={"start": 1.0}), params)
+    assert "f_cumulative_max(x, start=1.0)" in source and params["f_cumulative_max"] is cumulative_max
 
 
 # ---------------------------------------------------------------- constants folded in place

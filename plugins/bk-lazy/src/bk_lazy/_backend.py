@@ -388,7 +388,6 @@ def _plain(value: Any) -> Any:
     return value
 
 
-
 def _signature(value: Any) -> Any:
     """What of an argument decides the spec's verdict: a node's shape and dtype, a value otherwise.
 

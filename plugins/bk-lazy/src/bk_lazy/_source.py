@@ -137,10 +137,12 @@ class Program:
             return f"{name} = {names[id(node._args[0])]}[{node._args[1]}]"
         op = node._fn_name
         assert op is not None
-        if op not in self.ops:
-            self.ops.append(op)
         args = [render(a, names, self.params) for a in node._args]
         args += [f"{k}={render(v, names, self.params)}" for k, v in node._kwargs.items()]
+        if op == "call":  # a Python callable (`bk_lazy.call`): called as it is
+            return f"{name} = {args[0]}({', '.join(args[1:])})"
+        if op not in self.ops:
+            self.ops.append(op)
         return f"{name} = {call.format(op=op)}({', '.join(args)})"
 
     def body(self, indent: str = "") -> str:

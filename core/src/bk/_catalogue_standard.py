@@ -758,7 +758,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         wide_b = self.reshape(b, tuple(n for size in sb for n in (1, size)))
         return self.reshape(self.mul(wide_a, wide_b), tuple(x * y for x, y in zip(sa, sb, strict=True)))
 
-    @generic("auto_cast", "dtype", "sub", "abs", "mul", "add", "greater_or_equal", "equal", "isfinite", "isnan", "and_", "or_")
+    @generic("auto_cast", "dtype", "staticshape", "sub", "abs", "mul", "add", "greater_or_equal", "equal", "isfinite", "isnan", "and_", "or_")
     def isclose(self: Any, a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
         """Where `|a - b| <= atol + rtol * |b|`, as `numpy.isclose`: bools of the broadcast shape.
 
@@ -770,6 +770,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         check_tensor_argument(a, "isclose", "a")
         check_tensor_argument(b, "isclose", "b")
         a, b = self.auto_cast(a, b, bool_to_int=True, int_to_float=True)
+        _broadcast_two(tuple(self.staticshape(a)), tuple(self.staticshape(b)), "isclose")  # ShapeMismatchError naming isclose
         finite = self.and_(self.isfinite(a), self.isfinite(b))
         near = self.greater_or_equal(self.add(self.mul(self.abs(b), rtol), atol), self.abs(self.sub(a, b)))
         close = self.or_(self.equal(a, b), self.and_(finite, near))

@@ -491,6 +491,8 @@ def _matmul(t: Trial) -> None:
     a, b = np.ones((2, 3), np.float32), np.ones((3, 2), np.float64)
     if t.float64:
         check_result(t, t.b.matmul(tensor(t, a), tensor(t, b)), a @ b, "matmul(float32, float64)", F64)
+    flags = tensor(t, np.ones((2, 2), bool))
+    check_raises(t, TypeError, lambda: t.b.matmul(flags, flags), "matmul(bool (2, 2), bool (2, 2))", "matmul")
     for sa, sb in (((2, 3), (2, 3)), ((), (3,)), ((2, 2, 3), (3, 3, 1)), ((3,), (4,))):
         x, y = tensor(t, np.ones(sa, np.float32)), tensor(t, np.ones(sb, np.float32))
         check_raises(t, bk.ShapeMismatchError, lambda x=x, y=y: t.b.matmul(x, y), f"matmul(float32 {sa}, float32 {sb})", "matmul")
@@ -619,6 +621,8 @@ def _isclose(t: Trial) -> None:
         check_result(t, t.b.isclose(tensor(t, a), tensor(t, b), **kwargs), np.isclose(a, b, **kwargs), describe("isclose", a, b, **kwargs), BOOL)
     i = np.array([[1, 2], [3, 4]], np.int32)
     check_result(t, t.b.isclose(tensor(t, i), tensor(t, i[0])), np.isclose(i, i[0]), describe("isclose", i, i[0]), BOOL)
+    x, y = tensor(t, np.ones(2, np.float32)), tensor(t, np.ones(3, np.float32))
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.isclose(x, y), "isclose(float32 (2,), float32 (3,))", "isclose")
 
 
 @case("allclose", name="values")

@@ -17,7 +17,7 @@ from typing import Any
 import bk
 
 from ._expected import EXPECTED_FAILURES
-from ._generated import Call, Disagreement, calls, diff_outcomes, execute
+from ._generated import Call, Disagreement, calls, complex_order_refused, diff_outcomes, execute
 from ._strategies import OPERATIONS
 
 __all__ = ["DiffReport", "diff_backends"]
@@ -57,8 +57,15 @@ class DiffReport:
 
 
 def _lacks(backend: bk.Backend, call: Call) -> str | None:
-    """Why `backend` cannot hold the call's inputs (float64, float16, bfloat16 not supported), or `None`."""
+    """Why `backend` cannot hold the call's inputs (a dtype in `Backend.unsupported_dtypes`, float64,
+    float16 or bfloat16 not supported, bfloat16 without ml_dtypes), or `None`."""
+    from . import _case
+
+    declared = getattr(_case, "lacking_dtypes", None)
+    lacking = declared(backend) if declared is not None else {}
     for dtype in call.dtypes():
+        if dtype in lacking:
+            return lacking[dtype]
         if dtype.kind is float and dtype.bits == 64 and not getattr(backend, "float64_supported", True):
             return "float64"
         if dtype.kind is complex and dtype.bits == 128 and not getattr(backend, "float64_supported", True):
@@ -113,6 +120,8 @@ def diff_backends(
             if found is None:
                 continue
             reason = _declared(a, call) or _declared(b, call)
+            if not reason and (complex_order_refused(call, first.error) or complex_order_refused(call, second.error)):
+                reason = "docs/semantics.md: a framework without an order of complex values raises ArgumentTypeError"
             if reason:
                 report.declared.append((found, reason))
             else:

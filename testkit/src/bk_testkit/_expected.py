@@ -18,16 +18,26 @@ from typing import Final
 
 __all__ = ["EXPECTED_FAILURES", "expected_failure"]
 
+_NO_COMPLEX_ERF: Final = (
+    "{framework} has no error function of complex values (erf(complex128) raises), which the spec of erf and "
+    "SciPy's reference accept; real inputs are checked by the other erf cases"
+)
+
 EXPECTED_FAILURES: Final[dict[str, dict[str, str]]] = {
     "numpy": {},
-    "torch": {},
+    "torch": {
+        "erf/generated": _NO_COMPLEX_ERF.format(framework="PyTorch"),
+    },
     "jax": {
         "jit_compile/edge-jit-out-of-range": (
             "inside jit a data-dependent index cannot raise: XLA clamps out-of-range gather indices "
             "(gather(arange(5), [1, 5]) gives [1, 4]) and drops out-of-range scatter updates; eagerly bk-jax raises"
         ),
+        "erf/generated": _NO_COMPLEX_ERF.format(framework="JAX"),
     },
-    "tf": {},
+    "tf": {
+        "erf/generated": _NO_COMPLEX_ERF.format(framework="TensorFlow"),
+    },
 }
 """Backend name -> {case id: reason}."""
 

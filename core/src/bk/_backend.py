@@ -359,6 +359,7 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     @generic("cast", "dtype")
     def to_float(self, x: Tensor) -> Tensor:
         """`x` as floats of the current precision; floats keep theirs when the precision is `None`."""
+        check_tensor_argument(x, "to_float")
         if type(x) in (bool, int, float, complex):  # a Python number: the dtype as_tensor gives it (a float is the default float)
             x = self.as_tensor(x)
         if _context.get_precision() is None and self.dtype(x).kind is float:
@@ -379,6 +380,7 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     def to_complex(self, x: Tensor) -> Tensor:
         """`x` as complex values of the current precision; when it is `None`, complex values keep theirs
         and floats give the complex type of their precision (float64 gives complex128)."""
+        check_tensor_argument(x, "to_complex")
         if _context.get_precision() is None:
             dtype = self.dtype(x)
             if dtype.kind is complex:
@@ -914,8 +916,12 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
 
     @generic("exp", "mul", "add", "div", "dtype", "to_float")
     def sigmoid(self, x: Tensor) -> Tensor:
-        """`1 / (1 + exp(-x))`; booleans and integers give the default float."""
-        if self.dtype(x).kind in (bool, int):
+        """`1 / (1 + exp(-x))`; booleans and integers give the default float; complex values raise
+        `ArgumentTypeError` (the spec of sigmoid)."""
+        kind = self.dtype(x).kind
+        if kind is complex:
+            raise ArgumentTypeError(f"sigmoid: takes real values, not {self.dtype(x).name}")
+        if kind in (bool, int):
             x = self.to_float(x)
         return self.div(1, self.add(1, self.exp(self.mul(x, -1))))
 
@@ -1115,7 +1121,7 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` (true division); integers divide into the default float (docs/semantics.md)."""
         try:
-            numerator, denominator = self.auto_cast(numerator, denominator, int_to_float=True)
+            numerator, denominator = self.auto_cast(numerator, denominator, bool_to_int=True, int_to_float=True)
             return numerator / denominator
         except Exception as error:  # e.g. the native type lacks the operator, or shapes do not broadcast
             self._operator_failed("div", error, numerator, denominator)

@@ -572,9 +572,7 @@ class MathMixin:
 
     def conj(self, x: Tensor) -> Tensor:
         """Complex conjugate."""
-        x = self._keep_ints(x)
-        if x.dtype == tf.bool:  # NumPy's conjugate has no bool loop: int8
-            return tf.cast(x, tf.int8)
+        x = self._keep_ints(x)  # real values (bools too, as the spec says) are returned as they are
         return tf.math.conj(x) if x.dtype.is_complex else x
 
     # ------------------------------------------------------------ reductions

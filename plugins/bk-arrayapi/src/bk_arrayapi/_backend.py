@@ -527,6 +527,8 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         """
         value = self._native(value, "flip")
         ndim = len(value.shape)
+        if axes is None:  # every axis, as numpy.flip
+            axes = tuple(range(ndim))
         named = tuple(axes) if isinstance(axes, (tuple, list)) else (axes,)
         return self.xp.flip(value, axis=tuple(normalize_axis(a, ndim, "flip") for a in named)) if named else value
 

@@ -27,12 +27,13 @@ from bk import (
     DType,
     ShapeMismatchError,
     SolveResult,
+    combine_types,
     from_numpy_dtype,
     get_precision,
     to_numpy_dtype,
 )
 from bk._axes import normalize_axes, normalize_axis
-from bk._errors import reraise_as
+from bk._errors import check_tensor_argument, reraise_as
 
 from ._blocks import numpy_backend
 from ._devices import active_client, configured_workers, local_device, worker_devices
@@ -197,6 +198,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         """`x` as `dtype` (lazily); `x` itself when it already has it. Complex to bool tests `!= 0`; to
         other real types it keeps the real part."""
         np_dtype = to_numpy_dtype(dtype)
+        check_tensor_argument(x, "cast")
         x = as_dask(x)
         if x.dtype == np_dtype:
             return x
@@ -258,10 +260,12 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             return tensor if only_mutable else tensor.copy()
         if only_mutable and isinstance(tensor, (np.generic, numbers.Number)):
             return tensor
+        check_tensor_argument(tensor, "copy")
         return self.as_tensor(np.array(tensor))
 
     def stop_gradient(self, value: Tensor) -> Tensor:
         """`value` itself: dask arrays carry no gradient."""
+        check_tensor_argument(value, "stop_gradient")
         return value
 
     def is_module(self, obj: Any) -> bool:
@@ -288,6 +292,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape, dtype and chunks of `tensor`."""
+        check_tensor_argument(tensor, "zeros_like")
         return da.zeros_like(as_dask(tensor))
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
@@ -296,6 +301,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape, dtype and chunks of `tensor`."""
+        check_tensor_argument(tensor, "ones_like")
         return da.ones_like(as_dask(tensor))
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
@@ -414,6 +420,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def flatten(self, x: Tensor) -> Tensor:
         """`x` as a 1-D array."""
+        check_tensor_argument(x, "flatten")
         return da.reshape(as_dask(x), (-1,))
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
@@ -450,7 +457,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             ShapeMismatchError: for tensors of different shapes.
             AxisError: for an axis outside `[-ndim - 1, ndim]`.
         """
-        arrays = [as_dask(v) for v in values]
+        arrays = _promoted([as_dask(v) for v in values])
         if arrays:
             normalize_axis(axis, arrays[0].ndim + 1, "stack")
         try:
@@ -465,7 +472,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             ShapeMismatchError: for tensors whose other dimensions differ.
             AxisError: for an axis out of range.
         """
-        arrays = [as_dask(v) for v in values]
+        arrays = _promoted([as_dask(v) for v in values])
         if arrays:
             normalize_axis(axis, arrays[0].ndim, "concat")
         try:
@@ -584,3 +591,12 @@ def _message(iterations: Any, converged: Any, diverged: Any) -> str:
     if diverged:
         return f"diverged after {iterations} iterations (non-finite residual)"
     return f"not converged within {iterations} iterations"
+
+
+def _promoted(arrays: list[da.Array]) -> list[da.Array]:
+    """`arrays` in the dtype `bk.combine_types` gives them (the spec's promotion, not NumPy's: complex64
+    with uint32 stays complex64, and bfloat16 promotes at all), unchanged when they share one dtype."""
+    if len({a.dtype for a in arrays}) <= 1:
+        return arrays
+    dtype = to_numpy_dtype(combine_types(*[from_numpy_dtype(a.dtype) for a in arrays]))
+    return [a.astype(dtype) for a in arrays]

@@ -44,3 +44,18 @@ def test_every_feature_has_a_topic():
     topics = feature_matrix.topics()
     assert set(topics) == set(bk.Backend.features())
     assert topics["sin"] == "elementwise maths" and topics["sum"] == "reductions" and topics["gradients"] == "capabilities"
+
+
+def test_matrix_shows_which_operations_passed_the_generated_layer():
+    data = report()
+    data["numpy"]["features"]["sin"]["generated"] = "passed"
+    data["other"]["features"]["sin"]["generated"] = "failed"
+    data["numpy"]["features"]["sum"]["generated"] = "xfailed"
+    page = feature_matrix.matrix_page(data)
+    sin_row = next(line for line in page.splitlines() if "bk.Backend.sin>" in line)
+    assert '<span class="bk-gen bk-gen-passed">+gen</span>' in sin_row and '<span class="bk-gen bk-gen-failed">gen FAILED</span>' in sin_row
+    sum_row = next(line for line in page.splitlines() if "bk.Backend.sum>" in line)
+    assert "gen declared" in sum_row
+    jacobian_row = next(line for line in page.splitlines() if "bk.Backend.jacobian>" in line)
+    assert "bk-gen" not in jacobian_row  # no generated cases: no marker
+    assert "+gen" in feature_matrix.backend_page("numpy", {**data["numpy"], "distribution": "bk-numpy", "version": "0", "framework": "numpy", "framework_version": "2"})

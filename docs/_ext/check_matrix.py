@@ -33,6 +33,10 @@ def check(html_dir: Path, report: dict) -> list[str]:
         if text != LABELS.get(status):
             problems.append(f"verdict {status!r} shows {text!r} instead of the word {LABELS.get(status)!r}")
             break
+    generated = sum(1 for d in backends.values() for r in d["features"].values() if r.get("generated") == "passed")
+    markers = page.count('class="bk-gen bk-gen-passed"')
+    if markers < generated:
+        problems.append(f"{markers} markers of the generated layer, expected {generated} (one per feature that passed it)")
     if page.count("<h2") < 10:
         problems.append("the rows are not grouped by topic (fewer than 10 sections)")
     if 'href="api/bk.html#bk.Backend.sin"' not in page:

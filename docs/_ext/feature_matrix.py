@@ -32,6 +32,14 @@ MEANING = {
     "unclaimed": "not claimed, but works",
     "skipped": "cannot run on this machine",
 }
+GENERATED = {"passed": "+gen", "failed": "gen FAILED", "xfailed": "gen declared", "not_implemented": "", "skipped": "gen skipped"}
+"""How a feature's generated cases went (the report's optional `generated` field), shown after its verdict."""
+GENERATED_MEANING = {
+    "passed": "the operation also passed its generated inputs (every dtype, 0-d and empty, broadcasting, Python scalars, invalid calls)",
+    "failed": "a generated input failed",
+    "xfailed": "a generated input fails as the expected-failure table declares, with its reason",
+    "skipped": "the generated inputs need dtypes the backend lacks",
+}
 CAPABILITIES = "capabilities"
 _BANNER = re.compile(r"^\s*# -{10,}\s*(.+?)\s*$")
 
@@ -89,6 +97,12 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def generated_label(result: dict[str, Any]) -> str:
+    """The marker of a feature's generated cases, or '' where it has none (or they were not implemented)."""
+    word = GENERATED.get(result.get("generated", ""), "")
+    return f' <span class="bk-gen bk-gen-{result["generated"]}">{word}</span>' if word else ""
+
+
 def backend_page(name: str, data: dict[str, Any]) -> str:
     counts = ", ".join(f"{v} {k}" for k, v in data["counts"].items())
     lines = [
@@ -102,7 +116,9 @@ def backend_page(name: str, data: dict[str, Any]) -> str:
     ]
     for feature, result in sorted(data["features"].items()):
         note = "; ".join(result.get("failures") or [])[:160] or (result.get("reason") or "")[:160]
-        lines.append(f"| `{feature}` | {'yes' if result['claimed'] else 'no'} | {label(result['status'])} | {result['cases']} | {_cell(note)} |")
+        lines.append(
+            f"| `{feature}` | {'yes' if result['claimed'] else 'no'} | {label(result['status'])}{generated_label(result)} | {result['cases']} | {_cell(note)} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -116,6 +132,7 @@ def matrix_page(backends: dict[str, Any], topic_of: dict[str, str] | None = None
         "Generated from the JSON report of `testkit certify` when these docs were built.",
         "",
         *[f"- {label(k)}: {MEANING[k]}" for k in statuses],
+        *[f'- <span class="bk-gen bk-gen-{k}">{GENERATED[k]}</span>: {text}' for k, text in GENERATED_MEANING.items()],
         "",
         "## Counts",
         "",
@@ -128,8 +145,9 @@ def matrix_page(backends: dict[str, Any], topic_of: dict[str, str] | None = None
         rows = [f for f in features if topic_of.get(f, CAPABILITIES) == topic]
         lines += ["", f"## {topic[:1].upper()}{topic[1:]}", "", "| operation | " + " | ".join(f"`{n}`" for n in names) + " |", "|---|" + "---|" * len(names)]
         for feature in rows:
-            cells = [backends[n]["features"].get(feature, {}).get("status", "") for n in names]
-            lines.append(f"| {feature_link(feature)} | " + " | ".join(label(c) if c else "" for c in cells) + " |")
+            results = [backends[n]["features"].get(feature, {}) for n in names]
+            cells = [label(r["status"]) + generated_label(r) if r.get("status") else "" for r in results]
+            lines.append(f"| {feature_link(feature)} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

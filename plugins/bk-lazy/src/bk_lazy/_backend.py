@@ -89,7 +89,9 @@ class LazyBackend(Backend):
     their framework).
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    core_rules = False  # nodes take shape, dtype and errors from the specs when built; nothing runs a kernel
+    unchecked_operations: ClassVar[frozenset[str]] = frozenset({"cast", "transpose", "reshape", "matmul", "numpy_call"})
+    """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
 
     native_types: ClassVar[tuple[type, ...] | None] = (LazyArray,)
     computing_operations: ClassVar[frozenset[str]] = frozenset(

@@ -213,9 +213,13 @@ class LinalgMixin(StandardLinalgKernels):
             reraise("tensordot", error)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
-        """Einstein summation (`numpy.einsum`)."""
+        """Einstein summation (`numpy.einsum`) in the common type of bk's promotion (float32 with int64 stays float32)."""
+        arrays = [np.asarray(t) for t in tensors]
+        if len({a.dtype for a in arrays}) > 1:
+            common = to_numpy_dtype(combine_types(*[from_numpy_dtype(a.dtype) for a in arrays]))
+            arrays = [a.astype(common, copy=False) for a in arrays]
         try:
-            return np.einsum(equation, *tensors)
+            return np.einsum(equation, *arrays)
         except ValueError as error:
             reraise("einsum", error)
 

@@ -48,6 +48,7 @@ __all__ = [
     "fft_sizes",
     "matrix_operand",
     "real_dtype",
+    "reduced_size",
     "result_of",
 ]
 
@@ -139,6 +140,12 @@ def fft_sizes(shape: Sequence[int | None], s: Sequence[int] | None, axes: Any, o
         if n is not None and (not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1):
             raise ValueError(f"{op}: every transform length must be a positive int but got {n!r}")
     return axes, tuple(int(n) for n in sizes)
+
+
+def reduced_size(shape: Sequence[int | None], axes: tuple[int, ...] | None) -> int | None:
+    """How many elements each reduction over `axes` (normalized; `None` for all) combines; `None` if unknown."""
+    sizes = [shape[a] for a in axes] if axes is not None else list(shape)
+    return None if None in sizes else math.prod(sizes)  # type: ignore[arg-type]
 
 
 def _fft_factor(norm: str, sizes: Sequence[int], inverse: bool) -> float | None:
@@ -348,7 +355,8 @@ class StandardLinalgMixin:
             Real values of `x`'s float precision.
 
         Raises:
-            ValueError: for `ord=inf` or `-inf` over no elements (no identity), as NumPy.
+            ValueError: for `ord=-inf` over no elements (no identity), as NumPy; `ord=inf` of no
+                elements is 0, as NumPy.
         """
         if isinstance(ord, str) or ord is None or isinstance(ord, bool):
             raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
@@ -361,8 +369,9 @@ class StandardLinalgMixin:
             value = self.sqrt(self.sum(self.mul(a, a), axis=axes, keepdims=keepdims))
         elif ord == 1:
             value = self.sum(a, axis=axes, keepdims=keepdims)
-        elif ord == math.inf:
-            value = self.max(a, axis=axes, keepdims=keepdims)
+        elif ord == math.inf:  # the largest magnitude of no elements is 0, as NumPy 2.4 (norms are never negative)
+            empty = reduced_size(self.staticshape(a), axes) == 0
+            value = (self.sum if empty else self.max)(a, axis=axes, keepdims=keepdims)
         elif ord == -math.inf:
             value = self.min(a, axis=axes, keepdims=keepdims)
         elif ord == 0:

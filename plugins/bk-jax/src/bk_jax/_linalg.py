@@ -14,7 +14,7 @@ from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, DType, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes
-from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype, reduced_size
 from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import from_jax_dtype, to_jax_dtype, x64_enabled
@@ -115,8 +115,8 @@ class StandardLinalgKernels:
         x = self._t(x)
         axes = normalize_axes(axis, x.ndim, "vector_norm")
         compute, result = compute_dtype(self, from_jax_dtype(x.dtype))  # type: ignore[arg-type]
-        if ord in (math.inf, -math.inf) and x.size == 0:
-            raise ValueError(f"vector_norm: ord={ord} of no elements has no identity")
+        if ord == -math.inf and reduced_size(tuple(x.shape), axes) == 0:
+            raise ValueError("vector_norm: ord=-inf of no elements has no identity")
         value = jnp.linalg.vector_norm(x.astype(to_jax_dtype(compute)), axis=axes, keepdims=keepdims, ord=ord)
         return value.astype(to_jax_dtype(real_dtype(result)))
 

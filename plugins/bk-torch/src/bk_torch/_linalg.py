@@ -14,8 +14,9 @@ import torch
 
 from bk import ArgumentTypeError, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes, normalize_axis
-from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype, reduced_size
 from bk._errors import check_tensor_argument, reraise_as
+from bk._specs import reduce_shape
 
 from ._dtypes import from_torch_dtype, to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _narrowed
@@ -114,8 +115,10 @@ class StandardLinalgKernels:
         compute, result = compute_dtype(self, from_torch_dtype(x.dtype))  # type: ignore[arg-type]
         if axes == ():
             return self.abs(x).to(to_torch_dtype(real_dtype(result)))  # type: ignore[attr-defined]
-        if ord in (math.inf, -math.inf) and x.numel() == 0:
-            raise ValueError(f"vector_norm: ord={ord} of no elements has no identity")
+        if ord in (math.inf, -math.inf) and reduced_size(tuple(x.shape), axes) == 0:
+            if ord == -math.inf:
+                raise ValueError("vector_norm: ord=-inf of no elements has no identity")
+            return torch.zeros(reduce_shape("vector_norm", tuple(x.shape), axes, keepdims)[0], dtype=to_torch_dtype(real_dtype(result)), device=x.device)
         value = torch.linalg.vector_norm(x.to(to_torch_dtype(compute)), ord=ord, dim=axes, keepdim=keepdims)
         return value.to(to_torch_dtype(real_dtype(result)))
 
@@ -161,6 +164,13 @@ class StandardLinalgKernels:
                 raise ValueError(f"{op}: the output length {sizes[-1]} along axis {chosen[-1]} must be positive; pass s")
         elif not chosen:
             return x.to(complex_type)
+        if x.numel() == 0:  # PyTorch's FFT backends refuse empty batches
+            shape = list(x.shape)
+            for axis, n in zip(chosen, sizes, strict=True):
+                shape[axis] = n
+            if kind == "real":
+                shape[chosen[-1]] = sizes[-1] // 2 + 1
+            return torch.zeros(shape, dtype=_real_torch(complex_type) if kind == "inverse-real" else complex_type, device=x.device)
         return function(x, s=sizes, dim=chosen, norm=norm)
 
 

@@ -106,6 +106,13 @@ def _cholesky_dtypes(t: Trial) -> None:
         t.check(t.b.cholesky(t.tensor(x, "float16")), np.linalg.cholesky(x.astype(float)), "cholesky(float16)", dtype=DType(float, 16), scale=1)
 
 
+@case("cholesky", name="empty")
+def _cholesky_empty(t: Trial) -> None:
+    """A batch of 0 x 0 matrices and an empty batch."""
+    for shape in ((2, 0, 0), (0, 2, 2)):
+        t.check(t.b.cholesky(t.tensor(np.zeros(shape), "float32")), np.zeros(shape), f"cholesky(float32 {shape})", dtype=F32)
+
+
 @case("cholesky", name="errors")
 def _cholesky_errors(t: Trial) -> None:
     """Non-square and 1-D inputs raise ShapeMismatchError; a matrix that is not positive definite ValueError."""
@@ -153,6 +160,14 @@ def _eigh(t: Trial) -> None:
         t.compare(_conj_t(q_) @ q_, np.broadcast_to(np.eye(4), x.shape), what + ": Q^H Q", dtype, scale=100)
 
 
+@case("eigh", name="empty")
+def _eigh_empty(t: Trial) -> None:
+    """0 x 0 matrices have no eigenvalues."""
+    w, q = t.b.eigh(t.tensor(np.zeros((2, 0, 0)), "float32"))
+    t.check(w, np.zeros((2, 0)), "eigh((2, 0, 0)) eigenvalues", dtype=F32)
+    t.check(q, np.zeros((2, 0, 0)), "eigh((2, 0, 0)) eigenvectors", dtype=F32)
+
+
 @case("eigh", name="errors")
 def _eigh_errors(t: Trial) -> None:
     """Non-square matrices raise ShapeMismatchError."""
@@ -191,6 +206,7 @@ def _inv(t: Trial) -> None:
         x = _well(t, (2, 3, 3), dtype)
         t.check(t.b.inv(t.tensor(x, dtype)), np.linalg.inv(x), f"inv({dtype} (2, 3, 3))", dtype=dtype, scale=100)
     t.check(t.b.inv(t.tensor(np.zeros((0, 2, 2)), "float32")), np.zeros((0, 2, 2)), "inv(float32 (0, 2, 2))", dtype=F32)
+    t.check(t.b.inv(t.tensor(np.zeros((2, 0, 0)), "float32")), np.zeros((2, 0, 0)), "inv(float32 (2, 0, 0))", dtype=F32)
     x = np.array([[2, 1], [1, 1]])
     t.check(t.b.inv(t.tensor(x, "int64")), np.linalg.inv(x), "inv(int64)", dtype=F32, scale=10)
 
@@ -235,6 +251,7 @@ def _det(t: Trial) -> None:
         t.check(t.b.det(t.tensor(x, dtype)), np.linalg.det(x), f"det({dtype} (2, 3, 3))", dtype=dtype, scale=100)
     t.check(t.b.det(t.tensor(np.ones((3, 3)), "float32")), 0.0, "det(singular)", dtype=F32, scale=10)
     t.check(t.b.det(t.tensor(np.zeros((0, 2, 2)), "float32")), np.zeros(0), "det(float32 (0, 2, 2))", dtype=F32)
+    t.check(t.b.det(t.tensor(np.zeros((0, 0)), "float32")), 1.0, "det(float32 (0, 0)) is 1", dtype=F32)
     _raises(t, bk.ShapeMismatchError, lambda: t.b.det(t.tensor(np.ones((2, 3)), "float32")), "det((2, 3))", "det")
 
 
@@ -310,6 +327,8 @@ def _vector_norm_dtypes(t: Trial) -> None:
     t.check(t.b.vector_norm(t.tensor([3, 4], "int32")), 5.0, "vector_norm(int32)", dtype=F32)
     t.check(t.b.vector_norm(t.tensor(np.zeros((0, 3)), "float32"), axis=0), np.zeros(3), "vector_norm((0, 3), axis=0)", dtype=F32)
     _raises(t, ValueError, lambda: t.b.vector_norm(t.tensor([1.0, 2.0], "float32"), ord="fro"), "vector_norm(ord='fro')", "vector_norm")
+    t.check(t.b.vector_norm(t.tensor(np.zeros((0, 3)), "float32"), ord=math.inf), 0.0, "vector_norm((0, 3), ord=inf) is 0, as NumPy", dtype=F32)
+    _raises(t, ValueError, lambda: t.b.vector_norm(t.tensor(np.zeros((0, 3)), "float32"), ord=-math.inf), "vector_norm((0, 3), ord=-inf)", "vector_norm")
 
 
 @case("matrix_norm")
@@ -408,6 +427,9 @@ def _fftn(t: Trial) -> None:
                 got = t.b.fftn(t.tensor(x, dtype), s=s, axes=axes, norm=norm)
                 t.check(got, np.fft.fftn(x, s=s if s is None else [x.shape[a] if n == -1 else n for a, n in zip(axes, s, strict=True)], axes=axes, norm=norm), f"fftn({dtype}, s={s}, axes={axes}, norm={norm!r})", dtype=_complex_of(dtype), scale=100)
     _raises(t, ValueError, lambda: t.b.fftn(t.tensor(np.ones(4), "complex64"), norm="none"), "fftn(norm='none')", "fftn")
+    _raises(t, ValueError, lambda: t.b.fftn(t.tensor(np.ones(4), "complex64"), s=(0,), axes=(0,)), "fftn(s=(0,))", "fftn")
+    t.check(t.b.fftn(t.tensor(np.zeros((0, 4)), "complex64"), axes=(1,)), np.zeros((0, 4)), "fftn(complex64 (0, 4), axes=(1,))", dtype=C64)
+    t.check(t.b.rfftn(t.tensor(np.zeros((0, 4)), "float32"), axes=(1,)), np.zeros((0, 3)), "rfftn(float32 (0, 4), axes=(1,))", dtype=C64)
 
 
 @case("ifftn")

@@ -168,6 +168,11 @@ CASES: dict[str, Case] = {
     "conv": (lambda b: b.conv(V((2, 3, N)), V((1, 4, 3, 5)), True), (2, 4, N), F64),
     "grid_sample": (lambda b: b.grid_sample(V((2, N, N, 3)), V((2, M, 2)), "boundary"), (2, M, 3), F64),
     "cast": (lambda b: b.cast(_square(), F32), (N, N), F32),
+    "numpy_call": (lambda b: b.numpy_call(abs, (N, N), F64, _square()), (N, N), F64),
+    "to_float": (lambda b: b.to_float(V((N, N), I64)), (N, N), F32),  # the default float type
+    "to_int32": (lambda b: b.to_int32(_square()), (N, N), I32),
+    "to_int64": (lambda b: b.to_int64(_square()), (N, N), I64),
+    "to_complex": (lambda b: b.to_complex(_square()), (N, N), C128),
     # the Array API's linear algebra and FFT (recorded once the core has their specs)
     "qr": (lambda b: b.qr(V((N, M))), ((N, M), (M, M)), (F64, F64)),
     "cholesky": (lambda b: b.cholesky(_square()), (N, N), F64),
@@ -211,7 +216,23 @@ def _case(name: str) -> Case:
     raise AssertionError(f"no template case for the lazy operation {name!r}: add one to CASES in {__file__}")
 
 
-OPERATIONS = sorted({*RECORDED, "cast", "transpose", "reshape", "matmul"})
+_LAZY = bk.backend("lazy")
+_NOT_ARRAY_OPERATIONS = (
+    "as_tensor",
+    "auto_cast",
+    "linear",
+    "coo_to_dense",
+    "csr_to_coo",
+    "csr_to_dense",
+    "mul_coo_dense",
+    "mul_csr_dense",
+)
+"""Supported only as the base class's generics: conversions and sparse storage (lazy graphs have no sparse tensors)."""
+OPERATIONS = sorted(
+    {*RECORDED, "cast", "transpose", "reshape", "matmul"}
+    | {name for name in bk.op_specs() if hasattr(bk.Backend, name) and _LAZY.supports(name) and name not in _NOT_ARRAY_OPERATIONS}
+)
+"""Every operation the lazy backend records, and those it supports through others that have a spec."""
 
 
 @pytest.mark.parametrize("name", OPERATIONS)

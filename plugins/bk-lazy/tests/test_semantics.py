@@ -155,6 +155,8 @@ def test_numpy_of_an_unbound_graph_raises_type_error_naming_the_variable(lazy: b
         np.asarray(y)
     with pytest.raises(TypeError, match="speed"):
         float(lazy.sum(y))
+    with pytest.raises(bk_lazy.UnboundVariableError, match="speed"):
+        bk_lazy.compute({"y": y})
     assert lazy.compute_count() == before
 
 

@@ -43,6 +43,7 @@ def compute(nodes: Any, backend: Backend | str | None = None) -> Any:
     """
     roots, rebuild = flatten(nodes)
     order = topological(roots, deepest=False)
+    unbound(order)  # before anything is counted or computed
     target = target_backend(order) if backend is None else bk.backend(backend) if isinstance(backend, str) else backend
     _COUNTER[0] += 1
     values = evaluate(order, roots, target)

@@ -11,7 +11,7 @@ from bk._kernels import DATA_ERRORS
 from .conftest import Minimal
 
 
-class Plain(Minimal):
+class Kernels:
     """Kernels that are bare NumPy calls raising NumPy's own errors, as a third party writes them."""
 
     def add(self, a, b):
@@ -31,6 +31,24 @@ class Plain(Minimal):
 
     def sqrt(self, x):
         raise ValueError("kernel bug: nothing to do with the arguments")
+
+    def floordiv(self, a, b):
+        return np.floor_divide(a, b)
+
+    def greater_than(self, x, y):
+        return np.greater(x, y)
+
+    def equal(self, x, y):
+        return np.equal(x, y)
+
+    def where(self, condition, x, y):
+        return np.where(condition, x, y)
+
+
+class Plain(Kernels, Minimal):
+    """`core_rules` off: the error mapping after a kernel failed, alone."""
+
+    core_rules = False
 
 
 class Declared(Minimal):
@@ -91,3 +109,29 @@ def test_wrapping_keeps_supports_names_and_signatures():
     assert b.supports("tensordot") and b.supports("gather") and not b.supports("sparse_coo_tensor")
     assert Plain.tensordot.__name__ == "tensordot"
     assert list(inspect.signature(Plain.tensordot).parameters) == ["self", "a", "a_axes", "b", "b_axes"]
+
+
+class Ruled(Kernels, Minimal):
+    """The same kernels with the core's rules around them (the default for a plugin)."""
+
+
+def test_core_rules_check_before_the_kernel_and_cast_as_the_spec_says():
+    b = Ruled()
+    with pytest.raises(bk.ShapeMismatchError, match="^tensordot: ") as raised:
+        b.tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
+    assert raised.value.__cause__ is None  # refused by the spec: the kernel never ran
+    assert b.add(np.ones(2, bool), np.ones(2, bool)).dtype == np.int32  # bools add as int32
+    assert b.sum(np.ones(3, np.int8)).dtype == np.int64  # small ints widen
+    with bk.precision(64):
+        assert b.add(np.ones(2, np.float32), 1.5).dtype == np.float64
+    with pytest.raises(bk.ArgumentTypeError, match="^add: "):
+        b.add(None, np.ones(2))
+
+
+def test_core_rules_composites_for_rules_that_need_the_data():
+    b = Ruled()
+    quotient = b.floordiv(np.array([7, 8], np.int32), np.array([2, 0], np.int32))
+    np.testing.assert_array_equal(quotient, [3, 0])  # integer division by zero gives 0, as NumPy
+    assert quotient.dtype == np.int32
+    np.testing.assert_array_equal(b.greater_than(np.array([1, 2], np.int8), 300), [False, False])  # by value
+    np.testing.assert_array_equal(b.greater_than(300, np.array([1, 2], np.int8)), [True, True])

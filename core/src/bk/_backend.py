@@ -85,6 +85,14 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
     shape, axis and dtype kind are decided by the operation's spec, whatever the kernel raised; see
     `bk.explain_failure`. No framework message is ever read."""
 
+    core_rules: ClassVar[bool] = True
+    """Whether the core applies the operation specs around this backend's kernels (the default, for
+    plugins whose kernels are bare framework calls): elementwise operations and reductions get the
+    spec's cast plan before the kernel (cached per signature: operation, dtypes, Python-number kinds,
+    precision) and the spec's result dtype after it; integer division by zero and comparisons with
+    out-of-range Python ints run as core composites. The first-party plugins set it to False: their
+    kernels apply these rules themselves (on their tuned hot paths)."""
+
     framework_errors: ClassVar[Mapping[type[BaseException], type[Exception]]] = {}
     """What the framework's own exception types mean, where the type alone says it (TensorFlow's
     `NotFoundError`: no kernel for this dtype, `bk.ArgumentTypeError`). Consulted after the
@@ -1333,9 +1341,20 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
 
     # ------------------------------------------------------------ indices
 
-    @generic("stack", "floordiv", "mod")
+    @generic("stack", "floordiv", "mod", "any", "or_", "greater_than", "greater_or_equal")
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order)."""
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order).
+
+        Raises:
+            ArgumentTypeError: for flat indices that are not integers (bools included).
+            ValueError: for a flat index outside `[0, prod(shape))` (checked on the data).
+        """
+        dtype = self.dtype(flat_index)
+        if dtype.kind is not int:
+            raise ArgumentTypeError(f"unravel_index: flat_index must hold integers, got {dtype}")
+        size = math.prod(shape)
+        if bool(self.numpy(self.any(self.or_(self.greater_than(0, flat_index), self.greater_or_equal(flat_index, size))))):
+            raise ValueError(f"unravel_index: a flat index lies outside [0, {size}) for shape {tuple(shape)}")
         strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
         return self.stack([self.mod(self.floordiv(flat_index, stride), size) for stride, size in zip(strides, shape, strict=True)], -1)
 

@@ -168,10 +168,15 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
-    """Wraps the kernels `cls` defines (its own methods and its mixins', not the base class's defaults)."""
-    from ._backend import Backend
+    """Wraps the kernels `cls` defines (its own methods and its mixins', not the base class's defaults).
 
-    skip = _NEVER | frozenset(cls.unchecked_operations)
+    With `cls.core_rules`, elementwise operations and reductions also get the spec's cast plan before
+    the kernel and the spec's result dtype after it (see `_ruled`).
+    """
+    from ._backend import Backend
+    from ._specs import FAMILY, op_specs
+
+    skip = (_NEVER - {"as_tensor", "cast"} if cls.core_rules else _NEVER) | frozenset(cls.unchecked_operations)
     for name in catalogue:
         if name in skip:
             continue
@@ -181,8 +186,150 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         method = vars(owner)[name]
         if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None:
             continue
-        setattr(cls, name, _wrap(name, method))
+        if not cls.core_rules:
+            setattr(cls, name, _wrap(name, method))
+        elif name == "as_tensor":
+            setattr(cls, name, _ruled_as_tensor(method))
+        else:
+            setattr(cls, name, _ruled(name, method, FAMILY.get(name)) if name in op_specs() else _wrap(name, method))
+
+
+# ---------------------------------------------------------------- the rules before and after a kernel
+
+_OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,)}
+_COMPARISONS: Final = frozenset(("equal", "not_equal", "greater_than", "greater_or_equal", "less", "less_equal"))
+_ZERO_DIVISORS: Final = frozenset(("floordiv", "mod"))
+
+
+class _Plan:
+    """What the spec says about one signature: the dtype operands are cast to, the result's dtype,
+    and the composite that replaces the kernel where the rule needs the data."""
+
+    __slots__ = ("by_value", "operand", "result", "zero_divisor")
+
+    def __init__(self, operand: Any, result: Any, by_value: bool, zero_divisor: bool) -> None:
+        self.operand, self.result, self.by_value, self.zero_divisor = operand, result, by_value, zero_divisor
+
+
+def _key_of(backend: Backend, value: Any) -> Any:
+    """The part of a call's signature a value contributes: a tensor's dtype, rank and emptiness, a
+    Python number's kind (an int's size too: NEP 50 checks its range), any other value itself."""
+    kind = type(value)
+    if kind is int:
+        return (int, value.bit_length(), value < 0)
+    if kind in (bool, float, complex) or value is None:
+        return kind
+    if backend.is_tensor(value, only_native=True):
+        shape = backend.staticshape(value)
+        return (backend.dtype(value), len(shape), 0 in shape)
+    hash(value)  # TypeError for lists and other unhashable values: no cache entry
+    return (kind, value)
+
+
+def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Plan:
+    from ._specs import op_spec
+
+    spec = op_spec(op)
+    templates = tuple(_template(backend, a) for a in args)
+    named = {k: _template(backend, v) for k, v in kwargs.items()}
+    result = spec.infer(*templates, **named)  # the spec's verdict: raises the bk error of a mistake
+    if isinstance(result, tuple) or not hasattr(result, "dtype"):  # several results: the verdict alone
+        return _Plan(None, None, False, False)
+    operand = spec.operand_dtype(*templates, **named)
+    by_value = operand is None and op in _COMPARISONS
+    zero_divisor = op in _ZERO_DIVISORS and operand is not None and operand.kind in (bool, int)
+    return _Plan(operand, result.dtype, by_value, zero_divisor)
+
+
+def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[..., Any]:
+    """`kernel` behind the spec: the verdict of each signature (operation, dtypes, Python-number
+    kinds, precision) is computed once and cached; operands are cast to the spec's operand dtype,
+    the result to its dtype; integer division by zero and comparisons with out-of-range Python ints
+    run as core composites of catalogue operations. For plugins whose kernels are bare framework
+    calls (`Backend.core_rules`)."""
+    from ._context import get_precision
+
+    positions = _OPERANDS.get(family or "", ())  # the arguments cast to the spec's operand dtype
+    cache: dict[Any, _Plan] = {}
+
+    @functools.wraps(kernel)
+    def ruled(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        try:
+            key: Any = (tuple(_key_of(self, a) for a in args), tuple((k, _key_of(self, v)) for k, v in kwargs.items()), get_precision())
+            plan = cache.get(key)
+        except TypeError:
+            key = plan = None
+        try:
+            if plan is None:
+                plan = _plan(self, op, args, kwargs)
+                if key is not None:
+                    cache[key] = plan
+            return _run(self, kernel, plan, positions, args, kwargs)
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, kwargs)
+
+    setattr(ruled, _WRAPPED, kernel)
+    return ruled
+
+
+def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if plan.by_value:
+        return _compare_by_value(backend, kernel, args)
+    operand = plan.operand
+    if operand is not None:
+        args = tuple(
+            backend.cast(a, operand) if i in positions and backend.is_tensor(a, only_native=True) and backend.dtype(a) != operand else a
+            for i, a in enumerate(args)
+        )
+    if plan.zero_divisor and backend.supports("equal") and backend.supports("where"):
+        a, b = args[0], args[1]
+        zero = backend.equal(b, 0)
+        result = backend.where(zero, 0, kernel(backend, a, backend.where(zero, 1, b), **kwargs))
+    else:
+        result = kernel(backend, *args, **kwargs)
+    if plan.result is not None and backend.dtype(result) != plan.result:
+        result = backend.cast(backend.as_tensor(result), plan.result)
+    return result
+
+
+def _compare_by_value(backend: Backend, kernel: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+    """A comparison of an integer tensor with a Python int beyond its range: the int compares as the
+    infinity on its side, against the tensor in floating point (NumPy 2 compares by value)."""
+    from ._dtype import DType
+
+    wide = DType(float, 64 if type(backend).float64_supported else 32)
+    operands = []
+    for value in args:
+        if type(value) is int:
+            operands.append(float("inf") if value > 0 else float("-inf"))
+        else:
+            operands.append(backend.cast(backend.as_tensor(value), wide))
+    return kernel(backend, *operands)
 
 
 def _is_plain_function(method: Any) -> bool:
     return isinstance(method, types.FunctionType) and not getattr(method, "__isabstractmethod__", False)
+
+
+def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`as_tensor` behind docs/semantics.md's rules: Python floats and lists of them are the float
+    type of the precision (float32 by default), Python complex numbers its complex type, and under a
+    set precision every float or complex result takes it."""
+    from ._context import get_precision
+
+    @functools.wraps(kernel)
+    def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
+        result = kernel(self, x, convert_external)
+        dtype = self.dtype(result)
+        if dtype.kind not in (float, complex):
+            return result
+        python = type(x) in (float, complex) or (isinstance(x, (list, tuple)) and not self.is_tensor(x, only_native=True))
+        precision = get_precision()
+        if python or precision is not None:
+            wanted = self.float_type if dtype.kind is float else self.complex_type
+            if (python or dtype.bits != wanted.bits) and dtype != wanted:
+                return self.cast(result, wanted)
+        return result
+
+    setattr(as_tensor, _WRAPPED, kernel)
+    return as_tensor

@@ -23,6 +23,8 @@ class ObjectBackend(Backend):
     comparisons; `supports()` tells which.
     """
 
+    core_rules = False  # Python objects: no dtype rules apply
+
     _bk_priority = -1
 
     def __init__(self) -> None:

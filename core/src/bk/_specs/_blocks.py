@@ -32,6 +32,7 @@ from ._base import (
 
 __all__ = [
     "BOOL_RESULT",
+    "FAMILY",
     "FLOAT_RESULT",
     "REAL_RESULT",
     "SAME",
@@ -43,6 +44,10 @@ __all__ = [
 ]
 
 DTypeRule = Callable[[DType], DType]
+
+FAMILY: Final[dict[str, str]] = {}
+"""The operations made by the blocks, by family (`'unary'`, `'binary'`, `'reduction'`): which arguments
+are the operands that `OpSpec.operand_dtype` applies to (x; a and b; value)."""
 
 SAME: Final[DTypeRule] = at_precision
 """The input's dtype (floats and complex values take the set precision)."""
@@ -94,6 +99,8 @@ def unary(
 
     params = ((argument, "Tensor"),)
     spec = OpSpec(name, rule, with_signature(name, core, params), params, with_signature(name, operands, params))
+    if register_it:
+        FAMILY[name] = "unary"
     return register(spec) if register_it else spec
 
 
@@ -147,6 +154,8 @@ def binary(
 
     params = ((first, "Tensor"), (second, "Tensor"))
     spec = OpSpec(name, rule, with_signature(name, core, params), params, with_signature(name, plan, params))
+    if register_it:
+        FAMILY[name] = "binary"
     return register(spec) if register_it else spec
 
 
@@ -188,6 +197,7 @@ def reduction(
     params = ((argument, "Tensor"), ("axis", "Axes"), ("keepdims", "bool")) if keepdims else ((argument, "Tensor"), ("axis", "Axes"))
     defaults = {"axis": None, "keepdims": False}
     infer = with_signature(name, finish, params, defaults)
+    FAMILY[name] = "reduction"
     return register(OpSpec(name, rule, infer, params, with_signature(name, operands, params, defaults)))
 
 

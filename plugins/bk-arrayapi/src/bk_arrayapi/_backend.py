@@ -73,6 +73,8 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         namespace: Its import name.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     float16_supported: ClassVar[bool] = True
     """Whether the namespace has a float16 dtype (outside the standard; read by the testkit)."""
 

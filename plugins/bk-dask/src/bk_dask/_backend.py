@@ -109,6 +109,8 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     (loops, solvers, minimisation), which say so. `numpy()` computes.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     computing_operations = _COMPUTING
     native_types = (da.Array,)
 

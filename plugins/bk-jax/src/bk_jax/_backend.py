@@ -102,6 +102,8 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     from a backend-owned key that every call splits; `seed()` resets it.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     float64_supported = not x64_locked_off()  # decided when the backend loads
     unchecked_operations = frozenset({"add", "sub", "mul", "div"})  # map their errors inline (hot path)
 

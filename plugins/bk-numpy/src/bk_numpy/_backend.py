@@ -63,6 +63,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     NumPy arrays keep their dtype unless a precision is set.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     def __init__(self) -> None:
         cpu = cpu_device(self)
         super().__init__("numpy", [cpu], cpu)

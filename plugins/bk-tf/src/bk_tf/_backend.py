@@ -97,6 +97,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     kernel_errors = DATA_ERRORS
     framework_errors = dict.fromkeys(NO_KERNEL, ArgumentTypeError)  # no kernel for a dtype the spec allows
     unchecked_operations = frozenset(INLINE)  # the operators map their errors inline (hot path)

@@ -41,6 +41,8 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
+    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 
     def __init__(self) -> None:

@@ -1,0 +1,59 @@
+"""A plain third-party plugin (bare NumPy calls, NumPy's own errors, no bk rule) certifies with 0 failed.
+
+The plugin's files are in `plain_plugin/`; the core applies docs/semantics.md around its kernels
+(the operation specs, `bk.Backend.core_rules`). A plugin that returns wrong values still fails, on
+exactly those operations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).parent / "plain_plugin"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
+    root = tmp_path_factory.mktemp("plainsite")
+    for source in HERE.glob("*.py"):
+        shutil.copy(source, root / source.name)
+    info = root / "bk_plain-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bk-plain\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[bk.backends]\nplain = plain_plugin\n")
+    return root
+
+
+def certify(site: pathlib.Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    for variable in ("BK_DISABLE_PLUGIN_AUTOLOAD", "BK_PLUGINS", "BK_BLOCK_PLUGINS", "BK_STRICT_PLUGINS"):
+        environment.pop(variable, None)
+    code = "import sys; from bk_testkit._cli import main; sys.exit(main())"
+    result = subprocess.run([sys.executable, "-c", code, "certify", name, "--json", "-", *args], capture_output=True, text=True, env=environment, timeout=900)
+    assert result.stdout.startswith("{"), result.stdout[:500] + result.stderr[-2000:]
+    return result, json.loads(result.stdout)["backends"][name]["features"]
+
+
+@pytest.mark.slow
+def test_the_plain_plugin_certifies_with_no_failure(site):
+    result, features = certify(site, "plain")
+    failed = {f: r["failures"][:2] for f, r in features.items() if r["status"] == "failed"}
+    assert result.returncode == 0 and not failed, (failed, result.stderr[-2000:])
+    # the rules it never wrote, applied by the core: promotion, division by zero, error classes
+    for feature in ("add", "div", "floordiv", "mod", "greater_than", "sum", "mean", "max", "where", "tensordot", "unravel_index", "as_tensor"):
+        assert features[feature]["status"] == "certified", (feature, features[feature])
+
+
+@pytest.mark.slow
+def test_a_plain_plugin_with_wrong_values_fails_exactly_there(site):
+    result, features = certify(site, "plainliar", "--features", "sum,cos,sin,add,mean")
+    failed = sorted(f for f, r in features.items() if r["status"] == "failed")
+    assert result.returncode == 1, result.stderr[-2000:]
+    assert failed == ["cos", "sum"], {f: features[f]["failures"][:1] for f in failed}

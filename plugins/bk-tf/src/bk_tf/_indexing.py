@@ -400,7 +400,9 @@ class IndexingMixin:
         if mode == "constant":
             return tf.pad(value, widths, constant_values=tf.cast(constant_values, value.dtype))
         if mode in ("symmetric", "reflect"):
-            return tf.pad(value, widths, mode=mode.upper())
+            for axis, (lower, upper) in enumerate(widths):
+                value = _mirror_pad(value, axis, lower, upper, mode)
+            return value
         if mode in ("boundary", "periodic"):
             for axis, (lower, upper) in enumerate(widths):
                 value = _edge_pad(value, axis, lower, upper, mode)
@@ -485,7 +487,10 @@ class IndexingMixin:
         """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
         if bins < 0:
             raise ValueError(f"bincount: bins must be 0 or more but got {bins}")
-        x = tf.cast(self._t(x), tf.int64)
+        x = self._t(x)
+        if not x.dtype.is_integer:
+            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype.name}")
+        x = tf.cast(x, tf.int64)
         if _is_eager(x) and tf.size(x) > 0 and bool(tf.reduce_any(x < 0)):
             raise ValueError(f"bincount: values must be 0 or more (as NumPy) but got {int(tf.reduce_min(x))}")
         valid = tf.logical_and(x >= 0, x < bins)
@@ -553,3 +558,20 @@ class IndexingMixin:
         target = tf.where(inside, index + tf.range(batch)[:, None] * bins, batch * bins)
         sums = tf.math.unsorted_segment_sum(weights, target, batch * bins + 1)[:-1]
         return tf.reshape(sums, [batch, bins])
+
+
+def _mirror_pad(value: Any, axis: int, lower: int, upper: int, mode: str) -> Any:
+    """'symmetric' or 'reflect' padding of one axis, also wider than the axis: in steps of at most the
+    axis' size (one less for 'reflect'), mirroring what is already padded, as NumPy's pad does
+    (TensorFlow's MirrorPad refuses widths beyond the size). A size-1 axis reflects as its edge."""
+    size = value.shape[axis]
+    limit = size if mode == "symmetric" else size - 1
+    if limit <= 0:
+        return _edge_pad(value, axis, lower, upper, "boundary")
+    while lower > 0 or upper > 0:
+        low, high = min(lower, limit), min(upper, limit)
+        pads = [[0, 0]] * value.shape.rank
+        pads[axis] = [low, high]
+        value = tf.pad(value, pads, mode=mode.upper())
+        lower, upper = lower - low, upper - high
+    return value

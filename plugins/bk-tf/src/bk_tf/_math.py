@@ -491,7 +491,10 @@ class MathMixin:
             if original.is_integer:
                 info = np.iinfo(original.as_numpy_dtype)
                 wide = tf.cast(result, tf.float64) if result.dtype.is_floating else result
-                result = tf.clip_by_value(wide, tf.cast(info.min, wide.dtype), tf.cast(info.max, wide.dtype)) if wide.dtype.is_floating else wide
+                if wide.dtype.is_floating:  # the limits as floats: uint64's maximum is no int64
+                    result = tf.clip_by_value(wide, tf.constant(float(info.min), wide.dtype), tf.constant(float(info.max), wide.dtype))
+                else:
+                    result = wide
             return tf.cast(result, original)
         if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
             return self.minimum(self.maximum(x, low), high)

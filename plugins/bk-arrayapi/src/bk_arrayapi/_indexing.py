@@ -295,13 +295,14 @@ class IndexingMixin:
 
     @needs("take", "full", "concat")
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
-        """Pads every axis by `(lower, upper)`; returns `NotImplemented` for an unknown mode.
+        """Pads every axis by `(lower, upper)`; `ValueError` for an unknown mode.
 
-        Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap), 'symmetric' (mirror
-        including the edge) and 'reflect' (mirror without repeating the edge).
+        Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap; also by PyTorch's name
+        'circular'), 'symmetric' (mirror including the edge) and 'reflect' (mirror without repeating the edge).
         """
+        mode = "periodic" if mode == "circular" else mode  # PyTorch's name
         if mode not in _PAD_MODES:
-            return NotImplemented
+            raise ValueError(f"pad: mode must be one of {_PAD_MODES} (or 'circular') but got {mode!r}")
         x = self._native(value, "pad")  # type: ignore[attr-defined]
         widths = np.asarray(pad_width, dtype=np.int64).reshape(len(x.shape), 2)
         if (widths < 0).any():

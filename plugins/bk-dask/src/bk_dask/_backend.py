@@ -331,7 +331,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         arrays = [self.as_tensor(c) for c in coordinates]
         if arrays and all(a.ndim == 1 and not np.isnan(a.shape[0]) for a in arrays):
             shape = tuple(a.shape[0] for a in arrays)
-            dtype = np.result_type(*[a.dtype for a in arrays])
+            dtype = max((a.dtype for a in arrays), key=lambda d: d.itemsize)  # for the chunk size only (no promotion: bfloat16 has none)
             counts = [len(c) for c in da.core.normalize_chunks("auto", shape, dtype=dtype)]  # chunks per axis
             arrays = [a.rechunk(_even(size, n)) for a, size, n in zip(arrays, shape, counts, strict=True)]
         return list(da.meshgrid(*arrays, indexing="ij"))
@@ -460,8 +460,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             AxisError: for an axis outside `[-ndim - 1, ndim]`.
         """
         arrays = _promoted([as_dask(v) for v in values])
-        if arrays:
-            normalize_axis(axis, arrays[0].ndim + 1, "stack")
+        if not arrays:
+            raise ValueError("stack: needs at least one tensor")
+        normalize_axis(axis, arrays[0].ndim + 1, "stack")
         try:
             return to_precision(da.stack(arrays, axis=axis), get_precision())
         except ValueError as error:
@@ -475,8 +476,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             AxisError: for an axis out of range.
         """
         arrays = _promoted([as_dask(v) for v in values])
-        if arrays:
-            normalize_axis(axis, arrays[0].ndim, "concat")
+        if not arrays:
+            raise ValueError("concat: needs at least one tensor")
+        normalize_axis(axis, arrays[0].ndim, "concat")
         try:
             return to_precision(da.concatenate(arrays, axis=axis), get_precision())
         except ValueError as error:

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FFT_NORMS",
     "StandardLinalgMixin",
+    "check_empty_matrix_norm",
     "check_fft_norm",
     "compute_dtype",
     "fft_sizes",
@@ -146,6 +147,14 @@ def reduced_size(shape: Sequence[int | None], axes: tuple[int, ...] | None) -> i
     """How many elements each reduction over `axes` (normalized; `None` for all) combines; `None` if unknown."""
     sizes = [shape[a] for a in axes] if axes is not None else list(shape)
     return None if None in sizes else math.prod(sizes)  # type: ignore[arg-type]
+
+
+def check_empty_matrix_norm(ord: Any, shape: Sequence[int | None]) -> None:
+    """For matrices with no elements: raises `ValueError` where NumPy's norm takes the minimum of
+    nothing (-2 always, -1 without columns, -inf without rows); every other norm is 0."""
+    m, n = shape[-2], shape[-1]
+    if ord == -2 or (ord == -1 and n == 0) or (ord == -math.inf and m == 0):
+        raise ValueError(f"matrix_norm: ord={ord} of {tuple(shape)} matrices is the minimum of no values, which has no identity")
 
 
 def _fft_factor(norm: str, sizes: Sequence[int], inverse: bool) -> float | None:
@@ -265,7 +274,7 @@ class StandardLinalgMixin:
         """
         raise NotImplementedError(f"{self} does not implement slogdet")
 
-    @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "conj", "einsum", "max", "where", "greater_than", "div", "mul", "zeros_like", "reshape")
+    @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "conj", "einsum", "max", "where", "greater_than", "div", "mul", "zeros_like", "reshape", "zeros")
     def pinv(self: Any, x: Tensor, rtol: Any = None) -> Tensor:
         """Moore-Penrose pseudo-inverses of `(..., m, n)` matrices, `(..., n, m)`.
 
@@ -276,7 +285,9 @@ class StandardLinalgMixin:
                 (the standard's default).
         """
         x, dtype = matrix_operand(self, x, "pinv")
-        shape = self.staticshape(x)
+        shape = tuple(self.staticshape(x))
+        if 0 in shape[-2:]:  # no singular values: the pseudo-inverse of an empty matrix is empty (zeros)
+            return result_of(self, self.zeros((*shape[:-2], shape[-1], shape[-2]), self.dtype(x)), dtype)
         u, s, vh = self.svd(x, full_matrices=False)
         cutoff = self.mul(_rtol(self, rtol, shape, self.dtype(x)), self.max(s, axis=-1, keepdims=True))
         kept = self.greater_than(s, cutoff)
@@ -285,7 +296,7 @@ class StandardLinalgMixin:
         result = self.einsum(f"{b}ji,{b}j,{b}kj->{b}ik", self.conj(vh), self.cast(inverse_s, self.dtype(vh)), self.conj(u))
         return result_of(self, result, dtype)
 
-    @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "max", "mul", "greater_than", "sum", "reshape")
+    @generic("svd", "as_tensor", "staticshape", "dtype", "cast", "max", "mul", "greater_than", "sum", "reshape", "zeros")
     def matrix_rank(self: Any, x: Tensor, rtol: Any = None) -> Tensor:
         """Ranks of `(..., m, n)` matrices: the number of singular values above `rtol` times the largest.
 
@@ -297,6 +308,9 @@ class StandardLinalgMixin:
             int64 ranks, `(...)`.
         """
         x, _ = matrix_operand(self, x, "matrix_rank")
+        shape = tuple(self.staticshape(x))
+        if 0 in shape[-2:]:
+            return self.zeros(shape[:-2], DType(int, 64))
         s = self.svd(x, full_matrices=False)[1]
         cutoff = self.mul(_rtol(self, rtol, self.staticshape(x), self.dtype(x)), self.max(s, axis=-1, keepdims=True))
         return self.cast(self.sum(self.greater_than(s, cutoff), axis=-1), DType(int, 64))
@@ -380,7 +394,7 @@ class StandardLinalgMixin:
             value = self.pow(self.sum(self.pow(a, float(ord)), axis=axes, keepdims=keepdims), 1 / float(ord))
         return result_of(self, value, real_dtype(result))
 
-    @generic("svdvals", "as_tensor", "dtype", "cast", "abs", "sum", "max", "min", "sqrt", "mul", "staticshape", "reshape")
+    @generic("svdvals", "as_tensor", "dtype", "cast", "abs", "sum", "max", "min", "sqrt", "mul", "staticshape", "reshape", "zeros")
     def matrix_norm(self: Any, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
         """Matrix norms of `(..., m, n)` matrices.
 
@@ -395,12 +409,18 @@ class StandardLinalgMixin:
             Real values of `x`'s float precision, `(...)` (or `(..., 1, 1)` with `keepdims`).
 
         Raises:
-            ValueError: for another `ord`.
+            ValueError: for another `ord`; for matrices without elements, where the norm is the
+                minimum of nothing (ord -2; -1 without columns; -inf without rows), as NumPy. Every
+                other norm of an empty matrix is 0.
         """
         if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
             raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
         x, dtype = matrix_operand(self, x, "matrix_norm")
         shape = tuple(self.staticshape(x))
+        if 0 in shape[-2:]:
+            check_empty_matrix_norm(ord, shape)
+            out = (*shape[:-2], *((1, 1) if keepdims else ()))
+            return self.zeros(out, real_dtype(dtype))
         if ord in ("nuc", 2, -2):
             s = self.svdvals(x)
             value = self.sum(s, axis=-1) if ord == "nuc" else (self.max(s, axis=-1) if ord == 2 else self.min(s, axis=-1))

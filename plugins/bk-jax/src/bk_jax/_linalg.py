@@ -14,7 +14,15 @@ from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, DType, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes
-from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype, reduced_size
+from bk._catalogue_linalg import (
+    check_empty_matrix_norm,
+    check_fft_norm,
+    compute_dtype,
+    fft_sizes,
+    matrix_operand,
+    real_dtype,
+    reduced_size,
+)
 from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import from_jax_dtype, to_jax_dtype, x64_enabled
@@ -124,6 +132,9 @@ class StandardLinalgKernels:
         if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
             raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
         x, dtype = self._matrix(x, "matrix_norm")
+        if 0 in x.shape[-2:]:  # as NumPy: 0, or no minimum to take
+            check_empty_matrix_norm(ord, tuple(x.shape))
+            return jnp.zeros((*x.shape[:-2], *((1, 1) if keepdims else ())), _real_jax(dtype))
         return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord).astype(_real_jax(dtype))
 
     def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:

@@ -14,7 +14,15 @@ import torch
 
 from bk import ArgumentTypeError, ShapeMismatchError, combine_types, get_precision
 from bk._axes import normalize_axes, normalize_axis
-from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype, reduced_size
+from bk._catalogue_linalg import (
+    check_empty_matrix_norm,
+    check_fft_norm,
+    compute_dtype,
+    fft_sizes,
+    matrix_operand,
+    real_dtype,
+    reduced_size,
+)
 from bk._errors import check_tensor_argument, reraise_as
 from bk._specs import reduce_shape
 
@@ -126,6 +134,9 @@ class StandardLinalgKernels:
         if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
             raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
         x, dtype = self._matrix(x, "matrix_norm")
+        if 0 in x.shape[-2:]:  # as NumPy: 0, or no minimum to take
+            check_empty_matrix_norm(ord, tuple(x.shape))
+            return torch.zeros((*x.shape[:-2], *((1, 1) if keepdims else ())), dtype=_real_torch(dtype), device=x.device)
         try:
             value = torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)
         except (RuntimeError, IndexError) as error:

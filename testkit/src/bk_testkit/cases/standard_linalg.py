@@ -278,6 +278,7 @@ def _pinv(t: Trial) -> None:
             t.check(t.b.pinv(t.tensor(x, dtype)), np.linalg.pinv(x), f"pinv({dtype} {shape})", dtype=dtype, scale=1000)
     x = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]])
     t.check(t.b.pinv(t.tensor(x, "float32"), rtol=1e-4), np.linalg.pinv(x, rtol=1e-4), "pinv(rank 2, rtol=1e-4)", dtype=F32, scale=1000)
+    t.check(t.b.pinv(t.tensor(np.zeros((2, 0, 3)), "float32")), np.zeros((2, 3, 0)), "pinv((2, 0, 3))", dtype=F32)
 
 
 @case("matrix_rank")
@@ -287,6 +288,7 @@ def _matrix_rank(t: Trial) -> None:
     t.check(t.b.matrix_rank(t.tensor(x, "float32")), [3, 1, 2], "matrix_rank(float32 (3, 3, 3))", dtype=DType(int, 64))
     t.check(t.b.matrix_rank(t.tensor(x, "float32"), rtol=1e-2), [3, 1, 1], "matrix_rank(rtol=1e-2)", dtype=DType(int, 64))
     t.check(t.b.matrix_rank(t.tensor(_random(t, (4, 2), F32), "float32")), 2, "matrix_rank((4, 2))", dtype=DType(int, 64))
+    t.check(t.b.matrix_rank(t.tensor(np.zeros((2, 0, 3)), "float32")), [0, 0], "matrix_rank((2, 0, 3))", dtype=DType(int, 64))
 
 
 @case("matrix_power")
@@ -341,6 +343,15 @@ def _matrix_norm(t: Trial) -> None:
                 got = t.b.matrix_norm(t.tensor(x, dtype), keepdims=keepdims, ord=ord)
                 expected = np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
                 t.check(got, expected, f"matrix_norm({dtype}, keepdims={keepdims}, ord={ord!r})", dtype=_real(dtype), scale=100)
+    for shape in ((2, 0, 3), (3, 0)):
+        empty = np.zeros(shape)
+        for ord in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
+            try:
+                expected = np.linalg.matrix_norm(empty, ord=ord)
+            except ValueError:  # NumPy takes the minimum of nothing
+                _raises(t, ValueError, lambda s=shape, o=ord: t.b.matrix_norm(t.tensor(np.zeros(s), "float32"), ord=o), f"matrix_norm({shape}, ord={ord!r})", "matrix_norm")
+                continue
+            t.check(t.b.matrix_norm(t.tensor(empty, "float32"), ord=ord), expected, f"matrix_norm({shape}, ord={ord!r})", dtype=F32)
     _raises(t, ValueError, lambda: t.b.matrix_norm(t.tensor(np.ones((2, 2)), "float32"), ord=3), "matrix_norm(ord=3)", "matrix_norm")
     _raises(t, bk.ShapeMismatchError, lambda: t.b.matrix_norm(t.tensor(np.ones(3), "float32")), "matrix_norm((3,))", "matrix_norm")
 

@@ -83,3 +83,16 @@ def test_a_missing_module_of_the_plugin_itself_advises_a_reinstall(site):
     message = load_error("fakegone")
     assert "ModuleNotFoundError: No module named 'fakegone_backend'" in message
     assert "pip install --force-reinstall bk-fakegone" in message
+
+
+def test_an_entry_point_module_that_imports_a_failing_framework_is_skipped_with_advice_not_a_reinstall(site):
+    """plugin.py must not import the framework; one that does and fails says so at discovery and when asked for."""
+    site.module("fakeeager_plugin", "import fakeeagerfw\n" + PLUGIN.format(name="fakeeager", framework="fakeeagerfw"))
+    site.module("fakeeagerfw", "raise RuntimeError('no device library found')\n")
+    site.distribution("bk-fakeeager", {"fakeeager": "fakeeager_plugin"})
+    with pytest.warns(bk.PluginWarning, match="RuntimeError: no device library found"):
+        site.activate("fakeeager")
+    with pytest.raises(ValueError) as raised:
+        bk.backend("fakeeager")
+    message = str(raised.value)
+    assert "raised inside 'fakeeagerfw', not by bk-fakeeager" in message and "force-reinstall" not in message

@@ -278,7 +278,10 @@ class Registry:
                 obj = getattr(obj, part)
             return obj
         except Exception as error:
-            self._problem(info, f"cannot import entry point {info.value!r}: {type(error).__name__}: {error}")
+            reason = f"cannot import entry point {info.value!r}: {type(error).__name__}: {error}"
+            if _raised_outside(module_name.strip(), error):  # the framework, imported against the contract: reinstalling is no help
+                reason += f"{_OUTSIDE}. {load_failure_advice(info.distribution, module_name.strip(), error)}"
+            self._problem(info, reason)
             return None
 
     def _register(self, manager: pluggy.PluginManager, info: EntryPointInfo, plugin: Any, claims: list[tuple[EntryPointInfo, BackendSpec]]) -> None:
@@ -394,6 +397,8 @@ class Registry:
             if why is not None:
                 return f"backend {name!r} is not available: {why}"
             failed = [p for p in self.problems if p.entry_point == name or _named_after(p.distribution, name)]
+            if failed and _OUTSIDE in failed[0].reason:  # the reason carries its own advice
+                return f"backend {name!r} is not available: {failed[0]}"
             if failed:
                 return f"backend {name!r} is not available: {failed[0]}. Fix or reinstall it: pip install --force-reinstall {failed[0].distribution}"
         return unknown_backend_message(name, list(self.entries))
@@ -482,6 +487,18 @@ def load_failure_advice(distribution: str, module_name: str, error: BaseExceptio
         f"It was raised by {distribution}'s own code ({origin or module_name}): report it to its authors with the traceback "
         f"(the exception's __cause__), or check that {distribution} supports the installed bk-core."
     )
+
+
+_OUTSIDE: Final = " (raised outside the plugin's own modules)"
+
+
+def _raised_outside(module_name: str, error: BaseException) -> bool:
+    """Whether `error`, raised while importing `module_name`, came from another distribution (a framework)."""
+    own = module_name.split(".")[0]
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        return error.name.split(".")[0] != own
+    top = _raised_in(error).split(".")[0]
+    return bool(top) and top not in (own, "bk")
 
 
 def _raised_in(error: BaseException) -> str:

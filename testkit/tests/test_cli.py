@@ -54,11 +54,19 @@ def test_honest_backend_exits_0_and_json_matches_schema(site, tmp_path):
 
 def test_lying_backend_exits_1_naming_sum_and_cos(site, tmp_path):
     out = tmp_path / "liar.json"
-    result = run(site, "certify", "liar", "--json", str(out), "--features", "sum,cos,exp,reshape,sin,ravel*", "--precision", "32", backends="liar")
+    md = tmp_path / "liar.md"
+    result = run(site, "certify", "liar", "--json", str(out), "--markdown", str(md), "--features", "sum,cos,exp,reshape,sin,ravel*", "--precision", "32", backends="liar")
     assert result.returncode == 1, result.stdout + result.stderr
-    features = json.loads(out.read_text())["backends"]["liar"]["features"]
+    report = json.loads(out.read_text())
+    features = report["backends"]["liar"]["features"]
     assert sorted(f for f, r in features.items() if r["status"] == "failed") == ["cos", "sum"]
     assert "  sum [claimed]:" in result.stdout and "  cos [claimed]:" in result.stdout
+    # every failing check of each case, grouped by case, through the worker processes (issue 24)
+    checks = features["cos"]["checks"]
+    assert set(checks) == {f.split(": ", 1)[0] for f in features["cos"]["failures"]}
+    assert max(len(c) for c in checks.values()) > 1 and "failing checks" in result.stdout
+    pytest.importorskip("jsonschema").validate(report, bk_testkit.load_schema())
+    assert "## Failures of liar" in md.read_text()
 
 
 def test_crashing_and_hanging_cases_are_reported_and_the_run_completes(site, tmp_path):

@@ -64,6 +64,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     """
 
     core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    unchecked_operations = frozenset({"where"})  # maps its errors inline (hot path)
 
     def __init__(self) -> None:
         cpu = cpu_device(self)

@@ -3,7 +3,13 @@
  * A `BinaryOperator` is a method descriptor, like a Python function in a class body. Called as
  * `backend.add(a, b)` with two exact `numpy.ndarray`s whose dtype is the same object, one of the
  * operator's `dtypes`, while no precision is set (`settings.precision_free`), it returns
- * `ufunc(a, b)`. Every other call, and a `ValueError` from the ufunc, goes to `fallback`: the
+ * `ufunc(a, b)`. So does a call with one exact ndarray and a Python float (int) whose dtype is one
+ * of `float_scalars` (`int_scalars`): NumPy 2 treats the Python number as weak (NEP 50), as bk's
+ * rules do, so the result keeps the array's dtype; the tables leave out the dtypes where bk's rules
+ * differ (an int array and a Python float give bk's default float, not float64).
+ * With `unary=True` it is a function of one tensor: `ufunc(x)` for an exact ndarray of one of
+ * `dtypes` (the float and complex ones, which such functions keep) while no precision is set.
+ * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`: the
  * Python method, which has all of bk's semantics and gives the same result for the calls above.
  * In Python the same check costs as much as a ufunc on ten elements (two attribute reads and a
  * frame), which is why it lives here.
@@ -35,17 +41,77 @@ typedef struct {
     PyObject *settings;
     PyObject *ndarray;
     PyObject *dtypes;  /* tuple of the dtype objects taken by the fast path */
+    PyObject *float_scalars;  /* dtypes of an array that a Python float joins weakly */
+    PyObject *int_scalars;  /* dtypes of an array that a Python int joins weakly */
+    int unary;  /* a function of one tensor, `(backend, x)`: `ufunc(x)` for an ndarray of one of `dtypes` */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } BinaryOperator;
 
 static PyObject *precision_free_name;
 
+static int
+contains(PyObject *tuple, PyObject *item)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (PyTuple_GET_ITEM(tuple, i) == item) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ufunc(a, b) for an ndarray and a weak Python number; NULL without an exception set: not taken. */
+static PyObject *
+scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObject *scalar)
+{
+    PyObject *table = PyFloat_CheckExact(scalar) ? self->float_scalars : PyLong_CheckExact(scalar) ? self->int_scalars : NULL;
+    if (table == NULL || !contains(table, ((ArrayHead *)array)->descr)) {
+        return NULL;
+    }
+    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
+    if (flag == NULL) {
+        return NULL;
+    }
+    Py_DECREF(flag);  /* settings keeps it alive */
+    if (flag != Py_True) {
+        return NULL;
+    }
+    PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 2, NULL);
+    if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError))) {
+        PyErr_Clear();  /* a Python int out of the dtype's range: the fallback names the bk error */
+    }
+    return result;
+}
+
 static PyObject *
 binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
+    if (self->unary) {
+        if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
+            && contains(self->dtypes, ((ArrayHead *)args[1])->descr)) {
+            PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
+            if (flag == NULL) {
+                return NULL;
+            }
+            Py_DECREF(flag);  /* settings keeps it alive */
+            if (flag == Py_True) {
+                return PyObject_Vectorcall(self->ufunc, args + 1, 1, NULL);
+            }
+        }
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
     if (PyVectorcall_NARGS(nargsf) == 3 && kwnames == NULL) {  /* (backend, a, b) */
         PyObject *a = args[1], *b = args[2];
+        PyObject *array = (PyObject *)Py_TYPE(a) == self->ndarray ? a : (PyObject *)Py_TYPE(b) == self->ndarray ? b : NULL;
+        if (array != NULL && (PyObject *)Py_TYPE(array == a ? b : a) != self->ndarray) {
+            PyObject *result = scalar_call(self, args, array, array == a ? b : a);
+            if (result != NULL || PyErr_Occurred()) {
+                return result;
+            }
+            return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+        }
         if ((PyObject *)Py_TYPE(a) == self->ndarray && (PyObject *)Py_TYPE(b) == self->ndarray) {
             PyObject *dtype = ((ArrayHead *)a)->descr;
             if (dtype == ((ArrayHead *)b)->descr) {
@@ -78,9 +144,11 @@ binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, Py
 static PyObject *
 binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"ufunc", "fallback", "settings", "ndarray", "dtypes", NULL};
-    PyObject *ufunc, *fallback, *settings, *ndarray, *dtypes;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!", keywords, &ufunc, &fallback, &settings, &ndarray, &PyTuple_Type, &dtypes)) {
+    static char *keywords[] = {"ufunc", "fallback", "settings", "ndarray", "dtypes", "float_scalars", "int_scalars", "unary", NULL};
+    PyObject *ufunc, *fallback, *settings, *ndarray, *dtypes, *float_scalars = NULL, *int_scalars = NULL;
+    int unary = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!|O!O!p", keywords, &ufunc, &fallback, &settings, &ndarray, &PyTuple_Type, &dtypes,
+                                     &PyTuple_Type, &float_scalars, &PyTuple_Type, &int_scalars, &unary)) {
         return NULL;
     }
     if (!PyCallable_Check(ufunc) || !PyCallable_Check(fallback) || !PyType_Check(ndarray)) {
@@ -96,6 +164,13 @@ binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->settings = Py_NewRef(settings);
     self->ndarray = Py_NewRef(ndarray);
     self->dtypes = Py_NewRef(dtypes);
+    self->float_scalars = float_scalars != NULL ? Py_NewRef(float_scalars) : PyTuple_New(0);
+    self->int_scalars = int_scalars != NULL ? Py_NewRef(int_scalars) : PyTuple_New(0);
+    if (self->float_scalars == NULL || self->int_scalars == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->unary = unary;
     self->vectorcall = (vectorcallfunc)binary_vectorcall;
     return (PyObject *)self;
 }
@@ -108,6 +183,8 @@ binary_traverse(BinaryOperator *self, visitproc visit, void *arg)
     Py_VISIT(self->settings);
     Py_VISIT(self->ndarray);
     Py_VISIT(self->dtypes);
+    Py_VISIT(self->float_scalars);
+    Py_VISIT(self->int_scalars);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -120,6 +197,8 @@ binary_clear(BinaryOperator *self)
     Py_CLEAR(self->settings);
     Py_CLEAR(self->ndarray);
     Py_CLEAR(self->dtypes);
+    Py_CLEAR(self->float_scalars);
+    Py_CLEAR(self->int_scalars);
     Py_CLEAR(self->dict);
     return 0;
 }

@@ -32,6 +32,9 @@ Tensor = Any
 # the arithmetic operators, where a Python function call costs as much as the whole operation.
 _GLOBALS: Final = _bk_context.GLOBALS
 _IGNORE: Final = {"all": "ignore"}
+_ADD_REDUCE: Final = np.add.reduce
+_MAX_REDUCE: Final = np.maximum.reduce
+_MIN_REDUCE: Final = np.minimum.reduce
 _BOOL: Final = np.dtype(bool)
 # The dtypes of the C fast path, most common first: every numeric dtype but bool (which `add` and
 # `sub` compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
@@ -62,14 +65,18 @@ C_FAST_PATH: Final = _FASTOPS is not None
 """Whether `add`, `sub`, `mul` and `div` run their common case (two arrays of one numeric dtype) in C."""
 
 
-def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[Any], ...]) -> Any:
-    """`method` behind the C fast path: `ufunc(a, b)` for two ndarrays of one of `dtypes` and no precision set.
+def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[Any], ...], int_scalars: str = "fcui") -> Any:
+    """`method` behind the C fast path: `ufunc(a, b)` for two ndarrays of one of `dtypes` and no precision set,
+    and for an ndarray and a Python number that joins its dtype weakly (NEP 50, as bk's rules say):
+    a Python float beside a float or complex array, a Python int beside an array of a kind in `int_scalars`.
 
     The fast path returns what `method` returns for those calls; all others go to `method`.
     """
     if _FASTOPS is None:
         return method
-    fast = _FASTOPS.BinaryOperator(ufunc, method, _GLOBALS, np.ndarray, dtypes)
+    float_scalars = tuple(d for d in dtypes if d.kind in "fc")
+    ints = tuple(d for d in dtypes if d.kind in int_scalars)
+    fast = _FASTOPS.BinaryOperator(ufunc, method, _GLOBALS, np.ndarray, dtypes, float_scalars, ints)
     fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
     fast._bk_named = True  # the loop below the class names it; its Python method keeps its name
     return fast
@@ -126,7 +133,7 @@ def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
     div.__doc__ = doc
     div.__signature__ = _DIV_SIGNATURE  # type: ignore[attr-defined]
     div._bk_named = True  # type: ignore[attr-defined]
-    return _accelerated(div, ufunc, tuple(d for d in _NUMERIC if d.kind in "fc"))
+    return _accelerated(div, ufunc, tuple(d for d in _NUMERIC if d.kind in "fc"), int_scalars="fc")  # int / int: bk's default float
 
 
 def _floats(x: Any) -> Any:
@@ -185,7 +192,33 @@ def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], An
 
     operation.__doc__ = doc
     operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
-    return operation
+    if _FASTOPS is None or prepare is not _floats or not isinstance(function, np.ufunc):
+        return operation
+    # The C fast path: `function(x)` for an ndarray of a float or complex dtype while no precision is
+    # set, which `_floats` returns unchanged; everything else goes to `operation`.
+    fast = _FASTOPS.BinaryOperator(function, operation, _GLOBALS, np.ndarray, tuple(d for d in _NUMERIC if d.kind in "fc"), unary=True)
+    fast.__doc__, fast.__module__ = doc, operation.__module__
+    fast._bk_named = True
+    return fast
+
+
+def _where(condition: Any, x: Any, y: Any) -> Any:
+    if x is None and y is None:
+        return np.argwhere(condition)
+    if x is None or y is None:
+        raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+    if type(condition) is not np.ndarray:
+        condition = _tensor_arg(condition, "where")
+    if _same_dtype_arrays(x, y):
+        return np.where(condition, x, y)
+    dtype = binary_dtype(x, y)
+    x, y = _operands(x, y, dtype)
+    return np.where(condition, x, y)
+
+
+def _weak_float_beside(array: Any, scalar: Any) -> bool:
+    """Whether `scalar` is a Python float and `array` an ndarray of a float or complex dtype (which it joins weakly)."""
+    return type(scalar) is float and type(array) is np.ndarray and array.dtype.kind in "fc"
 
 
 def _round(x: Any) -> Any:
@@ -425,17 +458,12 @@ class MathMixin:
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""
-        if x is None and y is None:
-            return np.argwhere(condition)
-        if x is None or y is None:
-            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
-        if type(condition) is not np.ndarray:
-            condition = _tensor_arg(condition, "where")
-        if _same_dtype_arrays(x, y):
-            return np.where(condition, x, y)
-        dtype = binary_dtype(x, y)
-        x, y = _operands(x, y, dtype)
-        return np.where(condition, x, y)
+        try:
+            if type(condition) is np.ndarray and (_same_dtype_arrays(x, y) or (_GLOBALS.precision_free and (_weak_float_beside(x, y) or _weak_float_beside(y, x)))):
+                return np.where(condition, x, y)  # NEP 50: a Python float takes the array's float dtype, as bk's rules say
+            return _where(condition, x, y)
+        except (ValueError, TypeError, IndexError) as error:  # mapped here: the core does not wrap where (hot path)
+            explain_failure(self, "where", error, (condition, x, y), {})
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for bounds of any kind (an int
@@ -510,6 +538,8 @@ class MathMixin:
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis` (an int, a tuple, or None for all); bool and narrow ints widen to 64 bits, as in NumPy 2."""
+        if axis is None and type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free:
+            return _ADD_REDUCE(value, None, None, None, keepdims)  # what np.sum runs, without its Python layers
         if isinstance(value, (list, tuple)) and axis == 0:
             value = np.stack([_array(v) for v in value])
         value, axis = _reduction_args(value, axis, "sum")
@@ -535,11 +565,15 @@ class MathMixin:
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; `ValueError` for no elements."""
+        if axis is None and type(x) is np.ndarray and x.dtype.kind in "fc" and x.size and _GLOBALS.precision_free:
+            return _MAX_REDUCE(x, None, None, None, keepdims)  # what np.max runs, without its Python layers
         x, axis = _reduction_args(x, axis, "max")
         return np.max(_keep_ints(x), axis=axis, keepdims=keepdims)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates; `ValueError` for no elements."""
+        if axis is None and type(x) is np.ndarray and x.dtype.kind in "fc" and x.size and _GLOBALS.precision_free:
+            return _MIN_REDUCE(x, None, None, None, keepdims)  # what np.min runs, without its Python layers
         x, axis = _reduction_args(x, axis, "min")
         return np.min(_keep_ints(x), axis=axis, keepdims=keepdims)
 
@@ -612,3 +646,6 @@ class MathMixin:
 for _name, _value in list(vars(MathMixin).items()):
     if getattr(_value, "_bk_named", False):  # made by a factory above: named as a method, so it pickles by reference
         _value.__name__, _value.__qualname__ = _name, f"MathMixin.{_name}"
+        _inner = getattr(_value, "__wrapped__", None)  # the Python method behind a C fast path names errors
+        if isinstance(_inner, type(_arithmetic)):
+            _inner.__name__, _inner.__qualname__ = _name, f"MathMixin.{_name}"

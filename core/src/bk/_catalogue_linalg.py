@@ -315,7 +315,7 @@ class StandardLinalgMixin:
         cutoff = self.mul(_rtol(self, rtol, self.staticshape(x), self.dtype(x)), self.max(s, axis=-1, keepdims=True))
         return self.cast(self.sum(self.greater_than(s, cutoff), axis=-1), DType(int, 64))
 
-    @generic("einsum", "inv", "as_tensor", "staticshape", "dtype", "cast")
+    @generic("einsum", "inv", "as_tensor", "staticshape", "dtype", "cast", "get_device")
     def matrix_power(self: Any, x: Tensor, n: int) -> Tensor:
         """`x` multiplied by itself `n` times, for square `(..., m, m)` matrices.
 
@@ -337,9 +337,14 @@ class StandardLinalgMixin:
             if self.dtype(x).kind in (bool, int):
                 raise ArgumentTypeError(f"matrix_power: negative powers need float matrices but x is {self.dtype(x)}")
             x, n = self.inv(x), -n
+        dtype = self.dtype(x)
         if n == 0:
-            m = int(shape[-1])
-            return self.cast(self.as_tensor(np.zeros(shape) + np.eye(m)), self.dtype(x))
+            eye = self.as_tensor(np.zeros(shape) + np.eye(int(shape[-1])))
+            if self.supports("allocate_on_device"):
+                eye = self.allocate_on_device(eye, self.get_device(x))
+            return self.cast(eye, dtype)
+        if dtype.kind is float and (dtype.bits or 32) < 32:  # half precision multiplies in float32, as the other linalg operations
+            return self.cast(self.matrix_power(self.cast(x, _F32), n), dtype)
         b = _BATCH[: len(shape) - 2]
         product = f"{b}ij,{b}jk->{b}ik"
         result = None

@@ -1,7 +1,9 @@
 """Dtype queries of the catalogue (the Array API standard's `result_type`, `can_cast`, `finfo`,
 `iinfo` and `isdtype`), on `bk.DType`: pure functions of types, no tensor is made.
 
-A mixin of `Backend` through `StandardOpsMixin`; every method is a catalogue feature.
+A mixin of `Backend` through `StandardOpsMixin`; every method is a catalogue feature. A dtype
+argument may be a `DType`, a name (`"float32"`), a NumPy dtype or scalar type, or a tensor (its
+dtype); a bare Python type (`float`) is ambiguous and raises `ArgumentTypeError`.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+
+import numpy as np
 
 from ._dtype import DType
 from ._errors import ArgumentTypeError, check_tensor_argument
@@ -80,6 +84,11 @@ class DTypeQueriesMixin:
             return value
         if isinstance(value, type) and value in (bool, int, float, complex):
             raise ArgumentTypeError(f"{op}: expected a DType or a tensor, got the Python type {value.__name__}; use bk.DType({value.__name__}, bits)")
+        if isinstance(value, (str, type, np.dtype)):  # a name, a NumPy dtype or scalar type
+            try:
+                return DType.as_dtype(value)  # type: ignore[return-value]
+            except (TypeError, ValueError) as error:
+                raise ArgumentTypeError(f"{op}: {value!r} names no dtype ({error}); pass a bk.DType or a tensor") from None
         check_tensor_argument(value, op, "dtype")
         return self.dtype(value)  # type: ignore[no-any-return]
 
@@ -144,8 +153,6 @@ class DTypeQueriesMixin:
         Raises:
             ArgumentTypeError: for a type that is not float or complex.
         """
-        import numpy as np
-
         from ._dtype import to_numpy_dtype
 
         kind = self._dtype_arg(dtype, "finfo")
@@ -176,18 +183,17 @@ class DTypeQueriesMixin:
             return IntInfo(bits, 2 ** (bits - 1) - 1, -(2 ** (bits - 1)), kind)
         return IntInfo(bits, 2**bits - 1, 0, kind)
 
-    @generic()
+    @generic("dtype")
     def isdtype(self: Any, dtype: DType, kind: Any) -> bool:
         """Whether `dtype` is of `kind`: a `DType`, one of the Array API's kind names ('bool', 'signed
         integer', 'unsigned integer', 'integral', 'real floating', 'complex floating', 'numeric'),
         or a tuple of those.
 
         Raises:
-            ArgumentTypeError: when `dtype` is not a `DType`.
+            ArgumentTypeError: when `dtype` names no dtype.
             ValueError: for an unknown kind name.
         """
-        if not isinstance(dtype, DType):
-            raise ArgumentTypeError(f"isdtype: dtype must be a bk.DType, got {type(dtype).__name__} {dtype!r}")
+        dtype = self._dtype_arg(dtype, "isdtype")
         if isinstance(kind, tuple):
             return any(self.isdtype(dtype, k) for k in kind)
         if isinstance(kind, DType):

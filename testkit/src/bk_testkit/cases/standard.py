@@ -552,6 +552,9 @@ def _can_cast(t: Trial) -> None:
             t.expect(got is want, f"can_cast({a}, {b})", f"got {got}, expected {want}")
     got = t.b.can_cast(tensor(t, np.ones(2, np.int8)), F32)
     t.expect(got is True, "can_cast(int8 tensor, float32)", f"got {got}")
+    got = t.b.can_cast("int64", np.dtype(np.float32))
+    t.expect(got is False, "can_cast('int64', numpy float32): dtypes by name and NumPy dtypes", f"got {got}")
+    check_raises(t, TypeError, lambda: t.b.can_cast(float, F32), "can_cast(float, float32): a bare Python type", "can_cast")
 
 
 @case("finfo", name="values")

@@ -42,6 +42,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     """
 
     core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    unchecked_operations = frozenset({"add", "sub", "mul", "div", "where", "sin", "exp", "sum", "max"})  # map errors themselves (hot path)
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 

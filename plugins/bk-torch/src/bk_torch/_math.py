@@ -13,6 +13,9 @@ from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import keeps_dtype
 
+_REAL_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
+
 Tensor = Any
 
 _PAD_MODES = ("constant", "boundary", "periodic", "symmetric", "reflect")
@@ -227,6 +230,8 @@ class MathMixin:
         return self._float_op(torch.sqrt, x)
 
     def exp(self, x: Tensor) -> Tensor:
+        if type(x) is torch.Tensor and x.dtype in _INEXACT:
+            return torch.exp(x)  # the hot path: what _float_op does for floats
         return self._float_op(torch.exp, x)
 
     def erf(self, x: Tensor) -> Tensor:
@@ -261,6 +266,8 @@ class MathMixin:
         return torch.special.gammaincc(a, x)
 
     def sin(self, x: Tensor) -> Tensor:
+        if type(x) is torch.Tensor and x.dtype in _INEXACT:
+            return torch.sin(x)  # the hot path: what _float_op does for floats
         return self._float_op(torch.sin, x)
 
     def arcsin(self, x: Tensor) -> Tensor:
@@ -359,6 +366,8 @@ class MathMixin:
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
+        if axis is None and not keepdims and type(value) is torch.Tensor and value.dtype in _INEXACT:
+            return torch.sum(value)  # the hot path: every axis of floats, as below
         x, axes = self._reduce_input(value, axis, "sum")
         x, result = _widened(x)
         if axes == ():
@@ -398,6 +407,8 @@ class MathMixin:
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
+        if axis is None and not keepdims and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():
+            return torch.amax(x)  # the hot path: every axis of real floats, as _extremum does
         return self._extremum(x, axis, keepdims, "max", torch.amax)
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:

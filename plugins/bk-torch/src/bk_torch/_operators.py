@@ -31,6 +31,22 @@ Tensor = Any
 # operators whose result on uint64 is exact in int64's modular arithmetic
 _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
 # functions that take a Python number as their second operand (torch.maximum does not)
+_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
+_INT_RANGES = {torch.int8: (-(2**7), 2**7 - 1), torch.int16: (-(2**15), 2**15 - 1), torch.int32: (-(2**31), 2**31 - 1), torch.int64: (-(2**63), 2**63 - 1), torch.uint8: (0, 255)}
+_WEAK = frozenset({int, float})
+
+
+def _joins_weakly(dtype: Any, number: Any) -> bool:
+    """Whether the Python int or float `number` keeps `dtype` beside a tensor of it (bk's rules and PyTorch's
+    agree there): a float beside floats, an int in range beside ints or floats; never under a set precision."""
+    if not GLOBALS.precision_free:
+        return False
+    if dtype in _FLOATS:
+        return True
+    bounds = _INT_RANGES.get(dtype) if type(number) is int else None
+    return bounds is not None and bounds[0] <= number <= bounds[1]
+
+
 _TAKES_SCALARS = frozenset({operator.add, operator.sub, operator.mul, operator.truediv, operator.pow, operator.mod, operator.floordiv, torch.eq, torch.ne, torch.gt, torch.ge})
 # PyTorch adds complex tensors as `a + 1 * b` in some kernels (broadcasting, a 0-d left operand), so
 # an infinite `b` gains a NaN imaginary part (`(inf+0j) * 1`); NumPy adds the parts separately.
@@ -100,14 +116,20 @@ class OperatorsMixin:
 
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` in the common type; booleans add as int32."""
+        if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
+            return torch.add(a, b)  # the hot path: a Python number that keeps the tensor's dtype (NEP 50), in PyTorch too
         return self._binary("add", operator.add, a, b, bool_to_int=True)
 
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` in the common type; booleans subtract as int32."""
+        if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
+            return torch.sub(a, b)
         return self._binary("sub", operator.sub, a, b, bool_to_int=True)
 
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` in the common type."""
+        if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
+            return torch.mul(a, b)
         return self._binary("mul", operator.mul, a, b)
 
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
@@ -203,6 +225,8 @@ class OperatorsMixin:
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (both promoted; Python scalars are weak);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""
+        if type(condition) is torch.Tensor and type(x) is torch.Tensor and type(y) is float and condition.dtype is torch.bool and x.dtype in _FLOATS and GLOBALS.precision_free:
+            return torch.where(condition, x, y)  # the Python float takes x's float dtype (NEP 50), in PyTorch too
         fast = type(x) is torch.Tensor and type(y) is torch.Tensor and type(condition) is torch.Tensor
         if fast and x.dtype is y.dtype and condition.dtype is torch.bool and keeps_dtype(x.dtype):
             try:

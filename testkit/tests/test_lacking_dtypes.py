@@ -12,7 +12,8 @@ import pytest
 
 import bk
 from bk_numpy._backend import NumPyBackend
-from bk_testkit import SkipCase, Trial, check_backend
+from bk_testkit import SkipCase, Trial, check_backend, format_summary, to_json
+from bk_testkit._certify import BackendReport
 from bk_testkit._run import FAILED, PASSED, SKIPPED, run_case, select_cases
 
 UNSIGNED_WIDE = frozenset(bk.DType(int, bits, signed=False) for bits in (16, 32, 64))
@@ -56,7 +57,13 @@ def test_cases_that_need_a_lacking_dtype_are_skipped_with_the_reason_never_faile
     assert all("lacks" in m or "GPU" in m or "float64" in m for m in skipped.values()), skipped
     # the other dtypes of a case still run: clip's int8 and bool checks pass without its uint16 one
     assert {r.case: r.outcome for r in results}["clip/edge-float-bounds"] == PASSED
-    check_backend(backend, features=FEATURES)  # no expected-failure entry needed
+    result = check_backend(backend, features=FEATURES)  # no expected-failure entry needed
+    # the feature is judged on the cases that ran; the report names the ones that could not, and why
+    assert result.features["sum"].status == "certified"
+    assert "nowideunsigned lacks uint64 (declared in unsupported_dtypes)" in result.features["sum"].skipped_cases.values()
+    report = BackendReport("nowideunsigned", {}, result.features, 1.0)
+    assert "Cases skipped in nowideunsigned" in format_summary([report], 1.0)
+    assert "skipped_cases" in to_json([report])["backends"]["nowideunsigned"]["features"]["sum"]
 
 
 def test_need_skips_for_dtype_objects_and_numpy_dtypes() -> None:

@@ -65,9 +65,26 @@ def format_summary(reports: Sequence[BackendReport], seconds: float, max_failure
         unclaimed = [f for f, r in report.features.items() if r.status == "unclaimed"]
         if unclaimed:
             lines += ["", f"Unclaimed but working in {report.name}: {', '.join(unclaimed)}"]
+        lines += _skipped_lines(report)
     cases = sum(len(r.cases) for r in reports)
     lines += ["", f"Ran {cases} cases for {len(reports)} backend(s) in {seconds:.1f} s (testkit {__version__})."]
     return "\n".join(lines)
+
+
+def _skipped_lines(report: BackendReport, max_cases: int = 6) -> list[str]:
+    """The cases that did not run although their feature got a verdict, grouped by reason."""
+    by_reason: dict[str, list[str]] = {}
+    for result in report.features.values():
+        for case_id, reason in result.skipped_cases.items():
+            by_reason.setdefault(reason, []).append(case_id)
+    if not by_reason:
+        return []
+    total = sum(len(c) for c in by_reason.values())
+    lines = ["", f"Cases skipped in {report.name} ({total}; their features were judged on the others):"]
+    for reason, cases in sorted(by_reason.items()):
+        shown = ", ".join(cases[:max_cases]) + (f", ... ({len(cases) - max_cases} more)" if len(cases) > max_cases else "")
+        lines.append(f"  {_one_line(reason, 200)}: {shown}")
+    return lines
 
 
 def _one_line(text: str, limit: int) -> str:

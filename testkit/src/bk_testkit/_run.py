@@ -64,6 +64,8 @@ class FeatureResult:
     reason: str = ""
     checks: dict[str, list[str]] = field(default_factory=dict)
     """Case id -> every failing check of that case, for each case that makes the feature fail."""
+    skipped_cases: dict[str, str] = field(default_factory=dict)
+    """Case id -> why it did not run (a dtype the framework lacks, no GPU), where other cases did."""
     generated: str = ""
     """How the feature's generated cases went (`passed`, `failed`, `xfailed`, `not_implemented`,
     `skipped`); empty where the feature has none."""
@@ -82,6 +84,8 @@ class FeatureResult:
             result["generated"] = self.generated
         if self.checks:
             result["checks"] = self.checks
+        if self.skipped_cases:
+            result["skipped_cases"] = self.skipped_cases
         return result
 
 
@@ -269,6 +273,13 @@ def _combine(feature: str, claimed: bool, results: Sequence[CaseResult]) -> Feat
     | no | all run ones passed | unclaimed |
     | no | none not implemented, any wrong result, other error, crash or timeout | failed |
     """
+    result = _verdict_with_xfails(feature, claimed, results)
+    if result.status != "skipped":  # where every case skipped, `reason` says why
+        result.skipped_cases = {r.case: r.message for r in results if r.outcome == SKIPPED}
+    return result
+
+
+def _verdict_with_xfails(feature: str, claimed: bool, results: Sequence[CaseResult]) -> FeatureResult:
     xfailed = [r for r in results if r.outcome == XFAILED]
     if not xfailed:
         return _verdict(feature, claimed, results)

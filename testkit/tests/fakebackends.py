@@ -62,6 +62,8 @@ class Honest(bk.Backend):
 
     # a few features
     def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        if type(value) in (bool, int, float, complex):  # a Python number sums as the tensor as_tensor makes of it
+            value = self.as_tensor(value)
         if not isinstance(value, (np.ndarray, np.generic)):
             raise bk.ArgumentTypeError(f"sum: expected a tensor, got {type(value).__name__}")
         axes = normalize_axes(axis, np.ndim(value), "sum")  # the rules of docs/semantics.md

@@ -262,7 +262,8 @@ def _cast(draw: Draw) -> Call:
 
 @st.composite
 def _quantile(draw: Draw) -> Call:
-    x = draw(arrays(REAL, shape=shapes(min_rank=1, min_side=1)))
+    # no infinities: NumPy's interpolation gives NaN between two of them (inf - inf), the frameworks inf
+    x = draw(arrays(REAL, shape=shapes(min_rank=1, min_side=1), special=False))
     q = draw(
         st.one_of(st.sampled_from((0.0, 0.25, 0.5, 1.0)), arrays((F32, F64), shape=(2,), special=False, low=0, high=1).map(_unit))
     )

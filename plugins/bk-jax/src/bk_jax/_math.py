@@ -238,7 +238,7 @@ class MathMixin:
                 # limited to the range of x first (a cast alone would wrap int16 -3 to uint16 65533); floats truncate
                 info = jnp.iinfo(x.dtype)
                 wide = bound.astype(jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
-                return jnp.trunc(jnp.clip(wide, int(info.min), int(info.max))).astype(x.dtype)
+                return jnp.trunc(jnp.clip(wide, float(info.min), float(info.max))).astype(x.dtype)  # floats: uint64's max is no int64
             return bound.astype(x.dtype)
         if isinstance(bound, int) and x.dtype.kind in "iu":
             info = jnp.iinfo(x.dtype)

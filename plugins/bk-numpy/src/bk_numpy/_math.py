@@ -469,6 +469,9 @@ class MathMixin:
         """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for bounds of any kind (an int
         tensor clips to its representable range; float bounds of an int tensor truncate toward zero)."""
         x = _keep_ints(x)
+        if x.dtype.kind in "iu":  # a Python int beyond the range clips to the range (NumPy 2 raises OverflowError)
+            info = np.iinfo(x.dtype)
+            minimum, maximum = (min(max(v, int(info.min)), int(info.max)) if type(v) is int else v for v in (minimum, maximum))
         result = np.clip(x, minimum, maximum)
         if result.dtype != x.dtype:
             if x.dtype.kind in "iu" and result.dtype.kind in "fciu":

@@ -563,7 +563,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         if new_size < current:
             return x[tuple(slice(new_size) if i == axis else slice(None) for i in range(rank))]
         widths = [[0, new_size - current] if i == axis else [0, 0] for i in range(rank)]
-        fill = tf.cast(fill_value, tf.bool) if x.dtype == tf.bool else self._as(fill_value, x.dtype)
+        if x.dtype == tf.bool:
+            fill = tf.cast(fill_value, tf.bool)
+        else:  # cast as NumPy casts (2.5 into uint32 is 2; TensorFlow refuses to convert it)
+            fill = tf.constant(np.asarray(fill_value).astype(x.dtype.as_numpy_dtype))
         return tf.pad(x, widths, constant_values=fill)
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:

@@ -81,8 +81,8 @@ def choose_backend(value: Any = _NO_VALUE, other: Any = _NO_VALUE, /, *values: A
         if other is _NO_VALUE:
             if owner is not None and not prefer_default:
                 return owner
-        elif owner is _OWNED[type(other)] and owner is not None and not values and not prefer_default:
-            return owner
+        elif owner is not None and (type(other) is type(value) or owner is _OWNED[type(other)]) and not values and not prefer_default:
+            return owner  # the same type twice (the common case) needs no second lookup
     except KeyError:
         pass
     if value is _NO_VALUE:

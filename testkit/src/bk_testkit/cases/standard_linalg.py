@@ -125,7 +125,7 @@ def _cholesky_errors(t: Trial) -> None:
 def _qr(t: Trial) -> None:
     """Q R == x, Q^H Q == I and triangular R for tall, wide and square batches, in both modes."""
     for dtype in _dtypes(t):
-        for shape in ((2, 4, 3), (3, 2), (2, 3, 3)):
+        for shape in ((2, 4, 3), (3, 2), (2, 3, 3)) if dtype == F32 else ((2, 4, 3),):
             x = _random(t, shape, dtype)
             m, n = shape[-2:]
             for mode in ("reduced", "complete"):
@@ -224,7 +224,7 @@ def _solve(t: Trial) -> None:
     """A vector right side (n,), matrix right sides (..., n, k) and broadcast batches, as NumPy 2 and the standard."""
     for dtype in _dtypes(t):
         a = _well(t, (2, 3, 3), dtype)
-        for b_shape in ((3,), (3, 2), (2, 3, 1), (1, 3, 2)):
+        for b_shape in ((3,), (3, 2), (2, 3, 1), (1, 3, 2)) if dtype == F32 else ((1, 3, 2),):
             b = _random(t, b_shape, dtype)
             t.check(t.b.solve(t.tensor(a, dtype), t.tensor(b, dtype)), np.linalg.solve(a, b), f"solve({dtype} (2, 3, 3), {b_shape})", dtype=dtype, scale=100)
     a1 = _well(t, (1, 3, 3), F32)
@@ -273,7 +273,7 @@ def _slogdet(t: Trial) -> None:
 def _pinv(t: Trial) -> None:
     """Pseudo-inverses of tall, wide and batched matrices; a rank-deficient one with rtol."""
     for dtype in _dtypes(t):
-        for shape in ((4, 3), (2, 2, 5)):
+        for shape in ((4, 3), (2, 2, 5)) if dtype == F32 else ((2, 2, 5),):
             x = _random(t, shape, dtype)
             t.check(t.b.pinv(t.tensor(x, dtype)), np.linalg.pinv(x), f"pinv({dtype} {shape})", dtype=dtype, scale=1000)
     x = np.array([[1.0, 2, 3], [2, 4, 6], [1, 0, 1]])
@@ -313,14 +313,13 @@ _VECTOR_ORDS = (2, 1, math.inf, -math.inf, 0, 3, -1, 0.5)
 @case("vector_norm")
 def _vector_norm(t: Trial) -> None:
     """Every ord of the standard over None, one axis and a tuple of axes, with keepdims; real results for complex values."""
-    for dtype in _dtypes(t):
+    for dtype in _dtypes(t):  # every ord over one axis tuple; the axis forms with two ords (each call compiles on JAX)
         x = _random(t, (2, 3, 4), dtype) + 0.1  # no zeros, so that negative orders stay finite
-        for ord in _VECTOR_ORDS:
-            for axis in (None, -1, (0, 2)):
-                for keepdims in (False, True):
-                    got = t.b.vector_norm(t.tensor(x, dtype), axis=axis, keepdims=keepdims, ord=ord)
-                    expected = np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
-                    t.check(got, expected, f"vector_norm({dtype}, axis={axis}, keepdims={keepdims}, ord={ord})", dtype=_real(dtype), scale=100)
+        calls = [(ord, (0, 2), False) for ord in _VECTOR_ORDS] + [(ord, axis, keepdims) for ord in (2, math.inf) for axis, keepdims in ((None, False), (-1, True), (None, True))]
+        for ord, axis, keepdims in calls if dtype in (F32, C64) else calls[:2]:
+            got = t.b.vector_norm(t.tensor(x, dtype), axis=axis, keepdims=keepdims, ord=ord)
+            expected = np.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+            t.check(got, expected, f"vector_norm({dtype}, axis={axis}, keepdims={keepdims}, ord={ord})", dtype=_real(dtype), scale=100)
 
 
 @case("vector_norm", name="dtypes")
@@ -338,8 +337,8 @@ def _matrix_norm(t: Trial) -> None:
     """Every ord of the standard, with keepdims, of batched real and complex matrices."""
     for dtype in _dtypes(t):
         x = _random(t, (2, 3, 4), dtype)
-        for ord in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf):
-            for keepdims in (False, True):
+        for ord in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) if dtype in (F32, C64) else ("fro", 2):
+            for keepdims in (False, True) if ord in ("fro", 2) else (False,):
                 got = t.b.matrix_norm(t.tensor(x, dtype), keepdims=keepdims, ord=ord)
                 expected = np.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
                 t.check(got, expected, f"matrix_norm({dtype}, keepdims={keepdims}, ord={ord!r})", dtype=_real(dtype), scale=100)
@@ -433,8 +432,8 @@ def _fftn(t: Trial) -> None:
     """Sizes (padding, trimming, -1), axes and the three norms; real inputs give complex values of their precision."""
     for dtype in _dtypes(t):
         x = _random(t, (2, 4, 6), dtype)
-        for s, axes in ((None, None), ((3,), (-1,)), ((5, -1), (0, 2)), (None, (1,))):
-            for norm in _NORMS:
+        for s, axes in ((None, None), ((3,), (-1,)), ((5, -1), (0, 2)), (None, (1,))) if dtype in (F32, C64) else ((None, None),):
+            for norm in _NORMS if (s, axes) == ((5, -1), (0, 2)) or dtype not in (F32, C64) else ("backward",):
                 got = t.b.fftn(t.tensor(x, dtype), s=s, axes=axes, norm=norm)
                 t.check(got, np.fft.fftn(x, s=s if s is None else [x.shape[a] if n == -1 else n for a, n in zip(axes, s, strict=True)], axes=axes, norm=norm), f"fftn({dtype}, s={s}, axes={axes}, norm={norm!r})", dtype=_complex_of(dtype), scale=100)
     _raises(t, ValueError, lambda: t.b.fftn(t.tensor(np.ones(4), "complex64"), norm="none"), "fftn(norm='none')", "fftn")
@@ -448,8 +447,8 @@ def _ifftn(t: Trial) -> None:
     """Inverse transforms with sizes, axes and the three norms; ifftn(fftn(x)) == x."""
     for dtype in (C64, *([C128] if t.float64 else [])):
         x = _random(t, (2, 4, 6), dtype)
-        for s, axes in ((None, None), ((3,), (-1,)), ((5, 7), (0, 2))):
-            for norm in _NORMS:
+        for s, axes in ((None, None), ((3,), (-1,)), ((5, 7), (0, 2))) if dtype == C64 else (((5, 7), (0, 2)),):
+            for norm in _NORMS if s == (5, 7) else ("backward",):
                 t.check(t.b.ifftn(t.tensor(x, dtype), s=s, axes=axes, norm=norm), np.fft.ifftn(x, s=s, axes=axes, norm=norm), f"ifftn({dtype}, s={s}, axes={axes}, norm={norm!r})", dtype=dtype, scale=100)
 
 
@@ -458,8 +457,8 @@ def _rfftn(t: Trial) -> None:
     """Real n-dimensional transforms: the last axis keeps n//2 + 1 frequencies; complex input raises ArgumentTypeError."""
     for dtype in (F32, *([F64] if t.float64 else [])):
         x = _random(t, (2, 4, 5), dtype)
-        for s, axes in ((None, None), ((6,), (-1,)), ((3, 4), (0, 1))):
-            for norm in _NORMS:
+        for s, axes in ((None, None), ((6,), (-1,)), ((3, 4), (0, 1))) if dtype == F32 else (((3, 4), (0, 1)),):
+            for norm in _NORMS if s == (3, 4) else ("backward",):
                 t.check(t.b.rfftn(t.tensor(x, dtype), s=s, axes=axes, norm=norm), np.fft.rfftn(x, s=s, axes=axes, norm=norm), f"rfftn({dtype}, s={s}, axes={axes}, norm={norm!r})", dtype=_complex_of(dtype), scale=100)
     _raises(t, bk.ArgumentTypeError, lambda: t.b.rfftn(t.tensor(np.ones(4), "complex64")), "rfftn(complex64)", "rfftn")
 
@@ -469,8 +468,8 @@ def _irfftn(t: Trial) -> None:
     """Inverse real transforms: default output length 2 (m - 1), explicit even and odd sizes, the three norms."""
     for dtype in (C64, *([C128] if t.float64 else [])):
         x = _random(t, (3, 4, 5), dtype)
-        for s, axes in ((None, None), ((7,), (-1,)), ((4, 8), (0, 2)), (None, (0, 1))):
-            for norm in _NORMS:
+        for s, axes in ((None, None), ((7,), (-1,)), ((4, 8), (0, 2)), (None, (0, 1))) if dtype == C64 else (((4, 8), (0, 2)),):
+            for norm in _NORMS if s == (4, 8) else ("backward",):
                 t.check(t.b.irfftn(t.tensor(x, dtype), s=s, axes=axes, norm=norm), np.fft.irfftn(x, s=s, axes=axes, norm=norm), f"irfftn({dtype}, s={s}, axes={axes}, norm={norm!r})", dtype=_real(dtype), scale=100)
 
 
@@ -545,3 +544,84 @@ def _ifftshift(t: Trial) -> None:
     x = np.arange(30).reshape(5, 6)
     for axes in (None, 0, (0, 1)):
         t.check(t.b.ifftshift(t.tensor(x, "int32"), axes=axes), np.fft.ifftshift(x, axes=axes), f"ifftshift((5, 6), axes={axes})", dtype=DType(int, 32))
+
+
+# ---------------------------------------------------------------- every dtype against the spec
+
+
+def _hermitian(dtype: DType) -> np.ndarray:
+    """(2, 3, 3) Hermitian, diagonally dominant (so positive definite and invertible) matrices, exactly
+    representable in every dtype; bool: identity matrices."""
+    if dtype.kind is bool:
+        return np.broadcast_to(np.eye(3, dtype=bool), (2, 3, 3)).copy()
+    rng = np.random.default_rng(7)
+    a = rng.integers(0 if not dtype.signed or dtype.kind is bool else -1, 2, size=(2, 3, 3)).astype(np.float64)
+    if dtype.kind is complex:
+        a = a + 0.5j * rng.integers(-1, 2, size=(2, 3, 3))
+    return (a + _conj_t(a) + 8 * np.eye(3)).astype(bk.to_numpy_dtype(dtype))
+
+
+def _reference_float(x: Any) -> Any:
+    return x.astype(np.complex128 if x.dtype.kind == "c" else np.float64) if isinstance(x, np.ndarray) else x
+
+
+_EVERY_DTYPE: dict[str, tuple[Callable[[np.ndarray], tuple[Any, ...]], Callable[..., Any] | None]] = {
+    "cholesky": (lambda x: (x,), np.linalg.cholesky),
+    "qr": (lambda x: (x,), None),
+    "eigh": (lambda x: (x,), None),
+    "eigvalsh": (lambda x: (x,), np.linalg.eigvalsh),
+    "svdvals": (lambda x: (x,), np.linalg.svdvals),
+    "inv": (lambda x: (x,), np.linalg.inv),
+    "solve": (lambda x: (x, x[0, 0]), np.linalg.solve),
+    "det": (lambda x: (x,), np.linalg.det),
+    "slogdet": (lambda x: (x,), lambda x: tuple(np.linalg.slogdet(x))),
+    "pinv": (lambda x: (x,), lambda x: np.linalg.pinv(x, rtol=None)),
+    "matrix_rank": (lambda x: (x,), np.linalg.matrix_rank),
+    "matrix_power": (lambda x: (x, 2), np.linalg.matrix_power),
+    "vector_norm": (lambda x: (x,), np.linalg.vector_norm),
+    "matrix_norm": (lambda x: (x,), np.linalg.matrix_norm),
+    "outer": (lambda x: (x[0, 0], x[1, 1]), np.outer),
+    "cross": (lambda x: (x, x[1]), np.cross),
+    "diagonal": (lambda x: (x,), np.linalg.diagonal),
+    "trace": (lambda x: (x,), np.linalg.trace),
+    "vecdot": (lambda x: (x, x[1]), np.linalg.vecdot),
+    "fftn": (lambda x: (x,), np.fft.fftn),
+    "ifftn": (lambda x: (x,), np.fft.ifftn),
+    "irfftn": (lambda x: (x,), np.fft.irfftn),
+    "fftshift": (lambda x: (x,), np.fft.fftshift),
+    "ifftshift": (lambda x: (x,), np.fft.ifftshift),
+}
+
+
+_SWEEP = (DType(bool), DType(int, 8, signed=False), DType(int, 32), DType(float, 16), DType(float, 16, brain=True), F32, F64, C64)
+"""One dtype of each kind and width class (each new dtype compiles anew on JAX)."""
+
+
+def _every_dtype(op: str) -> None:
+    arguments, reference = _EVERY_DTYPE[op]
+
+    @case(op, name="every-dtype")
+    def run(t: Trial) -> None:
+        from ._edges import available
+
+        for dtype in available(t, _SWEEP):
+            args = arguments(_hermitian(dtype))
+            what = f"{op}({', '.join(f'{a.dtype} {a.shape}' if isinstance(a, np.ndarray) else repr(a) for a in args)})"
+            spec = bk.op_spec(op).infer(*[bk.ShapeDtype(a.shape, bk.from_numpy_dtype(a.dtype)) if isinstance(a, np.ndarray) else a for a in args])
+            result = getattr(t.b, op)(*[t.tensor(a) if isinstance(a, np.ndarray) else a for a in args])
+            results = result if isinstance(result, tuple) else (result,)
+            specs = spec if isinstance(spec, tuple) else (spec,)
+            expected = None if reference is None else reference(*[_reference_float(a) for a in args])
+            expected = expected if isinstance(expected, tuple) or expected is None else (expected,)
+            for i, (value, template) in enumerate(zip(results, specs, strict=True)):
+                got = _factor(t, value, tuple(template.shape), template.dtype, f"{what}[{i}] as its spec says")
+                if expected is None or (op == "matrix_power" and template.dtype.kind is int and (template.dtype.bits or 64) < 32):
+                    continue
+                want = np.asarray(expected[i])
+                if template.dtype.kind in (bool, int):
+                    want = want.astype(bk.to_numpy_dtype(template.dtype))
+                t.compare(got, want, f"{what}[{i}]", template.dtype, scale=100)
+
+
+for _op in _EVERY_DTYPE:
+    _every_dtype(_op)

@@ -18,7 +18,7 @@ CERTIFY := numpy torch jax tf strict lazy dask
 ARRAYAPI := strict=array_api_strict
 REPORTS := .reports
 
-.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv
+.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite
 
 all: test
 
@@ -75,6 +75,10 @@ test-testkit: $(STAMP)
 bench: $(STAMP)
 	@test -d .bench/phiml || $(PIP) install -q -c $(CONSTRAINTS) --no-deps --target .bench/phiml phiml
 	PYTHONPATH=.bench/phiml $(PY) bench/run.py
+
+# the official Array API tests against bk.array_namespace, one backend at a time (SUITE_BACKENDS="numpy tf")
+arrayapi-suite: $(STAMP)
+	@for b in $(or $(SUITE_BACKENDS),numpy torch jax tf); do $(PY) bench/arrayapi_suite.py $$b --no-deadline --xfails bench/arrayapi_xfails/$$b.txt || exit 1; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

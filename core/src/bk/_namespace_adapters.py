@@ -13,9 +13,11 @@ from collections import namedtuple
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+import numpy as np
+
 from ._axes import normalize_axes, normalize_axis
 from ._context import precision
-from ._dtype import DType
+from ._dtype import DType, to_numpy_dtype
 
 Factory = Callable[[Any, Any], Callable[..., Any]]
 
@@ -161,13 +163,20 @@ def _filled_like(op: str) -> Factory:
     return factory
 
 
+def _exact(value: Any, dtype: DType) -> Any:
+    """A Python float or complex fill value as a NumPy scalar of the (inexact) `dtype`, so that no
+    backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0)."""
+    if type(value) in (float, complex) and dtype.kind in (float, complex):
+        return np.asarray(value, dtype=to_numpy_dtype(dtype))[()]
+    return value
+
+
 def _full(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
     def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
-        with precision(target.precision):  # a Python float fill value converts at the dtype's precision
-            return place(b.full(_as_shape(shape), fill_value, target), device)
+        return place(b.full(_as_shape(shape), _exact(fill_value, target), target), device)
 
     return full
 
@@ -177,8 +186,7 @@ def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
 
     def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        with precision(target.precision):
-            return place(b.full(_shape_of(b, x), fill_value, target), device)
+        return place(b.full(_shape_of(b, x), _exact(fill_value, target), target), device)
 
     return full_like
 

@@ -50,7 +50,23 @@ class StandardMixin:
     hypot = _binary("hypot", "`sqrt(x1**2 + x2**2)` without overflow, in the common float type; complex values raise ArgumentTypeError.")
     logaddexp = _binary("logaddexp", "`log(exp(x1) + exp(x2))` without overflow, in the common float type; complex values raise ArgumentTypeError.")
     copysign = _binary("copysign", "The magnitude of `x1` with the sign bit of `x2`, in the common float type; complex values raise ArgumentTypeError.")
-    nextafter = _binary("nextafter", "The next float after `x1` toward `x2`, in the common float type; complex values raise ArgumentTypeError.")
+
+    @needs("nextafter", "where", "equal")
+    def nextafter(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
+        """The next float after `x1` toward `x2` (`x2` where they are equal, as the standard says; NumPy's
+        float16 loop gives `x1`, so `(0.0, -0.0)` gave 0.0), in the common float type.
+
+        Raises:
+            ArgumentTypeError: for complex values.
+            ShapeMismatchError: for shapes that do not broadcast.
+        """
+        a, b = self._inexact_pair(x1, x2, "nextafter")
+        xp = self.xp
+        try:
+            return xp.where(xp.equal(a, b), b, xp.nextafter(a, b))
+        except ValueError as error:  # shapes that do not broadcast
+            self._operator_failed("nextafter", error, a, b)
+            raise
 
     @needs("signbit", "zeros_like")
     def signbit(self: Any, x: Tensor) -> Tensor:

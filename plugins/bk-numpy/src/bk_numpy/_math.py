@@ -625,6 +625,8 @@ class MathMixin:
             return x if precision is None else x.astype(float_dtype(precision))
         if x.dtype.kind == "f":
             return to_precision(x, get_precision())
+        if x.dtype.kind == "c":  # the real part, as cast does (astype alone warns with ComplexWarning)
+            x = x.real
         return x.astype(float_dtype(get_precision()))
 
     def to_complex(self, x: Tensor) -> Tensor:

@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--api-version", help="test this version of the standard (default: the namespace's __array_api_version__)"
     )
+    parser.add_argument("--files", nargs="+", help="only these test files (array_api_tests/test_fft.py ...)")
     parser.add_argument("--show", action="store_true", help="print pytest's whole output")
     parser.add_argument("--messages", action="store_true", help="print each failure's first message line")
     args, pytest_args = parser.parse_known_args(argv)  # the rest goes to pytest
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         env["ARRAY_API_TESTS_VERSION"] = args.api_version
     with tempfile.TemporaryDirectory(prefix="arrayapi-suite-") as folder:
         shutil.copytree(suite, folder, dirs_exist_ok=True)
-        command = [sys.executable, "-m", "pytest", "array_api_tests", "-q", "-rf", "-p", "no:cacheprovider", "--tb=no",
+        command = [sys.executable, "-m", "pytest", *(args.files or ["array_api_tests"]), "-q", "-rf", "-p", "no:cacheprovider", "--tb=no",
                    f"--max-examples={args.max_examples}", "--hypothesis-seed=0", "-W", "ignore"]  # fmt: skip
         if args.no_deadline:
             command.append("--disable-deadline")

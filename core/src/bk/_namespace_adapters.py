@@ -412,6 +412,8 @@ def _accumulate(op: str, keepdims_native: bool) -> Factory:
             return _kept(b, result, _shape_of(b, x), axis, op) if keepdims else result
 
         def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+            if dtype is None and keepdims_native:
+                return kernel(x, axis, keepdims)  # the fast path: one call
             if dtype is None:
                 return reduce(x, axis, keepdims)
             target = ns.as_dtype(dtype, op)
@@ -562,6 +564,15 @@ def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
             if shape[i] != 1:
                 raise ValueError(f"squeeze: axis {i} has size {shape[i]}, not 1")
         return b.reshape(x, tuple(s for i, s in enumerate(shape) if i not in axes))
+
+    return squeeze
+
+
+def _squeeze_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
+    kernel = b.squeeze
+
+    def squeeze(x: Any, /, axis: Any) -> Any:
+        return kernel(x, axis)
 
     return squeeze
 

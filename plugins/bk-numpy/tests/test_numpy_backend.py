@@ -220,8 +220,9 @@ def test_pad_modes(b: NumPyBackend, mode: str, expected: list[int]) -> None:
     assert b.pad(np.array([1, 2, 3]), [(2, 2)], mode, constant_values=7).tolist() == expected
 
 
-def test_pad_unknown_mode_is_not_implemented(b: NumPyBackend) -> None:
-    assert b.pad(np.ones(2), [(1, 1)], "mirror") is NotImplemented
+def test_pad_unknown_mode_raises_value_error(b: NumPyBackend) -> None:
+    with pytest.raises(ValueError, match="pad"):  # docs/semantics.md: an unknown mode is ValueError, on every backend
+        b.pad(np.ones(2), [(1, 1)], "mirror")
 
 
 @pytest.mark.parametrize("side", ["left", "right"])

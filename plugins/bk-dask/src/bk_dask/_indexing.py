@@ -99,7 +99,8 @@ class IndexingMixin:
         if 0 in value.shape:  # dask cannot pad empty chunks; the result needs no data but the fill value
             return task("pad", [value, pad_width, mode, constant_values])
         widths = tuple((int(lo), int(hi)) for lo, hi in np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2))
-        if dask_mode != "constant" and any(max(w) > n for w, n in zip(widths, value.shape, strict=True)):
+        spare = 1 if dask_mode == "reflect" else 0  # reflect mirrors without the edge: at most n - 1 at once
+        if dask_mode not in ("constant", "edge") and any(max(w) > n - spare for w, n in zip(widths, value.shape, strict=True)):
             return task("pad", [value, pad_width, mode, constant_values])  # wider than the axis: dask's pad gets the chunks wrong
         if dask_mode == "constant":
             fill = np.asarray(constant_values).astype(value.dtype)

@@ -493,8 +493,9 @@ class MathMixin:
                 wide = tf.cast(result, tf.float64) if result.dtype.is_floating else result
                 if wide.dtype.is_floating:  # the limits as floats: uint64's maximum is no int64
                     result = tf.clip_by_value(wide, tf.constant(float(info.min), wide.dtype), tf.constant(float(info.max), wide.dtype))
-                else:
-                    result = wide
+                else:  # a wider int type (uint8 with int32 bounds): x's range, as far as the wide type holds it
+                    low, high = max(int(info.min), wide.dtype.min), min(int(info.max), wide.dtype.max)
+                    result = tf.clip_by_value(wide, tf.constant(low, wide.dtype), tf.constant(high, wide.dtype))
             return tf.cast(result, original)
         if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
             return self.minimum(self.maximum(x, low), high)

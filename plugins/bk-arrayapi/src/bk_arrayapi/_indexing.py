@@ -370,6 +370,8 @@ class IndexingMixin:
             raise ArgumentTypeError("searchsorted: complex values have no order; take abs() or real() first")
         if len(sequence.shape) == 1:
             result = self.xp.searchsorted(sequence, values, side=side)
+        elif math.prod(sequence.shape[:-1]) == 0:  # no rows: nothing to search (reshaping to (0, -1) is ambiguous)
+            result = self.xp.zeros((*sequence.shape[:-1], values.shape[-1]), dtype=self._native_dtype(DType(int, 64)), device=self._ref(sequence))  # type: ignore[attr-defined]
         else:
             batch = sequence.shape[:-1]
             rows = self.xp.reshape(sequence, (-1, sequence.shape[-1]))

@@ -256,6 +256,8 @@ class LinalgMixin(StandardLinalgKernels):
         spatial, sizes = tuple(value.shape[2:]), tuple(kernel.shape[3:])
         if len(sizes) != len(spatial) or kernel.shape[2] != value.shape[1]:
             raise ShapeMismatchError(f"conv: kernel {tuple(kernel.shape)} does not fit value {tuple(value.shape)}")
+        if not zero_padding and any(k > n for k, n in zip(sizes, spatial, strict=True)):
+            raise ShapeMismatchError(f"conv: kernel {sizes} is larger than the input {spatial} ('valid' convolution)")
         if zero_padding:
             widths = [(0, 0), (0, 0), *((k // 2, (k - 1) // 2) for k in sizes)]
             value = self.pad(value, widths, "constant", 0)  # type: ignore[attr-defined]

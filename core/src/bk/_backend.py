@@ -229,15 +229,16 @@ class Backend(StandardOpsMixin, StandardLinalgMixin, ABC):
             for name, operand in zip("xy", operands, strict=False):
                 check_tensor_argument(operand, feature, name)  # None or a string: ArgumentTypeError
             self._check_native(feature)
-            if not isinstance(error, ArgumentTypeError):  # the operator refused the dtypes
-                kinds = ", ".join(str(self.dtype(o)) for o in operands if self.is_tensor(o, only_native=True))
-                raise ArgumentTypeError(f"{feature}: {kinds or 'these'} operands are not supported: {error}") from error
+        # shapes first: JAX reports shapes that do not broadcast in `|` and `^` with a TypeError
         shapes = [tuple(self.staticshape(o)) for o in operands if self.is_tensor(o, only_native=True)]
         for sizes in zip(*(reversed(s) for s in shapes), strict=False) if len(shapes) > 1 else ():
             known = {n for n in sizes if n is not None and n != 1}
             if len(known) > 1:
                 listed = " and ".join(str(tuple(s)) for s in shapes)
                 raise ShapeMismatchError(f"{feature}: shapes {listed} do not broadcast") from error
+        if isinstance(error, TypeError) and not isinstance(error, ArgumentTypeError):  # the operator refused the dtypes
+            kinds = ", ".join(str(self.dtype(o)) for o in operands if self.is_tensor(o, only_native=True))
+            raise ArgumentTypeError(f"{feature}: {kinds or 'these'} operands are not supported: {error}") from error
 
     def _compare_beyond_range(self, x: Tensor, y: Tensor) -> Tensor:
         """`x > y` or `x >= y` (the same here) where one side is a Python int outside the range of the integer tensor

@@ -137,6 +137,28 @@ class StandardLinalgKernels:
             return jnp.zeros((*x.shape[:-2], *((1, 1) if keepdims else ())), _real_jax(dtype))
         return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord).astype(_real_jax(dtype))
 
+    def diagonal(self, x: Tensor, offset: int = 0) -> Tensor:
+        """`jax.numpy.linalg.diagonal`."""
+        check_tensor_argument(x, "diagonal")
+        x = self._t(x)
+        if x.ndim < 2:
+            raise ShapeMismatchError(f"diagonal: x must be a matrix or a stack of matrices (at least 2 dimensions) but has shape {tuple(x.shape)}")
+        if isinstance(offset, bool) or not isinstance(offset, int):
+            raise ArgumentTypeError(f"diagonal: offset must be an int but got {type(offset).__name__} {offset!r}")
+        return jnp.linalg.diagonal(x, offset=offset)
+
+    def fftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        check_tensor_argument(x, "fftshift")
+        x = self._t(x)
+        chosen = normalize_axes(axes, x.ndim, "fftshift")
+        return x if x.ndim == 0 or chosen == () else jnp.fft.fftshift(x, axes=chosen)
+
+    def ifftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        check_tensor_argument(x, "ifftshift")
+        x = self._t(x)
+        chosen = normalize_axes(axes, x.ndim, "ifftshift")
+        return x if x.ndim == 0 or chosen == () else jnp.fft.ifftshift(x, axes=chosen)
+
     def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         return self._transform("fftn", jnp.fft.fftn, x, s, axes, norm, "complex")
 

@@ -158,6 +158,30 @@ class StandardLinalgKernels:
         value = _linalg_call("matrix_norm", np.linalg.matrix_norm, x, keepdims=keepdims, ord=ord)
         return np.asarray(value).astype(to_numpy_dtype(real_dtype(dtype)), copy=False)
 
+    def diagonal(self, x: Tensor, offset: int = 0) -> Tensor:
+        """`numpy.linalg.diagonal` (a read-only view)."""
+        check_tensor_argument(x, "diagonal")
+        x = np.asarray(self.as_tensor(x))  # type: ignore[attr-defined]
+        if x.ndim < 2:
+            raise ShapeMismatchError(f"diagonal: x must be a matrix or a stack of matrices (at least 2 dimensions) but has shape {x.shape}")
+        if isinstance(offset, bool) or not isinstance(offset, (int, np.integer)):
+            raise ArgumentTypeError(f"diagonal: offset must be an int but got {type(offset).__name__} {offset!r}")
+        return np.linalg.diagonal(x, offset=int(offset))
+
+    def fftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        """`numpy.fft.fftshift`."""
+        check_tensor_argument(x, "fftshift")
+        x = np.asarray(self.as_tensor(x))  # type: ignore[attr-defined]
+        chosen = normalize_axes(axes, x.ndim, "fftshift")
+        return x if x.ndim == 0 or chosen == () else np.fft.fftshift(x, axes=chosen)
+
+    def ifftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        """`numpy.fft.ifftshift`."""
+        check_tensor_argument(x, "ifftshift")
+        x = np.asarray(self.as_tensor(x))  # type: ignore[attr-defined]
+        chosen = normalize_axes(axes, x.ndim, "ifftshift")
+        return x if x.ndim == 0 or chosen == () else np.fft.ifftshift(x, axes=chosen)
+
     def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         """`numpy.fft.fftn` in the complex type of `x`'s precision."""
         return _transform(self, "fftn", np.fft.fftn, x, s, axes, norm, "complex")

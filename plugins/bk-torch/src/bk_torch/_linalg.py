@@ -143,6 +143,28 @@ class StandardLinalgKernels:
             reraise_as(ValueError, "matrix_norm", error)
         return value.to(_real_torch(dtype))
 
+    def diagonal(self, x: Tensor, offset: int = 0) -> Tensor:
+        """`torch.diagonal` over the last two axes (a view)."""
+        check_tensor_argument(x, "diagonal")
+        x = self._t(x)  # type: ignore[attr-defined]
+        if x.ndim < 2:
+            raise ShapeMismatchError(f"diagonal: x must be a matrix or a stack of matrices (at least 2 dimensions) but has shape {tuple(x.shape)}")
+        if isinstance(offset, bool) or not isinstance(offset, int):
+            raise ArgumentTypeError(f"diagonal: offset must be an int but got {type(offset).__name__} {offset!r}")
+        return torch.diagonal(x, offset, -2, -1)
+
+    def fftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        check_tensor_argument(x, "fftshift")
+        x = self._t(x)  # type: ignore[attr-defined]
+        chosen = normalize_axes(axes, x.ndim, "fftshift")
+        return torch.fft.fftshift(x, dim=chosen) if x.ndim and chosen != () else x
+
+    def ifftshift(self, x: Tensor, axes: Any = None) -> Tensor:
+        check_tensor_argument(x, "ifftshift")
+        x = self._t(x)  # type: ignore[attr-defined]
+        chosen = normalize_axes(axes, x.ndim, "ifftshift")
+        return torch.fft.ifftshift(x, dim=chosen) if x.ndim and chosen != () else x
+
     def fftn(self, x: Tensor, s: Sequence[int] | None = None, axes: Any = None, norm: str = "backward") -> Tensor:
         return self._transform("fftn", torch.fft.fftn, x, s, axes, norm, "complex")
 

@@ -536,6 +536,9 @@ def _fftshift(t: Trial) -> None:
     for axes in (None, 0, -1, (0, 1)):
         t.check(t.b.fftshift(t.tensor(x, "int32"), axes=axes), np.fft.fftshift(x, axes=axes), f"fftshift((5, 6), axes={axes})", dtype=DType(int, 32))
     t.check(t.b.fftshift(t.tensor(np.fft.fftfreq(7), "float32")), np.fft.fftshift(np.fft.fftfreq(7)), "fftshift(fftfreq(7))", dtype=F32)
+    t.check(t.b.fftshift(t.tensor(x, "int32"), axes=()), x, "fftshift(axes=()) shifts nothing", dtype=DType(int, 32))
+    t.check(t.b.fftshift(t.tensor(np.float32(3.0))), 3.0, "fftshift(0-d)", dtype=F32)
+    t.check(t.b.ifftshift(t.tensor(np.float32(3.0))), 3.0, "ifftshift(0-d)", dtype=F32)
 
 
 @case("ifftshift")

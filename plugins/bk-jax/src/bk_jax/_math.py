@@ -232,8 +232,10 @@ class MathMixin:
         `x`), tensors are compared in the common type."""
         if isinstance(bound, bool) or not isinstance(bound, (int, float)):
             bound = self._t(bound)
-            if x.dtype.kind in "iu" and bound.dtype.kind in "iub" and bound.dtype.itemsize > x.dtype.itemsize:
-                return bound
+            if x.dtype.kind in "iu" and bound.dtype.kind in "iu" and bound.dtype.itemsize > x.dtype.itemsize:
+                # a wider int bound: limited to the range of x in its own type, then cast (int32 -3 for uint8 is 0, not 253)
+                info, wide = jnp.iinfo(x.dtype), jnp.iinfo(bound.dtype)
+                return jnp.clip(bound, max(int(info.min), int(wide.min)), min(int(info.max), int(wide.max))).astype(x.dtype)
             if x.dtype.kind in "iu" and bound.dtype != x.dtype and bound.dtype.kind in "iubf":
                 # limited to the range of x first (a cast alone would wrap int16 -3 to uint16 65533); floats truncate
                 info = jnp.iinfo(x.dtype)

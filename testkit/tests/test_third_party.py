@@ -253,13 +253,9 @@ def certify(site: pathlib.Path, name: str, *args: str) -> tuple[subprocess.Compl
 # ---------------------------------------------------------------- 1. honest supports() for any tensor type
 
 
-GENERATED_GAPS = {
-    "stack": (
-        "stack/generated",
-        "the core does not yet convert a plain plugin's operands to the spec's dtype before its kernel (issue 21): "
-        "numpy.stack cannot promote bfloat16 with int64, where the spec (bk.combine_types) gives bfloat16",
-    ),
-}
+GENERATED_GAPS: dict[str, tuple[str, str]] = {}
+"""Features a plain plugin still fails on generated inputs, with the case and the reason (none since the
+core casts a plugin's operands to the spec's dtype before its kernels, issue 21)."""
 """Features that the generated layer (issue 22) fails on the plain plugins, with the case and the reason."""
 
 

@@ -184,8 +184,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         if owner is None or owner is Backend or owner in Backend.__mro__:
             continue
         method = vars(owner)[name]
-        if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None:
-            continue
+        if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
+            continue  # a C operator, wrapped already, or the base class's own default put back (supports() must see it)
         if not cls.core_rules:
             setattr(cls, name, _wrap(name, method))
         elif name == "as_tensor":
@@ -196,7 +196,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 
 # ---------------------------------------------------------------- the rules before and after a kernel
 
-_OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,)}
+_SEQUENCE: Final = (-1,)  # the first argument is a sequence of tensors
+_OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,), "where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE}
 _COMPARISONS: Final = frozenset(("equal", "not_equal", "greater_than", "greater_or_equal", "less", "less_equal"))
 _ZERO_DIVISORS: Final = frozenset(("floordiv", "mod"))
 
@@ -249,7 +250,7 @@ def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[
     calls (`Backend.core_rules`)."""
     from ._context import get_precision
 
-    positions = _OPERANDS.get(family or "", ())  # the arguments cast to the spec's operand dtype
+    positions = _OPERANDS.get(family or op, ())  # the arguments cast to the spec's operand dtype
     cache: dict[Any, _Plan] = {}
 
     @functools.wraps(kernel)
@@ -276,11 +277,12 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
     if plan.by_value:
         return _compare_by_value(backend, kernel, args)
     operand = plan.operand
-    if operand is not None:
-        args = tuple(
-            backend.cast(a, operand) if i in positions and backend.is_tensor(a, only_native=True) and backend.dtype(a) != operand else a
-            for i, a in enumerate(args)
-        )
+    if positions == _SEQUENCE:  # stack, concat: every tensor of the sequence takes the result's dtype
+        target = operand or plan.result
+        if target is not None and args and isinstance(args[0], (list, tuple)):
+            args = (type(args[0])(_as_operand(backend, v, target) for v in args[0]), *args[1:])
+    elif operand is not None:
+        args = tuple(_as_operand(backend, a, operand) if i in positions else a for i, a in enumerate(args))
     if plan.zero_divisor and backend.supports("equal") and backend.supports("where"):
         a, b = args[0], args[1]
         zero = backend.equal(b, 0)
@@ -290,6 +292,16 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
     if plan.result is not None and backend.dtype(result) != plan.result:
         result = backend.cast(backend.as_tensor(result), plan.result)
     return result
+
+
+def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
+    """`value` as a tensor of `dtype`: a native tensor cast, a Python number converted (the spec has
+    checked that it fits); anything else as it is."""
+    if type(value) in (bool, int, float, complex):
+        return backend.cast(backend.as_tensor(value), dtype)
+    if backend.is_tensor(value, only_native=True) and backend.dtype(value) != dtype:
+        return backend.cast(value, dtype)
+    return value
 
 
 def _compare_by_value(backend: Backend, kernel: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -312,18 +324,25 @@ def _is_plain_function(method: Any) -> bool:
 
 
 def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
-    """`as_tensor` behind docs/semantics.md's rules: Python floats and lists of them are the float
-    type of the precision (float32 by default), Python complex numbers its complex type, and under a
-    set precision every float or complex result takes it."""
+    """`as_tensor` behind docs/semantics.md's rules: Python ints (and lists of them) are int64, Python
+    floats the float type of the precision (float32 by default), Python complex numbers its complex
+    type, and under a set precision every float or complex result takes it."""
     from ._context import get_precision
+    from ._dtype import DType
+
+    int64 = DType(int, 64)
 
     @functools.wraps(kernel)
     def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
         result = kernel(self, x, convert_external)
+        if result is x and type(x) in (bool, int, float, complex):
+            return result  # a Python number kept as it is (convert_external=False)
         dtype = self.dtype(result)
+        python = type(x) in (int, float, complex) or (isinstance(x, (list, tuple)) and not self.is_tensor(x, only_native=True))
+        if dtype.kind is int and python and dtype != int64:
+            return self.cast(result, int64)  # Python ints are int64
         if dtype.kind not in (float, complex):
             return result
-        python = type(x) in (float, complex) or (isinstance(x, (list, tuple)) and not self.is_tensor(x, only_native=True))
         precision = get_precision()
         if python or precision is not None:
             wanted = self.float_type if dtype.kind is float else self.complex_type

@@ -506,3 +506,4 @@ def test_info_never_prints_negative_processor_counts():
     ], "problems": []}
     text = format_info(report)
     assert "-1 processors" not in text and "processors n/a" in text
+

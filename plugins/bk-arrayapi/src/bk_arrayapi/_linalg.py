@@ -134,7 +134,10 @@ class LinalgMixin(StandardLinalgKernels):
         a_axes = [normalize_axis(i, len(a.shape), "tensordot") for i in ([a_axes] if isinstance(a_axes, int) else a_axes)]
         b_axes = [normalize_axis(i, len(b.shape), "tensordot") for i in ([b_axes] if isinstance(b_axes, int) else b_axes)]
         if [a.shape[i] for i in a_axes] != [b.shape[i] for i in b_axes]:
-            raise ShapeMismatchError(f"tensordot: sizes {[a.shape[i] for i in a_axes]} and {[b.shape[i] for i in b_axes]} of the summed axes differ")
+            raise ShapeMismatchError(
+                f"tensordot: axes {tuple(a_axes)} of a {tuple(a.shape)} and axes {tuple(b_axes)} of b {tuple(b.shape)}: "
+                f"sizes {[a.shape[i] for i in a_axes]} and {[b.shape[i] for i in b_axes]} of the summed axes differ"
+            )
         return self.xp.tensordot(a, b, axes=(a_axes, b_axes))
 
     @needs("permute_dims", "sum", "eye", "any")

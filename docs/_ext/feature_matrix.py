@@ -69,19 +69,31 @@ def label(status: str) -> str:
 
 
 def topics() -> dict[str, str]:
-    """Feature id -> the topic banner it sits under in `bk.Backend`'s source (`"elementwise maths"`, ...)."""
+    """Feature id -> the topic banner it sits under in the source of `bk.Backend` or of the catalogue
+    mixin that defines it (`"elementwise maths"`, `"decompositions"`, ...)."""
     import bk
     import bk._backend
 
-    lines = Path(inspect.getfile(bk._backend)).read_text().splitlines()
-    banners = [(i + 1, m.group(1)) for i, line in enumerate(lines) if (m := _BANNER.match(line))]
+    main = inspect.getfile(bk._backend)
+    files: dict[str, list[tuple[int, str]]] = {}
+
+    def banners(filename: str) -> list[tuple[int, str]]:
+        if filename not in files:
+            lines = Path(filename).read_text().splitlines()
+            files[filename] = [(i + 1, m.group(1)) for i, line in enumerate(lines) if (m := _BANNER.match(line))]
+        return files[filename]
+
     placed = []
     for feature in bk.Backend.features():
         code = getattr(inspect.unwrap(getattr(bk.Backend, feature, None) or (lambda: None)), "__code__", None)
-        line = code.co_firstlineno if code is not None and code.co_filename == inspect.getfile(bk._backend) else len(lines)
-        before = [name for start, name in banners if start <= line < len(lines)]
-        placed.append((line, feature, before[-1] if before else CAPABILITIES))
-    return {feature: topic for _, feature, topic in sorted(placed)}  # in source order: topics keep the class's order
+        filename = code.co_filename if code is not None and code.co_filename.startswith(str(Path(main).parent)) else None
+        if filename is None:
+            placed.append((2, 0, feature, CAPABILITIES))
+            continue
+        before = [name for start, name in banners(filename) if start <= code.co_firstlineno and name != "helpers" and not name.startswith("helpers ")]
+        order = 0 if filename == main else 1  # the reference's catalogue first, then the Array API mixins
+        placed.append((order, len(files) * 100_000 + code.co_firstlineno if order else code.co_firstlineno, feature, before[-1] if before else CAPABILITIES))
+    return {feature: topic for _, _, feature, topic in sorted(placed)}  # in source order: topics keep the classes' order
 
 
 def feature_link(feature: str) -> str:

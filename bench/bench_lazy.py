@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from _harness import Figure, fresh_interpreter_json, interleaved_ns
+from _harness import Figure, fresh_interpreter_json
 
 import bk
 
@@ -31,6 +31,17 @@ def _best_seconds(function: Callable[[], Any], repeat: int = 7, clock: Callable[
         finally:
             gc.enable()
     return best
+
+
+def _cpu_ns(sides: dict[str, Callable[[], Any]], rounds: int, calls: int) -> dict[str, float]:
+    """Per-call nanoseconds of CPU time of this thread for each side: the best of `rounds` batches of
+    `calls` calls, the sides in turn (a machine whose speed drifts biases no ratio)."""
+    best = dict.fromkeys(sides, float("inf"))
+    for _ in range(rounds):
+        for side, call in sides.items():
+            batch = _best_seconds(lambda call=call: [call() for _ in range(calls)], repeat=1, clock=time.thread_time)
+            best[side] = min(best[side], batch)
+    return {side: seconds / calls * 1e9 for side, seconds in best.items()}
 
 
 def _bk_chain(lazy: bk.Backend, x: Any, length: int) -> Any:
@@ -154,13 +165,8 @@ def _mixed_function(lazy: bk.Backend) -> list[Figure]:
     eager = _Eager(numpy)
     data = _mixed_inputs()
     np.testing.assert_allclose(function(*data), _mixed(eager, *data, MIXED_CALL), rtol=1e-5)
-    sides = {"function": lambda: function(*data), "direct": lambda: _mixed(eager, *data, MIXED_CALL)}
-    best = dict.fromkeys(sides, float("inf"))
-    for _ in range(15):  # in turn, in CPU time of this thread (BLAS runs in it), 10 calls a batch
-        for side, call in sides.items():
-            batch = _best_seconds(lambda call=call: [call() for _ in range(10)], repeat=1, clock=time.thread_time)
-            best[side] = min(best[side], batch)
-    ns = {side: seconds / 10 * 1e9 for side, seconds in best.items()}
+    # CPU time of this thread (BLAS runs in it with one thread)
+    ns = _cpu_ns({"function": lambda: function(*data), "direct": lambda: _mixed(eager, *data, MIXED_CALL)}, rounds=15, calls=10)
     return [
         Figure(
             "Function call / eager bk-numpy (mixed graph, CPU time)",
@@ -238,16 +244,12 @@ def _call_overhead(lazy: bk.Backend) -> list[Figure]:
     for label, size, target in (("10 elements", 10, 1.2), ("1e6 elements", 1_000_000, 1.02)):
         data = np.linspace(0, 1, size)
         function(data)
-        namespace = {"f": function, "direct": direct, "a": data}
-        ns = interleaved_ns(
-            {"function": "f(a)", "direct": "direct(a)"},
-            repeat=31 if size == 10 else 9,
-            number=0 if size == 10 else 20,
-            namespace=namespace,
-        )
+        # CPU time of this thread (NumPy's elementwise loops run in it): others' load on the machine drops out
+        sides = {"function": lambda a=data: function(a), "direct": lambda a=data: direct(a)}
+        ns = _cpu_ns(sides, rounds=15 if size == 10 else 9, calls=2000 if size == 10 else 5)
         figures.append(
             Figure(
-                f"Function call / direct bk-numpy calls ({label})",
+                f"Function call / direct bk-numpy ({label}, CPU time)",
                 ns["function"] / ns["direct"],
                 target,
                 "x",

@@ -59,7 +59,7 @@ class Function:
         self._nested = not isinstance(self._in_structure, int) and not (
             isinstance(self._in_structure, (tuple, list)) and all(isinstance(i, int) for i in self._in_structure)
         )
-        self._checks: dict[Backend, Any] = {}  # per backend: the checked call
+        self._checks: dict[Any, Any] = {}  # per backend, and per type of a single argument: the checked call
         out_nodes: list[LazyArray] = []
         self._out_structure = structure_of(outputs, out_nodes)
         self._fold = fold_constants
@@ -107,12 +107,18 @@ class Function:
                 left `None` accept any size), naming the argument.
             TypeError: for an argument of another dtype, or arguments not in the inputs' structure.
         """
+        if len(args) == 1 and not kwargs:  # one tensor: its type decides the backend (as in bk.choose_backend)
+            run = self._checks.get(type(args[0]))
+            if run is not None:
+                return run(args)
         if kwargs or len(args) != self._n_inputs or self._nested:
             args = self._arguments(args, kwargs)
         target = bk.choose_backend(*args) if args else self._default_target()
         run = self._checks.get(target)
         if run is None:
             run = self._checks[target] = self._runner(target)
+        if len(args) == 1 and not self._nested and type(args[0]) not in _HOLDS and target.is_tensor(args[0], only_native=True):
+            self._checks[type(args[0])] = run
         return run(args)
 
     def _runner(self, target: Backend) -> Any:
@@ -124,8 +130,9 @@ class Function:
             check = checks[0]
 
             def run_one(args: tuple[Any, ...]) -> Any:
-                check(args[0])
-                return function(*args)[0]
+                arg = args[0]
+                check(arg)
+                return function(arg)
 
             return run_one
 
@@ -133,7 +140,7 @@ class Function:
             for arg, check in zip(args, checks, strict=True):
                 check(arg)
             results = function(*args)
-            return results[0] if type(structure) is int else rebuild(structure, results)
+            return results if type(structure) is int else rebuild(structure, results)
 
         return run
 
@@ -164,9 +171,10 @@ class Function:
     def _compile(self, target: Backend) -> Any:
         constants = [_to(c, target) for c in self._constants]
         plan = self._plan
+        single = type(self._out_structure) is int  # the function returns that output as it is
         if len(plan.steps) <= CODEGEN_LIMIT:
             params: dict[str, Any] = {}
-            source = plan.source(params)
+            source = plan.source(params, bare=single)
             self._source = source
             namespace: dict[str, Any] = {}
             exec(compile(source, "<bk_lazy.Function>", "exec"), namespace)
@@ -174,8 +182,9 @@ class Function:
         else:
             functions = [kernel(target, op) for op in plan.ops]
 
-            def function(*args: Any) -> tuple[Any, ...]:
-                return plan.run(functions, args, constants)
+            def function(*args: Any) -> Any:
+                results = plan.run(functions, args, constants)
+                return results[0] if single else results
 
         if self._jit and target.supports("jit_compile"):
             function = target.jit_compile(function)
@@ -192,7 +201,7 @@ class Function:
         (compiling Python source costs about 25 us per line); their source is written on request.
         """
         if self._source is None:
-            self._source = self._plan.source({})
+            self._source = self._plan.source({}, bare=type(self._out_structure) is int)
         return self._source
 
     def print_source(self) -> None:
@@ -284,8 +293,10 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
             return pick(got) == sizes  # type: ignore[no-any-return]
         return first < 0 or got[first] == size
 
+    ndarray = np.ndarray
+
     def check(arg: Any) -> None:
-        if type(arg) is np.ndarray:  # the common case, in a few attribute reads
+        if type(arg) is ndarray:  # the common case, in a few attribute reads
             if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             got = arg.shape
@@ -294,7 +305,16 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
             return
         slow(arg)
 
-    return check
+    def check_rank(arg: Any) -> None:  # every size unknown: only the number of dimensions counts
+        if type(arg) is ndarray:
+            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+                fail_dtype(bk.from_numpy_dtype(arg.dtype))
+            if arg.ndim != ndim:
+                fail_shape(arg.shape)
+            return
+        slow(arg)
+
+    return check_rank if not known else check
 
 
 def _count_outputs(structure: Any) -> int:

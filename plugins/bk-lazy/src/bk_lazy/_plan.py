@@ -160,10 +160,11 @@ class Plan:
         names += [f"c{i}" for i in range(self.n_constants)]
         return names + [f"x{i}" for i in range(len(names), self.n_slots)]
 
-    def source(self, params: dict[str, Any]) -> str:
-        """The factory `make(b, precision, c0, ..., <params>)` returning the compiled function.
+    def source(self, params: dict[str, Any], bare: bool = False) -> str:
+        """The factory `make(b, precision, kernel, c0, ..., <params>)` returning the compiled function.
 
-        Objects that are not literals are added to `params` (and become factory arguments).
+        Objects that are not literals are added to `params` (and become factory arguments). The
+        function returns a tuple of the outputs; with `bare`, a single output as it is.
         """
         names = self.names()
         ops = set(self.ops)
@@ -186,7 +187,10 @@ class Plan:
             if free:
                 body.append(f"del {', '.join(names[s] for s in free)}")
         outputs = ", ".join(names[o] for o in self.outputs)
-        body.append(f"return ({outputs},)" if len(self.outputs) == 1 else f"return ({outputs})")
+        if len(self.outputs) == 1:
+            body.append(f"return {outputs}" if bare else f"return ({outputs},)")
+        else:
+            body.append(f"return ({outputs})")
         constants = [names[self.n_inputs + i] for i in range(self.n_constants)]
         lines = [f"def make({', '.join(['b', 'precision', 'kernel', *constants, *params])}):"]
         lines += [f"    {op} = kernel(b, {op!r})" for op in self.ops if op != "getitem"]

@@ -232,8 +232,7 @@ class LazyBackend(Backend):
         key = ("matmul", a._shape, a._dtype, b._shape, b._dtype, get_precision())
         found = _MEMO.get(key)
         if found is None:
-            spec = spec_of("matmul")
-            found = _remember(key, infer("matmul", (a, b), {}) if spec is not None else _matmul_rule(a, b))
+            found = _remember(key, infer("matmul", (a, b), {}))
         return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
 
     # ------------------------------------------------------------ recording
@@ -441,27 +440,6 @@ def _exact(source: DType, middle: DType) -> bool:
     if sk is complex and mk is complex:
         return mbits >= sbits
     return False
-
-
-def _matmul_rule(a: LazyArray, b: LazyArray) -> tuple[tuple[int | None, ...], DType]:
-    """NumPy's `matmul` rules on templates (used only where the core has no `matmul` spec)."""
-    from bk import ShapeMismatchError
-
-    from ._shapes import broadcast
-
-    sa, sb = a.shape, b.shape
-    if not sa or not sb:
-        raise ShapeMismatchError(f"matmul: operands must have at least one dimension, got shapes {sa} and {sb}")
-    left = sa if len(sa) > 1 else (1, *sa)
-    right = sb if len(sb) > 1 else (*sb, 1)
-    if left[-1] is not None and right[-2] is not None and left[-1] != right[-2]:
-        raise ShapeMismatchError(
-            f"matmul: the last size of x1 {sa} must equal the {'only' if len(sb) == 1 else 'second-to-last'} size of x2 {sb}"
-        )
-    batch = broadcast("matmul", left[:-2], right[:-2])
-    shape = (*batch, *left[-2:-1][: len(sa) > 1], *right[-1:][: len(sb) > 1])
-    dtype = bk.combine_types(a.dtype, b.dtype) if a.dtype is not b.dtype else a.dtype
-    return tuple(shape), dtype
 
 
 # ---------------------------------------------------------------- the families

@@ -11,11 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 import bk
-from bk import Backend, ShapeMismatchError
+from bk import Backend
 
-__all__ = ["broadcast", "infer", "numpy_backend", "spec_of"]
+__all__ = ["infer", "numpy_backend", "spec_of"]
 
-Shape = tuple[int | None, ...]
 _NUMPY: list[Backend] = []
 
 
@@ -41,22 +40,3 @@ def infer(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     if isinstance(result, (tuple, list)):
         return [(tuple(r.shape), r.dtype) for r in result]
     return tuple(result.shape), result.dtype
-
-
-def broadcast(op: str, *shapes: Shape) -> Shape:
-    """The broadcast shape of `shapes`; a `None` size stays unknown unless another size fixes it."""
-    ndim = max((len(s) for s in shapes), default=0)
-    result: list[int | None] = []
-    for sizes in zip(*[(1,) * (ndim - len(s)) + tuple(s) for s in shapes], strict=True):
-        size: int | None = 1
-        for d in sizes:
-            if d == 1:
-                continue
-            if size == 1 or size is None:
-                size = d if size == 1 or d is not None else size
-            elif d is not None and d != size:
-                raise ShapeMismatchError(
-                    f"{op}: shapes {' and '.join(str(tuple(s)) for s in shapes)} cannot be broadcast together"
-                )
-        result.append(size)
-    return tuple(result)

@@ -170,10 +170,9 @@ class Namespace(types.ModuleType):
 
     def dtype_of(self, x: Any) -> DType:
         """The `DType` of an array, a dtype or a Python scalar (`bool`, `int`, `float`, `complex`)."""
-        if self.backend.is_tensor(x, only_native=True):
-            return self.backend.dtype(x)
-        if isinstance(x, (bool, int, float, complex)):
-            return self.backend.dtype(x)
+        if self.backend.is_tensor(x, only_native=True) or isinstance(x, (bool, int, float, complex)):
+            result: DType = self.backend.dtype(x)
+            return result
         return self.as_dtype(x, "result_type")
 
 
@@ -207,7 +206,7 @@ def native_dtypes(backend: Any) -> dict[DType, Any]:
     if callable(declared):
         return dict(declared())
     found: dict[DType, Any] = {}
-    lacking = getattr(backend, "unsupported_dtypes", frozenset())
+    lacking: frozenset[DType] = getattr(backend, "unsupported_dtypes", frozenset())
     for dtype in STANDARD_DTYPES.values():
         if dtype in lacking or (dtype.precision == 64 and not backend.supports("float64")):
             continue

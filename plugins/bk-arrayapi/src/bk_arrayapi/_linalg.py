@@ -233,19 +233,32 @@ class LinalgMixin(StandardLinalgKernels):
     @needs("linalg.eigvals")
     def eigvals(self, matrix: Tensor) -> Tensor:
         """Eigenvalues (complex) of `(batch..., n, n)` matrices."""
-        return self.xp.linalg.eigvals(self._floats(matrix, "eigvals"))  # type: ignore[attr-defined]
+        floats, _ = self._single_at_least(self._floats(matrix, "eigvals"))
+        return self.xp.linalg.eigvals(floats)  # type: ignore[attr-defined]
 
     @needs("linalg.eig")
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
         """Eigenvalues `(batch..., n)` and eigenvectors `(batch..., n, n)` (columns), complex."""
-        values, vectors = self.xp.linalg.eig(self._floats(matrix, "eig"))  # type: ignore[attr-defined]
+        floats, _ = self._single_at_least(self._floats(matrix, "eig"))
+        values, vectors = self.xp.linalg.eig(floats)  # type: ignore[attr-defined]
         return values, vectors
 
     @needs("linalg.svd")
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
         """`(U, S, Vh)` of `(batch..., m, n)` matrices."""
-        u, s, vh = self.xp.linalg.svd(self._floats(matrix, "svd"), full_matrices=full_matrices)  # type: ignore[attr-defined]
+        floats, half = self._single_at_least(self._floats(matrix, "svd"))
+        u, s, vh = self.xp.linalg.svd(floats, full_matrices=full_matrices)  # type: ignore[attr-defined]
+        if half is not None:  # computed in float32, returned in the input's half precision (the spec's dtype)
+            return self._astype(u, half), self._astype(s, half), self._astype(vh, half)  # type: ignore[attr-defined]
         return u, s, vh
+
+    def _single_at_least(self, x: Tensor) -> tuple[Tensor, DType | None]:
+        """`x` in float32 when it is float16 or bfloat16 (namespaces have no half-precision linalg, as
+        NumPy), with the half dtype to return results in; other dtypes unchanged, with None."""
+        dtype = self.dtype(x)  # type: ignore[attr-defined]
+        if dtype.kind is float and dtype.bits == 16:
+            return self._astype(x, DType(float, 32)), dtype  # type: ignore[attr-defined]
+        return x, None
 
     # ------------------------------------------------------------ convolution
 

@@ -934,7 +934,20 @@ def _table() -> dict[str, OpStrategy]:
         table[op] = OpStrategy(_fft(op), None, scale=10.0)
     table["conv"] = OpStrategy(_conv(), None, scale=10.0)
     table["mul_matrix_batched_vector"] = OpStrategy(_mul_matrix_batched_vector(), None, scale=10.0)
+    _standard(table)
     return {op: s for op, s in table.items() if op in bk.Backend.features()}
+
+
+def _standard(table: dict[str, OpStrategy]) -> None:
+    """The Array API standard's elementwise functions and reductions (issue 25), generated the same way."""
+    for op in ("log1p", "expm1", "reciprocal", "square", "trunc", "signbit", "negative"):
+        dtypes = REAL if op in ("trunc", "signbit") else ALL_DTYPES
+        exact = op in ("trunc", "signbit", "negative", "square")
+        table[op] = OpStrategy(unary(op, dtypes=dtypes), bad_tensor(op), smooth=not exact, scale=4.0)
+    for op in ("hypot", "logaddexp", "copysign"):
+        table[op] = OpStrategy(binary(op, dtypes=(*INTS, *FLOATS)), binary_invalid(op, (F32,)), smooth=op != "copysign", scale=4.0)
+    for op in ("var", "count_nonzero", "logsumexp"):
+        table[op] = OpStrategy(reduction(op, scalars=False), reduction_invalid(op), smooth=op != "count_nonzero", scale=10.0)
 
 
 OPERATIONS: Final[dict[str, OpStrategy]] = _table()

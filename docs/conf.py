@@ -36,6 +36,7 @@ autodoc_typehints = "description"
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": True}
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+napoleon_use_ivar = True  # Attributes: as fields, not entries that collide with __slots__ members
 
 # Cross-references inside the project must resolve (nitpicky). The build machines have no internet,
 # so no intersphinx inventories are fetched: references to Python, NumPy and the frameworks are

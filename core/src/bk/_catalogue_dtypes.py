@@ -94,9 +94,9 @@ class DTypeQueriesMixin:
 
     @generic("dtype", "combine_types")
     def result_type(self: Any, *arrays_and_dtypes: Any) -> DType:
-        """The dtype bk's binary operations give for operands of these tensors, `DType`s and Python numbers.
+        """The dtype bk's binary operations give for operands of these tensors, `DType` objects and Python numbers.
 
-        Tensors and `DType`s are strong and promote with `combine_types` (under the current
+        Tensors and `DType` objects are strong and promote with `combine_types` (under the current
         precision); Python numbers are weak and only raise the kind (NEP 50).
 
         Raises:

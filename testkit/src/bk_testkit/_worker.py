@@ -1,7 +1,7 @@
 """The worker process of `testkit certify`: loads one backend and streams one JSON line per case.
 
-Run as `python -m bk_testkit._worker`; reads `{"backend": NAME, "cases": [ids], "precisions": [...]}`
-from stdin. Lines written (to the original stdout; the backend's own prints go to stderr):
+Run as `python -m bk_testkit._worker`; reads `{"backend": NAME, "cases": [ids], "precisions": [...]}` from
+standard input. Lines written (to the original stdout; the backend's own prints go to stderr):
 
 - `{"event": "hello", ...}` once the backend loaded, with its metadata and claimed features;
 - `{"event": "load_error", "message": ...}` if it cannot load (exit status 3);

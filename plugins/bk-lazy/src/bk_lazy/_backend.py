@@ -4,8 +4,8 @@ A node's shape and dtype come from the core's operation spec (`bk.op_spec(name).
 works on templates and never allocates data; its verdict is memoised per signature (shapes,
 dtypes, the other arguments, the precision), so the spec runs once per signature. One generic
 builder records every operation that has a spec; a few are special: `cast`, `transpose` and
-`reshape` simplify while building, `matmul` is a node of its own, `numpy_call` takes its result
-from the caller. Each recorded node is evaluated later, by `compute` or a `Function`, with the
+`reshape` simplify while building, `matmul` is a node of its own, `numpy_call` takes its result from
+the caller. Each recorded node is evaluated later, by `compute` or a `Function`, with the
 operation of the same name of the target backend.
 """
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import tensorflow as tf
-
 from bk import ArgumentTypeError
+
+from ._framework import tf
 
 __all__ = ["StandardMixin"]
 

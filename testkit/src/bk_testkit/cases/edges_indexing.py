@@ -1,7 +1,7 @@
 """Edge cases of gather, scatter, masks, segments and slices: negative and out-of-range indices.
 
-docs/semantics.md: "Indices". Gather-like operations accept negative indices in `[-n, 0)` counting
-from the end; an index outside `[-n, n)` raises `bk.IndexOutOfRangeError`, as do scatter indices,
+docs/semantics.md: "Indices". Gather-like operations accept negative indices in `[-n, 0)` counting from
+the end; an index outside `[-n, n)` raises `bk.IndexOutOfRangeError`, as do scatter indices,
 segment starts outside the dimension and a boolean mask of the wrong length.
 """
 

@@ -18,9 +18,9 @@ from ._dtype import DType
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
 
-__all__ = ["DTypeQueriesMixin", "FloatInfo", "IntInfo", "is_python_number"]
+__all__ = ["DTYPE_KINDS", "DTypeQueriesMixin", "FloatInfo", "IntInfo", "is_python_number"]
 
-_DTYPE_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
+DTYPE_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
     "bool": lambda d: d.kind is bool,
     "signed integer": lambda d: d.kind is int and d.signed,
     "unsigned integer": lambda d: d.kind is int and not d.signed,
@@ -199,8 +199,8 @@ class DTypeQueriesMixin:
         if isinstance(kind, DType):
             return dtype == kind
         if isinstance(kind, str):
-            test = _DTYPE_KINDS.get(kind)
+            test = DTYPE_KINDS.get(kind)
             if test is None:
-                raise ValueError(f"isdtype: unknown kind {kind!r}; kinds: {', '.join(map(repr, _DTYPE_KINDS))}")
+                raise ValueError(f"isdtype: unknown kind {kind!r}; kinds: {', '.join(map(repr, DTYPE_KINDS))}")
             return bool(test(dtype))
         raise ArgumentTypeError(f"isdtype: kind must be a DType, a kind name or a tuple of them, got {type(kind).__name__}")

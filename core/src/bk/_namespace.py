@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import math
 import types
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
 
+from ._catalogue_dtypes import DTYPE_KINDS
 from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError
 
@@ -43,16 +43,8 @@ STANDARD_DTYPES: Final = {
         "complex128",
     )
 }
-# The kinds of `isdtype` and `__array_namespace_info__().dtypes(kind=...)`.
-_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
-    "bool": lambda d: d.kind is bool,
-    "signed integer": lambda d: d.kind is int and d.signed,
-    "unsigned integer": lambda d: d.kind is int and not d.signed,
-    "integral": lambda d: d.kind is int,
-    "real floating": lambda d: d.kind is float,
-    "complex floating": lambda d: d.kind is complex,
-    "numeric": lambda d: d.kind in (int, float, complex),
-}
+# The kinds of `isdtype` and `__array_namespace_info__().dtypes(kind=...)`: the catalogue's `isdtype` table.
+_KINDS: Final = DTYPE_KINDS
 
 _CACHE: dict[int, Namespace] = {}
 

@@ -13,14 +13,16 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from ._dtype import DType
 
 __all__ = ["RangePlan", "int_uniform_bounds", "range_plan"]
 
 
-class RangePlan(NamedTuple):
+@dataclass(frozen=True)
+class RangePlan:
     """What `range(start, limit, delta, dtype)` creates: `count` values `start + i * delta` of `dtype`."""
 
     start: int | float

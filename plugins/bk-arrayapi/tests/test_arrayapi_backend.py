@@ -249,3 +249,8 @@ def test_what_the_standard_cannot_express_is_unsupported(b: ArrayAPIBackend) -> 
         b.erf(b.as_tensor([0.5]))
     with pytest.raises(NotImplementedError):
         b.jit_compile(lambda x: x)
+
+
+def test_a_shape_error_names_both_shapes(b: ArrayAPIBackend) -> None:
+    with pytest.raises(bk.ShapeMismatchError, match=r"^tensordot: .*\(3, 4\).*\(5, 6\)"):
+        b.tensordot(b.ones((3, 4)), (1,), b.ones((5, 6)), (0,))

@@ -45,6 +45,7 @@ __all__ = [
     "StandardLinalgMixin",
     "check_empty_matrix_norm",
     "check_fft_norm",
+    "check_vector_norm_ord",
     "compute_dtype",
     "fft_sizes",
     "matrix_operand",
@@ -147,6 +148,12 @@ def reduced_size(shape: Sequence[int | None], axes: tuple[int, ...] | None) -> i
     """How many elements each reduction over `axes` (normalized; `None` for all) combines; `None` if unknown."""
     sizes = [shape[a] for a in axes] if axes is not None else list(shape)
     return None if None in sizes else math.prod(sizes)  # type: ignore[arg-type]
+
+
+def check_vector_norm_ord(ord: Any) -> None:
+    """Raises `ValueError` unless `ord` is a number, as `vector_norm` takes it (2, 1, inf, -inf, 0, p)."""
+    if isinstance(ord, (str, bool)) or ord is None:
+        raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
 
 
 def check_empty_matrix_norm(ord: Any, shape: Sequence[int | None]) -> None:
@@ -377,8 +384,7 @@ class StandardLinalgMixin:
             ValueError: for `ord=-inf` over no elements (no identity), as NumPy; `ord=inf` of no
                 elements is 0, as NumPy.
         """
-        if isinstance(ord, str) or ord is None or isinstance(ord, bool):
-            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_vector_norm_ord(ord)
         check_tensor_argument(x, "vector_norm")
         x = self.as_tensor(x)
         axes = normalize_axes(axis, len(self.staticshape(x)), "vector_norm")

@@ -6,7 +6,7 @@ import math
 from typing import Any, Final
 
 from .._axes import normalize_axes
-from .._catalogue_linalg import FFT_NORMS, check_fft_norm, fft_sizes
+from .._catalogue_linalg import FFT_NORMS, check_fft_norm, check_vector_norm_ord, fft_sizes
 from .._context import get_precision
 from .._dtype import combine_types
 from .._errors import ArgumentTypeError, AxisError, ShapeMismatchError
@@ -175,8 +175,7 @@ def _matrix_power(x: Tensor, n: int) -> ShapeDtype:
     f"Vector norms over axis (None: all; an int or a tuple), keepdims keeps the reduced axes with size 1; {_REAL} ({_FLOAT}). ord is a number (else ValueError); an axis out of range raises AxisError.",
 )
 def _vector_norm(x: Tensor, axis: Axes = None, keepdims: bool = False, ord: Any = 2) -> ShapeDtype:
-    if isinstance(ord, (str, bool)) or ord is None:
-        raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+    check_vector_norm_ord(ord)
     t = strong(x, "vector_norm", "x")
     shape, _ = reduce_shape("vector_norm", t.shape, axis, keepdims)
     return ShapeDtype(shape, real_of(float_of(t.dtype)))

@@ -11,7 +11,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from bk import ArgumentTypeError, ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes
-from bk._catalogue_linalg import check_fft_norm, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk._catalogue_linalg import check_fft_norm, check_vector_norm_ord, compute_dtype, fft_sizes, matrix_operand, real_dtype
 from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
@@ -140,8 +140,7 @@ class StandardLinalgKernels:
 
     def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
         """`numpy.linalg.vector_norm`, in the float type of docs/semantics.md."""
-        if isinstance(ord, (str, bool)) or ord is None:
-            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_vector_norm_ord(ord)
         check_tensor_argument(x, "vector_norm")
         x = np.asarray(self.as_tensor(x))  # type: ignore[attr-defined]
         axes = normalize_axes(axis, x.ndim, "vector_norm")

@@ -17,6 +17,7 @@ from bk._axes import normalize_axes, normalize_axis
 from bk._catalogue_linalg import (
     check_empty_matrix_norm,
     check_fft_norm,
+    check_vector_norm_ord,
     compute_dtype,
     fft_sizes,
     matrix_operand,
@@ -115,8 +116,7 @@ class StandardLinalgKernels:
         return sign.to(dtype), logabsdet.to(_real_torch(dtype))
 
     def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
-        if isinstance(ord, (str, bool)) or ord is None:
-            raise ValueError(f"vector_norm: ord must be a number (2, 1, inf, -inf, 0, p) but got {ord!r}")
+        check_vector_norm_ord(ord)
         check_tensor_argument(x, "vector_norm")
         x = self._t(x)  # type: ignore[attr-defined]
         axes = normalize_axes(axis, x.ndim, "vector_norm")

@@ -18,7 +18,7 @@ from ._dtype import DType
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
 
-__all__ = ["DTYPE_KINDS", "DTypeQueriesMixin", "FloatInfo", "IntInfo", "is_python_number"]
+__all__ = ["DTYPE_KINDS", "DTypeQueriesMixin", "FloatInfo", "IntInfo", "has_kind", "is_python_number"]
 
 DTYPE_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
     "bool": lambda d: d.kind is bool,
@@ -29,6 +29,21 @@ DTYPE_KINDS: Final[dict[str, Callable[[DType], bool]]] = {
     "complex floating": lambda d: d.kind is complex,
     "numeric": lambda d: d.kind in (int, float, complex),
 }
+
+
+def has_kind(dtype: DType, kind: Any) -> bool:
+    """`isdtype`'s test: whether `dtype` is `kind` (a `DType`), of a kind name of `DTYPE_KINDS`, or of
+    any of a tuple of those. Raises `ValueError` for an unknown name, `ArgumentTypeError` for another kind."""
+    if isinstance(kind, tuple):
+        return any(has_kind(dtype, k) for k in kind)
+    if isinstance(kind, DType):
+        return dtype == kind
+    if isinstance(kind, str):
+        test = DTYPE_KINDS.get(kind)
+        if test is None:
+            raise ValueError(f"isdtype: unknown kind {kind!r}; use one of {', '.join(map(repr, DTYPE_KINDS))}, a dtype, or a tuple of them")
+        return bool(test(dtype))
+    raise ArgumentTypeError(f"isdtype: kind must be a DType, a kind name or a tuple of them, got {type(kind).__name__}")
 
 
 @dataclass(frozen=True)
@@ -193,14 +208,4 @@ class DTypeQueriesMixin:
             ArgumentTypeError: when `dtype` names no dtype.
             ValueError: for an unknown kind name.
         """
-        dtype = self._dtype_arg(dtype, "isdtype")
-        if isinstance(kind, tuple):
-            return any(self.isdtype(dtype, k) for k in kind)
-        if isinstance(kind, DType):
-            return dtype == kind
-        if isinstance(kind, str):
-            test = DTYPE_KINDS.get(kind)
-            if test is None:
-                raise ValueError(f"isdtype: unknown kind {kind!r}; kinds: {', '.join(map(repr, DTYPE_KINDS))}")
-            return bool(test(dtype))
-        raise ArgumentTypeError(f"isdtype: kind must be a DType, a kind name or a tuple of them, got {type(kind).__name__}")
+        return has_kind(self._dtype_arg(dtype, "isdtype"), kind)

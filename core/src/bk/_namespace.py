@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from ._catalogue_dtypes import DTYPE_KINDS
+from ._catalogue_dtypes import has_kind
 from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError
 
@@ -43,9 +43,6 @@ STANDARD_DTYPES: Final = {
         "complex128",
     )
 }
-# The kinds of `isdtype` and `__array_namespace_info__().dtypes(kind=...)`: the catalogue's `isdtype` table.
-_KINDS: Final = DTYPE_KINDS
-
 _CACHE: dict[int, Namespace] = {}
 
 
@@ -255,18 +252,11 @@ def iinfo(namespace: Namespace, dtype: DType) -> IInfo:
 
 
 def is_kind(dtype: DType, kind: Any, namespace: Namespace) -> bool:
-    """`isdtype`: whether `dtype` is of `kind` (a kind name, a dtype, or a tuple of them)."""
+    """`isdtype`: whether `dtype` is of `kind` (a kind name, a dtype of the namespace, or a tuple of
+    them); the catalogue's test (`has_kind`) after the namespace's dtypes become `DType`s."""
     if isinstance(kind, tuple):
         return any(is_kind(dtype, k, namespace) for k in kind)
-    if isinstance(kind, str):
-        test = _KINDS.get(kind)
-        if test is None:
-            raise ValueError(
-                f"isdtype: unknown kind {kind!r}; use one of {', '.join(map(repr, _KINDS))}, a dtype, or a tuple of them"
-            )
-        return test(dtype)
-    return dtype == namespace.as_dtype(kind, "isdtype")
-
+    return has_kind(dtype, kind if isinstance(kind, str) else namespace.as_dtype(kind, "isdtype"))
 
 class Info:
     """`__array_namespace_info__()`: what the namespace offers."""

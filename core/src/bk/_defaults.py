@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
@@ -55,6 +55,8 @@ class GenericDefaultsMixin(CatalogueMixin):
         def _check_native(self, feature: str) -> None: ...
 
         def _operator_failed(self, feature: str, error: Exception, *operands: Tensor) -> None: ...
+
+        def vectorized_call(self, f: Callable[..., Any], *args: Tensor, output_dtypes: Any = None, **aux_args: Any) -> Any: ...  # `_defaults_algorithms.py`
 
     # ------------------------------------------------------------ types and precision
 
@@ -423,7 +425,7 @@ class GenericDefaultsMixin(CatalogueMixin):
             self._check_native("multi_slice")
             raise
         except (IndexError, ValueError) as error:  # an index out of range: the spec decides the class
-            explain_failure(self, "multi_slice", error, (tensor, slices), {})
+            explain_failure(cast("Backend", self), "multi_slice", error, (tensor, slices), {})
 
     @generic(native=_INDEXING)
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
@@ -436,7 +438,7 @@ class GenericDefaultsMixin(CatalogueMixin):
             self._check_native("batch_gather")
             raise
         except (IndexError, ValueError) as error:  # an index out of range: the spec decides the class
-            explain_failure(self, "batch_gather", error, (tensor, batches), {})
+            explain_failure(cast("Backend", self), "batch_gather", error, (tensor, batches), {})
 
     # ------------------------------------------------------------ elementwise maths
 

@@ -9,11 +9,14 @@ themselves are in `_linalg.py` and `_minimize.py`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ._defaults import GenericDefaultsMixin, _map_tree
 from ._features import generic
 from ._solve import Preconditioner, SolveResult
+
+if TYPE_CHECKING:
+    from ._backend import Backend
 
 __all__ = ["AlgorithmDefaultsMixin"]
 
@@ -107,7 +110,7 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
         if method.startswith("scipy-"):
             from ._linalg import scipy_solve
 
-            return scipy_solve(self, method[6:], lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+            return scipy_solve(cast("Backend", self), method[6:], lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
         raise ValueError(
             f"unknown linear solve method {method!r}; use 'auto', 'CG', 'CG-adaptive', 'biCG-stab', 'biCG-stab(n)', "
             "or one of 'scipy-direct', 'scipy-CG', 'scipy-GMres', 'scipy-biCG', 'scipy-biCG-stab', 'scipy-CGS', 'scipy-QMR', 'scipy-GCrotMK'"
@@ -118,21 +121,21 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
         """Preconditioned conjugate gradient; arguments as `linear_solve`."""
         from ._linalg import cg
 
-        return cg(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+        return cg(cast("Backend", self), lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
 
     @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def conjugate_gradient_adaptive(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any) -> SolveResult:
         """Conjugate gradient with directions recomputed from the residual; arguments as `linear_solve`."""
         from ._linalg import cg_adaptive
 
-        return cg_adaptive(self, lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
+        return cg_adaptive(cast("Backend", self), lin, y, x0, rtol, atol, max_iter, pre, matrix_offset)
 
     @generic(*_SOLVER_OPS, native=_SOLVER_NATIVE)
     def bi_conjugate_gradient(self, lin: Any, y: Tensor, x0: Tensor, rtol: Any, atol: Any, max_iter: Any, pre: Preconditioner | None, matrix_offset: Any, poly_order: int = 2) -> SolveResult:
         """BiCGstab(`poly_order`) for general square systems; arguments as `linear_solve`."""
         from ._linalg import bicg
 
-        return bicg(self, lin, y, x0, rtol, atol, max_iter, pre, poly_order, matrix_offset)
+        return bicg(cast("Backend", self), lin, y, x0, rtol, atol, max_iter, pre, poly_order, matrix_offset)
 
     @generic("numpy", "as_tensor", "cast")  # the SciPy methods; 'GD' also needs `gradients`, `sum` and `where`
     def minimize(self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool) -> SolveResult | list[SolveResult]:
@@ -151,10 +154,10 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
         if method == "GD":
             from ._minimize import gradient_descent
 
-            return gradient_descent(self, f, x0, atol, max_iter, trj)
+            return gradient_descent(cast("Backend", self), f, x0, atol, max_iter, trj)
         from ._minimize import scipy_minimize
 
-        return scipy_minimize(self, "L-BFGS-B" if method == "auto" else method, f, x0, atol, max_iter, trj)
+        return scipy_minimize(cast("Backend", self), "L-BFGS-B" if method == "auto" else method, f, x0, atol, max_iter, trj)
 
     # ------------------------------------------------------------ sparse
 

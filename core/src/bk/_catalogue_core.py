@@ -33,7 +33,7 @@ Tensor = Any
 
 
 class CatalogueMixin(ABC):
-    """The operations of the reference catalogue without a generic default; `self` is a `Backend`."""
+    """The reference catalogue's required set and its operations without a generic default; `self` is a `Backend`."""
 
     if TYPE_CHECKING:  # provided by `Backend`
 
@@ -651,7 +651,7 @@ class CatalogueMixin(ABC):
 
     # ------------------------------------------------------------ generic algorithms: solves and minimisation
 
-    # generic defaults only: see `bk._defaults`
+    # generic defaults only: see `bk._defaults_algorithms`
 
     # ------------------------------------------------------------ FFT, convolution, sampling
 

@@ -8,7 +8,7 @@ before the build (see `certify`).
 
 Verdicts are words with a colour (classes `bk-certified`, `bk-failed`, ... in `_static/bk.css`),
 never emoji alone, so the page reads the same without an emoji font. Rows are grouped by the topic
-banners of `bk.Backend`'s source and link to the operation's API entry.
+banners of the catalogue's source (see `topics`) and link to the operation's API entry.
 """
 
 from __future__ import annotations
@@ -42,6 +42,9 @@ GENERATED_MEANING = {
 }
 CAPABILITIES = "capabilities"
 _BANNER = re.compile(r"^\s*# -{10,}\s*(.+?)\s*$")
+_REFERENCE_MODULES = ("_backend", "_catalogue_core", "_defaults", "_defaults_algorithms")
+"""The core modules of `bk.Backend` and its reference catalogue (the required set, the catalogue's
+signatures, the generic defaults); the Array API mixins are the other modules that define features."""
 
 
 def certify(report: Path) -> dict[str, Any]:
@@ -69,12 +72,15 @@ def label(status: str) -> str:
 
 
 def topics() -> dict[str, str]:
-    """Feature id -> the topic banner it sits under in the source of `bk.Backend` or of the catalogue
-    mixin that defines it (`"elementwise maths"`, `"decompositions"`, ...)."""
-    import bk
-    import bk._backend
+    """Feature id -> the topic banner it sits under in the source of the module that defines it: the
+    reference catalogue (`bk._catalogue_core`, whose banners give the topics' order, with its generic
+    defaults in `bk._defaults` and `bk._defaults_algorithms` and the required set in `bk._backend`)
+    or an Array API mixin (`"elementwise maths"`, `"decompositions"`, ...)."""
+    import importlib
 
-    main = inspect.getfile(bk._backend)
+    import bk
+
+    reference = [inspect.getfile(importlib.import_module(f"bk.{name}")) for name in _REFERENCE_MODULES]
     files: dict[str, list[tuple[int, str]]] = {}
 
     def banners(filename: str) -> list[tuple[int, str]]:
@@ -83,16 +89,22 @@ def topics() -> dict[str, str]:
             files[filename] = [(i + 1, m.group(1)) for i, line in enumerate(lines) if (m := _BANNER.match(line))]
         return files[filename]
 
+    # the reference catalogue's topics in reading order: the required set, then the catalogue's banners
+    rank = {topic: i for i, topic in enumerate(dict.fromkeys(name for path in reference[:2] for _, name in banners(path)))}
     placed = []
     for feature in bk.Backend.features():
         code = getattr(inspect.unwrap(getattr(bk.Backend, feature, None) or (lambda: None)), "__code__", None)
-        filename = code.co_filename if code is not None and code.co_filename.startswith(str(Path(main).parent)) else None
+        filename = code.co_filename if code is not None and code.co_filename.startswith(str(Path(reference[0]).parent)) else None
         if filename is None:
             placed.append((2, 0, feature, CAPABILITIES))
             continue
         before = [name for start, name in banners(filename) if start <= code.co_firstlineno and name != "helpers" and not name.startswith("helpers ")]
-        order = 0 if filename == main else 1  # the reference's catalogue first, then the Array API mixins
-        placed.append((order, len(files) * 100_000 + code.co_firstlineno if order else code.co_firstlineno, feature, before[-1] if before else CAPABILITIES))
+        topic = before[-1] if before else CAPABILITIES
+        if filename in reference:  # the reference's catalogue first, then the Array API mixins
+            placed.append((0, rank.get(topic, len(rank)), feature, topic))
+        else:
+            mixins = 1 + sum(1 for seen in files if seen not in reference)
+            placed.append((1, mixins * 100_000 + code.co_firstlineno, feature, topic))
     return {feature: topic for _, _, feature, topic in sorted(placed)}  # in source order: topics keep the classes' order
 
 

@@ -168,7 +168,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         if dtype is None:
             return value
         if isinstance(fill_value, int) and not isinstance(fill_value, bool) and dtype.kind is int:
-            from ._backend import _check_int_range
+            from ._defaults import _check_int_range
 
             _check_int_range(dtype, [fill_value])  # OverflowError, as NumPy 2
         return self.cast(value, dtype)

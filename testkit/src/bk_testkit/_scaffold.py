@@ -370,21 +370,45 @@ def _note(stand_in: bk.Backend, feature: str) -> tuple[str, str]:
 
 
 def feature_topics() -> dict[str, list[str]]:
-    """Every feature id grouped by the topic banners in the source of `bk.Backend`, capabilities last.
+    """Every feature id grouped by the topic banner above it in the source of the core module that
+    defines it, capabilities last.
 
+    The reference catalogue's topics come first, in the order of the banners of `bk._catalogue_core`
+    (its generic defaults, in `bk._defaults` and `bk._defaults_algorithms`, sit under the same
+    banners); then the topics of the Array API mixins, in the order of `bk.Backend`'s bases. A
+    mixin's operation under a banner of the same name joins that topic (`eye` joins "creation").
     Falls back to one group, "operations", where the source of bk-core cannot be read.
     """
     methods = [f for f in bk.Backend.features() if f not in CAPABILITIES]
-    starts = {f: inspect.unwrap(getattr(bk.Backend, f)).__code__.co_firstlineno for f in methods}
-    try:
-        lines = Path(inspect.unwrap(bk.Backend.cast).__code__.co_filename).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        lines = []
-    banners = [(number, match.group(1)) for number, line in enumerate(lines, 1) if (match := _BANNER.match(line))]
+    code = {f: inspect.unwrap(getattr(bk.Backend, f)).__code__ for f in methods}
+    files: dict[str, list[tuple[int, str]]] = {}
+
+    def banners(filename: str) -> list[tuple[int, str]]:
+        if filename not in files:
+            try:
+                lines = Path(filename).read_text(encoding="utf-8").splitlines()
+            except OSError:
+                lines = []
+            files[filename] = [(number, match.group(1)) for number, line in enumerate(lines, 1) if (match := _BANNER.match(line))]
+        return files[filename]
+
+    def topic(feature: str) -> str:
+        before = [title for number, title in banners(code[feature].co_filename) if number < code[feature].co_firstlineno]
+        return before[-1] if before else "operations"
+
+    catalogue = code["cast"].co_filename, code.get("zeros", code["cast"]).co_filename  # the required set, the catalogue's signatures
+    rank = {title: i for i, title in enumerate(dict.fromkeys(title for filename in catalogue for _, title in banners(filename)))}
+
+    def position(feature: str) -> tuple[int, int, int, int]:
+        owner = next((i for i, klass in enumerate(bk.Backend.__mro__) if feature in vars(klass)), len(bk.Backend.__mro__))
+        title = topic(feature)
+        if title in rank:  # the catalogue's signatures first, then the defaults (its subclasses)
+            return 0, rank[title], -owner, code[feature].co_firstlineno
+        return 1, owner, 0, code[feature].co_firstlineno
+
     topics: dict[str, list[str]] = {}
-    for feature in sorted(methods, key=starts.__getitem__):
-        before = [title for number, title in banners if number < starts[feature]]
-        topics.setdefault(before[-1] if before else "operations", []).append(feature)
+    for feature in sorted(methods, key=position):
+        topics.setdefault(topic(feature), []).append(feature)
     topics[_CAPABILITIES_TOPIC] = list(CAPABILITIES)
     return topics
 

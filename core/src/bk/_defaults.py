@@ -634,19 +634,13 @@ class GenericDefaultsMixin(CatalogueMixin):
 
     def _compare_beyond_range(self, x: Tensor, y: Tensor) -> Tensor:
         """`x > y` or `x >= y` (the same here) where one side is a Python int outside the range of the integer tensor
-        on the other side: the same as comparing with the end of that range, which every element
-        lies on one side of (`int8 > 300` is `int8 > 127`, all false; `int8 >= -300` is
-        `int8 >= -128`, all true). Runs only where `auto_cast` refused the int."""
-        left_int = is_python_number(x)
-        tensor, value = (y, x) if left_int else (x, y)
-        info = np.iinfo(to_numpy_dtype(self.dtype(tensor)))
-        above = value > info.max
-        bound = int(info.max if above else info.min)
-        # x > v (v above: x > high, all false; v below: x >= low, all true); v > x mirrored
-        strict = above != left_int
-        if left_int:
-            return bound > tensor if strict else bound >= tensor
-        return tensor > bound if strict else tensor >= bound
+        on the other side: a constant (`bk._rules.compare`). Runs only where `auto_cast` refused the int."""
+        from ._rules.compare import compare_beyond_range
+
+        result = compare_beyond_range(self, "greater_than", x, y)
+        if result is None:
+            raise  # no tensor beside the int: auto_cast's OverflowError, being handled by the caller
+        return result
 
     # ------------------------------------------------------------ sorting, searching, counting
 

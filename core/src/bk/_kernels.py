@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ._errors import BK_ERRORS, IndexOutOfRangeError
+from ._rules.compare import COMPARISONS, compare_beyond_range
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -198,7 +199,6 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 
 _SEQUENCE: Final = (-1,)  # the first argument is a sequence of tensors
 _OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,), "where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE}
-_COMPARISONS: Final = frozenset(("equal", "not_equal", "greater_than", "greater_or_equal", "less", "less_equal"))
 _ZERO_DIVISORS: Final = frozenset(("floordiv", "mod"))
 
 
@@ -208,7 +208,7 @@ class _Plan:
 
     __slots__ = ("by_value", "operand", "result", "zero_divisor")
 
-    def __init__(self, operand: Any, result: Any, by_value: bool, zero_divisor: bool) -> None:
+    def __init__(self, operand: Any, result: Any, by_value: str | None, zero_divisor: bool) -> None:
         self.operand, self.result, self.by_value, self.zero_divisor = operand, result, by_value, zero_divisor
 
 
@@ -235,9 +235,9 @@ def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, An
     named = {k: _template(backend, v) for k, v in kwargs.items()}
     result = spec.infer(*templates, **named)  # the spec's verdict: raises the bk error of a mistake
     if isinstance(result, tuple) or not hasattr(result, "dtype"):  # several results: the verdict alone
-        return _Plan(None, None, False, False)
+        return _Plan(None, None, None, False)
     operand = spec.operand_dtype(*templates, **named)
-    by_value = operand is None and op in _COMPARISONS
+    by_value = op if operand is None and op in COMPARISONS else None
     zero_divisor = op in _ZERO_DIVISORS and operand is not None and operand.kind in (bool, int)
     return _Plan(operand, result.dtype, by_value, zero_divisor)
 
@@ -274,8 +274,10 @@ def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[
 
 
 def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    if plan.by_value:
-        return _compare_by_value(backend, kernel, args)
+    if plan.by_value is not None:  # an int beyond the tensor's range: every element compares alike
+        constant = compare_beyond_range(backend, plan.by_value, *args)
+        if constant is not None:
+            return constant
     operand = plan.operand
     if positions == _SEQUENCE:  # stack, concat: every tensor of the sequence takes the result's dtype
         target = operand or plan.result
@@ -302,21 +304,6 @@ def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
     if backend.is_tensor(value, only_native=True) and backend.dtype(value) != dtype:
         return backend.cast(value, dtype)
     return value
-
-
-def _compare_by_value(backend: Backend, kernel: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-    """A comparison of an integer tensor with a Python int beyond its range: the int compares as the
-    infinity on its side, against the tensor in floating point (NumPy 2 compares by value)."""
-    from ._dtype import DType
-
-    wide = DType(float, 64 if type(backend).float64_supported else 32)
-    operands = []
-    for value in args:
-        if type(value) is int:
-            operands.append(float("inf") if value > 0 else float("-inf"))
-        else:
-            operands.append(backend.cast(backend.as_tensor(value), wide))
-    return kernel(backend, *operands)
 
 
 def _is_plain_function(method: Any) -> bool:

@@ -16,8 +16,9 @@ import numpy as np
 
 from .. import _context
 from .._axes import normalize_axes, normalize_axis
-from .._dtype import DType, combine_types, from_numpy_dtype
+from .._dtype import DType, from_numpy_dtype
 from .._errors import ArgumentTypeError, ShapeMismatchError
+from .._rules.weak import int_range, scalar_dtype, weak_result
 
 __all__ = [
     "BOOL",
@@ -218,11 +219,7 @@ def as_operand(value: Any, op: str, name: str = "x") -> Operand:
 
 def as_tensor_dtype(weak: Weak) -> DType:
     """The dtype `as_tensor` gives a Python number alone: bool, int64, the default float or complex."""
-    if weak.kind is bool:
-        return BOOL
-    if weak.kind is int:
-        return INT64
-    return default_float() if weak.kind is float else default_complex()
+    return scalar_dtype(weak.kind, _context.get_precision())
 
 
 def strong(value: Any, op: str, name: str = "x", kinds: frozenset[type] = NUMERIC) -> ShapeDtype:
@@ -327,20 +324,6 @@ def real_of(dtype: DType) -> DType:
     return dtype
 
 
-def _raise_kind(dtype: DType, kind: type) -> DType:
-    order = (bool, int, float, complex)
-    have = order.index(dtype.kind) if dtype.kind in order else len(order)
-    if order.index(kind) <= have:
-        return dtype
-    if kind is int:
-        return INT64  # as `as_tensor(3)`: NumPy 2's default integer
-    if kind is float:
-        return default_float()
-    if dtype.kind is float:
-        return complex_of(dtype)  # float16 and bfloat16 give complex64
-    return default_complex()
-
-
 def promote(op: str, operands: Sequence[Operand], *, check_overflow: bool = True) -> DType:
     """The common dtype of `operands`, Python numbers weak (NEP 50), under the current precision.
 
@@ -354,17 +337,12 @@ def promote(op: str, operands: Sequence[Operand], *, check_overflow: bool = True
             (NumPy 2).
         ArgumentTypeError: for str or object dtypes.
     """
-    dtypes = [o.dtype for o in operands if isinstance(o, ShapeDtype)]
+    dtypes = tuple(o.dtype for o in operands if isinstance(o, ShapeDtype))
     weak = [o for o in operands if isinstance(o, Weak)]
     for dtype in dtypes:
         if dtype.kind not in NUMERIC:
             raise ArgumentTypeError(f"{op}: {dtype.name} tensors are not supported; pass numeric values")
-    if dtypes:
-        result = combine_types(*dtypes, fp_precision=_context.get_precision())
-    else:
-        result = as_tensor_dtype(weak[0])
-    for scalar in weak:
-        result = _raise_kind(result, scalar.kind)
+    result = weak_result(dtypes, tuple(scalar.kind for scalar in weak), _context.get_precision())
     if check_overflow and result.kind is int:
         check_int_range(op, result, weak)
     return result
@@ -372,8 +350,7 @@ def promote(op: str, operands: Sequence[Operand], *, check_overflow: bool = True
 
 def check_int_range(op: str, dtype: DType, weak: Iterable[Weak]) -> None:
     """Raises `OverflowError` for a Python int among `weak` outside the range of the integer `dtype`."""
-    bits = int(dtype.bits or 64)
-    low, high = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype.signed else (0, (1 << bits) - 1)
+    low, high = int_range(dtype)
     for scalar in weak:
         if scalar.kind is int and not low <= scalar.value <= high:
             raise OverflowError(f"{op}: Python integer {scalar.value} out of bounds for {dtype.name}")

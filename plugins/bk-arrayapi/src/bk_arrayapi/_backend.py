@@ -23,6 +23,7 @@ import bk
 from bk import ArgumentTypeError, AxisError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axis
+from bk._rules.weak import int_range
 
 from ._devices import list_devices
 from ._dtypes import PYTHON_SCALARS, DTypeMap, default_dtype, python_scalar_dtype, weak_result
@@ -148,8 +149,8 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         """A Python number as a 0-d array of `dtype`; an int that does not fit raises OverflowError
         (NEP 50), or wraps around with `wrap` (as a cast does)."""
         if dtype.kind is int and not isinstance(value, bool):
-            info = np.iinfo(to_numpy_dtype(dtype))
-            if not info.min <= value <= info.max:
+            low, high = int_range(dtype)
+            if not low <= value <= high:
                 if not wrap:
                     raise OverflowError(f"{op}: the Python int {value} does not fit the {dtype.name} tensor beside it")
                 value = np.asarray(value).astype(to_numpy_dtype(dtype)).item()

@@ -13,7 +13,10 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, combine_types, get_precision
+from bk import DType, get_precision
+from bk._rules.weak import KINDS as _KINDS
+from bk._rules.weak import scalar_dtype
+from bk._rules.weak import weak_result as _weak_result
 
 __all__ = ["PYTHON_SCALARS", "DTypeMap", "python_scalar_dtype", "weak_result"]
 
@@ -35,7 +38,6 @@ _STANDARD: Final = {
     "complex64": DType(complex, 64),
     "complex128": DType(complex, 128),
 }
-_KINDS: Final = (bool, int, float, complex)
 
 
 class DTypeMap:
@@ -114,41 +116,13 @@ def python_kind(x: Any) -> type:
 
 def default_dtype(kind: type) -> DType:
     """The dtype `as_tensor` gives a Python number of `kind`: bool, int64, the float / complex type of the precision."""
-    precision = get_precision()
-    if kind is bool:
-        return DType(bool)
-    if kind is int:
-        return DType(int, 64)
-    if kind is float:
-        return DType(float, precision or 32)
-    return DType(complex, 2 * max(precision or 32, 32))
+    return scalar_dtype(kind, get_precision())
 
 
 def weak_result(strong: list[DType], scalars: list[Any]) -> DType:
-    """The dtype of an operation on tensors of `strong` dtypes and Python numbers `scalars`.
+    """The dtype of an operation on tensors of `strong` dtypes and Python numbers `scalars` (`bk._rules.weak.weak_result`).
 
     Tensors promote with `bk.combine_types` under the current precision; Python numbers only raise
     the kind (bool < int < float < complex), as NumPy 2 does.
     """
-    precision = get_precision()
-    if strong:
-        result = combine_types(*strong, fp_precision=precision)
-    else:
-        result = default_dtype(python_kind(scalars[0]))
-        scalars = scalars[1:]
-    for scalar in scalars:
-        result = _raise_kind(result, _KINDS.index(python_kind(scalar)), precision)
-    return result
-
-
-def _raise_kind(dtype: DType, rank: int, precision: int | None) -> DType:
-    have = _KINDS.index(dtype.kind) if dtype.kind in _KINDS else len(_KINDS)
-    if rank <= have:
-        return dtype
-    if rank == 1:
-        return DType(int, 64)
-    if rank == 2:
-        return DType(float, precision or 32)
-    if dtype.kind is float:
-        return DType(complex, 2 * max(precision or dtype.bits or 32, 32))
-    return DType(complex, 2 * max(precision or 32, 32))
+    return _weak_result(tuple(strong), tuple(python_kind(s) for s in scalars), get_precision())

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import inspect
 import math
-import operator
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -18,6 +17,7 @@ import numpy as np
 from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.compare import comparison_constant
 
 from ._needs import needs
 
@@ -131,9 +131,6 @@ def _rounding(op: str, function: str, doc: str) -> Callable[..., Any]:
     return needs(function)(operation)
 
 
-_OVERFLOW_COMPARE: Final = {"equal": operator.eq, "not_equal": operator.ne, "greater": operator.gt, "greater_equal": operator.ge}
-
-
 def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
     """A comparison in the common dtype; a Python int outside the range of the integer tensor
     beside it is compared by value (every element compares alike), as NumPy 2 does."""
@@ -142,7 +139,7 @@ def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
         try:
             a, b = self._common(op, a, b)
         except OverflowError as error:
-            return _compare_out_of_range(self, op, function, a, b, error)
+            return _compare_out_of_range(self, op, a, b, error)
         return _call(self, op, function, a, b)
 
     operation.__name__ = op
@@ -151,20 +148,13 @@ def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
     return needs(function, "full")(operation)
 
 
-def _compare_out_of_range(self: Any, op: str, function: str, a: Any, b: Any, error: OverflowError) -> Tensor:
-    """`function(a, b)` where one of them is a Python int outside the other's integer dtype."""
-    scalar_first = type(a) is int
-    if scalar_first == (type(b) is int):  # two Python ints: not the case handled here
+def _compare_out_of_range(self: Any, op: str, a: Any, b: Any, error: OverflowError) -> Tensor:
+    """`op(a, b)` where one of them is a Python int outside the other's integer dtype: a constant (`bk._rules.compare`)."""
+    tensor = self._native(b if type(a) is int else a, op)
+    constant = comparison_constant(op, a, b, self._dt(tensor))
+    if constant is None:
         raise error
-    tensor = self._native(b if scalar_first else a, op)
-    dtype = self._dt(tensor)
-    if dtype.kind is not int:
-        raise error
-    info = np.iinfo(to_numpy_dtype(dtype))
-    representative = int(info.max)  # every value of the dtype compares alike with an int outside its range
-    left, right = (a, representative) if scalar_first else (representative, b)
-    value = _OVERFLOW_COMPARE[function](left, right)
-    return self.xp.full(tuple(tensor.shape), value, dtype=self._bool_native, device=self._ref(tensor))
+    return self.xp.full(tuple(tensor.shape), constant, dtype=self._bool_native, device=self._ref(tensor))
 
 
 def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:

@@ -18,6 +18,7 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+from bk._rules.weak import int_range
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
@@ -49,8 +50,8 @@ def _scalar_for(x: bool | int | float | complex, target: np.dtype, dtype: DType)
         OverflowError: for an int outside the range of an integer `target`, as NumPy 2 (NEP 50).
     """
     if target.kind in "iu" and type(x) is int:
-        info = np.iinfo(target)
-        if not info.min <= x <= info.max:
+        low, high = int_range(from_numpy_dtype(target))  # the dtype JAX holds (int32 where x64 is off)
+        if not low <= x <= high:
             raise OverflowError(f"Python integer {x} out of bounds for {dtype}")
     if type(x) is complex and target.kind != "c":
         return bool(x) if target.kind == "b" else x.real

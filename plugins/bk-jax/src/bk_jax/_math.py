@@ -13,6 +13,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.compare import comparison_constant
 
 Tensor = Any
 
@@ -376,7 +377,7 @@ class MathMixin:
         return jnp.where(condition.astype(bool), x, y)
 
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare(x, y, jnp.equal, False, False)
+        return self._compare("equal", x, y, jnp.equal)
 
     # ------------------------------------------------------------ operators
 
@@ -472,27 +473,27 @@ class MathMixin:
         """
         return jnp.right_shift(*_bool_as_int8(*self._operands(a, b)))
 
-    def _compare(self, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any], above: bool, below: bool) -> Tensor:
+    def _compare(self, op: str, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any]) -> Tensor:
         """`function(x, y)` in the common type; a Python int outside the range of the integer tensor
-        beside it compares by its value, as in NumPy 2: `above` is the result where `y` exceeds every
-        value of the type (`below` where it lies under them; both mirrored when `x` is the number)."""
-        for number, tensor, flip in ((y, x, False), (x, y, True)):
-            if type(number) is int and isinstance(tensor, jax.Array) and tensor.dtype.kind in "iu":
-                info = jnp.iinfo(tensor.dtype)
-                if number > info.max or number < info.min:
-                    value = (above if number > info.max else below) ^ (flip and above != below)
-                    return jnp.full(tensor.shape, value)
-        x, y = self._operands(x, y)
-        return function(x, y)
+        beside it compares by its value, as in NumPy 2 (`bk._rules.compare`)."""
+        try:
+            a, b = self._operands(x, y)
+        except OverflowError:
+            tensor = self._t(y if type(x) is int else x)
+            constant = comparison_constant(op, x, y, self.dtype(tensor))
+            if constant is None:
+                raise
+            return jnp.full(tensor.shape, constant)
+        return function(a, b)
 
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare(x, y, jnp.greater, False, True)
+        return self._compare("greater_than", x, y, jnp.greater)
 
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare(x, y, jnp.greater_equal, False, True)
+        return self._compare("greater_or_equal", x, y, jnp.greater_equal)
 
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare(x, y, jnp.not_equal, True, True)
+        return self._compare("not_equal", x, y, jnp.not_equal)
 
     # ------------------------------------------------------------ reductions
 

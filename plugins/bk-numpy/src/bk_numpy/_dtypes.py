@@ -6,13 +6,15 @@ stays float32, and a Python float only turns integers into the float type of the
 
 from __future__ import annotations
 
+import functools
 import numbers
 from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import DType, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._context import GLOBALS as _GLOBALS
+from bk._rules.weak import weak_result
 
 __all__ = [
     "FAST_DTYPES",
@@ -31,9 +33,6 @@ PYTHON_SCALARS: Final = (bool, int, float, complex)
 FAST_DTYPES: Final[dict[np.dtype[Any], int]] = {np.dtype(c): 0 for c in "bhilqBHILQ"}
 FAST_DTYPES.update({np.dtype(np.float16): 16, np.dtype(np.float32): 32, np.dtype(np.float64): 64})
 FAST_DTYPES.update({np.dtype(np.complex64): 32, np.dtype(np.complex128): 64})
-
-_KIND_RANK: Final = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
-_PY_RANK: Final = {bool: 0, int: 1, float: 2, complex: 3}
 
 
 def float_dtype(precision: int | None) -> np.dtype[Any]:
@@ -75,22 +74,24 @@ def binary_dtype(a: Any, b: Any) -> np.dtype[Any]:
     """The NumPy dtype in which a binary operation on `a` and `b` is computed.
 
     Arrays promote with `bk.combine_types` under the current precision; Python scalars are weak
-    and only raise the kind (bool < int < float < complex).
+    and only raise the kind (bool < int < float < complex): `bk._rules.weak.weak_result`.
     """
     same = getattr(a, "dtype", None)
     if same is not None and same is getattr(b, "dtype", None) and _GLOBALS.precision_free and isinstance(same, np.dtype):
         return same  # the common case, without the general promotion below
-    precision = get_precision()
-    strong = [d for d in (_strong_dtype(a), _strong_dtype(b)) if d is not None]
-    weak = [x for x in (a, b) if _strong_dtype(x) is None]
-    if strong:
-        result = to_numpy_dtype(combine_types(*[from_numpy_dtype(d) for d in strong], fp_precision=precision))
-    else:
-        result = _scalar_default(weak[0], precision)
-        weak = weak[1:]
-    for scalar in weak:
-        result = _raise_kind(result, _PY_RANK[_python_kind(scalar)], precision)
-    return result
+    strong, kinds = [], []
+    for x in (a, b):
+        dtype = _strong_dtype(x)
+        if dtype is None:
+            kinds.append(_python_kind(x))
+        else:
+            strong.append(dtype)
+    return _promoted(tuple(strong), tuple(kinds), get_precision())
+
+
+@functools.lru_cache(maxsize=512)
+def _promoted(strong: tuple[np.dtype[Any], ...], kinds: tuple[type, ...], precision: int | None) -> np.dtype[Any]:
+    return to_numpy_dtype(weak_result(tuple(from_numpy_dtype(d) for d in strong), kinds, precision))
 
 
 def _strong_dtype(x: Any) -> np.dtype[Any] | None:
@@ -107,25 +108,3 @@ def _python_kind(x: Any) -> type:
         if isinstance(x, kind):
             return kind
     return complex if isinstance(x, numbers.Complex) else float
-
-
-def _scalar_default(x: Any, precision: int | None) -> np.dtype[Any]:
-    kind = _python_kind(x)
-    if kind is bool:
-        return np.dtype(bool)
-    if kind is int:
-        return np.dtype(np.int64)
-    return float_dtype(precision) if kind is float else complex_dtype(precision)
-
-
-def _raise_kind(dtype: np.dtype[Any], rank: int, precision: int | None) -> np.dtype[Any]:
-    kind = "f" if dtype.name == "bfloat16" else dtype.kind  # ml_dtypes' bfloat16 has NumPy kind 'V'
-    if rank <= _KIND_RANK.get(kind, 4):
-        return dtype
-    if rank == 1:
-        return np.dtype(np.int64)
-    if rank == 2:
-        return float_dtype(precision)
-    if kind == "f":
-        return complex_dtype(precision or dtype.itemsize * 8)
-    return complex_dtype(precision)

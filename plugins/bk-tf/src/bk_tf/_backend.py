@@ -27,6 +27,7 @@ from bk import (
     get_precision,
 )
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.weak import KINDS, int_range, raise_kind
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -692,11 +693,11 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype), dtype)
 
 
-_FITS: Final = {
-    bool: lambda d: True,
-    int: lambda d: d != tf.bool,
-    float: lambda d: d.is_floating or d.is_complex,
-    complex: lambda d: d.is_complex,
+_NUMBER_TYPES: Final = (tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128)
+# for each kind of Python number, the dtypes it keeps beside a tensor (NEP 50, `bk._rules.weak`): the fast path of `_weak_pair`
+_KEEPS: Final = {
+    kind: frozenset(d for d in _NUMBER_TYPES if raise_kind(from_tf_dtype(d), kind, None) == from_tf_dtype(d))
+    for kind in KINDS
 }
 
 
@@ -709,11 +710,11 @@ def _weak_pair(a: Any, b: Any, int_to_float: bool, bool_to_int: bool) -> list[An
         tensor, scalar = b, a
     else:
         return None
-    fits = _FITS.get(type(scalar))
+    keeps = _KEEPS.get(type(scalar))
     dtype = tensor.dtype
     if (
-        fits is None
-        or not fits(dtype)
+        keeps is None
+        or dtype not in keeps
         or (int_to_float and not (dtype.is_floating or dtype.is_complex))
         or (bool_to_int and dtype == tf.bool)
         or get_precision() is not None
@@ -729,8 +730,10 @@ def _python_scalar(value: Any, dtype: Any) -> Any:
         return value
     if isinstance(value, bool):
         return int(value)
-    if isinstance(value, int) and dtype.is_integer and not dtype.min <= value <= dtype.max:
-        raise OverflowError(f"the Python int {value} does not fit {dtype.name} (the type of the tensor beside it)")
+    if isinstance(value, int) and dtype.is_integer:
+        low, high = int_range(from_tf_dtype(dtype))
+        if not low <= value <= high:
+            raise OverflowError(f"the Python int {value} does not fit {dtype.name} (the type of the tensor beside it)")
     return value
 
 

@@ -13,7 +13,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk import ArgumentTypeError, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk._rules.weak import weak_result
 
 from ._framework import tf
 
@@ -30,7 +31,6 @@ __all__ = [
 
 PYTHON_SCALARS: Final = (bool, int, float, complex, np.bool_, np.number)
 _BF16: Final = DType(float, 16, brain=True)
-_KIND_RANK: Final = {bool: 0, int: 1, float: 2, complex: 3}
 _TO_TF: dict[DType, Any] = {_BF16: tf.bfloat16, DType(str): tf.string}
 _FROM_TF: dict[Any, DType] = {tf.bfloat16: _BF16, tf.string: DType(str)}
 
@@ -118,41 +118,19 @@ def common_dtype(*values: Any, int_to_float: bool = False, bool_to_int: bool = F
     """The `DType` in which an operation on `values` is computed.
 
     Tensors and arrays combine with `bk.combine_types` under the current precision; Python scalars
-    only raise the kind (bool < int < float < complex).
+    only raise the kind (bool < int < float < complex): `bk._rules.weak.weak_result`.
     """
     precision = get_precision()
-    strong = [d for d in (_strong_dtype(v) for v in values) if d is not None]
-    weak = [_python_kind(v) for v in values if _strong_dtype(v) is None]
-    if strong:
-        result = combine_types(*strong, fp_precision=precision)
-    else:
-        result = _weak_default(weak[0], precision)
-    for kind in weak:
-        result = _raise_kind(result, kind, precision)
+    strong, kinds = [], []
+    for value in values:
+        dtype = _strong_dtype(value)
+        if dtype is None:
+            kinds.append(_python_kind(value))
+        else:
+            strong.append(dtype)
+    result = weak_result(tuple(strong), tuple(kinds), precision)
     if bool_to_int and result.kind is bool:
         result = DType(int, 32)
     if int_to_float and result.kind in (bool, int):
         result = DType(float, precision or 32)
     return result
-
-
-def _weak_default(kind: type, precision: int | None) -> DType:
-    if kind is bool:
-        return DType(bool)
-    if kind is int:
-        return DType(int, 64)
-    if kind is float:
-        return DType(float, precision or 32)
-    return DType(complex, 128 if precision == 64 else 64)
-
-
-def _raise_kind(dtype: DType, kind: type, precision: int | None) -> DType:
-    if _KIND_RANK[kind] <= _KIND_RANK.get(dtype.kind, 4):
-        return dtype
-    if kind is int:
-        return DType(int, 64)
-    if kind is float:
-        return DType(float, precision or 32)
-    if dtype.kind is float:
-        return DType(complex, 2 * max(precision or dtype.bits or 32, 32))
-    return DType(complex, 128 if precision == 64 else 64)

@@ -16,8 +16,9 @@ import numpy as np
 from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
+from bk._rules.compare import comparison_constant
 
-from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
+from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._errors import CAUGHT
 from ._framework import tf
 
@@ -36,8 +37,11 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
             x, y = self._common((a, b), **promotion)
             return function(x, y)
         except CAUGHT as error:
-            if isinstance(error, OverflowError) and op in _COMPARISONS:
-                return _compare_beyond_range(function, self._t, a, b)
+            if isinstance(error, OverflowError) and op in _COMPARISONS:  # a Python int beyond the integer tensor beside it
+                tensor = self._t(b if type(a) is int else a)
+                constant = comparison_constant(op, a, b, from_tf_dtype(tensor.dtype))
+                if constant is not None:  # compared by value, as NumPy 2: every element alike
+                    return tf.fill(tf.shape(tensor), constant)
             if op in ("mod", "floordiv") and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
                 return _by_zero_gives_zero(function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
             explain_failure(self, op, error, (a, b), {})
@@ -49,22 +53,6 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
 
 
 _COMPARISONS = ("equal", "not_equal", "greater_than", "greater_or_equal")
-
-
-def _compare_beyond_range(compare: Callable[[Any, Any], Any], to_tensor: Callable[[Any], Any], a: Any, b: Any) -> Any:
-    """A comparison of integers with a Python int beyond their range, as NumPy 2 compares: by value, in int64 or float64."""
-
-    def python_int(x: Any) -> bool:
-        return isinstance(x, int) and not isinstance(x, bool)
-
-    tensors = [None if python_int(x) else to_tensor(x) for x in (a, b)]
-    huge = any(python_int(x) and not -(2**63) <= x < 2**63 for x in (a, b))
-    wide = tf.float64 if huge or any(t is not None and t.dtype == tf.uint64 for t in tensors) else tf.int64
-    operands = [
-        tf.constant(float(x) if wide == tf.float64 else x, wide) if t is None else tf.cast(t, wide)
-        for x, t in zip((a, b), tensors, strict=True)
-    ]
-    return compare(*operands)
 
 
 def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) -> Callable[..., Any]:

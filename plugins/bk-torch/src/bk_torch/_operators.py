@@ -20,8 +20,10 @@ import torch
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._rules.compare import comparison_constant
+from bk._rules.weak import int_range
 
-from ._dtypes import keeps_dtype
+from ._dtypes import from_torch_dtype, keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
 
 __all__ = ["OperatorsMixin"]
@@ -32,7 +34,7 @@ Tensor = Any
 _MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
 # functions that take a Python number as their second operand (torch.maximum does not)
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
-_INT_RANGES = {torch.int8: (-(2**7), 2**7 - 1), torch.int16: (-(2**15), 2**15 - 1), torch.int32: (-(2**31), 2**31 - 1), torch.int64: (-(2**63), 2**63 - 1), torch.uint8: (0, 255)}
+_INT_RANGES = {d: int_range(from_torch_dtype(d)) for d in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8)}
 _WEAK = frozenset({int, float})
 
 
@@ -86,9 +88,12 @@ class OperatorsMixin:
 
     def _binary_failed(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, err: Exception, bool_to_int: bool, int_to_float: bool) -> Tensor:
         """The slow path after PyTorch (or `auto_cast`) refused: wide unsigned ints, or a clear error."""
-        if isinstance(err, OverflowError):
-            if op in _COMPARISONS:
-                return _compare_out_of_range(op, a, b)
+        if isinstance(err, OverflowError):  # a Python int beyond the integer tensor beside it
+            tensor = b if type(a) is int else a
+            if op in _COMPARISONS and isinstance(tensor, torch.Tensor):
+                constant = comparison_constant(op, a, b, from_torch_dtype(tensor.dtype))
+                if constant is not None:  # compared by value, as NumPy 2: every element alike
+                    return torch.full(tensor.shape, constant, dtype=torch.bool, device=tensor.device)
             raise err
         if isinstance(err, BK_ERRORS):
             _prefixed(op, err)
@@ -343,17 +348,6 @@ def _check_integer_exponent(exp: Any) -> None:
         negative = isinstance(exp, int) and exp < 0
     if negative:
         raise ValueError("pow: Integers to negative integer powers are not allowed.")
-
-
-def _compare_out_of_range(op: str, a: Any, b: Any) -> torch.Tensor:
-    """A comparison of an int tensor with a Python int outside its range: constant, as NumPy 2 gives."""
-    left = isinstance(a, torch.Tensor)
-    tensor, value = (a, b) if left else (b, a)
-    if op in ("equal", "not_equal"):
-        result = op == "not_equal"
-    else:  # the value lies beyond every element: above them if positive, below if negative
-        result = (value < 0) if left else (value > 0)
-    return torch.full(tensor.shape, result, dtype=torch.bool, device=tensor.device)
 
 
 def _wrapped(value: Any, other: Any) -> Any:

@@ -8,7 +8,6 @@ mixed-kind promotion undefined and strict namespaces refuse it.
 from __future__ import annotations
 
 import inspect
-import math
 import operator
 from collections.abc import Callable
 from typing import Any, Final
@@ -18,6 +17,7 @@ import numpy as np
 from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.clip import clip as clip_rule
 
 from ._needs import needs
 
@@ -38,7 +38,6 @@ _BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
 _BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
-_PYTHON_REAL: Final = (bool, int, float)
 
 
 def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
@@ -325,23 +324,8 @@ class MathMixin:
 
     @needs("maximum", "minimum")
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`; bounds outside an integer dtype's range are clipped to it."""
-        x = self._native(x, "clip")
-        dtype = self._dt(x)
-        scalars = type(minimum) in _PYTHON_REAL and type(maximum) in _PYTHON_REAL
-        if dtype.kind is int and scalars and all(v == v for v in (minimum, maximum)):
-            # NumPy clips in floats and casts back (truncating): maximum(x, trunc(low)) is the same for integers
-            info = np.iinfo(to_numpy_dtype(dtype))
-            low, high = (int(info.min) if v < info.min else int(info.max) if v > info.max else math.trunc(v) for v in (minimum, maximum))
-            return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip", like=x)), self._scalar_array(high, dtype, "clip", like=x))
-        native, low, high = self._common("clip", x, minimum, maximum)
-        result = _call(self, "clip", "minimum", _call(self, "clip", "maximum", native, low), high)
-        if self._dt(result) != dtype and dtype.kind is int and self._dt(result).kind in (int, float):
-            # tensor bounds of another dtype: limited to the range of x before the cast (which would wrap)
-            info = np.iinfo(to_numpy_dtype(dtype))
-            wide = self._astype(result, DType(float, 64) if self.float64_supported else DType(float, 32))
-            result = self.xp.clip(wide, float(info.min), float(info.max))
-        return self._astype(result, dtype) if self._dt(result) != dtype else result  # the result keeps the dtype of x
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._native(x, "clip"), minimum, maximum)
 
     # ------------------------------------------------------------ elementwise functions
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.clip import clip as clip_rule
 
 Tensor = Any
 
@@ -216,36 +217,8 @@ class MathMixin:
         return _nan_first(jnp.minimum, *self._operands(a, b))
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x`; NaN stays NaN.
-
-        Integer bounds outside the range of an integer `x` clip to its representable range
-        (`clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`), as in NumPy 2.
-        """
-        x = self._t(x)
-        lower, upper = (self._bound(x, b) for b in (minimum, maximum))
-        if x.dtype.kind == "c":
-            return _nan_first(jnp.minimum, _nan_first(jnp.maximum, x, lower), upper).astype(x.dtype)
-        return jnp.minimum(jnp.maximum(x, lower), upper).astype(x.dtype)
-
-    def _bound(self, x: Tensor, bound: Any) -> Any:
-        """A bound of `clip` for `x`: Python numbers stay weak (ints limited to the range of an integer
-        `x`), tensors are compared in the common type."""
-        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
-            bound = self._t(bound)
-            if x.dtype.kind in "iu" and bound.dtype.kind in "iu" and bound.dtype.itemsize > x.dtype.itemsize:
-                # a wider int bound: limited to the range of x in its own type, then cast (int32 -3 for uint8 is 0, not 253)
-                info, wide = jnp.iinfo(x.dtype), jnp.iinfo(bound.dtype)
-                return jnp.clip(bound, max(int(info.min), int(wide.min)), min(int(info.max), int(wide.max))).astype(x.dtype)
-            if x.dtype.kind in "iu" and bound.dtype != x.dtype and bound.dtype.kind in "iubf":
-                # limited to the range of x first (a cast alone would wrap int16 -3 to uint16 65533); floats truncate
-                info = jnp.iinfo(x.dtype)
-                wide = bound.astype(jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
-                return jnp.trunc(jnp.clip(wide, float(info.min), float(info.max))).astype(x.dtype)  # floats: uint64's max is no int64
-            return bound.astype(x.dtype)
-        if isinstance(bound, int) and x.dtype.kind in "iu":
-            info = jnp.iinfo(x.dtype)
-            return min(max(bound, int(info.min)), int(info.max))
-        return bound
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._t(x), minimum, maximum)
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sqrt, x)

@@ -16,6 +16,7 @@ import numpy as np
 from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
+from bk._rules.clip import clip as clip_rule
 
 from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
 from ._errors import CAUGHT
@@ -273,18 +274,6 @@ def _wrapped_int(value: Any, dtype: Any) -> Any:
     return value
 
 
-def _in_range(bound: Any, dtype: Any) -> Any:
-    """A Python int `bound` limited to the range of the integer `tf.DType` `dtype`; other bounds unchanged."""
-    if isinstance(bound, int) and not isinstance(bound, bool):
-        return min(max(bound, dtype.min), dtype.max)
-    return bound
-
-
-def _python_real(value: Any) -> bool:
-    """Whether `value` is a Python bool, int or float (not a NumPy scalar, which has a dtype)."""
-    return type(value) in (bool, int, float)
-
-
 def _log_base(base: float) -> Callable[[Any], Any]:
     def apply(x: Any) -> Any:
         if x.dtype.is_complex:  # part by part: a complex division turns log(0) = -inf + 0j into -inf + nan j
@@ -463,46 +452,8 @@ class MathMixin:
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x` (and of tensor bounds); NaN stays NaN.
-
-        Python int bounds beyond the range of an integer `x` clip to that range (NumPy 2 keeps the
-        dtype: `clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`).
-        """
-        x = self._t(x)
-        if (x.dtype.is_integer or x.dtype == tf.bool) and _python_real(minimum) and _python_real(maximum):
-            kept = x.dtype
-            if kept == tf.bool and type(minimum) is bool and type(maximum) is bool:
-                return tf.logical_and(tf.logical_or(x, minimum), maximum)
-            if float in (type(minimum), type(maximum)) or kept == tf.bool:
-                # NumPy clips in the promoted type, bk casts back to the dtype of x (truncating, bools: != 0)
-                wide = tf.float64 if float in (type(minimum), type(maximum)) else tf.int64
-                low, high = (
-                    tf.constant(_in_range(int(v), wide) if wide == tf.int64 else float(v), wide) for v in (minimum, maximum)
-                )
-                result = tf.minimum(tf.maximum(tf.cast(x, wide), low), high)
-                return tf.not_equal(result, tf.zeros((), wide)) if kept == tf.bool else tf.cast(result, kept)
-        if x.dtype.is_integer:
-            minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
-        original = x.dtype
-        x, low, high = self._common((x, minimum, maximum))
-        if x.dtype != original and not x.dtype.is_complex and original != tf.bool:
-            # tensor bounds of another dtype: the result keeps the dtype of x, as for scalar bounds
-            result = self._with_nan(tf.minimum(tf.maximum(x, low), high), x, x)
-            if original.is_integer:
-                info = np.iinfo(original.as_numpy_dtype)
-                wide = tf.cast(result, tf.float64) if result.dtype.is_floating else result
-                if wide.dtype.is_floating:  # the limits as floats: uint64's maximum is no int64
-                    result = tf.clip_by_value(wide, tf.constant(float(info.min), wide.dtype), tf.constant(float(info.max), wide.dtype))
-                else:  # a wider int type (uint8 with int32 bounds): x's range, as far as the wide type holds it
-                    low, high = max(int(info.min), wide.dtype.min), min(int(info.max), wide.dtype.max)
-                    result = tf.clip_by_value(wide, tf.constant(low, wide.dtype), tf.constant(high, wide.dtype))
-            return tf.cast(result, original)
-        if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
-            return self.minimum(self.maximum(x, low), high)
-        if x.dtype == tf.bool:
-            return tf.logical_and(tf.logical_or(x, low), high)
-        result = tf.minimum(tf.maximum(x, low), high)
-        return self._with_nan(result, x, x)
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._t(x), minimum, maximum)
 
     # ------------------------------------------------------------ unary functions
 

@@ -33,7 +33,7 @@ from .._dtype import DType, combine_types
 if TYPE_CHECKING:
     from .._backend import Backend
 
-__all__ = ["bool_images", "bound_for", "cast_limits", "clip", "int_range", "is_number_bound", "number_bound"]
+__all__ = ["bool_images", "bound_for", "cast_limits", "clip", "int_range", "is_number_bound", "limit", "number_bound"]
 
 Tensor = Any
 Kernel = Callable[[Tensor, Any, Any], Tensor]
@@ -150,11 +150,13 @@ def clip(backend: Backend, x: Tensor, minimum: Any, maximum: Any, kernel: Kernel
     Raises:
         ValueError: for a NaN number bound of an integer tensor.
     """
-    kernel = kernel or (lambda value, low, high: _limited(backend, value, low, high))
+    kernel = kernel or (lambda value, low, high: limit(backend, value, low, high))
     dtype = backend.dtype(x)
     if dtype.kind is int:
         low, high = (_int_bound(backend, b, dtype) for b in (minimum, maximum))
         return _cast(backend, kernel(x, low, high), dtype)
+    if dtype.kind is not bool:  # floats and complex values: the bounds as they are, the result cast back
+        return _cast(backend, kernel(x, minimum, maximum), dtype)
     tensors = [backend.dtype(b) for b in (minimum, maximum) if b is not None and not is_number_bound(b)]
     if dtype.kind is bool and not tensors:
         false, true = bool_images(minimum, maximum)
@@ -176,7 +178,7 @@ def _int_bound(backend: Backend, bound: Any, dtype: DType) -> Any:
     if source.kind is bool:
         return backend.cast(bound, dtype)
     low, high, saturate = cast_limits(dtype, source)
-    limited = backend.cast(_limited(backend, bound, low, high), dtype)
+    limited = backend.cast(limit(backend, bound, low, high), dtype)
     if saturate:
         limited = backend.where(backend.greater_or_equal(bound, float(int_range(dtype)[1])), int_range(dtype)[1], limited)
     return limited
@@ -198,7 +200,9 @@ def _float_below(value: int, dtype: DType) -> int:
     return value if extra <= 0 else (value >> extra) << extra
 
 
-def _limited(backend: Backend, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
+def limit(backend: Backend, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
+    """`minimum(maximum(x, minimum), maximum)` of the backend, skipping None bounds: the default
+    kernel of `clip`, and the fallback of a framework's kernel for the cases it cannot take."""
     if minimum is not None:
         x = backend.maximum(x, minimum)
     return x if maximum is None else backend.minimum(x, maximum)

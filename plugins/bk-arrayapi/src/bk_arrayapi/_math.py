@@ -18,6 +18,7 @@ from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 from bk._rules.clip import clip as clip_rule
+from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._needs import needs
 
@@ -398,13 +399,8 @@ class MathMixin:
         return normalize_axes(tuple(axis) if isinstance(axis, list) else axis, len(x.shape), op)
 
     def _sum_dtype(self, x: Tensor) -> Any:
-        """bool and ints widen to the 64-bit integer of their signedness, as NumPy 2."""
-        dtype = self._dt(x)
-        if dtype.kind is bool or (dtype.kind is int and dtype.signed):
-            return DType(int, 64)
-        if dtype.kind is int:
-            return DType(int, 64, signed=False)
-        return dtype
+        """The dtype `x` sums in: the core's `accumulation_type`."""
+        return accumulation_type(self._dt(x))
 
     def _widened(self, function: str, value: Tensor, axis: Any, **kwargs: Any) -> Tensor:
         value = self._native(value, function)
@@ -444,9 +440,7 @@ class MathMixin:
     def _extreme(self, function: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
         x = self._native(x, function)
         axes = self._axes(x, axis, function)
-        reduced = range(len(x.shape)) if axes is None else axes
-        if any(x.shape[a] == 0 for a in reduced):
-            raise ValueError(f"{function}: the {function}imum of an empty tensor (shape {tuple(x.shape)}) is undefined")
+        check_nonempty(function, x.shape, axes)
         if self._dt(x) is _BOOL:
             return self._astype(getattr(self.xp, function)(self._astype(x, _INT8), axis=axes, keepdims=keepdims), _BOOL)
         if self._dt(x).kind is complex:
@@ -495,8 +489,7 @@ class MathMixin:
             shape = (1,) * len(x.shape) if keepdims else ()
             return xp.reshape(self._arg(function, xp.reshape(x, (-1,)), 0, False), shape)
         axis = normalize_axis(axis, len(x.shape), function)
-        if x.shape[axis] == 0:
-            raise ValueError(f"{function}: an empty axis (shape {tuple(x.shape)}, axis {axis}) has no {function[3:]}imum")
+        check_nonempty(function, x.shape, (axis,))
         if self._dt(x) is _BOOL:
             x = self._astype(x, _INT8)
         if self._dt(x).kind is complex:
@@ -539,8 +532,7 @@ class MathMixin:
         normalize_axis(-1, len(x.shape), "quantile")  # a 0-d tensor has no last axis: AxisError
         if self._dt(x).kind is complex:
             raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the quantiles of an empty axis (shape {tuple(x.shape)}) are undefined")
+        check_nonempty("quantile", x.shape, (len(x.shape) - 1,))
         xp = self.xp
         q = np.asarray(self.numpy(quantiles) if isinstance(quantiles, self._array_type) else quantiles, dtype=np.float64)  # type: ignore[attr-defined]
         ordered = xp.sort(x, axis=-1)

@@ -11,9 +11,10 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
+from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure, from_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
 from bk._rules.clip import clip as clip_rule
+from bk._rules.reductions import check_nonempty, numpy_accumulation_type
 
 Tensor = Any
 
@@ -26,10 +27,6 @@ _PAD_MODES: Final = {
     "reflect": "reflect",
 }
 _INT64: Final = DType(int, 64)
-_SUM_DTYPES: Final = {
-    **{np.dtype(t): _INT64 for t in (np.bool_, np.int8, np.int16, np.int32)},
-    **{np.dtype(t): DType(int, 64, signed=False) for t in (np.uint8, np.uint16, np.uint32)},
-}
 _INEXACT: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64, np.complex64, np.complex128))
 
 
@@ -218,7 +215,7 @@ class MathMixin:
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
-        return clip_rule(self, self._t(x), minimum, maximum)
+        return clip_rule(self, self._t(x), minimum, maximum, _clip_kernel)
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sqrt, x)
@@ -476,10 +473,9 @@ class MathMixin:
         return self._t(value)
 
     def _wide(self, x: Tensor) -> Any:
-        """The dtype NumPy 2 sums and multiplies `x` in: int64 for bool and narrow signed ints, uint64 for
-        narrow unsigned ints (switching x64 on), None to keep the dtype."""
-        wide = _SUM_DTYPES.get(x.dtype)
-        return None if wide is None else self._jax_dtype(wide)  # type: ignore[attr-defined]
+        """The dtype `x` sums and multiplies in (the core's `accumulation_type`; switching x64 on), None to keep the dtype."""
+        wide = numpy_accumulation_type(x.dtype)
+        return None if wide is None else self._jax_dtype(from_numpy_dtype(wide))  # type: ignore[attr-defined]
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and integers narrower than 64 bits widen to int64 (unsigned: uint64), as NumPy 2."""
@@ -552,8 +548,7 @@ class MathMixin:
         x = self._t(x)
         if axis is not None:
             axis = normalize_axis(axis, x.ndim, op)
-        if x.size == 0 and (axis is None or x.shape[axis] == 0):
-            raise ValueError(f"{op}: the {'tensor' if axis is None else f'axis {axis}'} is empty, so there is no {op[3:]}imum")
+        check_nonempty(op, x.shape, None if axis is None else (axis,))
         if x.dtype.kind == "c":  # JAX has no complex argmax: the first element equal to NumPy's max (min), NaN first
             extreme = _complex_extreme(jnp.max if op == "argmax" else jnp.min, x, None if axis is None else (axis,), True)
             x, function = (x == extreme) | (jnp.isnan(x) & jnp.isnan(extreme)), jnp.argmax
@@ -577,8 +572,8 @@ class MathMixin:
         x = self._t(x)
         if x.dtype.kind == "c":
             raise ArgumentTypeError(f"quantile: complex values have no order, so no quantiles (got {x.dtype})")
-        if x.ndim and x.shape[-1] == 0:
-            raise ValueError(f"quantile: the last axis is empty (shape {x.shape}), so there are no quantiles")
+        if x.ndim:
+            check_nonempty("quantile", x.shape, (x.ndim - 1,))
         x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
         quantiles = jnp.asarray(quantiles, x.dtype)
         if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
@@ -589,6 +584,15 @@ class MathMixin:
 def _no_complex(x: Tensor, op: str) -> None:
     if x.dtype.kind == "c":
         raise ArgumentTypeError(f"{op}: not defined for complex values (got {x.dtype}), as in NumPy; apply it to real(x) and imag(x)")
+
+
+def _clip_kernel(x: Tensor, low: Any, high: Any) -> Tensor:
+    """`jnp.maximum` then `jnp.minimum`, skipping None bounds; NaN propagates (complex NaN too). Python
+    ints beyond int64 (uint64 bounds) go as arrays of `x`'s dtype: JAX converts weak ints through int64."""
+    low, high = (jnp.asarray(b, x.dtype) if type(b) is int and b >= 2**63 else b for b in (low, high))
+    if low is not None:
+        x = _nan_first(jnp.maximum, x, low)
+    return x if high is None else _nan_first(jnp.minimum, x, high)
 
 
 def _bool_as_int8(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:

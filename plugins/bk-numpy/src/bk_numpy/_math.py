@@ -21,6 +21,7 @@ from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 from bk._kernels import explain_failure
 from bk._rules.clip import clip as clip_rule
+from bk._rules.reductions import check_nonempty
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -601,8 +602,7 @@ class MathMixin:
         normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         if x.dtype.kind == "c":
             raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the quantiles of an empty axis (shape {x.shape}) are undefined")
+        check_nonempty("quantile", x.shape, (x.ndim - 1,))
         return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
 
     # ------------------------------------------------------------ precision-aware conversions

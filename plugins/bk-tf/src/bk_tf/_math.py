@@ -17,8 +17,10 @@ from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
 from bk._rules.clip import clip as clip_rule
+from bk._rules.clip import limit
+from bk._rules.reductions import accumulation_type, check_nonempty
 
-from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
+from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._errors import CAUGHT
 from ._framework import tf
 
@@ -217,9 +219,7 @@ def _axes(x: Any, axis: Any, op: str) -> list[int] | None:
 def _nonempty_axes(x: Any, axis: Any, op: str) -> list[int] | None:
     """`_axes`, raising `ValueError` when a reduced dimension has size 0 (max, min, argmax, argmin have no identity)."""
     axes = _axes(x, axis, op)
-    shape = x.shape.as_list()
-    if 0 in (shape if axes is None else [shape[a] for a in axes]):
-        raise ValueError(f"{op}: cannot reduce an empty dimension (shape {tuple(shape)}); the operation has no identity")
+    check_nonempty(op, x.shape.as_list(), axes)
     return axes
 
 
@@ -260,11 +260,17 @@ def _complex_extreme(x: Any, axes: list[int] | None, keepdims: bool, largest: bo
 
 
 def _widened(x: Any) -> Any:
-    """`x` with bools and signed ints as int64 and unsigned ints as uint64, as NumPy 2 sums them."""
+    """`x` in the dtype it sums in (the core's `accumulation_type`, memoised per dtype: `sum` is hot)."""
     dtype = x.dtype
-    if dtype == tf.bool or (dtype.is_integer and dtype.size < 8):
-        return tf.cast(x, tf.uint64 if dtype.is_unsigned else tf.int64)
-    return x
+    try:
+        wide = _ACCUMULATORS[dtype]
+    except KeyError:
+        wide = to_tf_dtype(accumulation_type(from_tf_dtype(dtype)))
+        wide = _ACCUMULATORS[dtype] = None if wide == dtype else wide
+    return x if wide is None else tf.cast(x, wide)
+
+
+_ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None where that is itself
 
 
 def _wrapped_int(value: Any, dtype: Any) -> Any:
@@ -453,7 +459,17 @@ class MathMixin:
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
-        return clip_rule(self, self._t(x), minimum, maximum)
+        return clip_rule(self, self._t(x), minimum, maximum, self._clip_kernel)
+
+    def _clip_kernel(self, x: Any, low: Any, high: Any) -> Any:
+        """`tf.maximum` then `tf.minimum` in the common type of `x` and the bounds (None: no bound); NaN
+        in `x` stays NaN. Bools and complex values take the backend's `maximum` and `minimum`."""
+        if x.dtype.is_complex or x.dtype == tf.bool:
+            return limit(self, x, low, high)
+        x, *bounds = self._common((x, *(b for b in (low, high) if b is not None)))
+        result = x if low is None else tf.maximum(x, bounds.pop(0))
+        result = result if high is None else tf.minimum(result, bounds.pop(0))
+        return self._with_nan(result, x, x)
 
     # ------------------------------------------------------------ unary functions
 
@@ -668,8 +684,7 @@ class MathMixin:
         normalize_axis(-1, x.shape.rank, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         if x.dtype.is_complex:
             raise ArgumentTypeError(f"quantile: complex values have no order, got {x.dtype.name}")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the last axis is empty (shape {tuple(x.shape)}); there is nothing to take quantiles of")
+        check_nonempty("quantile", x.shape.as_list(), (x.shape.rank - 1,))
         # Python floats in float64 (tf.convert_to_tensor would make them float32 and round 0.37 to 0.3700000047...)
         q = tf.cast(quantiles if isinstance(quantiles, (tf.Tensor, tf.Variable)) else np.asarray(quantiles, np.float64), tf.float64)
         if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):

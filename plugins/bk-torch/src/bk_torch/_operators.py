@@ -20,6 +20,7 @@ from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
 from bk._rules.clip import clip as clip_rule
+from bk._rules.clip import limit
 
 from ._dtypes import keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
@@ -258,7 +259,14 @@ class OperatorsMixin:
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
         check_tensor_argument(x, "clip")
-        return clip_rule(self, self._t(x), minimum, maximum)
+        return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
+
+    def _clamp(self, x: torch.Tensor, low: Any, high: Any) -> Tensor:
+        """`torch.clamp` where PyTorch has it (not for uint16-uint64 or complex values) and the bounds are
+        Python numbers other than NaN; else the backend's `maximum` and `minimum`, which propagate NaN."""
+        if x.dtype not in _WIDE_UNSIGNED and not x.is_complex() and _plain_bound(low) and _plain_bound(high) and (low, high) != (None, None):
+            return torch.clamp(x, low, high)
+        return limit(self, x, low, high)
 
 
 # ---------------------------------------------------------------- helpers
@@ -269,6 +277,11 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     if str(err).startswith(f"{op}:"):
         raise err
     raise type(err)(f"{op}: {err}") from err
+
+
+def _plain_bound(value: Any) -> bool:
+    """Whether `torch.clamp` takes `value` as a bound: None, a float other than NaN, an int that int64 holds."""
+    return value is None or (type(value) is float and value == value) or (type(value) is int and -(2**63) <= value < 2**63)
 
 
 def _check_kinds(op: str, x: Any, y: Any, err: Exception, a: Any, b: Any) -> None:

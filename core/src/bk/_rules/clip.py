@@ -17,7 +17,8 @@ Python ints and without the wrap-around of its cast):
 
 `bound_for`, `bool_images` and `number_bound` decide number bounds, `cast_limits` what a tensor
 bound is limited to before its cast; `clip` is the whole rule as a composite of catalogue
-operations (`maximum`, `minimum`, `where`, `greater_or_equal`, `real`, `cast`).
+operations (`maximum`, `minimum`, `where`, `greater_or_equal`, `real`, `cast`) around a
+framework's clip kernel (`limit` by default).
 """
 
 from __future__ import annotations
@@ -141,8 +142,9 @@ def clip(backend: Backend, x: Tensor, minimum: Any, maximum: Any, kernel: Kernel
         x: A native tensor of `backend`.
         minimum: The lower bound: None (no limit), a real number, or a tensor that broadcasts with `x`.
         maximum: The upper bound, as `minimum`.
-        kernel: The framework's clip (`numpy.clip`), called with bounds this rule has prepared;
-            by default `minimum(maximum(x, minimum), maximum)` of the backend.
+        kernel: The framework's clip (`numpy.clip`, `torch.clamp`), called as `kernel(x, low, high)`
+            with bounds this rule has prepared (None, numbers, tensors); by default `limit`, the
+            backend's `minimum(maximum(x, low), high)`.
 
     Returns:
         A tensor of `x`'s dtype and the broadcast shape of `x` and the bounds.
@@ -158,7 +160,7 @@ def clip(backend: Backend, x: Tensor, minimum: Any, maximum: Any, kernel: Kernel
     if dtype.kind is not bool:  # floats and complex values: the bounds as they are, the result cast back
         return _cast(backend, kernel(x, minimum, maximum), dtype)
     tensors = [backend.dtype(b) for b in (minimum, maximum) if b is not None and not is_number_bound(b)]
-    if dtype.kind is bool and not tensors:
+    if not tensors:  # a bool tensor and number bounds: what False and True become
         false, true = bool_images(minimum, maximum)
         return backend.where(x, true, false)
     common = combine_types(dtype, *tensors) if tensors else dtype
@@ -174,7 +176,8 @@ def _int_bound(backend: Backend, bound: Any, dtype: DType) -> Any:
     if source == dtype:
         return bound
     if source.kind is complex:  # NumPy compares the real part
-        bound, source = backend.real(bound), backend.dtype(backend.real(bound))
+        bound = backend.real(bound)
+        source = backend.dtype(bound)
     if source.kind is bool:
         return backend.cast(bound, dtype)
     low, high, saturate = cast_limits(dtype, source)

@@ -24,6 +24,7 @@ from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
 from ._dtype import DType
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
+from ._rules.reductions import accumulation_type
 
 __all__ = ["StandardOpsMixin", "accumulation_type"]
 
@@ -64,15 +65,6 @@ def _broadcast_two(a: tuple[Any, ...], b: tuple[Any, ...], op: str) -> tuple[Any
         else:
             raise ShapeMismatchError(f"{op}: shapes {tuple(a)} and {tuple(b)} do not broadcast (sizes {x} and {y})")
     return tuple(reversed(result))
-
-
-def accumulation_type(dtype: DType) -> DType:
-    """The dtype `sum`, `prod` and their cumulative forms return: bool and narrow ints widen to 64 bits."""
-    if dtype.kind is bool:
-        return _INT64
-    if dtype.kind is int:
-        return DType(int, 64, signed=dtype.signed)
-    return dtype
 
 
 class StandardOpsMixin(DTypeQueriesMixin):

@@ -245,13 +245,14 @@ def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, An
 def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[..., Any]:
     """`kernel` behind the spec: the verdict of each signature (operation, dtypes, Python-number
     kinds, precision) is computed once and cached; operands are cast to the spec's operand dtype,
-    the result to its dtype; integer division by zero and comparisons with out-of-range Python ints
-    run as core composites of catalogue operations. For plugins whose kernels are bare framework
+    the result to its dtype; integer division by zero, comparisons with out-of-range Python ints and
+    `clip` run as core composites of catalogue operations. For plugins whose kernels are bare framework
     calls (`Backend.core_rules`)."""
     from ._context import get_precision
 
     positions = _OPERANDS.get(family or op, ())  # the arguments cast to the spec's operand dtype
     cache: dict[Any, _Plan] = {}
+    run = _clip_composite(kernel) if op == "clip" else kernel
 
     @functools.wraps(kernel)
     def ruled(self: Backend, *args: Any, **kwargs: Any) -> Any:
@@ -265,7 +266,7 @@ def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[
                 plan = _plan(self, op, args, kwargs)
                 if key is not None:
                     cache[key] = plan
-            return _run(self, kernel, plan, positions, args, kwargs)
+            return _run(self, run, plan, positions, args, kwargs)
         except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
             explain_failure(self, op, error, args, kwargs)
 
@@ -294,6 +295,16 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
     if plan.result is not None and backend.dtype(result) != plan.result:
         result = backend.cast(backend.as_tensor(result), plan.result)
     return result
+
+
+def _clip_composite(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`clip` as the core's rule (`bk._rules.clip`) around the framework's clip `kernel`."""
+    from ._rules.clip import clip
+
+    def clipped(backend: Backend, x: Any, minimum: Any, maximum: Any) -> Any:
+        return clip(backend, x, minimum, maximum, lambda value, low, high: kernel(backend, value, low, high))
+
+    return clipped
 
 
 def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:

@@ -8,9 +8,9 @@ from typing import Any, Final
 
 from .._dtype import DType
 from .._errors import ArgumentTypeError
+from .._rules.reductions import accumulation_type, check_nonempty
 from ._base import (
     BOOL,
-    INT64,
     NUMERIC,
     OpSpec,
     ShapeDtype,
@@ -65,11 +65,7 @@ def REAL_RESULT(dtype: DType) -> DType:
 def WIDEN(dtype: DType) -> DType:
     """`sum`'s rule (NumPy 2 on 64-bit Linux): bool and signed ints narrower than 64 bits give int64,
     unsigned ones uint64; floats take the set precision."""
-    if dtype.kind is bool or (dtype.kind is int and dtype.signed):
-        return INT64
-    if dtype.kind is int:
-        return DType(int, 64, signed=False)
-    return at_precision(dtype)
+    return at_precision(accumulation_type(dtype))
 
 
 def unary(
@@ -186,8 +182,8 @@ def reduction(
     def finish(value: Any, axis: Any = None, keepdims: bool = False) -> ShapeDtype:
         operand = strong(value, name, argument, kinds)
         shape, reduced = reduce_shape(name, operand.shape, axis, keepdims)
-        if empty_error and any(operand.shape[i] == 0 for i in reduced):
-            raise ValueError(f"{name}: the {name} of no elements (shape {operand.shape}) is undefined; there is no identity")
+        if empty_error:
+            check_nonempty(name, operand.shape, reduced)
         return ShapeDtype(shape, result(operand.dtype))
 
     def operands(value: Any, axis: Any = None, keepdims: bool = False) -> DType:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._errors import ArgumentTypeError, AxisError
+from .._rules.reductions import check_nonempty
 from ._base import INT64, ShapeDtype, as_operand, float_of, real_of, shape_of, single_axis, spec_rule, strong
 from ._blocks import BOOL_RESULT, SAME, WIDEN, reduction
 
@@ -39,13 +40,10 @@ reduction("all", BOOL_RESULT, f"Whether all elements along axis are true (nonzer
 def _arg_reduction(op: str, x: Any, axis: Any, keepdims: bool) -> ShapeDtype:
     operand = strong(x, op, "x")
     if axis is None:
-        shape = (1,) * operand.ndim if keepdims else ()
-        if operand.size == 0:
-            raise ValueError(f"{op}: the {op} of no elements (shape {operand.shape}) is undefined")
-        return ShapeDtype(shape, INT64)
+        check_nonempty(op, operand.shape, None)
+        return ShapeDtype((1,) * operand.ndim if keepdims else (), INT64)
     index = single_axis(op, axis, operand.ndim)
-    if operand.shape[index] == 0:
-        raise ValueError(f"{op}: axis {axis} of shape {operand.shape} has no elements to take the {op} of")
+    check_nonempty(op, operand.shape, (index,))
     if keepdims:
         return ShapeDtype(tuple(1 if i == index else n for i, n in enumerate(operand.shape)), INT64)
     return ShapeDtype(tuple(n for i, n in enumerate(operand.shape) if i != index), INT64)
@@ -89,7 +87,6 @@ def _quantile(x: Tensor, quantiles: Tensor) -> ShapeDtype:
         raise AxisError("quantile: a 0-d tensor has no last axis to take quantiles along")
     if operand.dtype.kind is complex:
         raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-    if operand.shape[-1] == 0:
-        raise ValueError(f"quantile: the quantiles of an empty axis (shape {operand.shape}) are undefined")
+    check_nonempty("quantile", operand.shape, (operand.ndim - 1,))
     q = as_operand(quantiles, "quantile", "quantiles")
     return ShapeDtype((*shape_of(q), *operand.shape[:-1]), float_of(operand.dtype))

@@ -8,16 +8,17 @@ mixed-kind promotion undefined and strict namespaces refuse it.
 from __future__ import annotations
 
 import inspect
-import math
 from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
+from bk import ArgumentTypeError, DType, ShapeMismatchError
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._needs import needs
 
@@ -38,7 +39,6 @@ _BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
 _BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
-_PYTHON_REAL: Final = (bool, int, float)
 
 
 def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
@@ -315,23 +315,8 @@ class MathMixin:
 
     @needs("maximum", "minimum")
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`; bounds outside an integer dtype's range are clipped to it."""
-        x = self._native(x, "clip")
-        dtype = self._dt(x)
-        scalars = type(minimum) in _PYTHON_REAL and type(maximum) in _PYTHON_REAL
-        if dtype.kind is int and scalars and all(v == v for v in (minimum, maximum)):
-            # NumPy clips in floats and casts back (truncating): maximum(x, trunc(low)) is the same for integers
-            info = np.iinfo(to_numpy_dtype(dtype))
-            low, high = (int(info.min) if v < info.min else int(info.max) if v > info.max else math.trunc(v) for v in (minimum, maximum))
-            return self.xp.minimum(self.xp.maximum(x, self._scalar_array(low, dtype, "clip", like=x)), self._scalar_array(high, dtype, "clip", like=x))
-        native, low, high = self._common("clip", x, minimum, maximum)
-        result = _call(self, "clip", "minimum", _call(self, "clip", "maximum", native, low), high)
-        if self._dt(result) != dtype and dtype.kind is int and self._dt(result).kind in (int, float):
-            # tensor bounds of another dtype: limited to the range of x before the cast (which would wrap)
-            info = np.iinfo(to_numpy_dtype(dtype))
-            wide = self._astype(result, DType(float, 64) if self.float64_supported else DType(float, 32))
-            result = self.xp.clip(wide, float(info.min), float(info.max))
-        return self._astype(result, dtype) if self._dt(result) != dtype else result  # the result keeps the dtype of x
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._native(x, "clip"), minimum, maximum)
 
     # ------------------------------------------------------------ elementwise functions
 
@@ -404,13 +389,8 @@ class MathMixin:
         return normalize_axes(tuple(axis) if isinstance(axis, list) else axis, len(x.shape), op)
 
     def _sum_dtype(self, x: Tensor) -> Any:
-        """bool and ints widen to the 64-bit integer of their signedness, as NumPy 2."""
-        dtype = self._dt(x)
-        if dtype.kind is bool or (dtype.kind is int and dtype.signed):
-            return DType(int, 64)
-        if dtype.kind is int:
-            return DType(int, 64, signed=False)
-        return dtype
+        """The dtype `x` sums in: the core's `accumulation_type`."""
+        return accumulation_type(self._dt(x))
 
     def _widened(self, function: str, value: Tensor, axis: Any, **kwargs: Any) -> Tensor:
         value = self._native(value, function)
@@ -450,9 +430,7 @@ class MathMixin:
     def _extreme(self, function: str, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
         x = self._native(x, function)
         axes = self._axes(x, axis, function)
-        reduced = range(len(x.shape)) if axes is None else axes
-        if any(x.shape[a] == 0 for a in reduced):
-            raise ValueError(f"{function}: the {function}imum of an empty tensor (shape {tuple(x.shape)}) is undefined")
+        check_nonempty(function, x.shape, axes)
         if self._dt(x) is _BOOL:
             return self._astype(getattr(self.xp, function)(self._astype(x, _INT8), axis=axes, keepdims=keepdims), _BOOL)
         if self._dt(x).kind is complex:
@@ -501,8 +479,7 @@ class MathMixin:
             shape = (1,) * len(x.shape) if keepdims else ()
             return xp.reshape(self._arg(function, xp.reshape(x, (-1,)), 0, False), shape)
         axis = normalize_axis(axis, len(x.shape), function)
-        if x.shape[axis] == 0:
-            raise ValueError(f"{function}: an empty axis (shape {tuple(x.shape)}, axis {axis}) has no {function[3:]}imum")
+        check_nonempty(function, x.shape, (axis,))
         if self._dt(x) is _BOOL:
             x = self._astype(x, _INT8)
         if self._dt(x).kind is complex:
@@ -545,8 +522,7 @@ class MathMixin:
         normalize_axis(-1, len(x.shape), "quantile")  # a 0-d tensor has no last axis: AxisError
         if self._dt(x).kind is complex:
             raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the quantiles of an empty axis (shape {tuple(x.shape)}) are undefined")
+        check_nonempty("quantile", x.shape, (len(x.shape) - 1,))
         xp = self.xp
         q = np.asarray(self.numpy(quantiles) if isinstance(quantiles, self._array_type) else quantiles, dtype=np.float64)  # type: ignore[attr-defined]
         ordered = xp.sort(x, axis=-1)

@@ -17,6 +17,7 @@ import numpy as np
 from bk import get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument
+from bk._rules.reductions import check_nonempty, numpy_accumulation_type
 
 from ._blocks import elementwise, kernel, probe, task
 from ._dtypes import as_dask, complex_dtype, float_dtype, keep_ints, to_floats
@@ -224,17 +225,13 @@ def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: boo
     x = to_floats(value) if floats else keep_ints(value)
     axes = normalize_axes(axis, x.ndim, op)
     if nonempty:
-        sizes = x.shape if axes is None else [x.shape[a] for a in axes]
-        if any(s == 0 for s in sizes):
-            raise ValueError(f"{op}: cannot reduce an empty tensor of shape {x.shape} along {axis} (there is no identity)")
+        check_nonempty(op, x.shape, axes)
     return x, axes
 
 
 def _widened(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """bool and signed ints to int64, unsigned to uint64, as NumPy 2 on 64-bit Linux; others as they are."""
-    if dtype.kind in "bi":
-        return np.dtype(np.int64)
-    return np.dtype(np.uint64) if dtype.kind == "u" else dtype
+    """The dtype of sums and products of `dtype` (`bk._rules.reductions.accumulation_type`)."""
+    return numpy_accumulation_type(dtype) or dtype
 
 
 def _computable(x: da.Array) -> da.Array:

@@ -11,9 +11,11 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
+from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure, from_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.reductions import check_nonempty, numpy_accumulation_type
 
 Tensor = Any
 
@@ -26,10 +28,6 @@ _PAD_MODES: Final = {
     "reflect": "reflect",
 }
 _INT64: Final = DType(int, 64)
-_SUM_DTYPES: Final = {
-    **{np.dtype(t): _INT64 for t in (np.bool_, np.int8, np.int16, np.int32)},
-    **{np.dtype(t): DType(int, 64, signed=False) for t in (np.uint8, np.uint16, np.uint32)},
-}
 _INEXACT: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64, np.complex64, np.complex128))
 
 
@@ -217,36 +215,8 @@ class MathMixin:
         return _nan_first(jnp.minimum, *self._operands(a, b))
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x`; NaN stays NaN.
-
-        Integer bounds outside the range of an integer `x` clip to its representable range
-        (`clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`), as in NumPy 2.
-        """
-        x = self._t(x)
-        lower, upper = (self._bound(x, b) for b in (minimum, maximum))
-        if x.dtype.kind == "c":
-            return _nan_first(jnp.minimum, _nan_first(jnp.maximum, x, lower), upper).astype(x.dtype)
-        return jnp.minimum(jnp.maximum(x, lower), upper).astype(x.dtype)
-
-    def _bound(self, x: Tensor, bound: Any) -> Any:
-        """A bound of `clip` for `x`: Python numbers stay weak (ints limited to the range of an integer
-        `x`), tensors are compared in the common type."""
-        if isinstance(bound, bool) or not isinstance(bound, (int, float)):
-            bound = self._t(bound)
-            if x.dtype.kind in "iu" and bound.dtype.kind in "iu" and bound.dtype.itemsize > x.dtype.itemsize:
-                # a wider int bound: limited to the range of x in its own type, then cast (int32 -3 for uint8 is 0, not 253)
-                info, wide = jnp.iinfo(x.dtype), jnp.iinfo(bound.dtype)
-                return jnp.clip(bound, max(int(info.min), int(wide.min)), min(int(info.max), int(wide.max))).astype(x.dtype)
-            if x.dtype.kind in "iu" and bound.dtype != x.dtype and bound.dtype.kind in "iubf":
-                # limited to the range of x first (a cast alone would wrap int16 -3 to uint16 65533); floats truncate
-                info = jnp.iinfo(x.dtype)
-                wide = bound.astype(jnp.float64 if jax.config.jax_enable_x64 else jnp.float32)
-                return jnp.trunc(jnp.clip(wide, float(info.min), float(info.max))).astype(x.dtype)  # floats: uint64's max is no int64
-            return bound.astype(x.dtype)
-        if isinstance(bound, int) and x.dtype.kind in "iu":
-            info = jnp.iinfo(x.dtype)
-            return min(max(bound, int(info.min)), int(info.max))
-        return bound
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._t(x), minimum, maximum, _clip_kernel)
 
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(jnp.sqrt, x)
@@ -504,10 +474,9 @@ class MathMixin:
         return self._t(value)
 
     def _wide(self, x: Tensor) -> Any:
-        """The dtype NumPy 2 sums and multiplies `x` in: int64 for bool and narrow signed ints, uint64 for
-        narrow unsigned ints (switching x64 on), None to keep the dtype."""
-        wide = _SUM_DTYPES.get(x.dtype)
-        return None if wide is None else self._jax_dtype(wide)  # type: ignore[attr-defined]
+        """The dtype `x` sums and multiplies in (the core's `accumulation_type`; switching x64 on), None to keep the dtype."""
+        wide = numpy_accumulation_type(x.dtype)
+        return None if wide is None else self._jax_dtype(from_numpy_dtype(wide))  # type: ignore[attr-defined]
 
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and integers narrower than 64 bits widen to int64 (unsigned: uint64), as NumPy 2."""
@@ -580,8 +549,7 @@ class MathMixin:
         x = self._t(x)
         if axis is not None:
             axis = normalize_axis(axis, x.ndim, op)
-        if x.size == 0 and (axis is None or x.shape[axis] == 0):
-            raise ValueError(f"{op}: the {'tensor' if axis is None else f'axis {axis}'} is empty, so there is no {op[3:]}imum")
+        check_nonempty(op, x.shape, None if axis is None else (axis,))
         if x.dtype.kind == "c":  # JAX has no complex argmax: the first element equal to NumPy's max (min), NaN first
             extreme = _complex_extreme(jnp.max if op == "argmax" else jnp.min, x, None if axis is None else (axis,), True)
             x, function = (x == extreme) | (jnp.isnan(x) & jnp.isnan(extreme)), jnp.argmax
@@ -605,8 +573,8 @@ class MathMixin:
         x = self._t(x)
         if x.dtype.kind == "c":
             raise ArgumentTypeError(f"quantile: complex values have no order, so no quantiles (got {x.dtype})")
-        if x.ndim and x.shape[-1] == 0:
-            raise ValueError(f"quantile: the last axis is empty (shape {x.shape}), so there are no quantiles")
+        if x.ndim:
+            check_nonempty("quantile", x.shape, (x.ndim - 1,))
         x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
         quantiles = jnp.asarray(quantiles, x.dtype)
         if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
@@ -617,6 +585,15 @@ class MathMixin:
 def _no_complex(x: Tensor, op: str) -> None:
     if x.dtype.kind == "c":
         raise ArgumentTypeError(f"{op}: not defined for complex values (got {x.dtype}), as in NumPy; apply it to real(x) and imag(x)")
+
+
+def _clip_kernel(x: Tensor, low: Any, high: Any) -> Tensor:
+    """`jnp.maximum` then `jnp.minimum`, skipping None bounds; NaN propagates (complex NaN too). Python
+    ints beyond int64 (uint64 bounds) go as arrays of `x`'s dtype: JAX converts weak ints through int64."""
+    low, high = (jnp.asarray(b, x.dtype) if type(b) is int and b >= 2**63 else b for b in (low, high))
+    if low is not None:
+        x = _nan_first(jnp.maximum, x, low)
+    return x if high is None else _nan_first(jnp.minimum, x, high)
 
 
 def _bool_as_int8(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:

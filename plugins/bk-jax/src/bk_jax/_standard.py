@@ -13,7 +13,7 @@ import jax.numpy as jnp
 
 from bk import ArgumentTypeError, DType, ShapeMismatchError
 from bk._axes import normalize_axes, normalize_axis
-from bk._catalogue_standard import accumulation_type
+from bk._rules.reductions import accumulation_type
 
 from ._indexing import _index_array
 

@@ -20,6 +20,8 @@ from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 from bk._kernels import explain_failure
+from bk._rules.clip import clip as clip_rule
+from bk._rules.reductions import check_nonempty
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -466,19 +468,8 @@ class MathMixin:
             explain_failure(self, "where", error, (condition, x, y), {})
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`, keeping the dtype of `x` for bounds of any kind (an int
-        tensor clips to its representable range; float bounds of an int tensor truncate toward zero)."""
-        x = _keep_ints(x)
-        if x.dtype.kind in "iu":  # a Python int beyond the range clips to the range (NumPy 2 raises OverflowError)
-            info = np.iinfo(x.dtype)
-            minimum, maximum = (min(max(v, int(info.min)), int(info.max)) if type(v) is int else v for v in (minimum, maximum))
-        result = np.clip(x, minimum, maximum)
-        if result.dtype != x.dtype:
-            if x.dtype.kind in "iu" and result.dtype.kind in "fciu":
-                info = np.iinfo(x.dtype)
-                result = np.clip(result.real if result.dtype.kind == "c" else result, info.min, info.max)
-            return result.astype(x.dtype)
-        return result
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk._rules.clip`)."""
+        return clip_rule(self, _keep_ints(x), minimum, maximum, np.clip)
 
     # ------------------------------------------------------------ unary functions
 
@@ -611,8 +602,7 @@ class MathMixin:
         normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         if x.dtype.kind == "c":
             raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the quantiles of an empty axis (shape {x.shape}) are undefined")
+        check_nonempty("quantile", x.shape, (x.ndim - 1,))
         return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
 
     # ------------------------------------------------------------ precision-aware conversions

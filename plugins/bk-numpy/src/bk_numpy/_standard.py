@@ -13,6 +13,7 @@ import numpy as np
 from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import reraise_as
+from bk._rules.reductions import numpy_accumulation_type
 
 from ._errors import reraise
 from ._math import _binary, _floats, _keep_ints, _tensor_arg
@@ -155,13 +156,13 @@ class StandardMixin:
         """`numpy.cumulative_sum` with the widening of `sum`; see `Backend.cumulative_sum`."""
         x = _keep_ints(_tensor_arg(x, "cumulative_sum"))
         axis = _cumulative_axis(x, axis, "cumulative_sum")
-        return np.cumulative_sum(x, axis=axis, dtype=_widened(x.dtype), include_initial=include_initial)
+        return np.cumulative_sum(x, axis=axis, dtype=numpy_accumulation_type(x.dtype), include_initial=include_initial)
 
     def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`numpy.cumulative_prod` with the widening of `prod`; see `Backend.cumulative_prod`."""
         x = _keep_ints(_tensor_arg(x, "cumulative_prod"))
         axis = _cumulative_axis(x, axis, "cumulative_prod")
-        return np.cumulative_prod(x, axis=axis, dtype=_widened(x.dtype), include_initial=include_initial)
+        return np.cumulative_prod(x, axis=axis, dtype=numpy_accumulation_type(x.dtype), include_initial=include_initial)
 
     def count_nonzero(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
         """`numpy.count_nonzero` as int64; see `Backend.count_nonzero`."""
@@ -201,13 +202,6 @@ def _unary_call(ufunc: Any, x: Tensor, op: str) -> Tensor:
         return ufunc(_floats(_tensor_arg(x, op)))
     except TypeError as error:
         reraise_as(ArgumentTypeError, op, error)
-
-
-def _widened(dtype: np.dtype[Any]) -> np.dtype[Any] | None:
-    """The accumulator of `sum` and `prod`: bools and narrow ints widen to 64 bits (unsigned to uint64)."""
-    if dtype.kind in "bi":
-        return np.dtype(np.int64)
-    return np.dtype(np.uint64) if dtype.kind == "u" else None
 
 
 def _cumulative_axis(x: Any, axis: Any, op: str) -> int:

@@ -16,7 +16,10 @@ import numpy as np
 from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
+from bk._rules.clip import clip as clip_rule
+from bk._rules.clip import limit
 from bk._rules.compare import comparison_constant
+from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._errors import CAUGHT
@@ -204,9 +207,7 @@ def _axes(x: Any, axis: Any, op: str) -> list[int] | None:
 def _nonempty_axes(x: Any, axis: Any, op: str) -> list[int] | None:
     """`_axes`, raising `ValueError` when a reduced dimension has size 0 (max, min, argmax, argmin have no identity)."""
     axes = _axes(x, axis, op)
-    shape = x.shape.as_list()
-    if 0 in (shape if axes is None else [shape[a] for a in axes]):
-        raise ValueError(f"{op}: cannot reduce an empty dimension (shape {tuple(shape)}); the operation has no identity")
+    check_nonempty(op, x.shape.as_list(), axes)
     return axes
 
 
@@ -247,11 +248,17 @@ def _complex_extreme(x: Any, axes: list[int] | None, keepdims: bool, largest: bo
 
 
 def _widened(x: Any) -> Any:
-    """`x` with bools and signed ints as int64 and unsigned ints as uint64, as NumPy 2 sums them."""
+    """`x` in the dtype it sums in (the core's `accumulation_type`, memoised per dtype: `sum` is hot)."""
     dtype = x.dtype
-    if dtype == tf.bool or (dtype.is_integer and dtype.size < 8):
-        return tf.cast(x, tf.uint64 if dtype.is_unsigned else tf.int64)
-    return x
+    try:
+        wide = _ACCUMULATORS[dtype]
+    except KeyError:
+        wide = to_tf_dtype(accumulation_type(from_tf_dtype(dtype)))
+        wide = _ACCUMULATORS[dtype] = None if wide == dtype else wide
+    return x if wide is None else tf.cast(x, wide)
+
+
+_ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None where that is itself
 
 
 def _wrapped_int(value: Any, dtype: Any) -> Any:
@@ -259,18 +266,6 @@ def _wrapped_int(value: Any, dtype: Any) -> Any:
     if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer and not dtype.min <= value <= dtype.max:
         return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype))
     return value
-
-
-def _in_range(bound: Any, dtype: Any) -> Any:
-    """A Python int `bound` limited to the range of the integer `tf.DType` `dtype`; other bounds unchanged."""
-    if isinstance(bound, int) and not isinstance(bound, bool):
-        return min(max(bound, dtype.min), dtype.max)
-    return bound
-
-
-def _python_real(value: Any) -> bool:
-    """Whether `value` is a Python bool, int or float (not a NumPy scalar, which has a dtype)."""
-    return type(value) in (bool, int, float)
 
 
 def _log_base(base: float) -> Callable[[Any], Any]:
@@ -451,45 +446,17 @@ class MathMixin:
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the type of `x` (and of tensor bounds); NaN stays NaN.
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        return clip_rule(self, self._t(x), minimum, maximum, self._clip_kernel)
 
-        Python int bounds beyond the range of an integer `x` clip to that range (NumPy 2 keeps the
-        dtype: `clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`).
-        """
-        x = self._t(x)
-        if (x.dtype.is_integer or x.dtype == tf.bool) and _python_real(minimum) and _python_real(maximum):
-            kept = x.dtype
-            if kept == tf.bool and type(minimum) is bool and type(maximum) is bool:
-                return tf.logical_and(tf.logical_or(x, minimum), maximum)
-            if float in (type(minimum), type(maximum)) or kept == tf.bool:
-                # NumPy clips in the promoted type, bk casts back to the dtype of x (truncating, bools: != 0)
-                wide = tf.float64 if float in (type(minimum), type(maximum)) else tf.int64
-                low, high = (
-                    tf.constant(_in_range(int(v), wide) if wide == tf.int64 else float(v), wide) for v in (minimum, maximum)
-                )
-                result = tf.minimum(tf.maximum(tf.cast(x, wide), low), high)
-                return tf.not_equal(result, tf.zeros((), wide)) if kept == tf.bool else tf.cast(result, kept)
-        if x.dtype.is_integer:
-            minimum, maximum = _in_range(minimum, x.dtype), _in_range(maximum, x.dtype)
-        original = x.dtype
-        x, low, high = self._common((x, minimum, maximum))
-        if x.dtype != original and not x.dtype.is_complex and original != tf.bool:
-            # tensor bounds of another dtype: the result keeps the dtype of x, as for scalar bounds
-            result = self._with_nan(tf.minimum(tf.maximum(x, low), high), x, x)
-            if original.is_integer:
-                info = np.iinfo(original.as_numpy_dtype)
-                wide = tf.cast(result, tf.float64) if result.dtype.is_floating else result
-                if wide.dtype.is_floating:  # the limits as floats: uint64's maximum is no int64
-                    result = tf.clip_by_value(wide, tf.constant(float(info.min), wide.dtype), tf.constant(float(info.max), wide.dtype))
-                else:  # a wider int type (uint8 with int32 bounds): x's range, as far as the wide type holds it
-                    low, high = max(int(info.min), wide.dtype.min), min(int(info.max), wide.dtype.max)
-                    result = tf.clip_by_value(wide, tf.constant(low, wide.dtype), tf.constant(high, wide.dtype))
-            return tf.cast(result, original)
-        if x.dtype.is_complex:  # NumPy's order: real part, then imaginary part
-            return self.minimum(self.maximum(x, low), high)
-        if x.dtype == tf.bool:
-            return tf.logical_and(tf.logical_or(x, low), high)
-        result = tf.minimum(tf.maximum(x, low), high)
+    def _clip_kernel(self, x: Any, low: Any, high: Any) -> Any:
+        """`tf.maximum` then `tf.minimum` in the common type of `x` and the bounds (None: no bound); NaN
+        in `x` stays NaN. Bools and complex values take the backend's `maximum` and `minimum`."""
+        if x.dtype.is_complex or x.dtype == tf.bool:
+            return limit(self, x, low, high)
+        x, *bounds = self._common((x, *(b for b in (low, high) if b is not None)))
+        result = x if low is None else tf.maximum(x, bounds.pop(0))
+        result = result if high is None else tf.minimum(result, bounds.pop(0))
         return self._with_nan(result, x, x)
 
     # ------------------------------------------------------------ unary functions
@@ -705,8 +672,7 @@ class MathMixin:
         normalize_axis(-1, x.shape.rank, "quantile")  # AxisError for a 0-d tensor, which has no last axis
         if x.dtype.is_complex:
             raise ArgumentTypeError(f"quantile: complex values have no order, got {x.dtype.name}")
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: the last axis is empty (shape {tuple(x.shape)}); there is nothing to take quantiles of")
+        check_nonempty("quantile", x.shape.as_list(), (x.shape.rank - 1,))
         # Python floats in float64 (tf.convert_to_tensor would make them float32 and round 0.37 to 0.3700000047...)
         q = tf.cast(quantiles if isinstance(quantiles, (tf.Tensor, tf.Variable)) else np.asarray(quantiles, np.float64), tf.float64)
         if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):

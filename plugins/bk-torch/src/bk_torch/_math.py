@@ -10,8 +10,9 @@ import torch
 from bk import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
+from bk._rules.reductions import accumulation_type, check_nonempty
 
-from ._dtypes import keeps_dtype
+from ._dtypes import from_torch_dtype, keeps_dtype
 
 _REAL_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
@@ -419,9 +420,8 @@ class MathMixin:
         x, axes = self._reduce_input(x, axis, op)
         if axes == ():
             return x
+        check_nonempty(op, x.shape, axes)
         dims = axes if axes is not None else tuple(range(x.ndim))
-        if any(x.shape[a] == 0 for a in dims) or (axes is None and x.numel() == 0):
-            raise ValueError(f"{op}: the reduced axes {dims} of a tensor of shape {tuple(x.shape)} are empty; {op} of nothing is undefined")
         if x.is_complex():
             raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})")
         if x.ndim == 0:
@@ -463,8 +463,7 @@ class MathMixin:
         dim = None if axis is None else normalize_axis(axis, x.ndim, op)
         if x.is_complex():
             raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})")
-        if (x.numel() == 0 if dim is None else x.shape[dim] == 0):
-            raise ValueError(f"{op}: attempt to get {op} of an empty sequence (shape {tuple(x.shape)}, axis {axis})")
+        check_nonempty(op, x.shape, None if dim is None else (dim,))
         ordered, _ = _ordered(x.to(torch.uint8) if x.dtype == torch.bool else x)
         if dim is None:
             index = function(ordered)
@@ -486,8 +485,7 @@ class MathMixin:
             raise ArgumentTypeError(f"quantile: complex values have no order; got {x.dtype}")
         x = x if x.is_floating_point() else self.to_float(x)
         normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: needs values along the last axis, got shape {tuple(x.shape)}")
+        check_nonempty("quantile", x.shape, (x.ndim - 1,))
         dtype = x.dtype
         x = x if dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
         q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
@@ -547,17 +545,16 @@ _INT64_MIN = -(2**63)
 
 
 def _widened(x: torch.Tensor) -> tuple[torch.Tensor, torch.dtype | None]:
-    """`x` in the type PyTorch sums it in, and the result type NumPy 2 gives (`None`: the same).
-
-    Bool and signed ints sum as int64; unsigned ints as int64 too (PyTorch lacks most uint64
-    kernels), reinterpreted as uint64 afterwards, which is exact in modular arithmetic.
+    """`x` in the type PyTorch sums it in, and the result type (`None`: the same), which the core's
+    `accumulation_type` gives. PyTorch lacks most uint64 kernels: unsigned ints sum as int64,
+    reinterpreted as uint64 afterwards, which is exact in modular arithmetic.
     """
-    if x.dtype == torch.bool or (not x.is_floating_point() and not x.is_complex() and x.dtype != torch.int64):
-        if x.dtype == _UINT64:
-            return x.view(torch.int64), _UINT64
-        unsigned = x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED
-        return x.to(torch.int64), _UINT64 if unsigned else None
-    return x, None
+    wide = accumulation_type(from_torch_dtype(x.dtype))
+    if wide.kind is not int:
+        return x, None
+    if not wide.signed:
+        return (x.view(torch.int64) if x.dtype == _UINT64 else x.to(torch.int64)), _UINT64
+    return (x if x.dtype == torch.int64 else x.to(torch.int64)), None
 
 
 def _narrowed(x: torch.Tensor, dtype: torch.dtype | None) -> torch.Tensor:

@@ -14,12 +14,13 @@ import operator
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-import numpy as np
 import torch
 
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._rules.clip import clip as clip_rule
+from bk._rules.clip import limit
 from bk._rules.compare import comparison_constant
 from bk._rules.weak import int_range
 
@@ -261,42 +262,16 @@ class OperatorsMixin:
             raise
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]`. With Python number bounds the result keeps the dtype
-        of `x`, as NumPy's `clip(...).astype(x.dtype)`: int bounds outside an integer dtype clip to its
-        representable range (`clip(uint8 [0, 100, 255], -5, 200)` is `[0, 100, 200]`), float bounds
-        of an integer tensor truncate toward zero (`clip(int8 [-128, 5], -1.5, 2.5)` is `[-1, 2]`), and
-        boolean tensors stay boolean."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
         check_tensor_argument(x, "clip")
-        x = self._t(x)
-        scalars = _is_real_scalar(minimum) and _is_real_scalar(maximum)
-        if scalars and x.dtype == torch.bool:  # clip 0 and 1 as NumPy would, then test != 0
-            false, true = (np.minimum(np.maximum(np.float64(v), float(minimum)), float(maximum)) != 0 for v in (0, 1))
-            if false == true:
-                return torch.full_like(x, bool(true))
-            return x.clone() if true else ~x
-        if scalars and not (x.is_floating_point() or x.is_complex()):
-            info = torch.iinfo(x.dtype)
-            minimum, maximum = _int_bound(minimum, info), _int_bound(maximum, info)
-            low, high = min(max(minimum, info.min), info.max), max(min(maximum, info.max), info.min)
-            if x.dtype in _WIDE_UNSIGNED:
-                bounds = torch.tensor([low, high], dtype=x.dtype, device=x.device)
-                ordered, dtype = _ordered(x)
-                lo, hi = _ordered(bounds)[0]
-                return _from_ordered(torch.minimum(torch.maximum(ordered, lo), hi), dtype)
+        return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
+
+    def _clamp(self, x: torch.Tensor, low: Any, high: Any) -> Tensor:
+        """`torch.clamp` where PyTorch has it (not for uint16-uint64 or complex values) and the bounds are
+        Python numbers other than NaN; else the backend's `maximum` and `minimum`, which propagate NaN."""
+        if x.dtype not in _WIDE_UNSIGNED and not x.is_complex() and _plain_bound(low) and _plain_bound(high) and (low, high) != (None, None):
             return torch.clamp(x, low, high)
-        dtype = x.dtype
-        x, lo, hi = self.auto_cast(x, minimum, maximum)
-        result = self.minimum(self.maximum(x, lo), hi)  # complex values: the core's spec of clip refuses them
-        if result.dtype == dtype:
-            return result
-        # tensor bounds of another dtype: the result keeps the dtype of x, as for scalar bounds
-        if dtype != torch.bool and not (dtype.is_floating_point or dtype.is_complex):
-            info = np.iinfo(str(dtype).removeprefix("torch."))  # torch.iinfo does not know uint16-uint64
-            result = result.real if result.is_complex() else result
-            if result.is_floating_point() or dtype not in _WIDE_UNSIGNED:
-                result = torch.clamp(result, max(info.min, torch.iinfo(result.dtype).min) if not result.is_floating_point() else info.min,
-                                     min(info.max, torch.iinfo(result.dtype).max) if not result.is_floating_point() else info.max)
-        return result.to(dtype)
+        return limit(self, x, low, high)
 
 
 # ---------------------------------------------------------------- helpers
@@ -309,21 +284,9 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     raise type(err)(f"{op}: {err}") from err
 
 
-def _is_real_scalar(value: Any) -> bool:
-    return isinstance(value, (int, float)) or (isinstance(value, np.generic) and value.dtype.kind in "biuf")
-
-
-def _int_bound(value: Any, info: Any) -> int:
-    """A real bound of an integer tensor as an int: truncated toward zero, as NumPy's cast of the
-    float result gives (monotone, so it commutes with clipping); infinities as the dtype's limits."""
-    value = int(value) if isinstance(value, (int, np.integer)) else float(value)
-    if isinstance(value, float):
-        if value != value:
-            raise ValueError("clip: a NaN bound of an integer tensor has no integer value")
-        if value in (float("inf"), float("-inf")):
-            return info.max if value > 0 else info.min
-        return int(value)
-    return value
+def _plain_bound(value: Any) -> bool:
+    """Whether `torch.clamp` takes `value` as a bound: None, a float other than NaN, an int that int64 holds."""
+    return value is None or (type(value) is float and value == value) or (type(value) is int and -(2**63) <= value < 2**63)
 
 
 def _check_kinds(op: str, x: Any, y: Any, err: Exception, a: Any, b: Any) -> None:

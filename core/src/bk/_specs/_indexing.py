@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import ArgumentTypeError, IndexOutOfRangeError, ShapeMismatchError
+from .._errors import IndexOutOfRangeError, ShapeMismatchError
+from .._rules.indices import check_flat_index, index_needs_cast, unravel_shape
 from ._base import (
     INT64,
     INTEGER_KINDS,
@@ -27,7 +28,6 @@ Tensor = Any
 Axis = Any
 DTypeLike = Any
 
-_INT_ONLY: Final = frozenset({int})
 _INDEX_KINDS: Final = "Indices must be integers (bool or float indices raise ArgumentTypeError)."
 
 
@@ -37,8 +37,7 @@ def _indices(value: Any, op: str, name: str = "indices") -> ShapeDtype:
         operand = given
     else:  # a Python number: bool, int, float or complex as a 0-d index
         operand = ShapeDtype((), INT64 if given.kind is int else as_tensor_dtype(given))
-    if operand.dtype.kind is not int and not (operand.size == 0 and operand.dtype.kind is float):
-        raise ArgumentTypeError(f"{op}: {name} must be integers, got {operand.dtype.name}")
+    index_needs_cast(operand.dtype, operand.size, op, name)
     return operand
 
 
@@ -321,8 +320,9 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
     "Multi-indices of flat indices into an array of shape (C order): shape flat_index.shape + (len(shape),), flat_index's dtype. Non-integer indices (bool included) raise ArgumentTypeError, a flat index outside [0, size) ValueError (checked on the data).",
 )
 def _unravel_index(flat_index: Tensor, shape: Any) -> ShapeDtype:
-    index = strong(flat_index, "unravel_index", "flat_index", _INT_ONLY)
-    sizes = tuple(shape)
+    index = strong(flat_index, "unravel_index", "flat_index")
+    check_flat_index(index.dtype)
+    sizes = unravel_shape(shape)
     return ShapeDtype((*index.shape, len(sizes)), index.dtype)
 
 

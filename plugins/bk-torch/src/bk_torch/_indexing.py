@@ -11,6 +11,8 @@ import torch
 from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
 from bk._errors import reraise_as
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
 from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
@@ -215,18 +217,8 @@ class IndexingMixin:
         return torch.where(empty, starts, summed)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order).
-
-        Raises:
-            ValueError: for a flat index outside `[0, prod(shape))`, as NumPy.
-        """
-        flat_index = self._t(flat_index)
-        if flat_index.dtype.is_floating_point or flat_index.dtype.is_complex or flat_index.dtype == torch.bool:
-            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
-        size = math.prod(shape)
-        if flat_index.numel() and bool(((flat_index < 0) | (flat_index >= size)).any()):
-            raise ValueError(f"unravel_index: an index lies outside [0, {size}) for shape {tuple(shape)}")
-        return super().unravel_index(flat_index, shape)  # type: ignore[misc]
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in their dtype (`bk._rules.indices`)."""
+        return rules.unravel_index(self, self._t(flat_index), shape)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ gather and scatter
 
@@ -244,10 +236,8 @@ class IndexingMixin:
 
     def _gather(self, values: Tensor, indices: Tensor, axis: int, op: str) -> Tensor:
         values, indices = self._t(values), self._t(indices)
-        if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
-            if indices.numel():  # PyTorch would take booleans as a mask
-                raise ArgumentTypeError(f"{op}: indices must be integers, got {indices.dtype}")
-            indices = indices.to(torch.int64)  # `[]` converts to floats
+        if (indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool) and index_needs_cast(self.dtype(indices), indices.numel(), op):  # type: ignore[attr-defined]
+            indices = indices.to(torch.int64)
         self._same_device(values, indices)
         axis = normalize_axis(axis, values.ndim, op)
         try:

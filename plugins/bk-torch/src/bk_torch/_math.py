@@ -10,6 +10,7 @@ import torch
 from bk import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
+from bk._rules.indices import quantile as quantile_rule
 
 from ._dtypes import keeps_dtype
 
@@ -480,18 +481,9 @@ class MathMixin:
         return _narrowed(torch.cumsum(x, dim=dim), result)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
-        x = self._t(x)
-        if x.is_complex():
-            raise ArgumentTypeError(f"quantile: complex values have no order; got {x.dtype}")
-        x = x if x.is_floating_point() else self.to_float(x)
-        normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
-        if x.shape[-1] == 0:
-            raise ValueError(f"quantile: needs values along the last axis, got shape {tuple(x.shape)}")
-        dtype = x.dtype
-        x = x if dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
-        q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
-        return torch.quantile(x, q, dim=-1).to(dtype)
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`:
+        sort and interpolate, since `torch.quantile` takes no 2-D quantiles, no empty batch and no half floats)."""
+        return quantile_rule(self, self._t(x), quantiles)  # type: ignore[arg-type]
 
 
 def _real_only(op: str, x: torch.Tensor) -> torch.Tensor:

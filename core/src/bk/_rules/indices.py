@@ -133,8 +133,10 @@ def unravel_index(backend: Backend, flat_index: Tensor, shape: Any, kernel: Call
     wide = flat_index if dtype == _INT64 else backend.cast(flat_index, _INT64)  # strides may not fit a narrow dtype
     count = None if None in index_shape else math.prod(index_shape)
     if count and backend.is_available(flat_index):
-        low, high = int(backend.numpy(backend.min(wide))), int(backend.numpy(backend.max(wide)))
-        check_flat_range(low, high, sizes)
+        outside = backend.or_(backend.greater_than(0, wide), backend.greater_or_equal(wide, math.prod(sizes)))
+        if bool(backend.numpy(backend.any(outside))):  # only then the indices come to the host, for the message
+            host = np.asarray(backend.numpy(wide)).reshape(-1)
+            check_flat_range(int(host.min()), int(host.max()), sizes)
     if not sizes:  # no axes: one empty multi-index per flat index
         return backend.zeros((*index_shape, 0), dtype)
     if kernel is not None:

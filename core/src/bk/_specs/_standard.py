@@ -33,6 +33,7 @@ from ._base import (
 )
 from ._blocks import BOOL_RESULT, FLOAT_RESULT, SAME, WIDEN, binary, reduction, unary
 from ._shapes import _int
+from .._rules.indices import index_needs_cast
 
 Tensor = Any
 Axis = Any
@@ -290,8 +291,7 @@ def _take_along_axis(x: Tensor, indices: Tensor, axis: Axis = -1) -> ShapeDtype:
     operand = strong(x, "take_along_axis", "x")
     index = strong(indices, "take_along_axis", "indices")
     position = normalize_axis(axis, operand.ndim, "take_along_axis")
-    if index.dtype.kind is not int:
-        raise ArgumentTypeError(f"take_along_axis: indices must be integers, not {index.dtype}")
+    index_needs_cast(index.dtype, index.size, "take_along_axis")
     if index.ndim != operand.ndim:
         raise ShapeMismatchError(f"take_along_axis: indices of shape {index.shape} must have the rank of x, shape {operand.shape}")
     others = [s for i, s in enumerate(operand.shape) if i != position]

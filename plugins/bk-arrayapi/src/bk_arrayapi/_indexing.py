@@ -468,7 +468,7 @@ class IndexingMixin:
         hits = index[:, :, None] == self._indices(np.arange(bins), index)[None, None, :]
         return xp.sum(xp.where(hits, weights[:, :, None], xp.zeros_like(weights)[:, :, None]), axis=1, dtype=weights.dtype)
 
-    @needs("stack", "min", "max", "floor_divide", "remainder")
+    @needs("stack", "any")
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in the
         dtype of the flat indices (`bk._rules.indices`)."""

@@ -238,6 +238,17 @@ def test_bincount_arguments():
     assert rules.check_bincount(DType(int, 8, signed=False), np.int64(0)) == 0
     with pytest.raises(ValueError, match="bins must be 0 or more"):
         rules.check_bincount(I64, -1)
-    for dtype in (BOOL, F32):
-        with pytest.raises(bk.ArgumentTypeError, match=f"^bincount: x must hold integers, got {dtype.name}$"):
+    assert rules.check_bincount(BOOL, 2) == 2  # bools count as 0 and 1, as numpy.bincount
+    for dtype in (F32, C64):
+        with pytest.raises(bk.ArgumentTypeError, match=rf"^bincount: x must hold integers \(or bools\), got {dtype.name}$"):
             rules.check_bincount(dtype, 3)
+    for bins in (True, 2.0, None):
+        with pytest.raises(bk.ArgumentTypeError, match="bins must be an int"):
+            rules.check_bincount(I64, bins)
+
+
+def test_counted_values(richer):
+    rules.check_counted_values(richer, np.array([0, 3, 1]))
+    rules.check_counted_values(richer, np.zeros((0,), np.int64))
+    with pytest.raises(ValueError, match=r"^bincount: values must be 0 or more \(as numpy.bincount\), got -2$"):
+        rules.check_counted_values(richer, np.array([0, -1, -2]))

@@ -5,7 +5,7 @@ docs/semantics.md, "Indices", "Exceptions" and "NaN": gather-like operations tak
 converts to floats, is an empty index); `unravel_index` keeps the dtype of its flat indices and
 raises `ValueError` for one outside `[0, size)`; `quantile` interpolates linearly along the last
 axis, refuses quantiles outside `[0, 1]` (`ValueError`) and gives NaN for values that hold NaN;
-`bincount` counts integers only and refuses a negative `bins` or a negative value (`ValueError`).
+`bincount` counts integers (bools as 0 and 1) and refuses a negative `bins` or a negative value (`ValueError`).
 
 The decisions are functions of `DType`s, shapes and Python (or NumPy) values, shared by the
 operation specs and every plugin. `unravel_index` and `quantile` are also composites of catalogue
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "check_bincount",
+    "check_counted_values",
     "check_flat_index",
     "check_flat_range",
     "check_quantile_input",
@@ -129,7 +130,7 @@ def unravel_index(backend: Backend, flat_index: Tensor, shape: Any, kernel: Call
     dtype = backend.dtype(flat_index)
     check_flat_index(dtype)
     sizes = unravel_shape(shape)
-    index_shape = tuple(backend.staticshape(flat_index))
+    index_shape: tuple[Any, ...] = tuple(backend.staticshape(flat_index))
     wide = flat_index if dtype == _INT64 else backend.cast(flat_index, _INT64)  # strides may not fit a narrow dtype
     count = None if None in index_shape else math.prod(index_shape)
     if count and backend.is_available(flat_index):
@@ -195,11 +196,13 @@ def quantile(backend: Backend, x: Tensor, quantiles: Any, kernel: Callable[[Tens
     Raises:
         AxisError, ArgumentTypeError, ValueError: see `check_quantile_input` and `quantile_values`.
     """
-    shape = tuple(backend.staticshape(x))
+    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
     check_quantile_input(backend.dtype(x), shape)
     x = backend.to_float(x)
     dtype = backend.dtype(x)
     native = backend.is_tensor(quantiles, only_native=True) and not isinstance(quantiles, np.ndarray)
+    q_shape: tuple[Any, ...]
+    host: np.ndarray | None
     if native and not backend.is_available(quantiles):
         q_shape, host = tuple(backend.staticshape(quantiles)), None
         flat: Any = backend.reshape(quantiles, (-1,))
@@ -217,7 +220,7 @@ def quantile(backend: Backend, x: Tensor, quantiles: Any, kernel: Callable[[Tens
 def _interpolated(backend: Backend, x: Tensor, q: Any, concrete: bool) -> Tensor:
     """Linear-interpolation quantiles `(len(q), *x.shape[:-1])` of float `x` along its last axis."""
     dtype = backend.dtype(x)
-    n = tuple(backend.staticshape(x))[-1]
+    n: int = tuple(backend.staticshape(x))[-1]  # type: ignore[assignment]  # checked non-empty; lazy sizes never reach here
     if concrete:  # positions on the host, in float64
         position = np.asarray(q, np.float64) * (n - 1)
         below = np.floor(position)
@@ -253,15 +256,34 @@ def _like(backend: Backend, values: np.ndarray, like: Tensor) -> Tensor:
 
 
 def check_bincount(dtype: DType, bins: Any, op: str = "bincount") -> int:
-    """The checks of `bincount`'s arguments that need no data; returns `bins` as an int.
+    """The checks of `bincount`'s (and `batched_bincount`'s) arguments that need no data; returns `bins` as an int.
 
     Raises:
-        ArgumentTypeError: for values that are not integers (bool included).
+        ArgumentTypeError: for values that are neither integers nor bools (which count as 0 and 1, as in
+            `numpy.bincount`), or `bins` that is not an int.
         ValueError: for a negative `bins`.
     """
-    if dtype.kind is not int:
-        raise ArgumentTypeError(f"{op}: x must hold integers, got {dtype.name}")
-    count = operator.index(bins)
+    if dtype.kind not in (bool, int):
+        raise ArgumentTypeError(f"{op}: x must hold integers (or bools), got {dtype.name}")
+    if isinstance(bins, bool):
+        raise ArgumentTypeError(f"{op}: bins must be an int, got bool {bins!r}")
+    try:
+        count = operator.index(bins)
+    except TypeError:
+        raise ArgumentTypeError(f"{op}: bins must be an int, got {type(bins).__name__} {bins!r}") from None
     if count < 0:
         raise ValueError(f"{op}: bins must be 0 or more, got {bins}")
     return count
+
+
+def check_counted_values(backend: Backend, x: Tensor, op: str = "bincount") -> None:
+    """Raises `ValueError` for a negative value among the integers `x` to count, as `numpy.bincount`.
+
+    Checked where the data is available (not inside `jit_compile`, where a backend drops them).
+    """
+    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
+    if None in shape or not math.prod(shape) or not backend.is_available(x):
+        return
+    if bool(backend.numpy(backend.any(backend.greater_than(0, x)))):
+        low = int(np.asarray(backend.numpy(x)).min())
+        raise ValueError(f"{op}: values must be 0 or more (as numpy.bincount), got {low}")

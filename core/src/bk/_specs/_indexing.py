@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .._errors import IndexOutOfRangeError, ShapeMismatchError
-from .._rules.indices import check_flat_index, index_needs_cast, unravel_shape
+from .._rules.indices import check_bincount, check_flat_index, index_needs_cast, unravel_shape
 from ._base import (
     INT64,
-    INTEGER_KINDS,
     NUMERIC,
     ShapeDtype,
     as_dtype_arg,
@@ -283,18 +282,19 @@ def _count_dtype(weights: ShapeDtype | None) -> Any:
     "Counts (int64), or sums of weights (weights' dtype; bool weights count as int64), of each integer in [0, bins) in the 1-D x: shape (bins,). A negative value raises ValueError (checked on the data).",
 )
 def _bincount(x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> ShapeDtype:
-    strong(x, "bincount", "x", INTEGER_KINDS)
+    count = check_bincount(strong(x, "bincount", "x").dtype, bins)
     weight = None if weights is None else strong(weights, "bincount", "weights")
-    return ShapeDtype((_int(bins, "bincount", "bins"),), _count_dtype(weight))
+    return ShapeDtype((count,), _count_dtype(weight))
 
 
 @spec_rule("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's.")
 def _batched_bincount(x: Tensor, weights: Tensor | None, bins: int) -> ShapeDtype:
-    operand = strong(x, "batched_bincount", "x", INTEGER_KINDS)
+    operand = strong(x, "batched_bincount", "x")
+    count = check_bincount(operand.dtype, bins, "batched_bincount")
     weight = None if weights is None else strong(weights, "batched_bincount", "weights")
     if operand.ndim != 2:
         raise ShapeMismatchError(f"batched_bincount: x must be (batch, n), got shape {operand.shape}")
-    return ShapeDtype((operand.shape[0], _int(bins, "batched_bincount", "bins")), _count_dtype(weight))
+    return ShapeDtype((operand.shape[0], count), _count_dtype(weight))
 
 
 @spec_rule(

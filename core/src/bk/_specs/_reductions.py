@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import ArgumentTypeError, AxisError
+from .._errors import ArgumentTypeError
 from .._rules.indices import check_quantile_input
 from ._base import INT64, ShapeDtype, as_operand, float_of, real_of, shape_of, single_axis, spec_rule, strong
 from ._blocks import BOOL_RESULT, SAME, WIDEN, reduction

@@ -13,6 +13,7 @@ from typing import Any, Final
 from .._axes import normalize_axes, normalize_axis
 from .._dtype import DType
 from .._errors import ArgumentTypeError, AxisError, ShapeMismatchError
+from .._rules.indices import index_needs_cast
 from ._base import (
     BOOL,
     INT64,
@@ -33,7 +34,6 @@ from ._base import (
 )
 from ._blocks import BOOL_RESULT, FLOAT_RESULT, SAME, WIDEN, binary, reduction, unary
 from ._shapes import _int
-from .._rules.indices import index_needs_cast
 
 Tensor = Any
 Axis = Any

@@ -432,19 +432,13 @@ class IndexingMixin:
 
     @needs("sum", "where")
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored.
-
-        Raises:
-            ValueError: for negative values, as NumPy.
-        """
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored (`bk._rules.indices` checks)."""
         xp = self.xp
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
+        bins = rules.check_bincount(self._dt(x), bins)  # type: ignore[attr-defined]
         if self._dt(x).kind is bool:  # type: ignore[attr-defined]
             x = self._astype(x, _INT64)  # type: ignore[attr-defined]
-        if math.prod(x.shape) and bool(xp.any(x < 0)):
-            raise ValueError("bincount: values must not be negative, as in NumPy")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         hits = x[:, None] == self._indices(np.arange(bins), x)[None, :]
         if weights is None:
             return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]

@@ -138,10 +138,10 @@ class IndexingMixin:
         return result.at[rows, index].add(jnp.where(inside, weights, 0), mode="drop")
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped."""
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if _concrete(x) and x.size and np.asarray(x).min() < 0:
-            raise ValueError("the values to count must not be negative, as in numpy.bincount")
+        bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         x = jnp.where((x >= 0) & (x < bins), x, bins)  # under jit: negative values would wrap around; move them out
         source = jnp.ones(x.shape, self._jax_dtype(_INT64)) if weights is None else self._t(weights)  # type: ignore[attr-defined]
         if source.dtype == np.bool_:

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
 from bk._axes import normalize_axis
 from bk._errors import check_tensor_argument
 from bk._rules import indices as rules
@@ -334,17 +334,10 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored.
-
-        Raises:
-            ValueError: for a negative `bins` or a negative value in `x`.
-            ArgumentTypeError: for `x` that is not of an integer dtype.
-        """
+        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored (`bk._rules.indices` checks)."""
         x = np.asarray(x)
-        if x.dtype.kind not in "iu":
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
+        bins = rules.check_bincount(self.dtype(x), bins)
+        rules.check_counted_values(self, x)
         if weights is None:
             return np.bincount(x, minlength=bins)[:bins]
         weights = np.asarray(weights)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -486,15 +485,11 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
-        if bins < 0:
-            raise ValueError(f"bincount: bins must be 0 or more but got {bins}")
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if not x.dtype.is_integer:
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype.name}")
+        bins = rules.check_bincount(from_tf_dtype(x.dtype), bins)
         x = tf.cast(x, tf.int64)
-        if _is_eager(x) and tf.size(x) > 0 and bool(tf.reduce_any(x < 0)):
-            raise ValueError(f"bincount: values must be 0 or more (as NumPy) but got {int(tf.reduce_min(x))}")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x, bins)
         if weights is None:
@@ -512,9 +507,9 @@ class IndexingMixin:
 
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of every row of `(batch, n)` indices, in one call."""
-        if bins < 0:
-            raise ValueError(f"batched_bincount: bins must be 0 or more but got {bins}")
-        x = tf.cast(self._t(x), tf.int64)
+        x = self._t(x)
+        bins = rules.check_bincount(from_tf_dtype(x.dtype), bins, "batched_bincount")
+        x = tf.cast(x, tf.int64)
         batch = x.shape[0]
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x + tf.range(batch, dtype=tf.int64)[:, None] * bins, batch * bins)

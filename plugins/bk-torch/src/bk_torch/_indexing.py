@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -155,19 +154,11 @@ class IndexingMixin:
         return result.scatter_add(1, index, weights)[:, :bins]
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped.
-
-        Raises:
-            ValueError: for negative values, as NumPy.
-        """
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if x.is_floating_point() or x.is_complex() or x.dtype == torch.bool:
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
+        bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
         x = x.to(torch.int64)
-        if x.numel() and bool((x < 0).any()):
-            raise ValueError("bincount: values must not be negative")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         inside = (x >= 0) & (x < bins)
         index = torch.where(inside, x, bins)
         if weights is None:

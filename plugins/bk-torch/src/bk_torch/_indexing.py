@@ -179,7 +179,7 @@ class IndexingMixin:
         Raises:
             IndexOutOfRangeError: for a start outside `[0, size)`.
         """
-        x, indices = self._t(x), self._t(indices).to(torch.int64)
+        x, indices = self._t(x), self._index_tensor(indices, "indexed_segment_sum")
         self._same_device(x, indices)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
         x, result_dtype = _widened(x)  # sums widen as in `sum`
@@ -226,13 +226,11 @@ class IndexingMixin:
         return self._gather(values, indices, 0, "gather_1d")
 
     def _gather(self, values: Tensor, indices: Tensor, axis: int, op: str) -> Tensor:
-        values, indices = self._t(values), self._t(indices)
-        if (indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool) and index_needs_cast(self.dtype(indices), indices.numel(), op):  # type: ignore[attr-defined]
-            indices = indices.to(torch.int64)
+        values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
         axis = normalize_axis(axis, values.ndim, op)
         try:
-            return values[(slice(None),) * axis + (indices.to(torch.int64),)]
+            return values[(slice(None),) * axis + (indices,)]
         except IndexError as err:
             reraise_as(IndexOutOfRangeError, op, err)
 
@@ -256,8 +254,16 @@ class IndexingMixin:
         values, indices = self._t(values), self._t(indices)
         return self._batched_gather(values[None], indices[None], "gather_nd")[0]
 
+    def _index_tensor(self, indices: Tensor, op: str) -> torch.Tensor:
+        """Indices as int64; bool, float and complex ones go to the core's rule (`bk._rules.indices`), which
+        refuses them (PyTorch would take booleans as a mask, floats as truncated ints) or casts an empty `[]`."""
+        indices = self._t(indices)
+        if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
+            index_needs_cast(self.dtype(indices), indices.numel(), op)  # type: ignore[attr-defined]
+        return indices.to(torch.int64)
+
     def _batched_gather(self, values: Tensor, indices: Tensor, op: str) -> Tensor:
-        values, indices = self._t(values), self._t(indices).to(torch.int64)
+        values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
         if indices.shape[-1] != values.ndim - 2:
             raise ShapeMismatchError(
@@ -304,7 +310,7 @@ class IndexingMixin:
     def _scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str, op: str) -> Tensor:
         if mode not in _SCATTER_MODES:
             raise ValueError(f"{op}: mode must be one of {_SCATTER_MODES} but got {mode!r}")
-        base_grid, indices, values = self._t(base_grid), self._t(indices).to(torch.int64), self._t(values)
+        base_grid, indices, values = self._t(base_grid), self._index_tensor(indices, op), self._t(values)
         self._same_device(base_grid, indices, values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")

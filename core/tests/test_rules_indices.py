@@ -230,6 +230,11 @@ def test_quantile_kernel_gets_float_values_and_flat_quantiles(sorting):
     assert result.shape == (2, 1, 3) and result.dtype == np.float32
 
 
+def test_quantile_kernel_may_decline(sorting):
+    result = rules.quantile(sorting, _X, [0.25, 0.75], lambda values, q: NotImplemented)  # the composite steps in
+    np.testing.assert_allclose(result, np.quantile(_X.astype(np.float64), [0.25, 0.75], axis=-1), rtol=1e-6)
+
+
 # ---------------------------------------------------------------- bincount
 
 

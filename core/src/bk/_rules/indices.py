@@ -134,10 +134,7 @@ def unravel_index(backend: Backend, flat_index: Tensor, shape: Any, kernel: Call
     wide = flat_index if dtype == _INT64 else backend.cast(flat_index, _INT64)  # strides may not fit a narrow dtype
     count = None if None in index_shape else math.prod(index_shape)
     if count and backend.is_available(flat_index):
-        outside = backend.or_(backend.greater_than(0, wide), backend.greater_or_equal(wide, math.prod(sizes)))
-        if bool(backend.numpy(backend.any(outside))):  # only then the indices come to the host, for the message
-            host = np.asarray(backend.numpy(wide)).reshape(-1)
-            check_flat_range(int(host.min()), int(host.max()), sizes)
+        check_flat_range(_extreme(backend, wide, "min"), _extreme(backend, wide, "max"), sizes)
     if not sizes:  # no axes: one empty multi-index per flat index
         return backend.zeros((*index_shape, 0), dtype)
     if kernel is not None:
@@ -174,7 +171,7 @@ def quantile_values(quantiles: Any, op: str = "quantile") -> np.ndarray:
         ValueError: for a quantile outside `[0, 1]` or NaN, as `numpy.quantile`.
     """
     q = np.asarray(quantiles, dtype=np.float64)
-    if q.size and not bool(np.all((q >= 0) & (q <= 1))):
+    if q.size and not (q.min() >= 0 and q.max() <= 1):  # NaN fails both comparisons
         raise ValueError(f"{op}: quantiles must lie in [0, 1], got {q.tolist()}")
     return q
 
@@ -191,7 +188,8 @@ def quantile(backend: Backend, x: Tensor, quantiles: Any, kernel: Callable[[Tens
         quantiles: A number, a sequence, a NumPy array or a native tensor (traced tensors are not checked).
         kernel: The framework's own `(x, q) -> (len(q), *x.shape[:-1])` for float `x` and 1-D `q`
             (float64 NumPy values, or a native tensor where they are traced), called on checked
-            input; without it the composite sorts and interpolates.
+            input; it may return `NotImplemented` for input the framework cannot take. Without it
+            (or then) the composite sorts and interpolates.
 
     Raises:
         AxisError, ArgumentTypeError, ValueError: see `check_quantile_input` and `quantile_values`.
@@ -209,9 +207,8 @@ def quantile(backend: Backend, x: Tensor, quantiles: Any, kernel: Callable[[Tens
     else:
         host = quantile_values(backend.numpy(quantiles) if native else quantiles)
         q_shape, flat = host.shape, host.reshape(-1)
-    if kernel is not None:
-        result = kernel(x, flat)
-    else:
+    result = NotImplemented if kernel is None else kernel(x, flat)
+    if result is NotImplemented:
         result = _interpolated(backend, x, flat, host is not None)
     result = backend.reshape(result, (*q_shape, *shape[:-1]))
     return result if backend.dtype(result) == dtype else backend.cast(result, dtype)
@@ -284,6 +281,14 @@ def check_counted_values(backend: Backend, x: Tensor, op: str = "bincount") -> N
     shape: tuple[Any, ...] = tuple(backend.staticshape(x))
     if None in shape or not math.prod(shape) or not backend.is_available(x):
         return
-    if bool(backend.numpy(backend.any(backend.greater_than(0, x)))):
-        low = int(np.asarray(backend.numpy(x)).min())
+    low = _extreme(backend, x, "min")
+    if low < 0:
         raise ValueError(f"{op}: values must be 0 or more (as numpy.bincount), got {low}")
+
+
+def _extreme(backend: Backend, x: Tensor, reduction: str) -> int:
+    """The smallest (`'min'`) or largest (`'max'`) of the integers `x` (not empty, its data available): a
+    reduction where the backend has one (only the number comes to the host), else on the host."""
+    if not isinstance(x, np.ndarray) and backend.supports(reduction):
+        return int(backend.numpy(getattr(backend, reduction)(x)))
+    return int(getattr(np.asarray(backend.numpy(x)), reduction)())

@@ -481,9 +481,18 @@ class MathMixin:
         return _narrowed(torch.cumsum(x, dim=dim), result)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`:
-        sort and interpolate, since `torch.quantile` takes no 2-D quantiles, no empty batch and no half floats)."""
-        return quantile_rule(self, self._t(x), quantiles)  # type: ignore[arg-type]
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`
+        checks and shapes; `torch.quantile` computes where it can)."""
+        return quantile_rule(self, self._t(x), quantiles, _torch_quantile)  # type: ignore[arg-type]
+
+
+def _torch_quantile(x: torch.Tensor, q: Any) -> Any:
+    """`torch.quantile` along the last axis for 1-D `q`; `NotImplemented` where PyTorch refuses the input
+    (no elements, or more than 2**24), so that the core's composite computes it."""
+    if x.numel() == 0 or x.numel() > 2**24:
+        return NotImplemented
+    wide = x if x.dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
+    return torch.quantile(wide, torch.as_tensor(q, dtype=wide.dtype, device=x.device), dim=-1)
 
 
 def _real_only(op: str, x: torch.Tensor) -> torch.Tensor:

@@ -24,6 +24,7 @@ from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
 from ._dtype import DType
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
+from ._rules.indices import index_needs_cast
 from ._rules.reductions import accumulation_type
 
 __all__ = ["StandardOpsMixin", "accumulation_type"]
@@ -716,8 +717,8 @@ class StandardOpsMixin(DTypeQueriesMixin):
         x, indices = self._std_tensor(x, "take_along_axis"), self._std_tensor(indices, "take_along_axis", "indices")
         shape, index_shape = tuple(self.staticshape(x)), tuple(self.staticshape(indices))
         axis = normalize_axis(axis, len(shape), "take_along_axis")
-        if self.dtype(indices).kind is not int:
-            raise ArgumentTypeError(f"take_along_axis: indices must be integers, not {self.dtype(indices)}")
+        if index_needs_cast(self.dtype(indices), math.prod(index_shape) if None not in index_shape else None, "take_along_axis"):
+            indices = self.cast(indices, DType(int, 64))
         if len(index_shape) != len(shape):
             raise ShapeMismatchError(f"take_along_axis: indices of shape {index_shape} must have the rank of x, shape {shape}")
         x, indices = self.moveaxis(x, axis, -1), self.moveaxis(indices, axis, -1)

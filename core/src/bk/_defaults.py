@@ -661,14 +661,9 @@ class GenericDefaultsMixin(CatalogueMixin):
             ArgumentTypeError: for flat indices that are not integers (bools included).
             ValueError: for a flat index outside `[0, prod(shape))` (checked on the data).
         """
-        dtype = self.dtype(flat_index)
-        if dtype.kind is not int:
-            raise ArgumentTypeError(f"unravel_index: flat_index must hold integers, got {dtype}")
-        size = math.prod(shape)
-        if bool(self.numpy(self.any(self.or_(self.greater_than(0, flat_index), self.greater_or_equal(flat_index, size))))):
-            raise ValueError(f"unravel_index: a flat index lies outside [0, {size}) for shape {tuple(shape)}")
-        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
-        return self.stack([self.mod(self.floordiv(flat_index, stride), size) for stride, size in zip(strides, shape, strict=True)], -1)
+        from ._rules.indices import unravel_index  # the rule and its composite, shared with the plugins
+
+        return unravel_index(self, flat_index, shape)
 
     @generic("as_tensor", "cast", "dtype", "sum", "clip", "all", "where", "mod", "sub", "mul", "and_", "greater_or_equal", "greater_than")
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import ArgumentTypeError, IndexOutOfRangeError, ShapeMismatchError
+from .._errors import IndexOutOfRangeError, ShapeMismatchError
+from .._rules.indices import check_bincount, check_flat_index, index_needs_cast, unravel_shape
 from ._base import (
     INT64,
-    INTEGER_KINDS,
     NUMERIC,
     ShapeDtype,
     as_dtype_arg,
@@ -27,7 +27,6 @@ Tensor = Any
 Axis = Any
 DTypeLike = Any
 
-_INT_ONLY: Final = frozenset({int})
 _INDEX_KINDS: Final = "Indices must be integers (bool or float indices raise ArgumentTypeError)."
 
 
@@ -37,8 +36,7 @@ def _indices(value: Any, op: str, name: str = "indices") -> ShapeDtype:
         operand = given
     else:  # a Python number: bool, int, float or complex as a 0-d index
         operand = ShapeDtype((), INT64 if given.kind is int else as_tensor_dtype(given))
-    if operand.dtype.kind is not int and not (operand.size == 0 and operand.dtype.kind is float):
-        raise ArgumentTypeError(f"{op}: {name} must be integers, got {operand.dtype.name}")
+    index_needs_cast(operand.dtype, operand.size, op, name)
     return operand
 
 
@@ -284,18 +282,19 @@ def _count_dtype(weights: ShapeDtype | None) -> Any:
     "Counts (int64), or sums of weights (weights' dtype; bool weights count as int64), of each integer in [0, bins) in the 1-D x: shape (bins,). A negative value raises ValueError (checked on the data).",
 )
 def _bincount(x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> ShapeDtype:
-    strong(x, "bincount", "x", INTEGER_KINDS)
+    count = check_bincount(strong(x, "bincount", "x").dtype, bins)
     weight = None if weights is None else strong(weights, "bincount", "weights")
-    return ShapeDtype((_int(bins, "bincount", "bins"),), _count_dtype(weight))
+    return ShapeDtype((count,), _count_dtype(weight))
 
 
 @spec_rule("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's.")
 def _batched_bincount(x: Tensor, weights: Tensor | None, bins: int) -> ShapeDtype:
-    operand = strong(x, "batched_bincount", "x", INTEGER_KINDS)
+    operand = strong(x, "batched_bincount", "x")
+    count = check_bincount(operand.dtype, bins, "batched_bincount")
     weight = None if weights is None else strong(weights, "batched_bincount", "weights")
     if operand.ndim != 2:
         raise ShapeMismatchError(f"batched_bincount: x must be (batch, n), got shape {operand.shape}")
-    return ShapeDtype((operand.shape[0], _int(bins, "batched_bincount", "bins")), _count_dtype(weight))
+    return ShapeDtype((operand.shape[0], count), _count_dtype(weight))
 
 
 @spec_rule(
@@ -321,8 +320,9 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
     "Multi-indices of flat indices into an array of shape (C order): shape flat_index.shape + (len(shape),), flat_index's dtype. Non-integer indices (bool included) raise ArgumentTypeError, a flat index outside [0, size) ValueError (checked on the data).",
 )
 def _unravel_index(flat_index: Tensor, shape: Any) -> ShapeDtype:
-    index = strong(flat_index, "unravel_index", "flat_index", _INT_ONLY)
-    sizes = tuple(shape)
+    index = strong(flat_index, "unravel_index", "flat_index")
+    check_flat_index(index.dtype)
+    sizes = unravel_shape(shape)
     return ShapeDtype((*index.shape, len(sizes)), index.dtype)
 
 

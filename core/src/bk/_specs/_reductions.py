@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import ArgumentTypeError, AxisError
+from .._errors import ArgumentTypeError
+from .._rules.indices import check_quantile_input
 from .._rules.reductions import check_nonempty
 from ._base import INT64, ShapeDtype, as_operand, float_of, real_of, shape_of, single_axis, spec_rule, strong
 from ._blocks import BOOL_RESULT, SAME, WIDEN, reduction
@@ -83,10 +84,6 @@ def _cumsum(x: Tensor, axis: Axis) -> ShapeDtype:
 )
 def _quantile(x: Tensor, quantiles: Tensor) -> ShapeDtype:
     operand = strong(x, "quantile", "x")
-    if operand.ndim == 0:
-        raise AxisError("quantile: a 0-d tensor has no last axis to take quantiles along")
-    if operand.dtype.kind is complex:
-        raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-    check_nonempty("quantile", operand.shape, (operand.ndim - 1,))
+    check_quantile_input(operand.dtype, operand.shape)
     q = as_operand(quantiles, "quantile", "quantiles")
     return ShapeDtype((*shape_of(q), *operand.shape[:-1]), float_of(operand.dtype))

@@ -13,6 +13,7 @@ from typing import Any, Final
 from .._axes import normalize_axes, normalize_axis
 from .._dtype import DType
 from .._errors import ArgumentTypeError, AxisError, ShapeMismatchError
+from .._rules.indices import index_needs_cast
 from ._base import (
     BOOL,
     INT64,
@@ -290,8 +291,7 @@ def _take_along_axis(x: Tensor, indices: Tensor, axis: Axis = -1) -> ShapeDtype:
     operand = strong(x, "take_along_axis", "x")
     index = strong(indices, "take_along_axis", "indices")
     position = normalize_axis(axis, operand.ndim, "take_along_axis")
-    if index.dtype.kind is not int:
-        raise ArgumentTypeError(f"take_along_axis: indices must be integers, not {index.dtype}")
+    index_needs_cast(index.dtype, index.size, "take_along_axis")
     if index.ndim != operand.ndim:
         raise ShapeMismatchError(f"take_along_axis: indices of shape {index.shape} must have the rank of x, shape {operand.shape}")
     others = [s for i, s in enumerate(operand.shape) if i != position]

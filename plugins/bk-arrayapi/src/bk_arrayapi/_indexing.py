@@ -16,6 +16,8 @@ import numpy as np
 
 from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
 from ._needs import needs
 
@@ -69,8 +71,7 @@ class IndexingMixin:
             IndexOutOfRangeError: for an index `>= n` or `< -n`.
         """
         indices = self._native(indices, op)  # type: ignore[attr-defined]
-        if self._dt(indices).kind is not int and math.prod(indices.shape):  # type: ignore[attr-defined]
-            raise ArgumentTypeError(f"{op}: indices must be integers, not {self._dt(indices)}")  # type: ignore[attr-defined]
+        index_needs_cast(self._dt(indices), math.prod(indices.shape), op)  # type: ignore[attr-defined]
         indices = self._astype(indices, _INT64)  # type: ignore[attr-defined]
         if math.prod(indices.shape) and bool(self.xp.any((indices < -n) | (indices >= n))):
             bad = self.numpy(indices)  # type: ignore[attr-defined]
@@ -431,19 +432,13 @@ class IndexingMixin:
 
     @needs("sum", "where")
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored.
-
-        Raises:
-            ValueError: for negative values, as NumPy.
-        """
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored (`bk._rules.indices` checks)."""
         xp = self.xp
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
+        bins = rules.check_bincount(self._dt(x), bins)  # type: ignore[attr-defined]
         if self._dt(x).kind is bool:  # type: ignore[attr-defined]
             x = self._astype(x, _INT64)  # type: ignore[attr-defined]
-        if math.prod(x.shape) and bool(xp.any(x < 0)):
-            raise ValueError("bincount: values must not be negative, as in NumPy")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         hits = x[:, None] == self._indices(np.arange(bins), x)[None, :]
         if weights is None:
             return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]
@@ -470,24 +465,8 @@ class IndexingMixin:
     @needs("stack", "any")
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in the
-        dtype of the flat indices.
-
-        Raises:
-            ValueError: for an index outside `[0, prod(shape))`, as NumPy.
-        """
-        xp = self.xp
-        flat = self._native(flat_index, "unravel_index")  # type: ignore[attr-defined]
-        size = math.prod(shape)
-        dtype = self._dt(flat)  # type: ignore[attr-defined]
-        if dtype.kind is not int:
-            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {dtype}")
-        wide = self._astype(flat, _INT64)  # type: ignore[attr-defined]  # strides may not fit a narrow dtype
-        if math.prod(wide.shape) and bool(xp.any((wide < 0) | (wide >= size))):
-            bad = self.numpy(wide)  # type: ignore[attr-defined]
-            outside = bad[(bad < 0) | (bad >= size)]
-            raise ValueError(f"unravel_index: index {int(outside[0])} is out of range for an array of size {size} (shape {tuple(shape)})")
-        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
-        return self._astype(xp.stack([wide // stride % dim for stride, dim in zip(strides, shape, strict=True)], axis=-1), dtype)  # type: ignore[attr-defined]
+        dtype of the flat indices (`bk._rules.indices`)."""
+        return rules.unravel_index(self, self._native(flat_index, "unravel_index"), shape)  # type: ignore[arg-type, attr-defined]
 
     # ------------------------------------------------------------ diagonals
 

@@ -18,6 +18,7 @@ from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._needs import needs
@@ -515,25 +516,8 @@ class MathMixin:
         axis = normalize_axis(axis, len(x.shape), "cumsum")
         return self.xp.cumulative_sum(self._astype(x, self._sum_dtype(x)), axis=axis)
 
-    @needs("sort", "take", "isnan", "any", "where", "full_like")
+    @needs("sort", "take", "isnan", "any", "where", "floor", "minimum")
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Quantiles of the last axis by linear interpolation (NumPy's default), shaped `(quantiles, *x.shape[:-1])`."""
-        x = self._floats(x, "quantile")
-        normalize_axis(-1, len(x.shape), "quantile")  # a 0-d tensor has no last axis: AxisError
-        if self._dt(x).kind is complex:
-            raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        check_nonempty("quantile", x.shape, (len(x.shape) - 1,))
-        xp = self.xp
-        q = np.asarray(self.numpy(quantiles) if isinstance(quantiles, self._array_type) else quantiles, dtype=np.float64)  # type: ignore[attr-defined]
-        ordered = xp.sort(x, axis=-1)
-        n = x.shape[-1]
-        position = q.reshape(-1) * (n - 1)
-        low, high = np.floor(position).astype(np.int64), np.ceil(position).astype(np.int64)
-        weight = xp.asarray(position - low, dtype=x.dtype, device=self._ref(x))  # type: ignore[attr-defined]
-        lower = xp.take(ordered, xp.asarray(low, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
-        upper = xp.take(ordered, xp.asarray(high, dtype=self._index_dtype, device=self._ref(x)), axis=-1)  # type: ignore[attr-defined]
-        result = lower + (upper - lower) * weight
-        if self._dt(x).kind is float:  # NaN anywhere in a row makes its quantiles NaN, as NumPy
-            result = xp.where(xp.any(xp.isnan(x), axis=-1, keepdims=True), xp.full_like(result, float("nan")), result)
-        result = xp.permute_dims(result, (len(x.shape) - 1, *range(len(x.shape) - 1)))
-        return result[0, ...] if q.ndim == 0 else xp.reshape(result, (*q.shape, *x.shape[:-1]))
+        """Quantiles of the last axis by linear interpolation (NumPy's default), shaped `(quantiles, *x.shape[:-1])`
+        (`bk._rules.indices`: sort and interpolate)."""
+        return quantile_rule(self, self._native(x, "quantile"), quantiles)  # type: ignore[arg-type, attr-defined]

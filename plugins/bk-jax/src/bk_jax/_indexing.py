@@ -10,8 +10,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError, from_numpy_dtype
 from bk._axes import normalize_axis
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
 Tensor = Any
 
@@ -33,14 +35,14 @@ def _index_array(indices: Any, size: int, op: str, what: str = "index") -> Any:
     if isinstance(indices, jax.core.Tracer):
         return jnp.where(indices < 0, indices + size, indices)
     host = np.asarray(indices)
-    if host.dtype.kind not in "iu":
-        raise ArgumentTypeError(f"{op}: indices must be integers, got {host.dtype}")
+    if host.dtype.kind not in "iu" and index_needs_cast(from_numpy_dtype(host.dtype), host.size, op):
+        host = host.astype(np.int32)
     if host.size and (host.min() < -size or host.max() >= size):
         bad = host[(host < -size) | (host >= size)].reshape(-1)[0]
         raise IndexOutOfRangeError(f"{op}: {what} {bad} is out of range for a dimension of size {size}")
     if host.size and host.min() < 0:
         return jnp.asarray(np.where(host < 0, host + size, host))
-    return indices if isinstance(indices, jax.Array) else jnp.asarray(host)
+    return indices if isinstance(indices, jax.Array) and indices.dtype == host.dtype else jnp.asarray(host)
 
 
 def _index_vectors(indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
@@ -136,10 +138,10 @@ class IndexingMixin:
         return result.at[rows, index].add(jnp.where(inside, weights, 0), mode="drop")
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped."""
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if _concrete(x) and x.size and np.asarray(x).min() < 0:
-            raise ValueError("the values to count must not be negative, as in numpy.bincount")
+        bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         x = jnp.where((x >= 0) & (x < bins), x, bins)  # under jit: negative values would wrap around; move them out
         source = jnp.ones(x.shape, self._jax_dtype(_INT64)) if weights is None else self._t(weights)  # type: ignore[attr-defined]
         if source.dtype == np.bool_:
@@ -189,18 +191,8 @@ class IndexingMixin:
         return jnp.take(values, indices, axis=0, mode="clip")
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`.
-
-        Raises:
-            ValueError: for a flat index outside `[0, prod(shape))`, as `numpy.unravel_index`.
-        """
-        flat_index = self._t(flat_index)
-        if not jnp.issubdtype(flat_index.dtype, jnp.integer):
-            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
-        size = int(np.prod(shape))
-        if _concrete(flat_index) and flat_index.size and (np.asarray(flat_index).min() < 0 or np.asarray(flat_index).max() >= size):
-            raise ValueError(f"flat indices must lie in [0, {size}) for shape {tuple(shape)}")
-        return jnp.stack(jnp.unravel_index(flat_index, tuple(int(s) for s in shape)), -1).astype(flat_index.dtype)
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk._rules.indices`)."""
+        return rules.unravel_index(self, self._t(flat_index), shape, lambda flat, sizes: jnp.stack(jnp.unravel_index(flat, sizes), -1))  # type: ignore[arg-type]
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
         """`tensor[slices]`: slices (negative steps too), ints and integer tensors, `None` and `...`.

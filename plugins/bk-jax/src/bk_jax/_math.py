@@ -15,6 +15,7 @@ from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explai
 from bk._axes import normalize_axes, normalize_axis
 from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import check_nonempty, numpy_accumulation_type
 
 Tensor = Any
@@ -569,17 +570,8 @@ class MathMixin:
         return jnp.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"), dtype=self._wide(x))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
-        x = self._t(x)
-        if x.dtype.kind == "c":
-            raise ArgumentTypeError(f"quantile: complex values have no order, so no quantiles (got {x.dtype})")
-        if x.ndim:
-            check_nonempty("quantile", x.shape, (x.ndim - 1,))
-        x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
-        quantiles = jnp.asarray(quantiles, x.dtype)
-        if _concrete(quantiles) and quantiles.size and (np.min(np.asarray(quantiles)) < 0 or np.max(np.asarray(quantiles)) > 1):
-            raise ValueError(f"quantiles must lie in [0, 1], got {np.asarray(quantiles).tolist()}")
-        return jnp.quantile(x, quantiles, axis=-1)
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`)."""
+        return quantile_rule(self, self._t(x), quantiles, lambda values, q: jnp.quantile(values, jnp.asarray(q, values.dtype), axis=-1))  # type: ignore[attr-defined, arg-type]
 
 
 def _no_complex(x: Tensor, op: str) -> None:

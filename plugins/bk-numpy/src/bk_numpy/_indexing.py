@@ -7,9 +7,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
 from bk._axes import normalize_axis
 from bk._errors import check_tensor_argument
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
 from ._dtypes import binary_dtype
 from ._errors import reraise
@@ -94,10 +96,8 @@ class IndexingMixin:
             AxisError: for an axis out of range.
         """
         indices = np.asarray(indices)
-        if indices.dtype.kind not in "iu":
-            if indices.size:
-                raise ArgumentTypeError(f"gather: indices must be integers, got {indices.dtype}")
-            indices = indices.astype(np.intp)  # `[]` is float64 as an array
+        if indices.dtype.kind not in "iu" and index_needs_cast(self.dtype(indices), indices.size, "gather"):
+            indices = indices.astype(np.intp)
         try:
             return np.take(np.asarray(values), indices, axis=axis)
         except (IndexError, ValueError) as error:
@@ -307,16 +307,8 @@ class IndexingMixin:
         return tuple(parts)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index`.
-
-        Raises:
-            ArgumentTypeError: for indices that are not integers (bools included).
-            ValueError: for a flat index outside `[0, size)`.
-        """
-        flat_index = np.asarray(flat_index)
-        if flat_index.dtype.kind not in "iu":
-            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
-        return np.stack(np.unravel_index(flat_index, tuple(shape)), -1).astype(flat_index.dtype, copy=False)
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk._rules.indices`)."""
+        return rules.unravel_index(self, np.asarray(flat_index), shape, lambda flat, sizes: np.stack(np.unravel_index(flat, sizes), -1))
 
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:
         """Flat indices of `(..., ndims)` multi-indices (C order), in the dtype of `multi_index`.
@@ -342,17 +334,10 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored.
-
-        Raises:
-            ValueError: for a negative `bins` or a negative value in `x`.
-            ArgumentTypeError: for `x` that is not of an integer dtype.
-        """
+        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored (`bk._rules.indices` checks)."""
         x = np.asarray(x)
-        if x.dtype.kind not in "iu":
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
+        bins = rules.check_bincount(self.dtype(x), bins)
+        rules.check_counted_values(self, x)
         if weights is None:
             return np.bincount(x, minlength=bins)[:bins]
         weights = np.asarray(weights)

@@ -21,7 +21,7 @@ from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
 from bk._kernels import explain_failure
 from bk._rules.clip import clip as clip_rule
-from bk._rules.reductions import check_nonempty
+from bk._rules.indices import quantile as quantile_rule
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -597,13 +597,8 @@ class MathMixin:
         return np.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
-        x = _floats(x)
-        normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
-        if x.dtype.kind == "c":
-            raise ArgumentTypeError("quantile: complex values have no order; take abs() or real() first")
-        check_nonempty("quantile", x.shape, (x.ndim - 1,))
-        return np.quantile(x, np.asarray(quantiles, dtype=np.float64), axis=-1).astype(x.dtype, copy=False)
+        """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`)."""
+        return quantile_rule(self, _floats(x), quantiles, lambda values, q: np.quantile(values, q, axis=-1))
 
     # ------------------------------------------------------------ precision-aware conversions
 

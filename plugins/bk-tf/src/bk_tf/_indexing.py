@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
-from ._dtypes import to_tf_dtype
+from ._dtypes import from_tf_dtype, to_tf_dtype
 from ._framework import tf
 
 __all__ = ["IndexingMixin"]
@@ -38,8 +39,8 @@ def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
     Eagerly an index outside `[-size, size)` raises `IndexOutOfRangeError`; while tracing the check is left to TensorFlow's kernels.
     """
     if indices.dtype not in (tf.int32, tf.int64):
-        if not indices.dtype.is_integer:  # booleans too: NumPy refuses them as gather indices
-            raise ArgumentTypeError(f"{op}: indices must be integers but have dtype {indices.dtype.name}")
+        if not indices.dtype.is_integer:  # bk._rules.indices decides: empty floats (`[]`) are cast, the others raise
+            index_needs_cast(from_tf_dtype(indices.dtype), indices.shape.num_elements(), op)
         indices = tf.cast(indices, tf.int64)
     sizes = tf.cast(sizes, indices.dtype)
     if not _is_eager(indices):
@@ -484,15 +485,11 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored."""
-        if bins < 0:
-            raise ValueError(f"bincount: bins must be 0 or more but got {bins}")
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if not x.dtype.is_integer:
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype.name}")
+        bins = rules.check_bincount(from_tf_dtype(x.dtype), bins)
         x = tf.cast(x, tf.int64)
-        if _is_eager(x) and tf.size(x) > 0 and bool(tf.reduce_any(x < 0)):
-            raise ValueError(f"bincount: values must be 0 or more (as NumPy) but got {int(tf.reduce_min(x))}")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x, bins)
         if weights is None:
@@ -504,39 +501,15 @@ class IndexingMixin:
         return tf.math.unsorted_segment_sum(weights, target, bins + 1)[:bins]
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of integer flat indices into an array of `shape` (C order), in their dtype.
-
-        Raises:
-            ArgumentTypeError: for indices that are not integers (booleans included, as NumPy).
-            ValueError: (eagerly) for an index outside `[0, prod(shape))`, as NumPy.
-        """
-        flat_index = self._t(flat_index)
-        if not flat_index.dtype.is_integer:
-            raise ArgumentTypeError(f"unravel_index: indices must be integers but have dtype {flat_index.dtype.name}")
-        shape = [int(s) for s in shape]
-        size = math.prod(shape)
-        dtype = flat_index.dtype
-        if _is_eager(flat_index) and tf.size(flat_index) > 0:
-            outside = flat_index < tf.zeros((), dtype)
-            if size <= dtype.max:
-                outside = tf.logical_or(outside, flat_index >= tf.constant(size, dtype))
-            if bool(tf.reduce_any(outside)):
-                first = tf.boolean_mask(flat_index, outside)[0].numpy()
-                raise ValueError(f"unravel_index: index {first.tolist()} is out of bounds for an array of size {size}")
-        strides = [math.prod(shape[i + 1 :]) for i in range(len(shape))]
-        parts = [
-            tf.math.floormod(tf.math.floordiv(flat_index, tf.constant(stride, dtype)), tf.constant(max(n, 1), dtype))
-            if stride <= dtype.max
-            else tf.zeros_like(flat_index)  # a stride beyond the dtype: every index lies in the first block
-            for stride, n in zip(strides, shape, strict=True)
-        ]
-        return tf.stack(parts, axis=-1) if parts else tf.zeros(tf.concat([tf.shape(flat_index), [0]], 0), dtype)
+        """Multi-indices `(..., len(shape))` of integer flat indices into an array of `shape` (C order), in their dtype
+        (`bk._rules.indices`; the range is checked eagerly only)."""
+        return rules.unravel_index(self, self._t(flat_index), shape)  # type: ignore[arg-type]
 
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of every row of `(batch, n)` indices, in one call."""
-        if bins < 0:
-            raise ValueError(f"batched_bincount: bins must be 0 or more but got {bins}")
-        x = tf.cast(self._t(x), tf.int64)
+        x = self._t(x)
+        bins = rules.check_bincount(from_tf_dtype(x.dtype), bins, "batched_bincount")
+        x = tf.cast(x, tf.int64)
         batch = x.shape[0]
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x + tf.range(batch, dtype=tf.int64)[:, None] * bins, batch * bins)

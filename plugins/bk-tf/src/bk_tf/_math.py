@@ -19,6 +19,7 @@ from bk._kernels import spec_verdict
 from bk._rules.clip import clip as clip_rule
 from bk._rules.clip import limit
 from bk._rules.compare import comparison_constant
+from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
@@ -667,32 +668,9 @@ class MathMixin:
         return tf.cumsum(x, axis=normalize_axis(axis, x.shape.rank, "cumsum"))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
-        x = self._floats(x)
-        normalize_axis(-1, x.shape.rank, "quantile")  # AxisError for a 0-d tensor, which has no last axis
-        if x.dtype.is_complex:
-            raise ArgumentTypeError(f"quantile: complex values have no order, got {x.dtype.name}")
-        check_nonempty("quantile", x.shape.as_list(), (x.shape.rank - 1,))
-        # Python floats in float64 (tf.convert_to_tensor would make them float32 and round 0.37 to 0.3700000047...)
-        q = tf.cast(quantiles if isinstance(quantiles, (tf.Tensor, tf.Variable)) else np.asarray(quantiles, np.float64), tf.float64)
-        if hasattr(q, "numpy") and tf.size(q) > 0 and not bool(tf.reduce_all((q >= 0) & (q <= 1))):
-            raise ValueError(f"quantile: quantiles must lie in [0, 1] but got {q.numpy().tolist()}")
-        ordered = tf.sort(x, axis=-1)
-        n = tf.shape(x)[-1]
-        position = q * tf.cast(n - 1, tf.float64)
-        lower = tf.cast(tf.floor(position), tf.int32)
-        upper = tf.minimum(lower + 1, n - 1)
-        fraction = tf.cast(position - tf.floor(position), x.dtype)
-        low = tf.gather(ordered, tf.reshape(lower, [-1]), axis=-1)
-        high = tf.gather(ordered, tf.reshape(upper, [-1]), axis=-1)
-        fraction = tf.reshape(fraction, [-1])
-        result = low + (high - low) * fraction
-        if x.dtype.is_floating:  # NaN anywhere along the axis gives NaN, as NumPy
-            has_nan = tf.reduce_any(tf.math.is_nan(x), axis=-1)
-            result = tf.where(has_nan[..., None], tf.constant(math.nan, x.dtype), result)
-        rank = x.shape.rank
-        result = tf.transpose(result, [rank - 1, *range(rank - 1)])  # quantiles first
-        return tf.reshape(result, tf.concat([tf.shape(q), tf.shape(x)[:-1]], 0))
+        """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`
+        (`bk._rules.indices`: sort and interpolate)."""
+        return quantile_rule(self, self._t(x), quantiles)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ precision-aware conversions
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,6 +10,8 @@ import torch
 from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
 from bk._axes import normalize_axis
 from bk._errors import reraise_as
+from bk._rules import indices as rules
+from bk._rules.indices import index_needs_cast
 
 from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
@@ -153,19 +154,11 @@ class IndexingMixin:
         return result.scatter_add(1, index, weights)[:, :bins]
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped.
-
-        Raises:
-            ValueError: for negative values, as NumPy.
-        """
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped (`bk._rules.indices` checks)."""
         x = self._t(x)
-        if x.is_floating_point() or x.is_complex() or x.dtype == torch.bool:
-            raise ArgumentTypeError(f"bincount: x must hold integers, got {x.dtype}")
-        if int(bins) < 0:
-            raise ValueError(f"bincount: bins must be 0 or more, got {bins}")
+        bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
         x = x.to(torch.int64)
-        if x.numel() and bool((x < 0).any()):
-            raise ValueError("bincount: values must not be negative")
+        rules.check_counted_values(self, x)  # type: ignore[arg-type]
         inside = (x >= 0) & (x < bins)
         index = torch.where(inside, x, bins)
         if weights is None:
@@ -186,7 +179,7 @@ class IndexingMixin:
         Raises:
             IndexOutOfRangeError: for a start outside `[0, size)`.
         """
-        x, indices = self._t(x), self._t(indices).to(torch.int64)
+        x, indices = self._t(x), self._index_tensor(indices, "indexed_segment_sum")
         self._same_device(x, indices)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
         x, result_dtype = _widened(x)  # sums widen as in `sum`
@@ -215,18 +208,8 @@ class IndexingMixin:
         return torch.where(empty, starts, summed)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order).
-
-        Raises:
-            ValueError: for a flat index outside `[0, prod(shape))`, as NumPy.
-        """
-        flat_index = self._t(flat_index)
-        if flat_index.dtype.is_floating_point or flat_index.dtype.is_complex or flat_index.dtype == torch.bool:
-            raise ArgumentTypeError(f"unravel_index: flat indices must be integers, got {flat_index.dtype}")
-        size = math.prod(shape)
-        if flat_index.numel() and bool(((flat_index < 0) | (flat_index >= size)).any()):
-            raise ValueError(f"unravel_index: an index lies outside [0, {size}) for shape {tuple(shape)}")
-        return super().unravel_index(flat_index, shape)  # type: ignore[misc]
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in their dtype (`bk._rules.indices`)."""
+        return rules.unravel_index(self, self._t(flat_index), shape)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ gather and scatter
 
@@ -243,15 +226,11 @@ class IndexingMixin:
         return self._gather(values, indices, 0, "gather_1d")
 
     def _gather(self, values: Tensor, indices: Tensor, axis: int, op: str) -> Tensor:
-        values, indices = self._t(values), self._t(indices)
-        if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
-            if indices.numel():  # PyTorch would take booleans as a mask
-                raise ArgumentTypeError(f"{op}: indices must be integers, got {indices.dtype}")
-            indices = indices.to(torch.int64)  # `[]` converts to floats
+        values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
         axis = normalize_axis(axis, values.ndim, op)
         try:
-            return values[(slice(None),) * axis + (indices.to(torch.int64),)]
+            return values[(slice(None),) * axis + (indices,)]
         except IndexError as err:
             reraise_as(IndexOutOfRangeError, op, err)
 
@@ -275,8 +254,16 @@ class IndexingMixin:
         values, indices = self._t(values), self._t(indices)
         return self._batched_gather(values[None], indices[None], "gather_nd")[0]
 
+    def _index_tensor(self, indices: Tensor, op: str) -> torch.Tensor:
+        """Indices as int64; bool, float and complex ones go to the core's rule (`bk._rules.indices`), which
+        refuses them (PyTorch would take booleans as a mask, floats as truncated ints) or casts an empty `[]`."""
+        indices = self._t(indices)
+        if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:
+            index_needs_cast(self.dtype(indices), indices.numel(), op)  # type: ignore[attr-defined]
+        return indices.to(torch.int64)
+
     def _batched_gather(self, values: Tensor, indices: Tensor, op: str) -> Tensor:
-        values, indices = self._t(values), self._t(indices).to(torch.int64)
+        values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
         if indices.shape[-1] != values.ndim - 2:
             raise ShapeMismatchError(
@@ -323,7 +310,7 @@ class IndexingMixin:
     def _scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str, op: str) -> Tensor:
         if mode not in _SCATTER_MODES:
             raise ValueError(f"{op}: mode must be one of {_SCATTER_MODES} but got {mode!r}")
-        base_grid, indices, values = self._t(base_grid), self._t(indices).to(torch.int64), self._t(values)
+        base_grid, indices, values = self._t(base_grid), self._index_tensor(indices, op), self._t(values)
         self._same_device(base_grid, indices, values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")

@@ -10,6 +10,7 @@ import torch
 from bk import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
+from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import accumulation_type, check_nonempty
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -479,17 +480,18 @@ class MathMixin:
         return _narrowed(torch.cumsum(x, dim=dim), result)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`."""
-        x = self._t(x)
-        if x.is_complex():
-            raise ArgumentTypeError(f"quantile: complex values have no order; got {x.dtype}")
-        x = x if x.is_floating_point() else self.to_float(x)
-        normalize_axis(-1, x.ndim, "quantile")  # AxisError for a 0-d tensor, which has no last axis
-        check_nonempty("quantile", x.shape, (x.ndim - 1,))
-        dtype = x.dtype
-        x = x if dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
-        q = torch.as_tensor(quantiles, dtype=x.dtype, device=x.device)
-        return torch.quantile(x, q, dim=-1).to(dtype)
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`
+        checks and shapes; `torch.quantile` computes where it can)."""
+        return quantile_rule(self, self._t(x), quantiles, _torch_quantile)  # type: ignore[arg-type]
+
+
+def _torch_quantile(x: torch.Tensor, q: Any) -> Any:
+    """`torch.quantile` along the last axis for 1-D `q`; `NotImplemented` where PyTorch refuses the input
+    (no elements, or more than 2**24), so that the core's composite computes it."""
+    if x.numel() == 0 or x.numel() > 2**24:
+        return NotImplemented
+    wide = x if x.dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
+    return torch.quantile(wide, torch.as_tensor(q, dtype=wide.dtype, device=x.device), dim=-1)
 
 
 def _real_only(op: str, x: torch.Tensor) -> torch.Tensor:

@@ -1,0 +1,294 @@
+"""The index rules that need the data or the dtype: which dtypes index, `unravel_index`, `quantile`, `bincount`.
+
+docs/semantics.md, "Indices", "Exceptions" and "NaN": gather-like operations take integer indices
+(bool and float indices raise `ArgumentTypeError`; an empty non-integer index such as `[]`, which
+converts to floats, is an empty index); `unravel_index` keeps the dtype of its flat indices and
+raises `ValueError` for one outside `[0, size)`; `quantile` interpolates linearly along the last
+axis, refuses quantiles outside `[0, 1]` (`ValueError`) and gives NaN for values that hold NaN;
+`bincount` counts integers (bools as 0 and 1) and refuses a negative `bins` or a negative value (`ValueError`).
+
+The decisions are functions of `DType`s, shapes and Python (or NumPy) values, shared by the
+operation specs and every plugin. `unravel_index` and `quantile` are also composites of catalogue
+operations on a `Backend`: a plugin passes its native kernel where it has one (NumPy's
+`unravel_index`, `jax.numpy.quantile`) and the composite does everything around it.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import numpy as np
+
+from .._dtype import DType
+from .._errors import ArgumentTypeError, AxisError
+from .reductions import check_nonempty
+
+if TYPE_CHECKING:
+    from .._backend import Backend
+
+__all__ = [
+    "check_bincount",
+    "check_counted_values",
+    "check_flat_index",
+    "check_flat_range",
+    "check_quantile_input",
+    "index_needs_cast",
+    "quantile",
+    "quantile_values",
+    "unravel_index",
+    "unravel_shape",
+    "unravel_strides",
+]
+
+Tensor = Any
+_INT64: Final = DType(int, 64)
+
+
+# ---------------------------------------------------------------- which dtypes index
+
+
+def index_needs_cast(dtype: DType, size: int | None, op: str, name: str = "indices") -> bool:
+    """Checks the dtype of the indices of a gather-like operation (`gather`, `gather_1d`, `take`, scatter, ...).
+
+    Args:
+        dtype: The indices' dtype.
+        size: Their number of elements (`None` if it depends on the data).
+        op: The operation, for the message.
+        name: The argument, for the message.
+
+    Returns:
+        False for integer indices (the kernel takes them as they are); True for empty float indices
+        (`[]` converts to floats), which the kernel casts to its integer index type.
+
+    Raises:
+        ArgumentTypeError: for bool indices (a framework would read them as a mask, or as 0 and 1),
+            float and complex ones.
+    """
+    if dtype.kind is int:
+        return False
+    if size == 0 and dtype.kind is float:
+        return True
+    hint = " (a mask selects with boolean_mask)" if dtype.kind is bool else ""
+    raise ArgumentTypeError(f"{op}: {name} must be integers, got {dtype.name}{hint}")
+
+
+# ---------------------------------------------------------------- unravel_index
+
+
+def check_flat_index(dtype: DType, op: str = "unravel_index") -> None:
+    """Raises `ArgumentTypeError` for flat indices that are not integers (bool included, as NumPy)."""
+    if dtype.kind is not int:
+        raise ArgumentTypeError(f"{op}: flat indices must be integers, got {dtype.name}")
+
+
+def unravel_shape(shape: Any, op: str = "unravel_index") -> tuple[int, ...]:
+    """The shape argument as a tuple of ints.
+
+    Raises:
+        ArgumentTypeError: for a size that is not an int.
+        ValueError: for a negative size.
+    """
+    try:
+        sizes = tuple(operator.index(s) for s in shape)
+    except TypeError:
+        raise ArgumentTypeError(f"{op}: shape must be a sequence of ints, got {shape!r}") from None
+    if any(s < 0 for s in sizes):
+        raise ValueError(f"{op}: sizes must be 0 or more, got shape {sizes}")
+    return sizes
+
+
+def unravel_strides(shape: Sequence[int]) -> tuple[int, ...]:
+    """The C-order strides (in elements) of an array of `shape`: `(12, 4, 1)` for `(2, 3, 4)`."""
+    return tuple(math.prod(shape[i + 1 :]) for i in range(len(shape)))
+
+
+def check_flat_range(low: int, high: int, shape: Sequence[int], op: str = "unravel_index") -> None:
+    """Raises `ValueError` when the smallest or largest flat index lies outside `[0, prod(shape))`."""
+    size = math.prod(shape)
+    if low < 0 or high >= size:
+        bad = low if low < 0 else high
+        raise ValueError(f"{op}: index {bad} is out of bounds for an array of size {size} (shape {tuple(shape)}); flat indices must lie in [0, {size})")
+
+
+def unravel_index(backend: Backend, flat_index: Tensor, shape: Any, kernel: Callable[[Tensor, tuple[int, ...]], Tensor] | None = None) -> Tensor:
+    """`unravel_index` on any backend: the multi-indices `(..., len(shape))` of flat indices, in their dtype.
+
+    Args:
+        backend: The backend of `flat_index`.
+        flat_index: A native integer tensor.
+        shape: The indexed array's shape.
+        kernel: The framework's own `(flat_index, shape) -> (..., len(shape))` stack of indices, called
+            on checked indices; without it the composite computes them with `floordiv` and `mod`.
+
+    Raises:
+        ArgumentTypeError: for indices that are not integers.
+        ValueError: for a flat index outside `[0, prod(shape))`, where the data is available (not
+            inside `jit_compile`).
+    """
+    dtype = backend.dtype(flat_index)
+    check_flat_index(dtype)
+    sizes = unravel_shape(shape)
+    index_shape: tuple[Any, ...] = tuple(backend.staticshape(flat_index))
+    wide = flat_index if dtype == _INT64 else backend.cast(flat_index, _INT64)  # strides may not fit a narrow dtype
+    count = None if None in index_shape else math.prod(index_shape)
+    if count and backend.is_available(flat_index):
+        check_flat_range(_extreme(backend, wide, "min"), _extreme(backend, wide, "max"), sizes)
+    if not sizes:  # no axes: one empty multi-index per flat index
+        return backend.zeros((*index_shape, 0), dtype)
+    if kernel is not None:
+        result = kernel(flat_index, sizes)
+    else:
+        parts = [backend.mod(backend.floordiv(wide, stride), max(n, 1)) for stride, n in zip(unravel_strides(sizes), sizes, strict=True)]
+        result = backend.stack(parts, -1)
+    return result if backend.dtype(result) == dtype else backend.cast(result, dtype)
+
+
+# ---------------------------------------------------------------- quantile
+
+
+def check_quantile_input(dtype: DType, shape: Sequence[int | None], op: str = "quantile") -> None:
+    """The values' part of the quantile rule.
+
+    Raises:
+        AxisError: for a 0-d tensor, which has no last axis.
+        ArgumentTypeError: for complex values, which have no order.
+        ValueError: for an empty last axis, whose quantiles are undefined.
+    """
+    if len(shape) == 0:
+        raise AxisError(f"{op}: a 0-d tensor has no last axis to take quantiles along")
+    if dtype.kind is complex:
+        raise ArgumentTypeError(f"{op}: complex values have no order; take abs() or real() first")
+    check_nonempty(op, shape, (len(shape) - 1,))  # an empty last axis has no quantiles
+
+
+def quantile_values(quantiles: Any, op: str = "quantile") -> np.ndarray:
+    """Concrete quantiles (a Python number, a list, a NumPy array) as float64, checked.
+
+    Raises:
+        ValueError: for a quantile outside `[0, 1]` or NaN, as `numpy.quantile`.
+    """
+    q = np.asarray(quantiles, dtype=np.float64)
+    if q.size and not (q.min() >= 0 and q.max() <= 1):  # NaN fails both comparisons
+        raise ValueError(f"{op}: quantiles must lie in [0, 1], got {q.tolist()}")
+    return q
+
+
+def quantile(backend: Backend, x: Tensor, quantiles: Any, kernel: Callable[[Tensor, Any], Tensor] | None = None) -> Tensor:
+    """`quantile` on any backend: linear interpolation along the last axis, shaped `quantiles.shape + x.shape[:-1]`.
+
+    Bool and integer values give the default float; floats keep their dtype (or take the set
+    precision); a row that holds NaN gives NaN.
+
+    Args:
+        backend: The backend of `x`.
+        x: A native tensor.
+        quantiles: A number, a sequence, a NumPy array or a native tensor (traced tensors are not checked).
+        kernel: The framework's own `(x, q) -> (len(q), *x.shape[:-1])` for float `x` and 1-D `q`
+            (float64 NumPy values, or a native tensor where they are traced), called on checked
+            input; it may return `NotImplemented` for input the framework cannot take. Without it
+            (or then) the composite sorts and interpolates.
+
+    Raises:
+        AxisError, ArgumentTypeError, ValueError: see `check_quantile_input` and `quantile_values`.
+    """
+    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
+    check_quantile_input(backend.dtype(x), shape)
+    x = backend.to_float(x)
+    dtype = backend.dtype(x)
+    native = backend.is_tensor(quantiles, only_native=True) and not isinstance(quantiles, np.ndarray)
+    q_shape: tuple[Any, ...]
+    host: np.ndarray | None
+    if native and not backend.is_available(quantiles):
+        q_shape, host = tuple(backend.staticshape(quantiles)), None
+        flat: Any = backend.reshape(quantiles, (-1,))
+    else:
+        host = quantile_values(backend.numpy(quantiles) if native else quantiles)
+        q_shape, flat = host.shape, host.reshape(-1)
+    result = NotImplemented if kernel is None else kernel(x, flat)
+    if result is NotImplemented:
+        result = _interpolated(backend, x, flat, host is not None)
+    result = backend.reshape(result, (*q_shape, *shape[:-1]))
+    return result if backend.dtype(result) == dtype else backend.cast(result, dtype)
+
+
+def _interpolated(backend: Backend, x: Tensor, q: Any, concrete: bool) -> Tensor:
+    """Linear-interpolation quantiles `(len(q), *x.shape[:-1])` of float `x` along its last axis."""
+    dtype = backend.dtype(x)
+    n: int = tuple(backend.staticshape(x))[-1]  # type: ignore[assignment]  # checked non-empty; lazy sizes never reach here
+    if concrete:  # positions on the host, in float64
+        position = np.asarray(q, np.float64) * (n - 1)
+        below = np.floor(position)
+        low: Any = _like(backend, below.astype(np.int64), x)
+        high: Any = _like(backend, np.minimum(below.astype(np.int64) + 1, n - 1), x)
+        fraction: Any = backend.cast(_like(backend, position - below, x), dtype)
+    else:  # traced quantiles: the same arithmetic on the device
+        wide = DType(float, 64) if type(backend).float64_supported else DType(float, 32)
+        position = backend.mul(backend.cast(q, wide), n - 1)
+        below = backend.floor(position)
+        low = backend.cast(below, _INT64)
+        high = backend.minimum(backend.add(low, 1), n - 1)
+        fraction = backend.cast(backend.sub(position, below), dtype)
+    ordered = backend.sort(x, -1)
+    lower = backend.gather(ordered, low, -1)
+    upper = backend.gather(ordered, high, -1)
+    result = backend.add(lower, backend.mul(backend.sub(upper, lower), fraction))
+    if dtype.kind is float:  # NaN anywhere in a row makes its quantiles NaN, as NumPy
+        result = backend.where(backend.any(backend.isnan(x), -1, keepdims=True), float("nan"), result)
+    return backend.moveaxis(result, -1, 0)
+
+
+def _like(backend: Backend, values: np.ndarray, like: Tensor) -> Tensor:
+    """Host values as a tensor on the device of `like`."""
+    tensor = backend.as_tensor(values)
+    device = backend.get_device(like)
+    if backend.get_device(tensor) != device and backend.supports("allocate_on_device"):
+        tensor = backend.allocate_on_device(tensor, device)
+    return tensor
+
+
+# ---------------------------------------------------------------- bincount
+
+
+def check_bincount(dtype: DType, bins: Any, op: str = "bincount") -> int:
+    """The checks of `bincount`'s (and `batched_bincount`'s) arguments that need no data; returns `bins` as an int.
+
+    Raises:
+        ArgumentTypeError: for values that are neither integers nor bools (which count as 0 and 1, as in
+            `numpy.bincount`), or `bins` that is not an int.
+        ValueError: for a negative `bins`.
+    """
+    if dtype.kind not in (bool, int):
+        raise ArgumentTypeError(f"{op}: x must hold integers (or bools), got {dtype.name}")
+    if isinstance(bins, bool):
+        raise ArgumentTypeError(f"{op}: bins must be an int, got bool {bins!r}")
+    try:
+        count = operator.index(bins)
+    except TypeError:
+        raise ArgumentTypeError(f"{op}: bins must be an int, got {type(bins).__name__} {bins!r}") from None
+    if count < 0:
+        raise ValueError(f"{op}: bins must be 0 or more, got {bins}")
+    return count
+
+
+def check_counted_values(backend: Backend, x: Tensor, op: str = "bincount") -> None:
+    """Raises `ValueError` for a negative value among the integers `x` to count, as `numpy.bincount`.
+
+    Checked where the data is available (not inside `jit_compile`, where a backend drops them).
+    """
+    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
+    if None in shape or not math.prod(shape) or not backend.is_available(x):
+        return
+    low = _extreme(backend, x, "min")
+    if low < 0:
+        raise ValueError(f"{op}: values must be 0 or more (as numpy.bincount), got {low}")
+
+
+def _extreme(backend: Backend, x: Tensor, reduction: str) -> int:
+    """The smallest (`'min'`) or largest (`'max'`) of the integers `x` (not empty, its data available): a
+    reduction where the backend has one (only the number comes to the host), else on the host."""
+    if not isinstance(x, np.ndarray) and backend.supports(reduction):
+        return int(backend.numpy(getattr(backend, reduction)(x)))
+    return int(getattr(np.asarray(backend.numpy(x)), reduction)())

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ._errors import BK_ERRORS, IndexOutOfRangeError
+from ._rules.division import divide_integers, zero_divisor_rule
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -199,7 +200,6 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 _SEQUENCE: Final = (-1,)  # the first argument is a sequence of tensors
 _OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,), "where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE}
 _COMPARISONS: Final = frozenset(("equal", "not_equal", "greater_than", "greater_or_equal", "less", "less_equal"))
-_ZERO_DIVISORS: Final = frozenset(("floordiv", "mod"))
 
 
 class _Plan:
@@ -238,8 +238,7 @@ def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, An
         return _Plan(None, None, False, False)
     operand = spec.operand_dtype(*templates, **named)
     by_value = operand is None and op in _COMPARISONS
-    zero_divisor = op in _ZERO_DIVISORS and operand is not None and operand.kind in (bool, int)
-    return _Plan(operand, result.dtype, by_value, zero_divisor)
+    return _Plan(operand, result.dtype, by_value, zero_divisor_rule(op, operand))
 
 
 def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[..., Any]:
@@ -284,9 +283,7 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
     elif operand is not None:
         args = tuple(_as_operand(backend, a, operand) if i in positions else a for i, a in enumerate(args))
     if plan.zero_divisor and backend.supports("equal") and backend.supports("where"):
-        a, b = args[0], args[1]
-        zero = backend.equal(b, 0)
-        result = backend.where(zero, 0, kernel(backend, a, backend.where(zero, 1, b), **kwargs))
+        result = divide_integers(backend, lambda a, b: kernel(backend, a, b, **kwargs), args[0], args[1])
     else:
         result = kernel(backend, *args, **kwargs)
     if plan.result is not None and backend.dtype(result) != plan.result:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -13,6 +14,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.division import divide_integers
 
 Tensor = Any
 
@@ -451,8 +453,8 @@ class MathMixin:
             bk.ArgumentTypeError: for complex values.
         """
         a, b = _bool_as_int8(*self._operands(a, b))
-        if a.dtype.kind in "iu":
-            return jnp.where(b == 0, jnp.zeros((), a.dtype), a // jnp.where(b == 0, jnp.ones((), b.dtype), b))
+        if a.dtype.kind in "iu":  # JAX's integer a // 0 is not NumPy's 0
+            return divide_integers(self, operator.floordiv, a, b)
         return a // b
 
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:

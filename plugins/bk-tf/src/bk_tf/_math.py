@@ -16,6 +16,7 @@ import numpy as np
 from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
+from bk._rules.division import ZERO_DIVISORS, divide_integers
 
 from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
 from ._errors import CAUGHT
@@ -38,8 +39,8 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
         except CAUGHT as error:
             if isinstance(error, OverflowError) and op in _COMPARISONS:
                 return _compare_beyond_range(function, self._t, a, b)
-            if op in ("mod", "floordiv") and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
-                return _by_zero_gives_zero(function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
+            if op in ZERO_DIVISORS and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
+                return divide_integers(self, function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
             explain_failure(self, op, error, (a, b), {})
 
     operation.__doc__ = doc
@@ -185,13 +186,6 @@ def _divide(a: Any, b: Any) -> Any:
     real = tf.where(both_zero, ar / tf.abs(br), real)
     imag = tf.where(both_zero, ai / tf.abs(br), imag)
     return tf.complex(real, imag)
-
-
-def _by_zero_gives_zero(divide: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
-    """Integer `divide(a, b)` with 0 where `b` is 0, as NumPy gives (TensorFlow's CPU kernels refuse)."""
-    zero = tf.equal(b, tf.zeros((), b.dtype))
-    result = divide(a, tf.where(zero, tf.ones((), b.dtype), b))
-    return tf.where(zero, tf.zeros((), result.dtype), result)
 
 
 def _nan_propagating(reduce: Callable[..., Any]) -> Callable[..., Any]:

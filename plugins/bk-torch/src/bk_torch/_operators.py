@@ -20,6 +20,7 @@ import torch
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._rules.division import divide_integers, zero_divisor_rule
 
 from ._dtypes import keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
@@ -99,10 +100,8 @@ class OperatorsMixin:
             _check_kinds(op, x, y, err, a, b)
         if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
             return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
-        integer = isinstance(y, torch.Tensor) and not (y.is_floating_point() or y.is_complex())
-        if op in ("mod", "floordiv") and integer and bool((y == 0).any()):
-            zero = y == 0  # PyTorch refuses integer division by zero; NumPy gives 0
-            return torch.where(zero, 0, self._binary(op, function, x, torch.where(zero, 1, y)))
+        if isinstance(y, torch.Tensor) and zero_divisor_rule(op, self.dtype(y)) and bool((y == 0).any()):  # PyTorch refuses
+            return divide_integers(self, lambda p, q: self._binary(op, function, p, q), x, y)
         if isinstance(err, NotImplementedError) and isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED:
             return _unsigned(op, function, x, y)
         if isinstance(x, torch.Tensor) and x.is_complex() and op in _ORDERING - {"equal", "not_equal"}:

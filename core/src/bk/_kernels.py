@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ._errors import BK_ERRORS, IndexOutOfRangeError
+from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.division import divide_integers, zero_divisor_rule
 
 if TYPE_CHECKING:
@@ -294,7 +295,7 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
 def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
     """`value` as a tensor of `dtype`: a native tensor cast, a Python number converted (the spec has
     checked that it fits); anything else as it is."""
-    if type(value) in (bool, int, float, complex):
+    if type(value) in PYTHON_NUMBERS:
         return backend.cast(backend.as_tensor(value), dtype)
     if backend.is_tensor(value, only_native=True) and backend.dtype(value) != dtype:
         return backend.cast(value, dtype)
@@ -332,7 +333,7 @@ def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(kernel)
     def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
         result = kernel(self, x, convert_external)
-        if result is x and type(x) in (bool, int, float, complex):
+        if result is x and type(x) in PYTHON_NUMBERS:
             return result  # a Python number kept as it is (convert_external=False)
         dtype = self.dtype(result)
         python = type(x) in (int, float, complex) or (isinstance(x, (list, tuple)) and not self.is_tensor(x, only_native=True))

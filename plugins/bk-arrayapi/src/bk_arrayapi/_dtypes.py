@@ -15,9 +15,7 @@ import numpy as np
 
 from bk import DType, combine_types, get_precision
 
-__all__ = ["PYTHON_SCALARS", "DTypeMap", "python_scalar_dtype", "weak_result"]
-
-PYTHON_SCALARS: Final = (bool, int, float, complex)
+__all__ = ["DTypeMap", "python_scalar_dtype", "weak_result"]
 
 _STANDARD: Final = {
     "bool": DType(bool),

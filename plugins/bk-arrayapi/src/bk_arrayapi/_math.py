@@ -18,6 +18,7 @@ import numpy as np
 from bk import ArgumentTypeError, DType, ShapeMismatchError, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.arguments import PYTHON_REALS
 from bk._rules.division import divide_integers, zero_divisor_rule
 
 from ._needs import needs
@@ -38,7 +39,6 @@ _BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
 _BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
-_PYTHON_REAL: Final = (bool, int, float)
 
 
 def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
@@ -320,7 +320,7 @@ class MathMixin:
         """`x` limited to `[minimum, maximum]`; bounds outside an integer dtype's range are clipped to it."""
         x = self._native(x, "clip")
         dtype = self._dt(x)
-        scalars = type(minimum) in _PYTHON_REAL and type(maximum) in _PYTHON_REAL
+        scalars = type(minimum) in PYTHON_REALS and type(maximum) in PYTHON_REALS
         if dtype.kind is int and scalars and all(v == v for v in (minimum, maximum)):
             # NumPy clips in floats and casts back (truncating): maximum(x, trunc(low)) is the same for integers
             info = np.iinfo(to_numpy_dtype(dtype))

@@ -16,6 +16,7 @@ import numpy as np
 from bk import ArgumentTypeError, explain_failure, get_precision
 from bk._axes import normalize_axes, normalize_axis
 from bk._kernels import spec_verdict
+from bk._rules.arguments import is_python_real
 from bk._rules.division import ZERO_DIVISORS, divide_integers
 
 from ._dtypes import common_dtype, float_tf, to_precision, to_tf_dtype
@@ -274,11 +275,6 @@ def _in_range(bound: Any, dtype: Any) -> Any:
     return bound
 
 
-def _python_real(value: Any) -> bool:
-    """Whether `value` is a Python bool, int or float (not a NumPy scalar, which has a dtype)."""
-    return type(value) in (bool, int, float)
-
-
 def _log_base(base: float) -> Callable[[Any], Any]:
     def apply(x: Any) -> Any:
         if x.dtype.is_complex:  # part by part: a complex division turns log(0) = -inf + 0j into -inf + nan j
@@ -463,7 +459,7 @@ class MathMixin:
         dtype: `clip(uint8 [0, 100, 255], -5, 200)` is `uint8 [0, 100, 200]`).
         """
         x = self._t(x)
-        if (x.dtype.is_integer or x.dtype == tf.bool) and _python_real(minimum) and _python_real(maximum):
+        if (x.dtype.is_integer or x.dtype == tf.bool) and is_python_real(minimum) and is_python_real(maximum):
             kept = x.dtype
             if kept == tf.bool and type(minimum) is bool and type(maximum) is bool:
                 return tf.logical_and(tf.logical_or(x, minimum), maximum)

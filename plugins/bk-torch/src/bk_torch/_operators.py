@@ -20,6 +20,7 @@ import torch
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._rules.arguments import is_real_scalar
 from bk._rules.division import divide_integers, zero_divisor_rule
 
 from ._dtypes import keeps_dtype
@@ -262,7 +263,7 @@ class OperatorsMixin:
         boolean tensors stay boolean."""
         check_tensor_argument(x, "clip")
         x = self._t(x)
-        scalars = _is_real_scalar(minimum) and _is_real_scalar(maximum)
+        scalars = is_real_scalar(minimum) and is_real_scalar(maximum)
         if scalars and x.dtype == torch.bool:  # clip 0 and 1 as NumPy would, then test != 0
             false, true = (np.minimum(np.maximum(np.float64(v), float(minimum)), float(maximum)) != 0 for v in (0, 1))
             if false == true:
@@ -301,10 +302,6 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
     if str(err).startswith(f"{op}:"):
         raise err
     raise type(err)(f"{op}: {err}") from err
-
-
-def _is_real_scalar(value: Any) -> bool:
-    return isinstance(value, (int, float)) or (isinstance(value, np.generic) and value.dtype.kind in "biuf")
 
 
 def _int_bound(value: Any, info: Any) -> int:

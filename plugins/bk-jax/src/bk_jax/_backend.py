@@ -18,6 +18,7 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+from bk._errors import check_tensor_argument
 from bk._rules.arguments import PYTHON_NUMBERS, is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
@@ -181,8 +182,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return jnp.asarray(self._python_input(x))
         if isinstance(x, (list, tuple)) and _contains_native(x):
             return jnp.stack([self._t(e) for e in x])
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"as_tensor: expected a tensor, a number or a list of numbers, got {type(x).__name__} {x!r}")
+        check_tensor_argument(x, "as_tensor")  # None, strings and bytes
         try:
             array = np.asarray(x)
         except (TypeError, ValueError) as err:

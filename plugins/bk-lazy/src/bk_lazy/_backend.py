@@ -19,6 +19,7 @@ import numpy as np
 
 import bk
 from bk import ArgumentTypeError, Backend, DType, get_precision
+from bk._errors import check_tensor_argument
 from bk._rules.arguments import PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
@@ -236,8 +237,7 @@ class LazyBackend(Backend):
     def _operand(self, x: Any, op: str = "") -> LazyArray:
         if type(x) is LazyArray:
             return x
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"{op}: expected a tensor, got {type(x).__name__} {x!r}")
+        check_tensor_argument(x, op)  # None, strings and bytes
         return self.as_tensor(x)  # type: ignore[no-any-return]
 
     def _leaves(self, value: Any) -> Any:

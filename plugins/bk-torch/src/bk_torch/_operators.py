@@ -20,6 +20,7 @@ import torch
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._kernels import spec_verdict
 from bk._rules.arguments import is_real_scalar
 from bk._rules.division import divide_integers, zero_divisor_rule
 
@@ -97,8 +98,10 @@ class OperatorsMixin:
         for value in (a, b):
             check_tensor_argument(value, op, "operand")
         x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-        if op in _BITWISE or op in _REAL_ONLY:
-            _check_kinds(op, x, y, err, a, b)
+        if op in _BITWISE or op in _REAL_ONLY:  # a dtype kind the operation does not take: the spec's error
+            verdict = spec_verdict(self, op, (a, b), {})
+            if isinstance(verdict, ArgumentTypeError):
+                raise verdict from err
         if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
             return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
         if isinstance(y, torch.Tensor) and zero_divisor_rule(op, self.dtype(y)) and bool((y == 0).any()):  # PyTorch refuses
@@ -315,20 +318,6 @@ def _int_bound(value: Any, info: Any) -> int:
             return info.max if value > 0 else info.min
         return int(value)
     return value
-
-
-def _check_kinds(op: str, x: Any, y: Any, err: Exception, a: Any, b: Any) -> None:
-    """Raises `ArgumentTypeError` for operands of a kind `op` does not take: floats or complex
-    values in bitwise operations and shifts, complex values in `floordiv` and `mod`."""
-    for value in (x, y):
-        if isinstance(value, torch.Tensor):
-            bad = value.is_complex() or (op in _BITWISE and value.is_floating_point())
-        else:
-            bad = isinstance(value, complex) or (op in _BITWISE and isinstance(value, float))
-        if bad:
-            kinds = "integers and booleans" if op in _BITWISE else "real numbers"
-            dtypes = " and ".join(str(v.dtype) if isinstance(v, torch.Tensor) else type(v).__name__ for v in (a, b))
-            raise ArgumentTypeError(f"{op}: takes {kinds} only, got {dtypes}") from err
 
 
 def _check_integer_exponent(exp: Any) -> None:

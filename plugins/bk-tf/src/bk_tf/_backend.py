@@ -27,6 +27,7 @@ from bk import (
     get_precision,
 )
 from bk._axes import normalize_axes, normalize_axis
+from bk._errors import check_tensor_argument
 from bk._rules.arguments import is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
@@ -159,10 +160,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return x if precision is None else x.with_flat_values(to_precision(x.flat_values, precision))
         if is_python_number(x) and not convert_external:
             return x
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(
-                f"as_tensor: cannot convert {type(x).__name__} {x!r}; pass a number, a list, an array or a tensor"
-            )
+        check_tensor_argument(x, "as_tensor")  # None, strings and bytes
         array = self._to_numpy_input(x, precision)
         with self._device_scope():
             return to_precision(tf.convert_to_tensor(array), precision)

@@ -17,6 +17,7 @@ import numpy as np
 from ._dtype import DType
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
+from ._rules.arguments import is_python_number
 
 __all__ = ["DTYPE_KINDS", "DTypeQueriesMixin", "FloatInfo", "IntInfo", "has_kind", "is_python_number"]
 
@@ -82,11 +83,6 @@ class IntInfo:
     max: int
     min: int
     dtype: DType
-
-
-def is_python_number(value: Any) -> bool:
-    """Python `bool`, `int`, `float` or `complex`, but not NumPy scalars (which subclass some of them)."""
-    return type(value) in (bool, int, float, complex)
 
 
 class DTypeQueriesMixin:

@@ -31,7 +31,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from ._errors import BK_ERRORS, IndexOutOfRangeError
+from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.compare import COMPARISONS, compare_beyond_range
+from ._rules.division import divide_integers, zero_divisor_rule
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -199,7 +201,6 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 
 _SEQUENCE: Final = (-1,)  # the first argument is a sequence of tensors
 _OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,), "where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE}
-_ZERO_DIVISORS: Final = frozenset(("floordiv", "mod"))
 
 
 class _Plan:
@@ -238,8 +239,7 @@ def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, An
         return _Plan(None, None, None, False)
     operand = spec.operand_dtype(*templates, **named)
     by_value = op if operand is None and op in COMPARISONS else None
-    zero_divisor = op in _ZERO_DIVISORS and operand is not None and operand.kind in (bool, int)
-    return _Plan(operand, result.dtype, by_value, zero_divisor)
+    return _Plan(operand, result.dtype, by_value, zero_divisor_rule(op, operand))
 
 
 def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[..., Any]:
@@ -287,9 +287,7 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
     elif operand is not None:
         args = tuple(_as_operand(backend, a, operand) if i in positions else a for i, a in enumerate(args))
     if plan.zero_divisor and backend.supports("equal") and backend.supports("where"):
-        a, b = args[0], args[1]
-        zero = backend.equal(b, 0)
-        result = backend.where(zero, 0, kernel(backend, a, backend.where(zero, 1, b), **kwargs))
+        result = divide_integers(backend, lambda a, b: kernel(backend, a, b, **kwargs), args[0], args[1])
     else:
         result = kernel(backend, *args, **kwargs)
     if plan.result is not None and backend.dtype(result) != plan.result:
@@ -310,7 +308,7 @@ def _clip_composite(kernel: Callable[..., Any]) -> Callable[..., Any]:
 def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
     """`value` as a tensor of `dtype`: a native tensor cast, a Python number converted (the spec has
     checked that it fits); anything else as it is."""
-    if type(value) in (bool, int, float, complex):
+    if type(value) in PYTHON_NUMBERS:
         return backend.cast(backend.as_tensor(value), dtype)
     if backend.is_tensor(value, only_native=True) and backend.dtype(value) != dtype:
         return backend.cast(value, dtype)
@@ -333,7 +331,7 @@ def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(kernel)
     def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
         result = kernel(self, x, convert_external)
-        if result is x and type(x) in (bool, int, float, complex):
+        if result is x and type(x) in PYTHON_NUMBERS:
             return result  # a Python number kept as it is (convert_external=False)
         dtype = self.dtype(result)
         python = type(x) in (int, float, complex) or (isinstance(x, (list, tuple)) and not self.is_tensor(x, only_native=True))

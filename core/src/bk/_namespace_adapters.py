@@ -18,6 +18,7 @@ import numpy as np
 from ._axes import normalize_axes, normalize_axis
 from ._context import precision
 from ._dtype import DType, to_numpy_dtype
+from ._rules.arguments import is_python_number
 
 Factory = Callable[[Any, Any], Callable[..., Any]]
 
@@ -288,8 +289,8 @@ def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
     def result_type(*arrays_and_dtypes: Any) -> Any:
         if not arrays_and_dtypes:
             raise ValueError("result_type: at least one array or dtype is required")
-        scalars = [v for v in arrays_and_dtypes if type(v) in (bool, int, float, complex)]
-        strong = [ns.dtype_of(v) for v in arrays_and_dtypes if type(v) not in (bool, int, float, complex)]
+        scalars = [v for v in arrays_and_dtypes if is_python_number(v)]
+        strong = [ns.dtype_of(v) for v in arrays_and_dtypes if not is_python_number(v)]
         if not strong:
             raise ValueError("result_type: at least one array or dtype is required beside Python scalars")
         result = b.combine_types(*strong)

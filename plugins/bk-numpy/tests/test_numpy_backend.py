@@ -100,6 +100,8 @@ def test_python_numbers(b: NumPyBackend) -> None:
     assert b.as_tensor(1.5).dtype == np.float32
     assert b.as_tensor(1j).dtype == np.complex64
     assert b.as_tensor([1.0, 2]).dtype == np.float32
+    # a NumPy scalar in a list keeps its dtype, as on every other backend (numpy.float64 subclasses float, yet is strong)
+    assert b.as_tensor([np.float64(1.5), 2.0]).dtype == np.float64
     assert b.as_tensor(2, convert_external=False) == 2
     assert b.dtype(1) == DType(int, 32) and b.dtype(1.0) == DType(float, 64) and b.dtype(True) == DType(bool)
 

@@ -18,6 +18,7 @@ from .. import _context
 from .._axes import normalize_axes, normalize_axis
 from .._dtype import DType, from_numpy_dtype
 from .._errors import ArgumentTypeError, ShapeMismatchError
+from .._rules.arguments import PYTHON_NUMBERS, is_python_number
 from .._rules.weak import int_range, scalar_dtype, weak_result
 
 __all__ = [
@@ -59,7 +60,6 @@ NUMERIC: Final = frozenset({bool, int, float, complex})
 INTEGER_KINDS: Final = frozenset({bool, int})
 FLOAT_KINDS: Final = frozenset({float, complex})
 _KIND_NAMES: Final = {bool: "bool", int: "integer", float: "float", complex: "complex", object: "object", str: "str"}
-_PYTHON_KINDS: Final = (bool, int, float, complex)
 
 
 # ---------------------------------------------------------------- templates
@@ -179,11 +179,6 @@ class Weak:
 Operand = ShapeDtype | Weak
 
 
-def is_python_number(value: Any) -> bool:
-    """Python `bool`, `int`, `float` or `complex`, not NumPy scalars (which are strong, as in NumPy 2)."""
-    return type(value) in _PYTHON_KINDS
-
-
 def as_operand(value: Any, op: str, name: str = "x") -> Operand:
     """A tensor argument as a template (`ShapeDtype`) or, for a Python number, a `Weak` scalar.
 
@@ -193,7 +188,7 @@ def as_operand(value: Any, op: str, name: str = "x") -> Operand:
     Raises:
         ArgumentTypeError: for `None`, strings, bytes and other values that are not tensors.
     """
-    if type(value) in _PYTHON_KINDS:
+    if type(value) in PYTHON_NUMBERS:
         return Weak(value)
     if isinstance(value, ShapeDtype):
         return value

@@ -23,10 +23,11 @@ import bk
 from bk import ArgumentTypeError, AxisError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
 from bk import _context as _bk_context
 from bk._axes import normalize_axis
+from bk._rules.arguments import PYTHON_NUMBERS, only_python_numbers
 from bk._rules.weak import int_range
 
 from ._devices import list_devices
-from ._dtypes import PYTHON_SCALARS, DTypeMap, default_dtype, python_scalar_dtype, weak_result
+from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype, weak_result
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import MathMixin
@@ -53,12 +54,6 @@ class _DLPackCapsule:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)
-
-
-def _only_python_values(x: Any) -> bool:
-    if isinstance(x, (list, tuple)):
-        return all(_only_python_values(e) for e in x)
-    return type(x) in PYTHON_SCALARS
 
 
 class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend):
@@ -160,7 +155,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         """`values` as native arrays of their common dtype; Python numbers are weak."""
         strong, scalars = [], []
         for v in values:
-            (scalars if type(v) in PYTHON_SCALARS else strong).append(v)
+            (scalars if type(v) in PYTHON_NUMBERS else strong).append(v)
         strong = [self._native(v, op) for v in strong]
         dtype = weak_result([self._dt(v) for v in strong], scalars)
         if bool_to_int and dtype.kind is bool:
@@ -169,7 +164,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
             dtype = self.float_type
         result, it, like = [], iter(strong), strong[0] if strong else None  # scalars go to the tensors' device
         for v in values:
-            result.append(self._scalar_array(v, dtype, op, wrap, like) if type(v) in PYTHON_SCALARS else self._astype(next(it), dtype))
+            result.append(self._scalar_array(v, dtype, op, wrap, like) if type(v) in PYTHON_NUMBERS else self._astype(next(it), dtype))
         return result
 
     # ------------------------------------------------------------ required set
@@ -197,14 +192,14 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         Raises:
             ArgumentTypeError: for values that are no numbers, lists or arrays (None, strings).
         """
-        if not convert_external and type(x) in PYTHON_SCALARS:
+        if not convert_external and type(x) in PYTHON_NUMBERS:
             return x
         return self._convert(x, "as_tensor")
 
     def _convert(self, x: Any, op: str) -> Tensor:
         if isinstance(x, self._array_type):
             return self._to_precision(x)
-        if type(x) in PYTHON_SCALARS or _only_python_values(x):
+        if type(x) in PYTHON_NUMBERS or only_python_numbers(x):
             return self._from_python(x)
         if isinstance(x, (list, tuple, np.ndarray, np.generic, numbers.Number)):
             return self._to_precision(self._from_numpy(self._host_precision(np.asarray(x), op)))
@@ -272,7 +267,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         """The `DType` of an array, or of a Python number as the reference defines it (int is int32)."""
         if isinstance(array, self._array_type):
             return self._dt(array)
-        if type(array) in PYTHON_SCALARS:
+        if type(array) in PYTHON_NUMBERS:
             return python_scalar_dtype(array)
         if isinstance(array, (np.ndarray, np.generic)):
             return bk.from_numpy_dtype(array.dtype)
@@ -305,7 +300,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         """
         if not isinstance(x, self._array_type):
             # Python values at full precision (float64), so that nothing is rounded before the cast
-            x = self._from_numpy(np.asarray(x)) if _only_python_values(x) else self.as_tensor(x)
+            x = self._from_numpy(np.asarray(x)) if only_python_numbers(x) else self.as_tensor(x)
         return self._astype(x, dtype)
 
     # ------------------------------------------------------------ devices, memory, conversion

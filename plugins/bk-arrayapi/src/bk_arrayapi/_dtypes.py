@@ -18,9 +18,7 @@ from bk._rules.weak import KINDS as _KINDS
 from bk._rules.weak import scalar_dtype
 from bk._rules.weak import weak_result as _weak_result
 
-__all__ = ["PYTHON_SCALARS", "DTypeMap", "python_scalar_dtype", "weak_result"]
-
-PYTHON_SCALARS: Final = (bool, int, float, complex)
+__all__ = ["DTypeMap", "python_scalar_dtype", "weak_result"]
 
 _STANDARD: Final = {
     "bool": DType(bool),

@@ -18,6 +18,7 @@ from bk import _context as _bk_context
 from bk._axes import normalize_axes, normalize_axis
 from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.division import divide_integers, zero_divisor_rule
 from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import accumulation_type, check_nonempty
 
@@ -35,7 +36,6 @@ _BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Param
 # the result turned back into bool where NumPy gives bool (`maximum(bool, bool)` is a logical or).
 _BOOL_AS_INT8: Final = {"multiply", "maximum", "minimum", "greater", "greater_equal", "pow", "remainder", "floor_divide"}
 _ORDERING: Final = {"maximum", "minimum", "greater", "greater_equal"}
-_INTEGER_DIVISION: Final = {"floor_divide", "remainder"}
 _BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
 _BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
@@ -57,18 +57,10 @@ def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
             raise ArgumentTypeError(f"{op}: complex values have no order; take abs() or real() first") from error
         raise ArgumentTypeError(f"{op}: {dtype} operands are not supported: {error}") from error
     except (ArithmeticError, RuntimeError):  # integer division by zero in namespaces that refuse it (torch)
-        if function not in _INTEGER_DIVISION or self._dt(a).kind is not int:
+        if not zero_divisor_rule(op, self._dt(a)):
             raise
-        result = _divide_by_zero_as_numpy(self, function, a, b)
+        result = divide_integers(self, getattr(self.xp, function), a, b)
     return self._astype(result, _BOOL) if is_bool and function in _BOOL_BACK else result
-
-
-def _divide_by_zero_as_numpy(self: Any, function: str, a: Tensor, b: Tensor) -> Tensor:
-    """Integer `floor_divide` / `remainder` where dividing by zero gives 0, as NumPy."""
-    xp = self.xp
-    zero = xp.equal(b, xp.zeros_like(b))
-    result = getattr(xp, function)(a, xp.where(zero, xp.ones_like(b), b))
-    return xp.where(zero, xp.zeros_like(result), result)
 
 
 def _broadcast_error(op: str, a: Any, b: Any, error: Exception) -> Exception:

@@ -18,6 +18,8 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
+from bk._errors import check_tensor_argument
+from bk._rules.arguments import PYTHON_NUMBERS, is_python_number, only_python_numbers
 from bk._rules.weak import int_range
 
 from ._autodiff import AutodiffMixin
@@ -33,7 +35,6 @@ __all__ = ["JaxBackend"]
 
 Tensor = Any
 _DLPACK_CPU: Final = 1  # kDLCPU
-_PYTHON_SCALARS: Final = (bool, int, float, complex)
 _BFLOAT16: Final = np.dtype(jnp.bfloat16)
 _NARROW: Final = {
     np.dtype(np.int64): np.int32,
@@ -68,12 +69,6 @@ def _shape(shape: Sequence[int]) -> tuple[int, ...]:
     if any(s < 0 for s in result):
         raise ValueError(f"sizes must be 0 or more, got shape {result}")
     return result
-
-
-def _only_python_values(x: Any) -> bool:
-    if isinstance(x, (list, tuple)):
-        return all(_only_python_values(e) for e in x)
-    return isinstance(x, _PYTHON_SCALARS) and not isinstance(x, np.generic)
 
 
 def _contains_native(x: Any) -> bool:
@@ -166,7 +161,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return self._to_precision(x)
         if isinstance(x, JAXSparse):
             return self._sparse_to_precision(x)
-        if not convert_external and isinstance(x, _PYTHON_SCALARS) and not isinstance(x, np.generic):
+        if not convert_external and is_python_number(x):
             return x
         return self._to_precision(self._place(self._convert_external(x)))
 
@@ -184,12 +179,11 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     def _convert_external(self, x: Any) -> Any:
         if isinstance(x, (np.ndarray, np.generic)):
             return jnp.asarray(self._numpy_input(np.asarray(x)))
-        if _only_python_values(x):
+        if only_python_numbers(x):
             return jnp.asarray(self._python_input(x))
         if isinstance(x, (list, tuple)) and _contains_native(x):
             return jnp.stack([self._t(e) for e in x])
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"as_tensor: expected a tensor, a number or a list of numbers, got {type(x).__name__} {x!r}")
+        check_tensor_argument(x, "as_tensor")  # None, strings and bytes
         try:
             array = np.asarray(x)
         except (TypeError, ValueError) as err:
@@ -286,7 +280,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         target = self._jax_dtype(dtype)
         if isinstance(x, JAXSparse):
             return self._sparse_cast(x, dtype)
-        if type(x) in _PYTHON_SCALARS:
+        if type(x) in PYTHON_NUMBERS:
             return self._place(jnp.asarray(_scalar_for(x, target, dtype), target))
         x = x if isinstance(x, jax.Array) else self._place(self._convert_external(x))
         if x.dtype == target:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -13,8 +14,10 @@ import numpy as np
 
 from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure, from_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
+from bk._rules.arguments import is_python_number
 from bk._rules.clip import clip as clip_rule
 from bk._rules.compare import comparison_constant
+from bk._rules.division import divide_integers
 from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import check_nonempty, numpy_accumulation_type
 
@@ -341,8 +344,8 @@ class MathMixin:
         condition = self._t(condition)
         if x is None or y is None:
             return jnp.argwhere(condition).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
-        x = x if _is_number(x) else self._t(x)
-        y = y if _is_number(y) else self._t(y)
+        x = x if is_python_number(x) else self._t(x)
+        y = y if is_python_number(y) else self._t(y)
         x, y = _wrapped(x, y), _wrapped(y, x)
         x, y = self._operands(x, y)
         return jnp.where(condition.astype(bool), x, y)
@@ -356,8 +359,8 @@ class MathMixin:
         """Operands of a binary operator in their common type, by `Backend.auto_cast`: a Python number
         is weak, as in JAX (`float16 array + 1.5` stays float16; an int array with a float number gives
         the float type); under `bk.precision(p)` floats take that precision."""
-        a = a if _is_number(a) else self._t(a)
-        b = b if _is_number(b) else self._t(b)
+        a = a if is_python_number(a) else self._t(a)
+        b = b if is_python_number(b) else self._t(b)
         if to_float and (type(a) is int or type(b) is int):  # the int is divided as a float: it need not fit the tensor's int type
             a, b = (v if type(v) is int or is_inexact(v) else self.to_float(v) for v in (a, b))  # type: ignore[attr-defined]
         a, b = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
@@ -423,8 +426,8 @@ class MathMixin:
             bk.ArgumentTypeError: for complex values.
         """
         a, b = _bool_as_int8(*self._operands(a, b))
-        if a.dtype.kind in "iu":
-            return jnp.where(b == 0, jnp.zeros((), a.dtype), a // jnp.where(b == 0, jnp.ones((), b.dtype), b))
+        if a.dtype.kind in "iu":  # JAX's integer a // 0 is not NumPy's 0
+            return divide_integers(self, operator.floordiv, a, b)
         return a // b
 
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
@@ -654,11 +657,6 @@ def _reduce_axes(axis: Any, ndim: int, op: str) -> Any:
     if axis is None or (type(axis) is int and -ndim <= axis < ndim):
         return axis
     return normalize_axes(axis, ndim, op)
-
-
-def _is_number(x: Any) -> bool:
-    """Whether `x` is a Python number (weakly typed in JAX), not a NumPy scalar or an array."""
-    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
 
 
 def _concrete(x: Any) -> bool:

@@ -19,6 +19,8 @@ import numpy as np
 
 import bk
 from bk import ArgumentTypeError, Backend, DType, get_precision
+from bk._errors import check_tensor_argument
+from bk._rules.arguments import PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
@@ -64,13 +66,8 @@ NOT_RECORDED: Final = frozenset(
 )  # fmt: skip
 """Catalogue names the generic builder never records, even where the core has a spec for them."""
 
-_NUMBERS: Final = (bool, int, float, complex)
 _MEMO: dict[Any, Any] = {}  # signature -> spec verdict ((shape, dtype) or a list of them)
 _MEMO_LIMIT: Final = 1 << 16
-
-
-def _is_number(x: Any) -> bool:
-    return type(x) in _NUMBERS
 
 
 def _remember(key: Any, value: Any) -> Any:
@@ -240,14 +237,13 @@ class LazyBackend(Backend):
     def _operand(self, x: Any, op: str = "") -> LazyArray:
         if type(x) is LazyArray:
             return x
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"{op}: expected a tensor, got {type(x).__name__} {x!r}")
+        check_tensor_argument(x, op)  # None, strings and bytes
         return self.as_tensor(x)  # type: ignore[no-any-return]
 
     def _leaves(self, value: Any) -> Any:
         """NumPy arrays and scalars, and tensors of other frameworks, inside arguments as leaves."""
         kind = type(value)
-        if kind is LazyArray or kind in _NUMBERS or value is None or kind is str:
+        if kind is LazyArray or kind in PYTHON_NUMBERS or value is None or kind is str:
             return value
         if isinstance(value, (np.ndarray, np.generic)):
             return self.as_tensor(value)
@@ -302,7 +298,7 @@ class LazyBackend(Backend):
         traced: dict[Any, Function] = {}
 
         def compiled(*args: Any) -> Any:
-            values = [a if _is_number(a) else self._operand(a, "jit_compile") for a in args]
+            values = [a if is_python_number(a) else self._operand(a, "jit_compile") for a in args]
             key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
             function = traced.get(key)
             if function is None:
@@ -346,7 +342,7 @@ class LazyBackend(Backend):
 
     def numpy_call(self, f: Callable[..., Any], output_shapes: Any, output_dtypes: Any, *args: Any, **aux_args: Any) -> Any:
         """Records a node that calls `f` on NumPy values when computed; the shapes and dtypes are given."""
-        args = tuple(a if _is_number(a) else self._operand(a, "numpy_call") for a in args)
+        args = tuple(a if is_python_number(a) else self._operand(a, "numpy_call") for a in args)
         deps = tuple({id(a): a for a in args if isinstance(a, LazyArray)}.values())
         every = (f, output_shapes, output_dtypes, *args)
         if isinstance(output_dtypes, (tuple, list)):
@@ -469,9 +465,9 @@ def _binary(op: str) -> Callable[..., Any]:
                 tb = type(b)
                 if tb is LazyArray and b._shape is not None:
                     return _binary_node(op, a, b, (op, a._shape, a._dtype, b._shape, b._dtype), (a, b) if a is not b else (a,))
-                if tb in _NUMBERS:
+                if tb in PYTHON_NUMBERS:
                     return _binary_node(op, a, b, (op, a._shape, a._dtype, _scalar_key(b)), (a,))
-            elif type(a) in _NUMBERS and type(b) is LazyArray and b._shape is not None:
+            elif type(a) in PYTHON_NUMBERS and type(b) is LazyArray and b._shape is not None:
                 return _binary_node(op, a, b, (op, _scalar_key(a), b._shape, b._dtype), (b,))
         return self._record(op, args, kwargs)
 

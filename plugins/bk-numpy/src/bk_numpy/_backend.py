@@ -17,9 +17,10 @@ import numpy as np
 from bk import AxisError, Backend, ComputeDevice, DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._axes import normalize_axes, normalize_axis
 from bk._errors import check_tensor_argument, reraise_as
+from bk._rules.arguments import PYTHON_NUMBERS, only_python_numbers
 
 from ._devices import cpu_device
-from ._dtypes import PYTHON_SCALARS, complex_dtype, float_dtype, python_scalar_dtype, to_precision
+from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
 from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
@@ -45,13 +46,6 @@ class _DLPackCapsule:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return (1, 0)  # kDLCPU: a capsule NumPy can read lives in CPU memory
-
-
-def _only_python_values(x: Any) -> bool:
-    """Whether a (nested) list or tuple holds only Python numbers, no NumPy values."""
-    if isinstance(x, (list, tuple)):
-        return all(_only_python_values(e) for e in x)
-    return isinstance(x, PYTHON_SCALARS)
 
 
 class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMixin, Backend):
@@ -105,7 +99,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             return self._from_python(np.asarray(x), precision)
         if isinstance(x, (list, tuple)):
             array = np.asarray(x)
-            return self._from_python(array, precision) if _only_python_values(x) else to_precision(array, precision)
+            return self._from_python(array, precision) if only_python_numbers(x) else to_precision(array, precision)
         if hasattr(x, "__array__") or hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
             return to_precision(np.asarray(x), precision)
         raise TypeError(f"cannot convert {type(x).__name__} to a NumPy array; pass a number, a list, an array or a tensor")
@@ -136,7 +130,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         dtype = getattr(array, "dtype", None)
         if isinstance(dtype, np.dtype):
             return from_numpy_dtype(dtype)
-        if isinstance(array, PYTHON_SCALARS):
+        if isinstance(array, PYTHON_NUMBERS):
             return python_scalar_dtype(array)
         return from_numpy_dtype(self.as_tensor(array).dtype)
 

@@ -14,19 +14,17 @@ import numpy as np
 
 from bk import DType, from_numpy_dtype, get_precision, to_numpy_dtype
 from bk._context import GLOBALS as _GLOBALS
+from bk._rules.arguments import PYTHON_NUMBERS
 from bk._rules.weak import weak_result
 
 __all__ = [
     "FAST_DTYPES",
-    "PYTHON_SCALARS",
     "binary_dtype",
     "complex_dtype",
     "float_dtype",
     "python_scalar_dtype",
     "to_precision",
 ]
-
-PYTHON_SCALARS: Final = (bool, int, float, complex)
 
 # Same-dtype operands of these dtypes need no promotion: 0 for integers (precision never applies),
 # else the float precision in bits that must match the current precision, if one is set.
@@ -98,7 +96,7 @@ def _strong_dtype(x: Any) -> np.dtype[Any] | None:
     dtype = getattr(x, "dtype", None)
     if isinstance(dtype, np.dtype):
         return dtype
-    if isinstance(x, (*PYTHON_SCALARS, numbers.Number)):
+    if isinstance(x, (*PYTHON_NUMBERS, numbers.Number)):
         return None
     return np.asarray(x).dtype  # lists and other array-likes are converted in full anyway
 

@@ -27,6 +27,8 @@ from bk import (
     get_precision,
 )
 from bk._axes import normalize_axes, normalize_axis
+from bk._errors import check_tensor_argument
+from bk._rules.arguments import is_python_number, only_python_numbers
 from bk._rules.weak import KINDS, int_range, raise_kind
 
 from ._autodiff import AutodiffMixin
@@ -55,17 +57,6 @@ _TF_ALIGNMENT: Final = 64
 
 Tensor = Any
 _NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
-
-
-def _is_python_number(x: Any) -> bool:
-    """Python numbers, not NumPy scalars (`np.float64` subclasses `float` but keeps its dtype)."""
-    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
-
-
-def _only_python_values(x: Any) -> bool:
-    if isinstance(x, (list, tuple)):
-        return all(_only_python_values(e) for e in x)
-    return _is_python_number(x)
 
 
 def _dtype_argument(dtype: Any, op: str) -> DType | None:
@@ -168,19 +159,16 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return x if values is x.values else tf.SparseTensor(x.indices, values, x.dense_shape)
         if isinstance(x, tf.RaggedTensor):
             return x if precision is None else x.with_flat_values(to_precision(x.flat_values, precision))
-        if _is_python_number(x) and not convert_external:
+        if is_python_number(x) and not convert_external:
             return x
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(
-                f"as_tensor: cannot convert {type(x).__name__} {x!r}; pass a number, a list, an array or a tensor"
-            )
+        check_tensor_argument(x, "as_tensor")  # None, strings and bytes
         array = self._to_numpy_input(x, precision)
         with self._device_scope():
             return to_precision(tf.convert_to_tensor(array), precision)
 
     @staticmethod
     def _to_numpy_input(x: Any, precision: int | None) -> np.ndarray:
-        if _is_python_number(x) or (isinstance(x, (list, tuple)) and _only_python_values(x)):
+        if is_python_number(x) or (isinstance(x, (list, tuple)) and only_python_numbers(x)):
             array = np.asarray(x)
             if array.dtype.kind == "f":
                 return array.astype(np.dtype(f"float{precision or 32}"))
@@ -687,7 +675,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return self._as(tf.convert_to_tensor(value), dtype)
         if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
             return self._t(value)
-        if _is_python_number(value):  # no device scope (costly): the operation places the scalar
+        if is_python_number(value):  # no device scope (costly): the operation places the scalar
             return tf.constant(_python_scalar(value, dtype), dtype)
         with self._device_scope():
             return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype), dtype)

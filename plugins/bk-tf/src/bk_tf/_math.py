@@ -19,6 +19,7 @@ from bk._kernels import spec_verdict
 from bk._rules.clip import clip as clip_rule
 from bk._rules.clip import limit
 from bk._rules.compare import comparison_constant
+from bk._rules.division import ZERO_DIVISORS, divide_integers
 from bk._rules.indices import quantile as quantile_rule
 from bk._rules.reductions import accumulation_type, check_nonempty
 
@@ -46,8 +47,8 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion:
                 constant = comparison_constant(op, a, b, from_tf_dtype(tensor.dtype))
                 if constant is not None:  # compared by value, as NumPy 2: every element alike
                     return tf.fill(tf.shape(tensor), constant)
-            if op in ("mod", "floordiv") and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
-                return _by_zero_gives_zero(function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
+            if op in ZERO_DIVISORS and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
+                return divide_integers(self, function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
             explain_failure(self, op, error, (a, b), {})
 
     operation.__doc__ = doc
@@ -177,13 +178,6 @@ def _divide(a: Any, b: Any) -> Any:
     real = tf.where(both_zero, ar / tf.abs(br), real)
     imag = tf.where(both_zero, ai / tf.abs(br), imag)
     return tf.complex(real, imag)
-
-
-def _by_zero_gives_zero(divide: Callable[[Any, Any], Any], a: Any, b: Any) -> Any:
-    """Integer `divide(a, b)` with 0 where `b` is 0, as NumPy gives (TensorFlow's CPU kernels refuse)."""
-    zero = tf.equal(b, tf.zeros((), b.dtype))
-    result = divide(a, tf.where(zero, tf.ones((), b.dtype), b))
-    return tf.where(zero, tf.zeros((), result.dtype), result)
 
 
 def _nan_propagating(reduce: Callable[..., Any]) -> Callable[..., Any]:

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
+from bk._errors import check_tensor_argument
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device
@@ -116,9 +117,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if isinstance(x, (tuple, list)) and any(isinstance(e, torch.Tensor) for e in x):
             return torch.stack([self._t(e) for e in x])
         if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(
-                f"{_operation(self)}: expected a tensor, a number or a (nested) list of numbers, got {type(x).__name__} {x!r}"
-            )
+            check_tensor_argument(x, _operation(self))  # the operation's name only on this error path
         try:
             return torch.as_tensor(x, device=self._torch_device)
         except (TypeError, ValueError, RuntimeError) as err:
@@ -158,7 +157,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if isinstance(array, complex):
             return DType(complex, 128)
         if array is None or isinstance(array, (str, bytes)):
-            raise ArgumentTypeError(f"{_operation(self)}: expected a tensor or a number, got {type(array).__name__} {array!r}")
+            check_tensor_argument(array, _operation(self))
         return from_numpy_dtype(np.asarray(array).dtype)
 
     def staticshape(self, tensor: Tensor) -> tuple[int | None, ...]:
@@ -182,7 +181,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if isinstance(x, (np.ndarray, np.generic)):
             return self._convert_external(x).to(torch_dtype)
         if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"{_operation(self)}: expected a tensor or a number, got {type(x).__name__} {x!r}")
+            check_tensor_argument(x, _operation(self))
         return torch.as_tensor(x, dtype=torch_dtype, device=self._torch_device)
 
     # ------------------------------------------------------------ conversion

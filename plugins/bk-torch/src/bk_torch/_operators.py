@@ -19,9 +19,11 @@ import torch
 from bk import ShapeMismatchError
 from bk._context import GLOBALS
 from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
+from bk._kernels import spec_verdict
 from bk._rules.clip import clip as clip_rule
 from bk._rules.clip import limit
 from bk._rules.compare import comparison_constant
+from bk._rules.division import divide_integers, zero_divisor_rule
 from bk._rules.weak import int_range
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -101,14 +103,14 @@ class OperatorsMixin:
         for value in (a, b):
             check_tensor_argument(value, op, "operand")
         x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-        if op in _BITWISE or op in _REAL_ONLY:
-            _check_kinds(op, x, y, err, a, b)
+        if op in _BITWISE or op in _REAL_ONLY:  # a dtype kind the operation does not take: the spec's error
+            verdict = spec_verdict(self, op, (a, b), {})
+            if isinstance(verdict, ArgumentTypeError):
+                raise verdict from err
         if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
             return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
-        integer = isinstance(y, torch.Tensor) and not (y.is_floating_point() or y.is_complex())
-        if op in ("mod", "floordiv") and integer and bool((y == 0).any()):
-            zero = y == 0  # PyTorch refuses integer division by zero; NumPy gives 0
-            return torch.where(zero, 0, self._binary(op, function, x, torch.where(zero, 1, y)))
+        if isinstance(y, torch.Tensor) and zero_divisor_rule(op, self.dtype(y)) and bool((y == 0).any()):  # PyTorch refuses
+            return divide_integers(self, lambda p, q: self._binary(op, function, p, q), x, y)
         if isinstance(err, NotImplementedError) and isinstance(x, torch.Tensor) and x.dtype in _WIDE_UNSIGNED:
             return _unsigned(op, function, x, y)
         if isinstance(x, torch.Tensor) and x.is_complex() and op in _ORDERING - {"equal", "not_equal"}:
@@ -287,20 +289,6 @@ def _prefixed(op: str, err: Exception) -> NoReturn:
 def _plain_bound(value: Any) -> bool:
     """Whether `torch.clamp` takes `value` as a bound: None, a float other than NaN, an int that int64 holds."""
     return value is None or (type(value) is float and value == value) or (type(value) is int and -(2**63) <= value < 2**63)
-
-
-def _check_kinds(op: str, x: Any, y: Any, err: Exception, a: Any, b: Any) -> None:
-    """Raises `ArgumentTypeError` for operands of a kind `op` does not take: floats or complex
-    values in bitwise operations and shifts, complex values in `floordiv` and `mod`."""
-    for value in (x, y):
-        if isinstance(value, torch.Tensor):
-            bad = value.is_complex() or (op in _BITWISE and value.is_floating_point())
-        else:
-            bad = isinstance(value, complex) or (op in _BITWISE and isinstance(value, float))
-        if bad:
-            kinds = "integers and booleans" if op in _BITWISE else "real numbers"
-            dtypes = " and ".join(str(v.dtype) if isinstance(v, torch.Tensor) else type(v).__name__ for v in (a, b))
-            raise ArgumentTypeError(f"{op}: takes {kinds} only, got {dtypes}") from err
 
 
 def _check_integer_exponent(exp: Any) -> None:

@@ -637,7 +637,7 @@ class GenericDefaultsMixin(CatalogueMixin):
         on the other side: a constant (`bk._rules.compare`). Runs only where `auto_cast` refused the int."""
         from ._rules.compare import compare_beyond_range
 
-        result = compare_beyond_range(self, "greater_than", x, y)
+        result = compare_beyond_range(cast("Backend", self), "greater_than", x, y)
         if result is None:
             raise  # no tensor beside the int: auto_cast's OverflowError, being handled by the caller
         return result
@@ -663,7 +663,7 @@ class GenericDefaultsMixin(CatalogueMixin):
         """
         from ._rules.indices import unravel_index  # the rule and its composite, shared with the plugins
 
-        return unravel_index(self, flat_index, shape)
+        return unravel_index(cast("Backend", self), flat_index, shape)
 
     @generic("as_tensor", "cast", "dtype", "sum", "clip", "all", "where", "mod", "sub", "mul", "and_", "greater_or_equal", "greater_than")
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:

@@ -162,3 +162,37 @@ def test_scalar_dtype_and_raise_kind():
     assert raise_kind(I8, bool, None) == I8 and raise_kind(I8, int, None) == I8
     assert raise_kind(BOOL, int, None) == I64
     assert raise_kind(I8, complex, 32) == C64
+
+
+def test_check_python_ints_names_the_operation():
+    from bk._rules.weak import check_python_ints
+
+    check_python_ints(I8, [np.zeros(2, np.int8), 127, -128, 1.5e9])  # in range; tensors and floats are not looked at
+    with pytest.raises(OverflowError, match="^add: Python integer 300 out of bounds for int8"):
+        check_python_ints(I8, [300], "add")
+    with pytest.raises(OverflowError, match="^Python integer -1 out of bounds for uint8"):
+        check_python_ints(DType(int, 8, signed=False), [-1])
+
+
+def test_auto_cast_and_result_type_take_weak_result():
+    """The generic auto_cast and result_type promote Python numbers by bk._rules.weak, under every precision."""
+    b = Minimal()
+    x16 = np.zeros(2, np.float16)
+    for precision in (None, 16, 32, 64):
+        with bk.precision(precision):
+            (cast, _) = b.auto_cast(x16, 1j)
+            assert b.dtype(cast) == weak_result((b.dtype(x16),), (complex,), precision)
+            assert b.result_type(x16, 1j) == weak_result((b.dtype(x16),), (complex,), precision)
+            assert b.result_type(True, 2, 1.5) == weak_result((), (bool, int, float), precision)
+    with bk.precision(16):
+        assert b.result_type(x16, 1j) == C64  # not complex32, which does not exist
+    with pytest.raises(OverflowError, match="300 out of bounds for int8"):
+        b.auto_cast(np.zeros(2, np.int8), 300)
+
+
+def test_complex_type_exists_at_every_precision():
+    b = Minimal()
+    for precision, expected in ((None, C64), (16, C64), (32, C64), (64, C128)):
+        with bk.precision(precision):
+            assert b.complex_type == expected == scalar_dtype(complex, precision)
+            assert b.float_type == scalar_dtype(float, precision)

@@ -160,8 +160,9 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
 
     @property
     def complex_type(self) -> DType:
-        """The complex type matching `float_type`."""
-        return DType(complex, 2 * (_context.get_precision() or 32))
+        """The complex type matching `float_type`: complex64 for precision 16, 32 and `None` (there is no
+        complex32), complex128 for 64."""
+        return DType(complex, 2 * max(_context.get_precision() or 32, 32))
 
     # ------------------------------------------------------------ features
 

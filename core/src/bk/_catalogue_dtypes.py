@@ -14,10 +14,12 @@ from typing import Any, Final
 
 import numpy as np
 
+from . import _context
 from ._dtype import DType
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
 from ._rules.arguments import is_python_number
+from ._rules.weak import weak_result
 
 __all__ = ["DTYPE_KINDS", "DTypeQueriesMixin", "FloatInfo", "IntInfo", "has_kind", "is_python_number"]
 
@@ -116,11 +118,10 @@ class DTypeQueriesMixin:
         if not arrays_and_dtypes:
             raise ValueError("result_type: needs at least one tensor, DType or Python number")
         strong = [self._dtype_arg(v, "result_type") for v in arrays_and_dtypes if not is_python_number(v)]
-        weak = [v for v in arrays_and_dtypes if is_python_number(v)]
-        if not strong:
-            return self.dtype(self.as_tensor(weak[0])) if len(weak) == 1 else self._weak_promotion(DType(bool), weak)  # type: ignore[no-any-return]
-        base = self.combine_types(*strong)
-        return self._weak_promotion(base, weak) if weak else base  # type: ignore[no-any-return]
+        kinds = tuple(type(v) for v in arrays_and_dtypes if is_python_number(v))
+        if not kinds:
+            return self.combine_types(*strong)  # type: ignore[no-any-return]
+        return weak_result(tuple(strong), kinds, _context.get_precision())
 
     @generic("dtype")
     def can_cast(self: Any, from_: Any, to: DType) -> bool:

@@ -26,6 +26,7 @@ from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argumen
 from ._features import generic, optional
 from ._rules.indices import index_needs_cast
 from ._rules.reductions import accumulation_type
+from ._rules.weak import check_python_ints
 
 __all__ = ["StandardOpsMixin", "accumulation_type"]
 
@@ -161,9 +162,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         if dtype is None:
             return value
         if isinstance(fill_value, int) and not isinstance(fill_value, bool) and dtype.kind is int:
-            from ._defaults import _check_int_range
-
-            _check_int_range(dtype, [fill_value])  # OverflowError, as NumPy 2
+            check_python_ints(dtype, [fill_value], op)  # OverflowError, as NumPy 2
         return self.cast(value, dtype)
 
     @generic("as_tensor", "cast", "dtype", "ones", "where")

@@ -17,17 +17,16 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
-import numpy as np
-
 from . import _context
 from ._axes import normalize_axes, normalize_axis
 from ._catalogue_core import CatalogueMixin
 from ._catalogue_dtypes import is_python_number
 from ._device import ComputeDevice
-from ._dtype import DType, combine_types, to_numpy_dtype
+from ._dtype import DType, combine_types
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
 from ._kernels import explain_failure
+from ._rules.weak import check_python_ints, weak_result
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -84,38 +83,19 @@ class GenericDefaultsMixin(CatalogueMixin):
                 (`int8` tensor with `300`), as NumPy 2; with `int_to_float` the values are cast to
                 floats, and no int range applies.
         """
-        strong = [t for t in tensors if not is_python_number(t)]
-        if len(strong) == len(tensors):
-            result_type = self.combine_types(*[self.dtype(t) for t in tensors])
-        else:  # Python numbers are weak; only Python numbers: bk's default types
-            base = self.combine_types(*[self.dtype(t) for t in strong]) if strong else DType(bool)
-            result_type = self._weak_promotion(base, tensors)
+        strong = [self.dtype(t) for t in tensors if not is_python_number(t)]
+        kinds = tuple(type(t) for t in tensors if is_python_number(t))
+        # Python numbers are weak (bk._rules.weak); only Python numbers: bk's default types
+        result_type = weak_result(tuple(strong), kinds, _context.get_precision()) if kinds else self.combine_types(*strong)
         if result_type.kind is bool and bool_to_int:
             result_type = DType(int, 32)
         if result_type.kind is int and int_to_float:
             result_type = self.float_type  # `int8 / 300` divides floats: 300 need not fit int8
-        if result_type.kind is int and len(strong) < len(tensors):
-            _check_int_range(result_type, tensors)
+        if result_type.kind is int and kinds:
+            check_python_ints(result_type, tensors)
         if result_type.kind in (bool, int, float, complex):
             return [self.cast(t, result_type) for t in tensors]
         return list(tensors)
-
-    def _weak_promotion(self, tensor_type: DType, values: Sequence[Any]) -> DType:
-        """`tensor_type` raised to the kind that the Python numbers among `values` need, in bk's default
-        types: Python numbers are weak, as in NumPy 2, PyTorch and JAX (`float32 + 1.5` is float32,
-        `int32 * 1.5` the float type, `float64 * 1j` complex128)."""
-        kinds = (bool, int, float, complex)
-        need = max(kinds.index(type(v)) for v in values if is_python_number(v))
-        have = kinds.index(tensor_type.kind) if tensor_type.kind in kinds else len(kinds)
-        if have >= need:
-            return tensor_type
-        if need == 1:
-            return DType(int, 64)  # as `as_tensor(3)`: NumPy 2's default integer
-        if need == 2:
-            return self.float_type
-        if tensor_type.kind is float and _context.get_precision() is None:
-            return DType(complex, max(64, 2 * int(tensor_type.bits or 32)))  # float16 and bfloat16 give complex64
-        return self.complex_type
 
     @generic("cast", "dtype")
     def to_float(self, x: Tensor) -> Tensor:
@@ -732,14 +712,6 @@ class GenericDefaultsMixin(CatalogueMixin):
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def _check_int_range(dtype: DType, values: Sequence[Any]) -> None:
-    """Raises `OverflowError` for a Python int among `values` outside the range of `dtype` (NumPy 2, NEP 50)."""
-    info = np.iinfo(to_numpy_dtype(dtype))
-    for value in values:
-        if type(value) is int and not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {dtype.name}")
 
 
 def _assemble_dense(backend: Backend, tensor: Tensor) -> Tensor:

@@ -16,9 +16,10 @@ from typing import Any, Final
 import numpy as np
 
 from ._axes import normalize_axes, normalize_axis
-from ._context import precision
+from ._context import get_precision, precision
 from ._dtype import DType, to_numpy_dtype
 from ._rules.arguments import is_python_number
+from ._rules.weak import weak_result
 
 Factory = Callable[[Any, Any], Callable[..., Any]]
 
@@ -293,9 +294,7 @@ def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
         strong = [ns.dtype_of(v) for v in arrays_and_dtypes if not is_python_number(v)]
         if not strong:
             raise ValueError("result_type: at least one array or dtype is required beside Python scalars")
-        result = b.combine_types(*strong)
-        if scalars:
-            result = b._weak_promotion(result, scalars)
+        result = weak_result(tuple(strong), tuple(type(v) for v in scalars), get_precision()) if scalars else b.combine_types(*strong)
         return ns.as_native(result)
 
     return result_type

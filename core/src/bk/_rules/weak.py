@@ -10,11 +10,12 @@ Python int outside the range of an integer result raises `OverflowError`. The op
 from __future__ import annotations
 
 import functools
-from typing import Final
+from collections.abc import Iterable
+from typing import Any, Final
 
 from .._dtype import DType, combine_types
 
-__all__ = ["KINDS", "int_range", "raise_kind", "scalar_dtype", "weak_result"]
+__all__ = ["KINDS", "check_python_ints", "int_range", "raise_kind", "scalar_dtype", "weak_result"]
 
 KINDS: Final = (bool, int, float, complex)
 """The kinds of Python numbers, narrowest first: a weak number raises a tensor's kind up this order, never its size."""
@@ -79,3 +80,19 @@ def weak_result(strong: tuple[DType, ...], kinds: tuple[type, ...], precision: i
     for kind in kinds:
         result = raise_kind(result, kind, precision)
     return result
+
+
+def check_python_ints(dtype: DType, values: Iterable[Any], op: str | None = None) -> None:
+    """Raises `OverflowError` for a Python int among `values` outside the range of the integer `dtype`, as
+    NumPy 2 (NEP 50: `int8` tensor with `300`); other values are not looked at.
+
+    Args:
+        dtype: An integer dtype.
+        values: Operands of one call (tensors, Python numbers, `Weak` templates' values).
+        op: The operation to name in the message.
+    """
+    low, high = int_range(dtype)
+    for value in values:
+        if type(value) is int and not low <= value <= high:
+            where = f"{op}: " if op else ""
+            raise OverflowError(f"{where}Python integer {value} out of bounds for {dtype.name}")

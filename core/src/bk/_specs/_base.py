@@ -19,7 +19,7 @@ from .._axes import normalize_axes, normalize_axis
 from .._dtype import DType, from_numpy_dtype
 from .._errors import ArgumentTypeError, ShapeMismatchError
 from .._rules.arguments import PYTHON_NUMBERS, is_python_number
-from .._rules.weak import int_range, scalar_dtype, weak_result
+from .._rules.weak import check_python_ints, scalar_dtype, weak_result
 
 __all__ = [
     "BOOL",
@@ -345,10 +345,7 @@ def promote(op: str, operands: Sequence[Operand], *, check_overflow: bool = True
 
 def check_int_range(op: str, dtype: DType, weak: Iterable[Weak]) -> None:
     """Raises `OverflowError` for a Python int among `weak` outside the range of the integer `dtype`."""
-    low, high = int_range(dtype)
-    for scalar in weak:
-        if scalar.kind is int and not low <= scalar.value <= high:
-            raise OverflowError(f"{op}: Python integer {scalar.value} out of bounds for {dtype.name}")
+    check_python_ints(dtype, (scalar.value for scalar in weak if scalar.kind is int), op)
 
 
 # ---------------------------------------------------------------- shapes

@@ -46,7 +46,15 @@ class Kernels:
 
 
 class Plain(Kernels, Minimal):
-    """`core_rules` off: the error mapping after a kernel failed, alone."""
+    """`core_rules` and `spec_first` off: the error mapping after a kernel failed, alone."""
+
+    core_rules = False
+    spec_first = False
+
+
+class SpecFirst(Kernels, Minimal):
+    """`core_rules` off, `spec_first` on (the first-party plugins): the spec's verdict before the kernel,
+    except for elementwise operations, reductions and `where`."""
 
     core_rules = False
 
@@ -135,3 +143,43 @@ def test_core_rules_composites_for_rules_that_need_the_data():
     assert quotient.dtype == np.int32
     np.testing.assert_array_equal(b.greater_than(np.array([1, 2], np.int8), 300), [False, False])  # by value
     np.testing.assert_array_equal(b.greater_than(300, np.array([1, 2], np.int8)), [True, True])
+
+
+class CountingTensordot(SpecFirst):
+    calls = 0
+
+    def tensordot(self, a, a_axes, b, b_axes):
+        type(self).calls += 1
+        return np.tensordot(a, b, (tuple(a_axes), tuple(b_axes)))
+
+
+def test_spec_first_refuses_before_the_kernel_and_remembers_accepted_signatures(monkeypatch):
+    import bk._kernels as kernels
+
+    b = CountingTensordot()
+    with pytest.raises(bk.ShapeMismatchError, match=r"^tensordot: axis 1 of a \(3, 4\)") as raised:
+        b.tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
+    assert raised.value.__cause__ is None and CountingTensordot.calls == 0  # the kernel never ran
+    asked = []
+    verdict = kernels.spec_verdict
+    monkeypatch.setattr(kernels, "spec_verdict", lambda *a: asked.append(a[1]) or verdict(*a))
+    b_tensordot = CountingTensordot.tensordot
+    a, m = np.ones((3, 4)), np.ones((4, 2))
+    for _ in range(3):
+        assert b_tensordot(b, a, (1,), m, (0,)).shape == (3, 2)
+    assert asked == ["tensordot"] and CountingTensordot.calls == 3  # asked once per signature
+    assert b_tensordot(b, np.ones((3, 4), np.float32), (1,), m, (0,)).shape == (3, 2)
+    assert b_tensordot(b, np.ones((2, 4)), (1,), m, (0,)).shape == (2, 2)
+    assert asked == ["tensordot"] * 3  # a new dtype or shape is a new signature
+
+
+def test_spec_first_leaves_hot_operations_to_the_kernel():
+    b = SpecFirst()
+    with pytest.raises(bk.ShapeMismatchError, match="^add: ") as raised:
+        b.add(np.ones(3), np.ones(4))
+    assert isinstance(raised.value.__cause__, ValueError)  # the kernel ran and failed; the spec explained it
+    with pytest.raises(bk.AxisError, match="^sum: ") as raised:
+        b.sum(np.ones((2, 3)), axis=2)
+    assert raised.value.__cause__ is not None
+    with pytest.raises(bk.IndexOutOfRangeError, match="^gather: "):  # data mistakes: after the kernel
+        b.gather(np.arange(3), np.array([5]), 0)

@@ -90,6 +90,16 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     out-of-range Python ints run as core composites. The first-party plugins set it to False: their
     kernels apply these rules themselves (on their tuned hot paths)."""
 
+    spec_first: ClassVar[bool] = True
+    """Whether the core asks an operation's spec before this backend's kernel runs, on plugins whose kernels
+    apply the rules themselves (`core_rules` False; with `core_rules` every specified operation is
+    checked first anyway). A call the spec refuses raises the spec's bk error without reaching the
+    kernel, so a kernel needs no checks of its arguments' shapes, axes, kinds or values. The signatures
+    the spec accepted are remembered (operation, shapes, dtypes, the other arguments' values, precision),
+    so a repeated call costs one set lookup. Elementwise operations, reductions and `where` are not
+    checked first (a check would cost more than their kernel on small tensors); their mistakes are
+    explained after the kernel fails. bk-lazy sets it to False: recording a node runs the spec already."""
+
     framework_errors: ClassVar[Mapping[type[BaseException], type[Exception]]] = {}
     """What the framework's own exception types mean, where the type alone says it (TensorFlow's
     `NotFoundError`: no kernel for this dtype, `bk.ArgumentTypeError`). Consulted after the

@@ -190,11 +190,94 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
             continue  # a C operator, wrapped already, or the base class's own default put back (supports() must see it)
         if not cls.core_rules:
-            setattr(cls, name, _wrap(name, method))
+            checked_first = cls.spec_first and name in op_specs() and name not in _hot()
+            setattr(cls, name, _verdict_first(name, method) if checked_first else _wrap(name, method))
         elif name == "as_tensor":
             setattr(cls, name, _ruled_as_tensor(method))
         else:
             setattr(cls, name, _ruled(name, method, FAMILY.get(name)) if name in op_specs() else _wrap(name, method))
+
+
+@functools.cache
+def _hot() -> frozenset[str]:
+    """The operations whose kernels run before any check on plugins with their own rules (`core_rules`
+    False): elementwise operations, reductions and `where`, where a check per call would cost more than
+    the kernel on small tensors. Their mistakes are explained after the kernel fails."""
+    from ._specs import FAMILY
+
+    return frozenset(FAMILY) | {"where"}
+
+
+_VERDICT_CACHE_LIMIT: Final = 4096
+
+
+_PLAIN: Final = frozenset((bool, int, float, complex, str, type(None)))
+_NATIVE: dict[tuple[type, type], bool] = {}  # (backend class, value type) -> whether values of the type are native tensors
+
+
+def _shape_key(backend: Backend, value: Any) -> Any:
+    """The part of a call's signature a value contributes to the spec's verdict: a tensor's type, dtype and
+    shape, a sequence's keys, any other value itself with its type (`1`, `1.0` and `True` differ).
+
+    Raises:
+        TypeError: for unhashable values (NumPy arrays beside a backend of another framework, dicts):
+            no cache entry.
+    """
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind, value)
+    native = _NATIVE.get((type(backend), kind))
+    if native is None:
+        native = _NATIVE[type(backend), kind] = backend.is_tensor(value, only_native=True)
+    if native:
+        shape = getattr(value, "shape", None)
+        if isinstance(shape, tuple):  # a tensor that describes itself (NumPy, PyTorch, JAX, Array API)
+            return (kind, value.dtype, shape)
+        return (kind, backend.dtype(value), tuple(backend.staticshape(value)))
+    if kind is tuple or kind is list:
+        for v in value:
+            if type(v) is not int:
+                return (kind, tuple([_shape_key(backend, v) for v in value]))
+        return (kind, tuple(value))
+    hash(value)
+    return (kind, value)
+
+
+def _verdict_first(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` behind its spec's verdict (`Backend.spec_first`): a call the spec refuses raises the spec's
+    bk error before the kernel runs; the signatures the spec accepted (operation, shapes, dtypes, the other
+    arguments' values, precision) are remembered, so a repeated call costs a set lookup. Kernel failures
+    are explained as by every wrapper (`explain_failure`)."""
+    from ._context import get_precision
+
+    accepted: set[Any] = set()
+
+    @functools.wraps(kernel)
+    def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        try:
+            parts = [_shape_key(self, a) for a in args]
+            if kwargs:
+                parts += [(k, _shape_key(self, v)) for k, v in kwargs.items()]
+            parts.append(get_precision())
+            key: Any = tuple(parts)
+            known = key in accepted
+        except (TypeError, LookupError):  # unhashable arguments: ask the spec every time
+            key, known = None, False
+        if not known:
+            verdict = spec_verdict(self, op, args, kwargs)
+            if verdict is not None:
+                raise verdict
+            if key is not None:
+                if len(accepted) >= _VERDICT_CACHE_LIMIT:
+                    accepted.clear()
+                accepted.add(key)
+        try:
+            return kernel(self, *args, **kwargs)
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, kwargs)
+
+    setattr(checked, _WRAPPED, kernel)
+    return checked
 
 
 # ---------------------------------------------------------------- the rules before and after a kernel

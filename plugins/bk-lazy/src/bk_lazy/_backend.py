@@ -87,6 +87,7 @@ class LazyBackend(Backend):
     """
 
     core_rules = False  # nodes take shape, dtype and errors from the specs when built; nothing runs a kernel
+    spec_first = False  # recording a node asks the spec already
     unchecked_operations: ClassVar[frozenset[str]] = frozenset({"cast", "transpose", "reshape", "matmul", "numpy_call"})
     """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
 

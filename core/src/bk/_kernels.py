@@ -211,6 +211,10 @@ def _hot() -> frozenset[str]:
 _VERDICT_CACHE_LIMIT: Final = 4096
 
 
+class _Foreign(Exception):
+    """An argument is a tensor of another framework: no verdict, the kernel's own error tells."""
+
+
 _PLAIN: Final = frozenset((bool, int, float, complex, str, type(None)))
 _NATIVE: dict[tuple[type, type], bool] = {}  # (backend class, value type) -> whether values of the type are native tensors
 
@@ -234,6 +238,8 @@ def _shape_key(backend: Backend, value: Any) -> Any:
         if isinstance(shape, tuple):  # a tensor that describes itself (NumPy, PyTorch, JAX, Array API)
             return (kind, value.dtype, shape)
         return (kind, backend.dtype(value), tuple(backend.staticshape(value)))
+    if hasattr(value, "shape") and hasattr(value, "dtype") and kind.__module__ != "numpy":
+        raise _Foreign  # another framework's tensor: the kernel raises the error that names the mix-up
     if kind is tuple or kind is list:
         for v in value:
             if type(v) is not int:
@@ -263,6 +269,8 @@ def _verdict_first(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
             known = key in accepted
         except (TypeError, LookupError):  # unhashable arguments: ask the spec every time
             key, known = None, False
+        except _Foreign:
+            key, known = None, True
         if not known:
             verdict = spec_verdict(self, op, args, kwargs)
             if verdict is not None:

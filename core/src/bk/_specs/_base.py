@@ -470,9 +470,14 @@ class OpSpec:
         try:
             return self._infer(*args, **kwargs)
         except TypeError as error:
+            if isinstance(error, ArgumentTypeError):
+                _rename(error, self.name)
             if isinstance(error, ArgumentTypeError) or not _is_call_error(error):
                 raise
             raise ArgumentTypeError(f"{self.name}: {error}; signature {self.signature()}") from None
+        except (ValueError, IndexError, OverflowError) as error:
+            _rename(error, self.name)
+            raise
 
     def signature(self) -> str:
         """`name(arg, ...)` as the infer function takes them."""
@@ -485,6 +490,14 @@ class OpSpec:
 
     def __repr__(self) -> str:
         return f"OpSpec({self.name!r})"
+
+
+def _rename(error: BaseException, op: str) -> None:
+    """Raises `error` again naming `op` where a spec that delegates to another operation's rule (`gather_1d`
+    to `gather`'s) raised it under that operation's name: the user called `op`."""
+    head, sep, rest = str(error).partition(": ")
+    if sep and head != op and head in _REGISTRY and len(error.args) == 1:
+        raise type(error)(f"{op}: {rest}") from None
 
 
 def _is_call_error(error: TypeError) -> bool:

@@ -20,11 +20,19 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 import bk
-from bk import ArgumentTypeError, AxisError, Backend, ComputeDevice, DType, ShapeMismatchError, get_precision, to_numpy_dtype
-from bk import _context as _bk_context
-from bk._axes import normalize_axis
-from bk._rules.arguments import PYTHON_NUMBERS, only_python_numbers
-from bk._rules.weak import int_range
+from bk import (
+    ArgumentTypeError,
+    AxisError,
+    Backend,
+    ComputeDevice,
+    DType,
+    ShapeMismatchError,
+    get_precision,
+    normalize_axis,
+    to_numpy_dtype,
+)
+from bk.rules import PYTHON_NUMBERS, int_range, only_python_numbers
+from bk.rules import SETTINGS as _SETTINGS
 
 from ._devices import list_devices
 from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype, weak_result
@@ -38,7 +46,7 @@ __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
 
 Tensor = Any
 
-_GLOBALS: Final = _bk_context.GLOBALS
+_GLOBALS: Final = _SETTINGS
 _FLOAT64: Final = DType(float, 64)
 _COMPLEX128: Final = DType(complex, 128)
 
@@ -371,7 +379,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
@@ -415,7 +423,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         dtype = dtype or self.float_type
         shape = tuple(shape)
         if dtype.kind is int:
-            from bk._ranges import int_uniform_bounds
+            from bk.rules import int_uniform_bounds
 
             low, high = int_uniform_bounds(low, high)
             values = self._rng.integers(low, high, size=shape, dtype=to_numpy_dtype(dtype))

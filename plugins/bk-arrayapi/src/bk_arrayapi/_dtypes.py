@@ -14,9 +14,9 @@ from typing import Any, Final
 import numpy as np
 
 from bk import DType, get_precision
-from bk._rules.weak import KINDS as _KINDS
-from bk._rules.weak import scalar_dtype
-from bk._rules.weak import weak_result as _weak_result
+from bk.rules import KINDS as _KINDS
+from bk.rules import scalar_dtype
+from bk.rules import weak_result as _weak_result
 
 __all__ = ["DTypeMap", "python_scalar_dtype", "weak_result"]
 
@@ -118,7 +118,7 @@ def default_dtype(kind: type) -> DType:
 
 
 def weak_result(strong: list[DType], scalars: list[Any]) -> DType:
-    """The dtype of an operation on tensors of `strong` dtypes and Python numbers `scalars` (`bk._rules.weak.weak_result`).
+    """The dtype of an operation on tensors of `strong` dtypes and Python numbers `scalars` (`bk.rules.weak_result`).
 
     Tensors promote with `bk.combine_types` under the current precision; Python numbers only raise
     the kind (bool < int < float < complex), as NumPy 2 does.

@@ -14,10 +14,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
-from bk._axes import normalize_axis
-from bk._rules import indices as rules
-from bk._rules.indices import index_needs_cast
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, normalize_axis, rules
+from bk.rules import index_needs_cast
 
 from ._needs import needs
 
@@ -432,7 +430,7 @@ class IndexingMixin:
 
     @needs("sum", "where")
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored (`bk._rules.indices` checks)."""
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; values `>= bins` are ignored (`bk.rules` checks)."""
         xp = self.xp
         x = self._native(x, "bincount")  # type: ignore[attr-defined]
         bins = rules.check_bincount(self._dt(x), bins)  # type: ignore[attr-defined]
@@ -465,7 +463,7 @@ class IndexingMixin:
     @needs("stack", "any")
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in the
-        dtype of the flat indices (`bk._rules.indices`)."""
+        dtype of the flat indices (`bk.rules`)."""
         return rules.unravel_index(self, self._native(flat_index, "unravel_index"), shape)  # type: ignore[arg-type, attr-defined]
 
     # ------------------------------------------------------------ diagonals

@@ -14,10 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from bk import DType, ShapeMismatchError, combine_types, get_precision
-from bk._axes import normalize_axis
-from bk._catalogue_linalg import compute_dtype, matrix_operand, real_dtype, result_of
-from bk._errors import check_tensor_argument, reraise_as
+from bk import DType, ShapeMismatchError, check_tensor_argument, combine_types, get_precision, normalize_axis, reraise_as
+from bk.rules import compute_dtype, matrix_operand, real_dtype, result_of
 
 from ._needs import needs
 

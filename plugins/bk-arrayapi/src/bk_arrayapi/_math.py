@@ -13,14 +13,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError
-from bk import _context as _bk_context
-from bk._axes import normalize_axes, normalize_axis
-from bk._rules.clip import clip as clip_rule
-from bk._rules.compare import comparison_constant
-from bk._rules.division import divide_integers, zero_divisor_rule
-from bk._rules.indices import quantile as quantile_rule
-from bk._rules.reductions import accumulation_type, check_nonempty
+from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes, normalize_axis
+from bk.rules import SETTINGS as _SETTINGS
+from bk.rules import accumulation_type, check_nonempty, comparison_constant, divide_integers, zero_divisor_rule
+from bk.rules import clip as clip_rule
+from bk.rules import quantile as quantile_rule
 
 from ._needs import needs
 
@@ -28,7 +25,7 @@ __all__ = ["MathMixin"]
 
 Tensor = Any
 
-_GLOBALS: Final = _bk_context.GLOBALS
+_GLOBALS: Final = _SETTINGS
 _BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
 
 
@@ -142,7 +139,7 @@ def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
 
 
 def _compare_out_of_range(self: Any, op: str, a: Any, b: Any, error: OverflowError) -> Tensor:
-    """`op(a, b)` where one of them is a Python int outside the other's integer dtype: a constant (`bk._rules.compare`)."""
+    """`op(a, b)` where one of them is a Python int outside the other's integer dtype: a constant (`bk.rules`)."""
     tensor = self._native(b if type(a) is int else a, op)
     constant = comparison_constant(op, a, b, self._dt(tensor))
     if constant is None:
@@ -308,7 +305,7 @@ class MathMixin:
 
     @needs("maximum", "minimum")
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         return clip_rule(self, self._native(x, "clip"), minimum, maximum)
 
     # ------------------------------------------------------------ elementwise functions
@@ -511,5 +508,5 @@ class MathMixin:
     @needs("sort", "take", "isnan", "any", "where", "floor", "minimum")
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles of the last axis by linear interpolation (NumPy's default), shaped `(quantiles, *x.shape[:-1])`
-        (`bk._rules.indices`: sort and interpolate)."""
+        (`bk.rules`: sort and interpolate)."""
         return quantile_rule(self, self._native(x, "quantile"), quantiles)  # type: ignore[arg-type, attr-defined]

@@ -27,13 +27,15 @@ from bk import (
     DType,
     ShapeMismatchError,
     SolveResult,
+    check_tensor_argument,
     combine_types,
     from_numpy_dtype,
     get_precision,
+    normalize_axes,
+    normalize_axis,
+    reraise_as,
     to_numpy_dtype,
 )
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
 
 from ._blocks import numpy_backend
 from ._devices import active_client, configured_workers, local_device, worker_devices
@@ -308,7 +310,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
@@ -357,7 +359,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         np_dtype = to_numpy_dtype(dtype)
         shape = tuple(shape)
         if dtype.kind is int:
-            from bk._ranges import int_uniform_bounds
+            from bk.rules import int_uniform_bounds
 
             low, high = int_uniform_bounds(low, high)
             return self._rng.integers(low, high, size=shape, dtype=np_dtype, chunks="auto")

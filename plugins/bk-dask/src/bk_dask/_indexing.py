@@ -14,8 +14,7 @@ from typing import Any, Final
 import dask.array as da
 import numpy as np
 
-from bk import DType, get_precision
-from bk._axes import normalize_axis
+from bk import DType, get_precision, normalize_axis
 
 from ._blocks import kernel, probe, task
 from ._dtypes import as_dask

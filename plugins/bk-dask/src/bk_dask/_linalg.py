@@ -13,9 +13,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
-from bk import ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._axes import normalize_axes
-from bk._errors import reraise_as
+from bk import ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, normalize_axes, reraise_as, to_numpy_dtype
 
 from ._blocks import task, zeros_like_input
 from ._dtypes import as_dask, complex_dtype

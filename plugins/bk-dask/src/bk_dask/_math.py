@@ -14,10 +14,8 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
-from bk import get_precision
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument
-from bk._rules.reductions import check_nonempty, numpy_accumulation_type
+from bk import check_tensor_argument, get_precision, normalize_axes, normalize_axis
+from bk.rules import check_nonempty, numpy_accumulation_type
 
 from ._blocks import elementwise, kernel, probe, task
 from ._dtypes import as_dask, complex_dtype, float_dtype, keep_ints, to_floats
@@ -230,7 +228,7 @@ def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: boo
 
 
 def _widened(dtype: np.dtype[Any]) -> np.dtype[Any]:
-    """The dtype of sums and products of `dtype` (`bk._rules.reductions.accumulation_type`)."""
+    """The dtype of sums and products of `dtype` (`bk.rules.accumulation_type`)."""
     return numpy_accumulation_type(dtype) or dtype
 
 

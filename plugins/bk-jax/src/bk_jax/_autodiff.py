@@ -54,7 +54,7 @@ class AutodiffMixin:
         if isinstance(value, (jax.Array, JAXSparse)):
             return jax.tree_util.tree_map(jax.lax.stop_gradient, value)
         if value is None or isinstance(value, (str, bytes)):
-            from bk._errors import check_tensor_argument
+            from bk import check_tensor_argument
 
             check_tensor_argument(value, "stop_gradient")
         return value

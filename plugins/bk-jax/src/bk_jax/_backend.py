@@ -17,10 +17,8 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
-from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision
-from bk._errors import check_tensor_argument
-from bk._rules.arguments import PYTHON_NUMBERS, is_python_number, only_python_numbers
-from bk._rules.weak import int_range
+from bk import ArgumentTypeError, Backend, ComputeDevice, DType, check_tensor_argument, from_numpy_dtype, get_precision
+from bk.rules import PYTHON_NUMBERS, int_range, is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
@@ -422,7 +420,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         dtype = dtype or self.float_type
         target, shape = self._jax_dtype(dtype), _shape(shape)
         if dtype.kind is int:
-            from bk._ranges import int_uniform_bounds
+            from bk.rules import int_uniform_bounds
 
             low, high = int_uniform_bounds(low, high)
             return self._place(jax.random.randint(self._next_key(), shape, low, high, dtype=target))
@@ -469,7 +467,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         return jnp.ones_like(self._t(tensor))
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:

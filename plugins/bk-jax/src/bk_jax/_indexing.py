@@ -10,10 +10,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, ShapeMismatchError, from_numpy_dtype
-from bk._axes import normalize_axis
-from bk._rules import indices as rules
-from bk._rules.indices import index_needs_cast
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError, from_numpy_dtype, normalize_axis, rules
+from bk.rules import index_needs_cast
 
 Tensor = Any
 
@@ -138,7 +136,7 @@ class IndexingMixin:
         return result.at[rows, index].add(jnp.where(inside, weights, 0), mode="drop")
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped (`bk._rules.indices` checks)."""
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; others are dropped (`bk.rules` checks)."""
         x = self._t(x)
         bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
         rules.check_counted_values(self, x)  # type: ignore[arg-type]
@@ -191,7 +189,7 @@ class IndexingMixin:
         return jnp.take(values, indices, axis=0, mode="clip")
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk._rules.indices`)."""
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk.rules`)."""
         return rules.unravel_index(self, self._t(flat_index), shape, lambda flat, sizes: jnp.stack(jnp.unravel_index(flat, sizes), -1))  # type: ignore[arg-type]
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:

@@ -12,9 +12,17 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental.sparse import JAXSparse
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError, combine_types, get_precision
-from bk._axes import normalize_axes
-from bk._catalogue_linalg import (
+from bk import (
+    ArgumentTypeError,
+    DType,
+    ShapeMismatchError,
+    check_tensor_argument,
+    combine_types,
+    get_precision,
+    normalize_axes,
+    reraise_as,
+)
+from bk.rules import (
     check_empty_matrix_norm,
     check_fft_norm,
     check_vector_norm_ord,
@@ -24,7 +32,6 @@ from bk._catalogue_linalg import (
     real_dtype,
     reduced_size,
 )
-from bk._errors import check_tensor_argument, reraise_as
 
 from ._dtypes import from_jax_dtype, to_jax_dtype, x64_enabled
 from ._math import is_inexact

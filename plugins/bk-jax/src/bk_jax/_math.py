@@ -12,14 +12,19 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import ArgumentTypeError, AxisError, DType, IndexOutOfRangeError, explain_failure, from_numpy_dtype
-from bk._axes import normalize_axes, normalize_axis
-from bk._rules.arguments import is_python_number
-from bk._rules.clip import clip as clip_rule
-from bk._rules.compare import comparison_constant
-from bk._rules.division import divide_integers
-from bk._rules.indices import quantile as quantile_rule
-from bk._rules.reductions import check_nonempty, numpy_accumulation_type
+from bk import (
+    ArgumentTypeError,
+    AxisError,
+    DType,
+    IndexOutOfRangeError,
+    explain_failure,
+    from_numpy_dtype,
+    normalize_axes,
+    normalize_axis,
+)
+from bk.rules import check_nonempty, comparison_constant, divide_integers, is_python_number, numpy_accumulation_type
+from bk.rules import clip as clip_rule
+from bk.rules import quantile as quantile_rule
 
 Tensor = Any
 
@@ -219,7 +224,7 @@ class MathMixin:
         return _nan_first(jnp.minimum, *self._operands(a, b))
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         return clip_rule(self, self._t(x), minimum, maximum, _clip_kernel)
 
     def sqrt(self, x: Tensor) -> Tensor:
@@ -449,7 +454,7 @@ class MathMixin:
 
     def _compare(self, op: str, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any]) -> Tensor:
         """`function(x, y)` in the common type; a Python int outside the range of the integer tensor
-        beside it compares by its value, as in NumPy 2 (`bk._rules.compare`)."""
+        beside it compares by its value, as in NumPy 2 (`bk.rules`)."""
         try:
             a, b = self._operands(x, y)
         except OverflowError:
@@ -573,7 +578,7 @@ class MathMixin:
         return jnp.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"), dtype=self._wide(x))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`)."""
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk.rules`)."""
         return quantile_rule(self, self._t(x), quantiles, lambda values, q: jnp.quantile(values, jnp.asarray(q, values.dtype), axis=-1))  # type: ignore[attr-defined, arg-type]
 
 

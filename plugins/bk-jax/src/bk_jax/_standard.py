@@ -11,9 +11,8 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError
-from bk._axes import normalize_axes, normalize_axis
-from bk._rules.reductions import accumulation_type
+from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes, normalize_axis
+from bk.rules import accumulation_type
 
 from ._indexing import _index_array
 

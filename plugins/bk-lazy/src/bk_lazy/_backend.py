@@ -18,9 +18,8 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 import bk
-from bk import ArgumentTypeError, Backend, DType, get_precision
-from bk._errors import check_tensor_argument
-from bk._rules.arguments import PYTHON_NUMBERS, is_python_number
+from bk import ArgumentTypeError, Backend, DType, check_tensor_argument, get_precision
+from bk.rules import PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device

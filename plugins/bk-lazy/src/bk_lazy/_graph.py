@@ -363,7 +363,7 @@ class LazyArray:
 
     def swapaxes(self, axis1: int, axis2: int) -> LazyArray:
         """`x` with two axes exchanged: a `transpose` node (`x` itself when they are the same axis)."""
-        from bk._axes import normalize_axis
+        from bk import normalize_axis
 
         perm = list(range(self.ndim))
         a, b = normalize_axis(axis1, self.ndim, "swapaxes"), normalize_axis(axis2, self.ndim, "swapaxes")

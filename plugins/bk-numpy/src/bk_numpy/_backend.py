@@ -14,10 +14,21 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import AxisError, Backend, ComputeDevice, DType, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
-from bk._rules.arguments import PYTHON_NUMBERS, only_python_numbers
+from bk import (
+    AxisError,
+    Backend,
+    ComputeDevice,
+    DType,
+    check_tensor_argument,
+    combine_types,
+    from_numpy_dtype,
+    get_precision,
+    normalize_axes,
+    normalize_axis,
+    reraise_as,
+    to_numpy_dtype,
+)
+from bk.rules import PYTHON_NUMBERS, only_python_numbers
 
 from ._devices import cpu_device
 from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
@@ -234,7 +245,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
@@ -269,7 +280,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         np_dtype = to_numpy_dtype(dtype)
         shape = tuple(shape)
         if dtype.kind is int:
-            from bk._ranges import int_uniform_bounds
+            from bk.rules import int_uniform_bounds
 
             low, high = int_uniform_bounds(low, high)
             return self._rng.integers(low, high, size=shape, dtype=np_dtype)

@@ -13,9 +13,8 @@ from typing import Any, Final
 import numpy as np
 
 from bk import DType, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._context import GLOBALS as _GLOBALS
-from bk._rules.arguments import PYTHON_NUMBERS
-from bk._rules.weak import weak_result
+from bk.rules import PYTHON_NUMBERS, weak_result
+from bk.rules import SETTINGS as _GLOBALS
 
 __all__ = [
     "FAST_DTYPES",
@@ -72,7 +71,7 @@ def binary_dtype(a: Any, b: Any) -> np.dtype[Any]:
     """The NumPy dtype in which a binary operation on `a` and `b` is computed.
 
     Arrays promote with `bk.combine_types` under the current precision; Python scalars are weak
-    and only raise the kind (bool < int < float < complex): `bk._rules.weak.weak_result`.
+    and only raise the kind (bool < int < float < complex): `bk.rules.weak_result`.
     """
     same = getattr(a, "dtype", None)
     if same is not None and same is getattr(b, "dtype", None) and _GLOBALS.precision_free and isinstance(same, np.dtype):

@@ -12,8 +12,7 @@ from typing import NoReturn
 
 import numpy as np
 
-from bk import AxisError
-from bk._errors import BK_ERRORS, reraise_as
+from bk import BK_ERRORS, AxisError, reraise_as
 
 __all__ = ["reraise"]
 

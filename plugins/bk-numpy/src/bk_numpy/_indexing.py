@@ -7,11 +7,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, ShapeMismatchError, to_numpy_dtype
-from bk._axes import normalize_axis
-from bk._errors import check_tensor_argument
-from bk._rules import indices as rules
-from bk._rules.indices import index_needs_cast
+from bk import DType, IndexOutOfRangeError, ShapeMismatchError, check_tensor_argument, normalize_axis, rules, to_numpy_dtype
+from bk.rules import index_needs_cast
 
 from ._dtypes import binary_dtype
 from ._errors import reraise
@@ -307,7 +304,7 @@ class IndexingMixin:
         return tuple(parts)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk._rules.indices`)."""
+        """Multi-indices `(..., len(shape))` of flat indices (C order), in the dtype of `flat_index` (`bk.rules`)."""
         return rules.unravel_index(self, np.asarray(flat_index), shape, lambda flat, sizes: np.stack(np.unravel_index(flat, sizes), -1))
 
     def ravel_multi_index(self, multi_index: Tensor, shape: Sequence[int], mode: str | int = "undefined") -> Tensor:
@@ -334,7 +331,7 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored (`bk._rules.indices` checks)."""
+        """Counts (or sums of `weights`) of each integer in `[0, bins)`; larger values are ignored (`bk.rules` checks)."""
         x = np.asarray(x)
         bins = rules.check_bincount(self.dtype(x), bins)
         rules.check_counted_values(self, x)

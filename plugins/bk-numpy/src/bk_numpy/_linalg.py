@@ -9,10 +9,18 @@ from typing import Any, Final
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from bk import ArgumentTypeError, ShapeMismatchError, combine_types, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._axes import normalize_axes
-from bk._catalogue_linalg import check_fft_norm, check_vector_norm_ord, compute_dtype, fft_sizes, matrix_operand, real_dtype
-from bk._errors import check_tensor_argument, reraise_as
+from bk import (
+    ArgumentTypeError,
+    ShapeMismatchError,
+    check_tensor_argument,
+    combine_types,
+    from_numpy_dtype,
+    get_precision,
+    normalize_axes,
+    reraise_as,
+    to_numpy_dtype,
+)
+from bk.rules import check_fft_norm, check_vector_norm_ord, compute_dtype, fft_sizes, matrix_operand, real_dtype
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise

@@ -15,13 +15,20 @@ from typing import Any, Final, NoReturn
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
-from bk import _context as _bk_context
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
-from bk._kernels import explain_failure
-from bk._rules.clip import clip as clip_rule
-from bk._rules.indices import quantile as quantile_rule
+from bk import (
+    ArgumentTypeError,
+    DType,
+    check_tensor_argument,
+    explain_failure,
+    get_precision,
+    normalize_axes,
+    normalize_axis,
+    reraise_as,
+    to_numpy_dtype,
+)
+from bk.rules import SETTINGS as _SETTINGS
+from bk.rules import clip as clip_rule
+from bk.rules import quantile as quantile_rule
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -32,7 +39,7 @@ Tensor = Any
 
 # `GLOBALS.precision_free` is read directly (not through `bk.get_precision()`) in the fast paths of
 # the arithmetic operators, where a Python function call costs as much as the whole operation.
-_GLOBALS: Final = _bk_context.GLOBALS
+_GLOBALS: Final = _SETTINGS
 _IGNORE: Final = {"all": "ignore"}
 _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce
@@ -468,7 +475,7 @@ class MathMixin:
             explain_failure(self, "where", error, (condition, x, y), {})
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk._rules.clip`)."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk.rules`)."""
         return clip_rule(self, _keep_ints(x), minimum, maximum, np.clip)
 
     # ------------------------------------------------------------ unary functions
@@ -597,7 +604,7 @@ class MathMixin:
         return np.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"))
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`)."""
+        """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk.rules`)."""
         return quantile_rule(self, _floats(x), quantiles, lambda values, q: np.quantile(values, q, axis=-1))
 
     # ------------------------------------------------------------ precision-aware conversions

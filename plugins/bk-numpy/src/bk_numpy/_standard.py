@@ -10,10 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, get_precision, to_numpy_dtype
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import reraise_as
-from bk._rules.reductions import numpy_accumulation_type
+from bk import ArgumentTypeError, DType, get_precision, normalize_axes, normalize_axis, reraise_as, to_numpy_dtype
+from bk.rules import numpy_accumulation_type
 
 from ._errors import reraise
 from ._math import _binary, _floats, _keep_ints, _tensor_arg

@@ -10,8 +10,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from bk import Backend, DType
-from bk._errors import BK_ERRORS
+from bk import BK_ERRORS, Backend, DType
 
 from ._dtypes import to_tf_dtype
 from ._framework import tf

@@ -23,13 +23,13 @@ from bk import (
     DType,
     IndexOutOfRangeError,
     ShapeMismatchError,
+    check_tensor_argument,
     from_numpy_dtype,
     get_precision,
+    normalize_axes,
+    normalize_axis,
 )
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument
-from bk._rules.arguments import is_python_number, only_python_numbers
-from bk._rules.weak import KINDS, int_range, raise_kind
+from bk.rules import KINDS, int_range, is_python_number, only_python_numbers, raise_kind
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -375,7 +375,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         with self._device_scope():
@@ -424,7 +424,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         with self._device_scope():
             if dtype.kind is int:
                 generated = tf.int64 if dtype.bits == 64 else tf.int32
-                from bk._ranges import int_uniform_bounds
+                from bk.rules import int_uniform_bounds
 
                 low, high = int_uniform_bounds(low, high)
                 values = self._rng().uniform(shape, low, high, dtype=generated)
@@ -682,7 +682,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
 
 _NUMBER_TYPES: Final = (tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128)
-# for each kind of Python number, the dtypes it keeps beside a tensor (NEP 50, `bk._rules.weak`): the fast path of `_weak_pair`
+# for each kind of Python number, the dtypes it keeps beside a tensor (NEP 50, `bk.rules`): the fast path of `_weak_pair`
 _KEEPS: Final = {
     kind: frozenset(d for d in _NUMBER_TYPES if raise_kind(from_tf_dtype(d), kind, None) == from_tf_dtype(d))
     for kind in KINDS

@@ -14,7 +14,7 @@ from typing import Any, Final
 import numpy as np
 
 from bk import ArgumentTypeError, DType, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._rules.weak import weak_result
+from bk.rules import weak_result
 
 from ._framework import tf
 
@@ -118,7 +118,7 @@ def common_dtype(*values: Any, int_to_float: bool = False, bool_to_int: bool = F
     """The `DType` in which an operation on `values` is computed.
 
     Tensors and arrays combine with `bk.combine_types` under the current precision; Python scalars
-    only raise the kind (bool < int < float < complex): `bk._rules.weak.weak_result`.
+    only raise the kind (bool < int < float < complex): `bk.rules.weak_result`.
     """
     precision = get_precision()
     strong, kinds = [], []

@@ -5,10 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
-from bk._axes import normalize_axis
-from bk._rules import indices as rules
-from bk._rules.indices import index_needs_cast
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, normalize_axis, rules
+from bk.rules import index_needs_cast
 
 from ._dtypes import from_tf_dtype, to_tf_dtype
 from ._framework import tf
@@ -39,7 +37,7 @@ def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
     Eagerly an index outside `[-size, size)` raises `IndexOutOfRangeError`; while tracing the check is left to TensorFlow's kernels.
     """
     if indices.dtype not in (tf.int32, tf.int64):
-        if not indices.dtype.is_integer:  # bk._rules.indices decides: empty floats (`[]`) are cast, the others raise
+        if not indices.dtype.is_integer:  # bk.rules decides: empty floats (`[]`) are cast, the others raise
             index_needs_cast(from_tf_dtype(indices.dtype), indices.shape.num_elements(), op)
         indices = tf.cast(indices, tf.int64)
     sizes = tf.cast(sizes, indices.dtype)
@@ -485,7 +483,7 @@ class IndexingMixin:
     # ------------------------------------------------------------ counting
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored (`bk._rules.indices` checks)."""
+        """Counts (int64) or sums of `weights` of each integer in `[0, bins)`; other values are ignored (`bk.rules` checks)."""
         x = self._t(x)
         bins = rules.check_bincount(from_tf_dtype(x.dtype), bins)
         x = tf.cast(x, tf.int64)
@@ -502,7 +500,7 @@ class IndexingMixin:
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
         """Multi-indices `(..., len(shape))` of integer flat indices into an array of `shape` (C order), in their dtype
-        (`bk._rules.indices`; the range is checked eagerly only)."""
+        (`bk.rules`; the range is checked eagerly only)."""
         return rules.unravel_index(self, self._t(flat_index), shape)  # type: ignore[arg-type]
 
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:

@@ -8,10 +8,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ShapeMismatchError, combine_types, get_precision
-from bk._axes import normalize_axis
-from bk._catalogue_linalg import compute_dtype, matrix_operand
-from bk._errors import check_tensor_argument, reraise_as
+from bk import ShapeMismatchError, check_tensor_argument, combine_types, get_precision, normalize_axis, reraise_as
+from bk.rules import compute_dtype, matrix_operand
 
 from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
 from ._framework import tf

@@ -13,15 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from bk import ArgumentTypeError, explain_failure, get_precision
-from bk._axes import normalize_axes, normalize_axis
-from bk._kernels import spec_verdict
-from bk._rules.clip import clip as clip_rule
-from bk._rules.clip import limit
-from bk._rules.compare import comparison_constant
-from bk._rules.division import ZERO_DIVISORS, divide_integers
-from bk._rules.indices import quantile as quantile_rule
-from bk._rules.reductions import accumulation_type, check_nonempty
+from bk import ArgumentTypeError, explain_failure, get_precision, normalize_axes, normalize_axis
+from bk.rules import ZERO_DIVISORS, accumulation_type, check_nonempty, comparison_constant, divide_integers, limit, spec_verdict
+from bk.rules import clip as clip_rule
+from bk.rules import quantile as quantile_rule
 
 from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._errors import CAUGHT
@@ -441,7 +436,7 @@ class MathMixin:
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         return clip_rule(self, self._t(x), minimum, maximum, self._clip_kernel)
 
     def _clip_kernel(self, x: Any, low: Any, high: Any) -> Any:
@@ -663,7 +658,7 @@ class MathMixin:
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation, as NumPy's default) of the last axis, shaped `(quantiles, *x.shape[:-1])`
-        (`bk._rules.indices`: sort and interpolate)."""
+        (`bk.rules`: sort and interpolate)."""
         return quantile_rule(self, self._t(x), quantiles)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ precision-aware conversions

@@ -15,8 +15,16 @@ from typing import Any
 import numpy as np
 import torch
 
-from bk import ArgumentTypeError, Backend, ComputeDevice, DType, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk._errors import check_tensor_argument
+from bk import (
+    ArgumentTypeError,
+    Backend,
+    ComputeDevice,
+    DType,
+    check_tensor_argument,
+    from_numpy_dtype,
+    get_precision,
+    to_numpy_dtype,
+)
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device
@@ -271,7 +279,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         return torch.ones_like(self._t(tensor))
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
-        from bk._ranges import range_plan  # NumPy's arange length and dtype, bk's precision
+        from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
@@ -308,7 +316,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         dtype = dtype or self.float_type
         shape, generator, device = _sizes(shape, "random_uniform"), self._generator(), self._torch_device
         if dtype.kind is int:
-            from bk._ranges import int_uniform_bounds
+            from bk.rules import int_uniform_bounds
 
             low, high = int_uniform_bounds(low, high)
             return torch.randint(low, high, shape, generator=generator, dtype=to_torch_dtype(dtype), device=device)

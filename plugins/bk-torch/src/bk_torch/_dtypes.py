@@ -7,7 +7,7 @@ from typing import Final
 import torch
 
 from bk import DType, get_precision
-from bk._context import GLOBALS
+from bk.rules import SETTINGS as GLOBALS
 
 __all__ = ["from_torch_dtype", "keeps_dtype", "to_torch_dtype"]
 

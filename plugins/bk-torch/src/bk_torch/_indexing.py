@@ -7,11 +7,8 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError
-from bk._axes import normalize_axis
-from bk._errors import reraise_as
-from bk._rules import indices as rules
-from bk._rules.indices import index_needs_cast
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, normalize_axis, reraise_as, rules
+from bk.rules import index_needs_cast
 
 from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
@@ -154,7 +151,7 @@ class IndexingMixin:
         return result.scatter_add(1, index, weights)[:, :bins]
 
     def bincount(self, x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> Tensor:
-        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped (`bk._rules.indices` checks)."""
+        """Counts (or weight sums, in the weights' dtype) of each integer in `[0, bins)`; larger ones are dropped (`bk.rules` checks)."""
         x = self._t(x)
         bins = rules.check_bincount(self.dtype(x), bins)  # type: ignore[attr-defined]
         x = x.to(torch.int64)
@@ -208,7 +205,7 @@ class IndexingMixin:
         return torch.where(empty, starts, summed)
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
-        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in their dtype (`bk._rules.indices`)."""
+        """Multi-indices `(..., len(shape))` of flat indices into an array of `shape` (C order), in their dtype (`bk.rules`)."""
         return rules.unravel_index(self, self._t(flat_index), shape)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ gather and scatter
@@ -255,7 +252,7 @@ class IndexingMixin:
         return self._batched_gather(values[None], indices[None], "gather_nd")[0]
 
     def _index_tensor(self, indices: Tensor, op: str) -> torch.Tensor:
-        """Indices as int64; bool, float and complex ones go to the core's rule (`bk._rules.indices`), which
+        """Indices as int64; bool, float and complex ones go to the core's rule (`bk.rules`), which
         refuses them (PyTorch would take booleans as a mask, floats as truncated ints) or casts an empty `[]`."""
         indices = self._t(indices)
         if indices.is_floating_point() or indices.is_complex() or indices.dtype == torch.bool:

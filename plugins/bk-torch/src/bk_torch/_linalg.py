@@ -12,9 +12,17 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, ShapeMismatchError, combine_types, get_precision
-from bk._axes import normalize_axes, normalize_axis
-from bk._catalogue_linalg import (
+from bk import (
+    ArgumentTypeError,
+    ShapeMismatchError,
+    check_tensor_argument,
+    combine_types,
+    get_precision,
+    normalize_axes,
+    normalize_axis,
+    reraise_as,
+)
+from bk.rules import (
     check_empty_matrix_norm,
     check_fft_norm,
     check_vector_norm_ord,
@@ -22,10 +30,9 @@ from bk._catalogue_linalg import (
     fft_sizes,
     matrix_operand,
     real_dtype,
+    reduce_shape,
     reduced_size,
 )
-from bk._errors import check_tensor_argument, reraise_as
-from bk._specs import reduce_shape
 
 from ._dtypes import from_torch_dtype, to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _narrowed

@@ -7,11 +7,19 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError, get_precision
-from bk._axes import normalize_axes, normalize_axis
-from bk._errors import check_tensor_argument, reraise_as
-from bk._rules.indices import quantile as quantile_rule
-from bk._rules.reductions import accumulation_type, check_nonempty
+from bk import (
+    ArgumentTypeError,
+    AxisError,
+    IndexOutOfRangeError,
+    ShapeMismatchError,
+    check_tensor_argument,
+    get_precision,
+    normalize_axes,
+    normalize_axis,
+    reraise_as,
+)
+from bk.rules import accumulation_type, check_nonempty
+from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
 
@@ -480,7 +488,7 @@ class MathMixin:
         return _narrowed(torch.cumsum(x, dim=dim), result)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
-        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk._rules.indices`
+        """Linear-interpolation quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk.rules`
         checks and shapes; `torch.quantile` computes where it can)."""
         return quantile_rule(self, self._t(x), quantiles, _torch_quantile)  # type: ignore[arg-type]
 

@@ -16,15 +16,10 @@ from typing import Any, NoReturn
 
 import torch
 
-from bk import ShapeMismatchError
-from bk._context import GLOBALS
-from bk._errors import BK_ERRORS, ArgumentTypeError, check_tensor_argument
-from bk._kernels import spec_verdict
-from bk._rules.clip import clip as clip_rule
-from bk._rules.clip import limit
-from bk._rules.compare import comparison_constant
-from bk._rules.division import divide_integers, zero_divisor_rule
-from bk._rules.weak import int_range
+from bk import BK_ERRORS, ArgumentTypeError, ShapeMismatchError, check_tensor_argument
+from bk.rules import SETTINGS as GLOBALS
+from bk.rules import clip as clip_rule
+from bk.rules import comparison_constant, divide_integers, int_range, limit, spec_verdict, zero_divisor_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
@@ -264,7 +259,7 @@ class OperatorsMixin:
             raise
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk._rules.clip`)."""
+        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         check_tensor_argument(x, "clip")
         return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
 

@@ -19,7 +19,8 @@ import numpy as np
 import torch
 
 from bk import Preconditioner, SolveResult
-from bk._linalg import finish, setup
+from bk.rules import solve_result as finish
+from bk.rules import solve_setup as setup
 
 from ._linalg import _LAYOUT_FORMATS, _csr_for_products
 

@@ -1,0 +1,117 @@
+"""The rules of docs/semantics.md as functions, for kernels that apply them themselves.
+
+A plugin whose kernels are bare framework calls needs nothing from here: the core applies the
+operation specs around them (`Backend.core_rules`). A plugin with tuned kernels of its own
+(`core_rules = False`, as the first-party plugins) calls these functions instead of writing a copy
+of a rule: each exists once, in the core, and every backend gives the same answer. They take bk
+`DType`s, Python values and, for the composites, a `Backend` whose catalogue operations they call;
+none imports a framework.
+
+Argument kinds
+    `PYTHON_NUMBERS`, `PYTHON_REALS`, `is_python_number`, `is_python_real`, `is_real_scalar`,
+    `only_python_numbers`: which values are weak Python numbers (NEP 50).
+Promotion
+    `KINDS`, `weak_result`, `raise_kind`, `scalar_dtype`, `int_range`, `check_python_ints`: the dtype of
+    tensors beside Python numbers, and the range check of Python ints.
+Comparisons
+    `COMPARISONS`, `comparison_constant`, `compare_beyond_range`: an integer tensor against a Python int
+    beyond its range compares alike everywhere.
+Division
+    `ZERO_DIVISORS`, `zero_divisor_rule`, `divide_integers`: integer `floordiv` and `mod` by zero give 0.
+`clip`
+    `clip` (the whole rule around a framework's clip kernel) and `limit` (the default kernel).
+Reductions
+    `accumulation_type`, `numpy_accumulation_type`, `check_nonempty`, `reduce_shape`: sums of bools and
+    small ints, and the error of a reduction without identity over no elements.
+Indices
+    `index_needs_cast`, `unravel_index`, `quantile`, `check_bincount`, `check_counted_values`.
+Linear algebra and FFT
+    `compute_dtype`, `real_dtype`, `matrix_operand`, `result_of`, `check_fft_norm`,
+    `check_vector_norm_ord`, `check_empty_matrix_norm`, `reduced_size`, `fft_sizes`.
+Ranges and random numbers
+    `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
+Specs and settings
+    `spec_verdict` (the error an operation's spec gives for a call, or None), `SETTINGS` (the context
+    settings; `SETTINGS.precision_free` is True while no precision is set, for hot paths that skip
+    the precision rule then), `solve_setup` and `solve_result` (the problem and result of the
+    generic iterative solvers, for a backend that compiles their loop).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ._catalogue_linalg import (
+    check_empty_matrix_norm,
+    check_fft_norm,
+    check_vector_norm_ord,
+    compute_dtype,
+    fft_sizes,
+    matrix_operand,
+    real_dtype,
+    reduced_size,
+    result_of,
+)
+from ._context import GLOBALS
+from ._kernels import spec_verdict
+from ._linalg import finish as solve_result
+from ._linalg import setup as solve_setup
+from ._ranges import int_uniform_bounds, range_plan
+from ._rules.arguments import PYTHON_NUMBERS, PYTHON_REALS, is_python_number, is_python_real, is_real_scalar, only_python_numbers
+from ._rules.clip import clip, limit
+from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
+from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
+from ._rules.indices import check_bincount, check_counted_values, index_needs_cast, quantile, unravel_index
+from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
+from ._rules.weak import KINDS, check_python_ints, int_range, raise_kind, scalar_dtype, weak_result
+from ._specs import reduce_shape
+
+__all__ = [
+    "COMPARISONS",
+    "KINDS",
+    "PYTHON_NUMBERS",
+    "PYTHON_REALS",
+    "SETTINGS",
+    "ZERO_DIVISORS",
+    "accumulation_type",
+    "check_bincount",
+    "check_counted_values",
+    "check_empty_matrix_norm",
+    "check_fft_norm",
+    "check_nonempty",
+    "check_python_ints",
+    "check_vector_norm_ord",
+    "clip",
+    "compare_beyond_range",
+    "comparison_constant",
+    "compute_dtype",
+    "divide_integers",
+    "fft_sizes",
+    "index_needs_cast",
+    "int_range",
+    "int_uniform_bounds",
+    "is_python_number",
+    "is_python_real",
+    "is_real_scalar",
+    "limit",
+    "matrix_operand",
+    "numpy_accumulation_type",
+    "only_python_numbers",
+    "quantile",
+    "raise_kind",
+    "range_plan",
+    "real_dtype",
+    "reduce_shape",
+    "reduced_size",
+    "result_of",
+    "scalar_dtype",
+    "solve_result",
+    "solve_setup",
+    "spec_verdict",
+    "unravel_index",
+    "weak_result",
+    "zero_divisor_rule",
+]
+
+SETTINGS: Final = GLOBALS
+"""The context settings object; `SETTINGS.precision_free` is True while no precision is set anywhere."""

@@ -183,3 +183,20 @@ def test_spec_first_leaves_hot_operations_to_the_kernel():
     assert raised.value.__cause__ is not None
     with pytest.raises(bk.IndexOutOfRangeError, match="^gather: "):  # data mistakes: after the kernel
         b.gather(np.arange(3), np.array([5]), 0)
+
+
+def test_numpy_integers_are_int_arguments_and_numpy_scalars_operands():
+    """An axis, offset or count taken from NumPy (`np.argmax(...)`, `np.int64(1)`) is an int for every spec."""
+    from bk._kernels import spec_verdict
+
+    b = SpecFirst()
+    m = np.ones((3, 3))
+    accepted = [
+        ("diagonal", (m, np.int64(1))), ("matrix_power", (m, np.int32(2))), ("tile", (m, (np.int64(2), 1))),
+        ("cumsum", (m, np.int64(0))), ("fftfreq", (np.int64(4),)), ("transpose", (m, (np.int64(1), 0))),
+        ("add", (np.float32(1.5), m)),
+    ]  # fmt: skip
+    for op, args in accepted:
+        assert spec_verdict(b, op, args, {}) is None, op
+    for bad in (np.bool_(True), np.float64(1.0), np.ones(1, np.int64)):
+        assert isinstance(spec_verdict(b, "diagonal", (m, bad), {}), bk.ArgumentTypeError), bad

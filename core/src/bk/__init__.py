@@ -67,6 +67,7 @@ __all__ = [
     "profile_function",
     "refresh",
     "reraise_as",
+    "rules",
     "set_global_default_backend",
     "set_global_precision",
     "to_numpy_dtype",
@@ -99,21 +100,27 @@ def _as_public(obj: object) -> object:
     return obj
 
 
+_SUBMODULES = frozenset({"rules"})  # public modules loaded on first use: `bk.rules` (for plugin authors)
+
+
 def __getattr__(name: str) -> object:
+    from importlib import import_module
+
+    if name in _SUBMODULES:
+        submodule = globals()[name] = import_module(f".{name}", __name__)
+        return submodule
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'bk' has no attribute {name!r}")
-    from importlib import import_module
-
     value = globals()[name] = _as_public(getattr(import_module(module, __name__), name))
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | _SUBMODULES)
 
 
 for _name in __all__:
-    if _name not in _LAZY:
+    if _name not in _LAZY and _name not in _SUBMODULES:
         _as_public(globals()[_name])
 del _name

@@ -91,6 +91,8 @@ def _template(backend: Backend | None, value: Any) -> Any:
         return value
     if isinstance(value, (list, tuple)) and value and any(backend.is_tensor(v, only_native=True) for v in value):
         return type(value)(_template(backend, v) for v in value) if isinstance(value, list) else tuple(_template(backend, v) for v in value)
+    if type(value).__module__ == "numpy" and not hasattr(value, "__len__"):
+        return value  # a NumPy scalar describes itself: a 0-d operand, or an int where the spec wants one (an axis)
     if backend.is_tensor(value, only_native=True):
         if backend.is_sparse(value):
             raise LookupError("sparse")  # the specs describe dense tensors: no verdict

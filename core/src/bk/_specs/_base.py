@@ -348,6 +348,21 @@ def check_int_range(op: str, dtype: DType, weak: Iterable[Weak]) -> None:
     check_python_ints(dtype, (scalar.value for scalar in weak if scalar.kind is int), op)
 
 
+
+def int_argument(value: Any, op: str, name: str) -> int:
+    """An argument that must be an int (an axis, an offset, a count) as an int: Python ints and NumPy
+    integer scalars (anything `operator.index` takes), never a bool.
+
+    Raises:
+        ArgumentTypeError: for bools, floats, tensors with a shape and anything else.
+    """
+    if isinstance(value, (bool, np.bool_)) or getattr(value, "shape", ()) != ():
+        raise ArgumentTypeError(f"{op}: {name} must be an int but got {type(value).__name__} {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ArgumentTypeError(f"{op}: {name} must be an int but got {type(value).__name__} {value!r}") from None
+
 # ---------------------------------------------------------------- shapes
 
 

@@ -14,6 +14,7 @@ from ._base import (
     as_operand,
     broadcast_shapes,
     check_kinds,
+    int_argument,
     promote,
     spec_rule,
     strong,
@@ -27,13 +28,7 @@ Shape = Any
 _KEEP: Final = "The dtype is the input's."
 
 
-def _int(value: Any, op: str, name: str) -> int:
-    if isinstance(value, bool):
-        raise ArgumentTypeError(f"{op}: {name} must be an int, got bool {value!r}")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise ArgumentTypeError(f"{op}: {name} must be an int, got {type(value).__name__} {value!r}") from None
+_int = int_argument
 
 
 def _product(sizes: Any) -> int | None:

@@ -19,6 +19,7 @@ from ._base import (
     complex_of,
     default_float,
     float_of,
+    int_argument,
     op_spec,
     real_of,
     reduce_shape,
@@ -52,11 +53,10 @@ def _min(m: int | None, n: int | None) -> int | None:
 
 
 def _negative_axis(op: str, axis: Any, *ranks: int) -> int:
-    if isinstance(axis, bool) or not isinstance(axis, int):
-        raise ArgumentTypeError(f"{op}: axis must be an int but got {type(axis).__name__} {axis!r}")
-    if not -min(ranks) <= axis < 0:
-        raise AxisError(f"{op}: axis must be negative and within the ranks {' and '.join(map(str, ranks))} but is {axis}")
-    return axis
+    index = int_argument(axis, op, "axis")
+    if not -min(ranks) <= index < 0:
+        raise AxisError(f"{op}: axis must be negative and within the ranks {' and '.join(map(str, ranks))} but is {index}")
+    return index
 
 
 def _without(shape: tuple[int | None, ...], axis: int) -> tuple[int | None, ...]:
@@ -159,8 +159,7 @@ def _matrix_rank(x: Tensor, rtol: Any = None) -> ShapeDtype:
     "x to the integer power n, same shape and dtype (integer matrices stay integers for n >= 0; floats take the set precision). n that is not an int, or a negative n with bool or integer matrices, raises ArgumentTypeError; non-square matrices ShapeMismatchError.",
 )
 def _matrix_power(x: Tensor, n: int) -> ShapeDtype:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise ArgumentTypeError(f"matrix_power: n must be an int but got {type(n).__name__} {n!r}")
+    n = int_argument(n, "matrix_power", "n")
     t = _matrices("matrix_power", x, square=True)
     if n < 0 and t.dtype.kind in (bool, int):
         raise ArgumentTypeError(f"matrix_power: negative powers need float matrices but x is {t.dtype}")
@@ -223,8 +222,7 @@ def _cross(x1: Tensor, x2: Tensor, axis: Axis = -1) -> ShapeDtype:
 @spec_rule("diagonal", "Diagonals (..., k) of (..., m, n) matrices at offset (0 main, positive above, negative below; k is 0 past the edge), in x's dtype (floats take the set precision). Fewer than 2 axes raise ShapeMismatchError.")
 def _diagonal(x: Tensor, offset: int = 0) -> ShapeDtype:
     t = _matrices("diagonal", x)
-    if isinstance(offset, bool) or not isinstance(offset, int):
-        raise ArgumentTypeError(f"diagonal: offset must be an int but got {type(offset).__name__} {offset!r}")
+    offset = int_argument(offset, "diagonal", "offset")
     m, n = t.shape[-2:]
     count = None if m is None or n is None else max(0, min(m + min(offset, 0), n - max(offset, 0)))
     return ShapeDtype((*t.shape[:-2], count), at_precision(t.dtype))
@@ -325,8 +323,6 @@ def _ihfft(x: Tensor, n: Any = None, axis: Axis = -1, norm: str = "backward") ->
 
 
 def _frequencies(op: str, n: Any, size: int, dtype: Any) -> ShapeDtype:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise ArgumentTypeError(f"{op}: n must be an int but got {type(n).__name__} {n!r}")
     if n < 1:
         raise ValueError(f"{op}: n must be positive but is {n}")
     result = default_float() if dtype is None else as_dtype_arg(dtype, op)
@@ -337,12 +333,14 @@ def _frequencies(op: str, n: Any, size: int, dtype: Any) -> ShapeDtype:
 
 @spec_rule("fftfreq", "Sample frequencies (n,) of an n-point FFT with spacing d, of dtype (default: the default float). n below 1 raises ValueError, a dtype that is not a real float ArgumentTypeError.")
 def _fftfreq(n: int, d: float = 1.0, dtype: DTypeLike = None) -> ShapeDtype:
-    return _frequencies("fftfreq", n, n if isinstance(n, int) else 0, dtype)
+    n = int_argument(n, "fftfreq", "n")
+    return _frequencies("fftfreq", n, n, dtype)
 
 
 @spec_rule("rfftfreq", "Non-negative sample frequencies (n//2 + 1,) of rfft of n points with spacing d, of dtype (default: the default float). n below 1 raises ValueError.")
 def _rfftfreq(n: int, d: float = 1.0, dtype: DTypeLike = None) -> ShapeDtype:
-    return _frequencies("rfftfreq", n, n // 2 + 1 if isinstance(n, int) else 0, dtype)
+    n = int_argument(n, "rfftfreq", "n")
+    return _frequencies("rfftfreq", n, n // 2 + 1, dtype)
 
 
 def _shift(op: str, x: Any, axes: Any) -> ShapeDtype:

@@ -10,8 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, from_numpy_dtype, normalize_axis, rules
-from bk.rules import index_needs_cast
+from bk import DType, IndexOutOfRangeError, normalize_axis, rules
 
 Tensor = Any
 
@@ -32,7 +31,7 @@ def _index_array(indices: Any, size: int, op: str, what: str = "index") -> Any:
     if isinstance(indices, jax.core.Tracer):
         return jnp.where(indices < 0, indices + size, indices)
     host = np.asarray(indices)
-    if host.dtype.kind not in "iu" and index_needs_cast(from_numpy_dtype(host.dtype), host.size, op):
+    if host.dtype.kind not in "iu":  # empty float indices (`[]`): the spec refuses other kinds
         host = host.astype(np.int32)
     if host.size and (host.min() < -size or host.max() >= size):
         bad = host[(host < -size) | (host >= size)].reshape(-1)[0]

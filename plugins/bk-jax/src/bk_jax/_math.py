@@ -113,7 +113,7 @@ class MathMixin:
 
     def flip(self, value: Tensor, axes: int | Sequence[int]) -> Tensor:
         """`value` reversed along `axes`: one int, or a tuple or list of axes, each named once; None: every axis, as numpy.flip."""
-        return jnp.flip(self._t(value), axes if axes is None or isinstance(axes, int) else tuple(axes))
+        return jnp.flip(self._t(value), tuple(axes) if isinstance(axes, list) else axes)
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` as `(batch, diagonal, channels)`."""

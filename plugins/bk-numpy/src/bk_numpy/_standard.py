@@ -32,14 +32,14 @@ class StandardMixin:
 
     def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
         """`numpy.eye`; see `Backend.eye`."""
-        if _plain_int(n_rows) and n_rows >= 0 and (n_cols is None or (_plain_int(n_cols) and n_cols >= 0)) and _plain_int(k):
+        if _plain_int(n_rows) and (n_cols is None or _plain_int(n_cols)) and _plain_int(k):
             return np.eye(n_rows, n_cols, k, to_numpy_dtype(self._dtype_param(dtype, "eye") or self.float_type))
-        return super().eye(n_rows, n_cols, k, dtype)  # raises the errors of the generic default
+        return super().eye(n_rows, n_cols, k, dtype)
 
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`numpy.empty`: uninitialized values; see `Backend.empty`."""
         sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
-        if sizes is not None and all(_plain_int(s) and s >= 0 for s in sizes):
+        if sizes is not None and all(_plain_int(s) for s in sizes):
             return np.empty(sizes, to_numpy_dtype(self._dtype_param(dtype, "empty") or self.float_type))
         return super().empty(shape, dtype)
 
@@ -50,13 +50,13 @@ class StandardMixin:
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
-        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+        if isinstance(x, np.ndarray) and _plain_int(k):
             return np.tril(x, k)
         return super().tril(x, k)
 
     def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.triu` of the matrices in the last two axes; see `Backend.triu`."""
-        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+        if isinstance(x, np.ndarray) and _plain_int(k):
             return np.triu(x, k)
         return super().triu(x, k)
 

@@ -10,12 +10,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, ShapeMismatchError, from_numpy_dtype, normalize_axis, rules
-from bk.rules import index_needs_cast
+from bk import DType, IndexOutOfRangeError, normalize_axis, rules
 
 Tensor = Any
 
-_SCATTER_MODES: Final = ("update", "add", "max", "min")
 _INT64: Final = DType(int, 64)
 
 
@@ -33,7 +31,7 @@ def _index_array(indices: Any, size: int, op: str, what: str = "index") -> Any:
     if isinstance(indices, jax.core.Tracer):
         return jnp.where(indices < 0, indices + size, indices)
     host = np.asarray(indices)
-    if host.dtype.kind not in "iu" and index_needs_cast(from_numpy_dtype(host.dtype), host.size, op):
+    if host.dtype.kind not in "iu":  # empty float indices (`[]`): the spec refuses other kinds
         host = host.astype(np.int32)
     if host.size and (host.min() < -size or host.max() >= size):
         bad = host[(host < -size) | (host >= size)].reshape(-1)[0]
@@ -49,9 +47,8 @@ def _index_vectors(indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
 
 
 def _combined_batch(*sizes: int) -> int:
+    """The batch size of sizes that are equal or 1 (the spec refuses others)."""
     other = {s for s in sizes if s != 1}
-    if len(other) > 1:
-        raise ShapeMismatchError(f"batch sizes {sizes} do not match; use equal sizes or 1 for broadcasting")
     return other.pop() if other else 1
 
 
@@ -64,23 +61,14 @@ class IndexingMixin:
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Ascending along `axis`; NaN sorts last, as in NumPy."""
-        x = self._t(x)
-        return jnp.sort(x, axis=normalize_axis(axis, x.ndim, "sort"))  # a 0-d tensor has no axis: AxisError
+        return jnp.sort(self._t(x), axis=axis)
 
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """int64 indices that sort `x` along `axis`; stable (equal elements keep their order), NaN last."""
-        x = self._t(x)
-        axis = normalize_axis(axis, x.ndim, "argsort")  # a 0-d tensor has no axis: AxisError (NumPy returns [0])
-        return jnp.argsort(x, axis=axis, stable=True).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
+        return jnp.argsort(self._t(x), axis=axis, stable=True).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
-        """Insertion indices into the last axis; a 1-D sequence serves all values, else leading dimensions match.
-
-        Raises:
-            ValueError: for a `side` other than 'left' or 'right'.
-        """
-        if side not in ("left", "right"):
-            raise ValueError(f"side must be 'left' or 'right' but got {side!r}")
+        """Insertion indices into the last axis; a 1-D sequence serves all values, else leading dimensions match."""
         sequence, values = self.auto_cast(self._t(sorted_sequence), self._t(search_values))  # type: ignore[attr-defined]
         search = lambda s, v: jnp.searchsorted(s, v, side=side)  # noqa: E731
         for _ in range(sequence.ndim - 1):
@@ -95,11 +83,6 @@ class IndexingMixin:
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
         """Slices where the 1-D `mask` holds; with `new_length` (needed under jit) padded with `fill_value` or cut."""
         x, mask = self._t(x), self._t(mask).astype(bool)
-        axis = normalize_axis(axis, x.ndim, "boolean_mask")
-        if mask.shape != (x.shape[axis],):
-            raise IndexOutOfRangeError(
-                f"boolean_mask: a mask of shape {mask.shape} for a dimension of size {x.shape[axis]}; the mask must be 1-D of that length"
-            )
         if new_length is None:
             return jnp.compress(mask, x, axis=axis)
         indices = jnp.nonzero(mask, size=new_length, fill_value=-1)[0]
@@ -113,10 +96,7 @@ class IndexingMixin:
 
         The number of unique values decides the shape, so this works on concrete arrays only.
         """
-        x = self._t(x)
-        if axis is not None:
-            axis = normalize_axis(axis, x.ndim, "unique")
-        result = jnp.unique(x, return_inverse=return_inverse, return_counts=return_counts, axis=axis)
+        result = jnp.unique(self._t(x), return_inverse=return_inverse, return_counts=return_counts, axis=axis)
         if not isinstance(result, tuple):
             return (result,)
         index = self._jax_dtype(_INT64)  # type: ignore[attr-defined]
@@ -177,14 +157,12 @@ class IndexingMixin:
             bk.IndexOutOfRangeError: for an index outside `[-n, n)` (eagerly; under jit JAX clamps it).
         """
         values = self._t(values)
-        axis = normalize_axis(axis, values.ndim, "gather")
         indices = _index_array(self._t(indices), values.shape[axis], "gather")
         return jnp.take(values, indices, axis=axis, mode="clip")
 
     def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`values[indices]` for 1-D `values`; negative indices count from the end (also inside `vectorized_call`)."""
         values = self._t(values)
-        normalize_axis(0, values.ndim, "gather_1d")
         indices = _index_array(self._t(indices), values.shape[0], "gather_1d")
         return jnp.take(values, indices, axis=0, mode="clip")
 
@@ -212,24 +190,14 @@ class IndexingMixin:
             elif getattr(item, "dtype", None) == np.bool_ or isinstance(item, bool):
                 dim += max(np.ndim(item), 1)  # a mask: JAX checks its shape
             else:
-                if dim >= tensor.ndim:
-                    raise IndexOutOfRangeError(f"multi_slice: {len(slices)} indices for a tensor of rank {tensor.ndim}")
                 item = _index_array(item if isinstance(item, (jax.Array, np.ndarray)) else np.asarray(item), tensor.shape[dim], "multi_slice")
                 dim += 1
             checked.append(item)
         return tensor[tuple(checked)]
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`.
-
-        Raises:
-            ValueError: if the index vectors do not match the spatial rank or batch sizes differ.
-        """
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`."""
         values, indices = self._t(values), self._t(indices)
-        if indices.shape[-1] != values.ndim - 2:
-            raise ShapeMismatchError(
-                f"indices must have {values.ndim - 2} components for values of shape {values.shape} but have {indices.shape[-1]}"
-            )
         batch = _combined_batch(values.shape[0], indices.shape[0])
         batch_index = jnp.arange(batch) if values.shape[0] > 1 else jnp.zeros(batch, np.int32)
         batch_index = batch_index.reshape((batch,) + (1,) * (indices.ndim - 2))
@@ -239,20 +207,11 @@ class IndexingMixin:
         """Batched scatter into a new array (JAX arrays are immutable); batch, update and channel sizes of 1 broadcast.
 
         With mode 'update', JAX does not define which of several updates of one element wins.
-
-        Raises:
-            ValueError: for a mode other than 'update', 'add', 'max', 'min', or mismatching shapes.
         """
-        if mode not in _SCATTER_MODES:
-            raise ValueError(f"scatter mode must be one of {_SCATTER_MODES} but got {mode!r}")
         base_grid, indices, values = self._t(base_grid), self._t(indices), self._t(values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))  # type: ignore[attr-defined]
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")  # type: ignore[attr-defined]
         spatial = base_grid.shape[1:-1]
-        if indices.shape[-1] != len(spatial):
-            raise ShapeMismatchError(
-                f"indices must have {len(spatial)} components for a grid of shape {base_grid.shape} but have {indices.shape[-1]}"
-            )
         batch = _combined_batch(base_grid.shape[0], indices.shape[0], values.shape[0])
         grid = jnp.broadcast_to(base_grid, (batch, *base_grid.shape[1:]))
         where = (jnp.arange(batch).reshape(batch, 1), *_index_vectors(indices, spatial, "scatter"))

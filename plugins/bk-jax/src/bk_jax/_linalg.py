@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 import jax
 import jax.numpy as jnp
@@ -13,19 +13,14 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import (
-    ArgumentTypeError,
     DType,
     ShapeMismatchError,
-    check_tensor_argument,
     combine_types,
     get_precision,
     normalize_axes,
-    reraise_as,
 )
 from bk.rules import (
     check_empty_matrix_norm,
-    check_fft_norm,
-    check_vector_norm_ord,
     compute_dtype,
     fft_sizes,
     matrix_operand,
@@ -37,8 +32,6 @@ from ._dtypes import from_jax_dtype, to_jax_dtype, x64_enabled
 from ._math import is_inexact
 
 Tensor = Any
-
-_EXTRAPOLATIONS: Final = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
 
 
 # ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
@@ -70,8 +63,6 @@ class StandardLinalgKernels:
         return self._finite("cholesky", "the matrix is not positive definite", factor, x).astype(dtype)
 
     def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
-        if mode not in ("reduced", "complete"):
-            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
         x, dtype = self._matrix(x, "qr")
         q, r = jnp.linalg.qr(x, mode=mode)
         return q.astype(dtype), r.astype(dtype)
@@ -97,21 +88,15 @@ class StandardLinalgKernels:
         """`jax.numpy.linalg.solve` with the standard's rule: only a 1-D `x2` is a vector; matrix right
         sides are broadcast against `x1`'s batch explicitly."""
         x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
-        check_tensor_argument(x2, "solve", "x2")
         x2 = self._t(x2)
         result_type = to_jax_dtype(combine_types(from_jax_dtype(dtype1), compute_dtype(self, from_jax_dtype(x2.dtype))[1], fp_precision=get_precision()))  # type: ignore[arg-type]
         n = x1.shape[-1]
-        if x2.ndim == 0 or x2.shape[-1 if x2.ndim == 1 else -2] != n:
-            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
         work = jnp.promote_types(x1.dtype, x2.dtype if jnp.issubdtype(x2.dtype, jnp.inexact) and jnp.dtype(x2.dtype).itemsize >= 4 else x1.dtype)
         a, b = x1.astype(work), x2.astype(work)
         if x2.ndim == 1:
             result = jnp.linalg.solve(a, jnp.broadcast_to(b[:, None], (*a.shape[:-2], n, 1)))[..., 0]
         else:
-            try:
-                batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-            except ValueError as error:
-                reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(a.shape)} and x2 {tuple(b.shape)} do not broadcast")
+            batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
             result = jnp.linalg.solve(jnp.broadcast_to(a, (*batch, n, n)), jnp.broadcast_to(b, (*batch, *b.shape[-2:])))
         return self._finite("solve", "the matrix is singular", result, a, b).astype(result_type)
 
@@ -125,8 +110,6 @@ class StandardLinalgKernels:
         return sign.astype(dtype), logabsdet.astype(_real_jax(dtype))
 
     def vector_norm(self, x: Tensor, axis: Any = None, keepdims: bool = False, ord: float = 2) -> Tensor:
-        check_vector_norm_ord(ord)
-        check_tensor_argument(x, "vector_norm")
         x = self._t(x)
         axes = normalize_axes(axis, x.ndim, "vector_norm")
         compute, result = compute_dtype(self, from_jax_dtype(x.dtype))  # type: ignore[arg-type]
@@ -136,8 +119,6 @@ class StandardLinalgKernels:
         return value.astype(to_jax_dtype(real_dtype(result)))
 
     def matrix_norm(self, x: Tensor, keepdims: bool = False, ord: Any = "fro") -> Tensor:
-        if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
-            raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
         x, dtype = self._matrix(x, "matrix_norm")
         if 0 in x.shape[-2:]:  # as NumPy: 0, or no minimum to take
             check_empty_matrix_norm(ord, tuple(x.shape))
@@ -146,22 +127,14 @@ class StandardLinalgKernels:
 
     def diagonal(self, x: Tensor, offset: int = 0) -> Tensor:
         """`jax.numpy.linalg.diagonal`."""
-        check_tensor_argument(x, "diagonal")
-        x = self._t(x)
-        if x.ndim < 2:
-            raise ShapeMismatchError(f"diagonal: x must be a matrix or a stack of matrices (at least 2 dimensions) but has shape {tuple(x.shape)}")
-        if isinstance(offset, bool) or not isinstance(offset, int):
-            raise ArgumentTypeError(f"diagonal: offset must be an int but got {type(offset).__name__} {offset!r}")
-        return jnp.linalg.diagonal(x, offset=offset)
+        return jnp.linalg.diagonal(self._t(x), offset=offset)
 
     def fftshift(self, x: Tensor, axes: Any = None) -> Tensor:
-        check_tensor_argument(x, "fftshift")
         x = self._t(x)
         chosen = normalize_axes(axes, x.ndim, "fftshift")
         return x if x.ndim == 0 or chosen == () else jnp.fft.fftshift(x, axes=chosen)
 
     def ifftshift(self, x: Tensor, axes: Any = None) -> Tensor:
-        check_tensor_argument(x, "ifftshift")
         x = self._t(x)
         chosen = normalize_axes(axes, x.ndim, "ifftshift")
         return x if x.ndim == 0 or chosen == () else jnp.fft.ifftshift(x, axes=chosen)
@@ -180,11 +153,7 @@ class StandardLinalgKernels:
 
     def _transform(self, op: str, function: Callable[..., Any], x: Tensor, s: Any, axes: Any, norm: str, kind: str) -> Tensor:
         """One `jax.numpy.fft` transform: `kind` is 'complex', 'real' (real in) or 'inverse-real' (real out)."""
-        check_fft_norm(norm, op)
-        check_tensor_argument(x, op)
         x = self._t(x)
-        if kind == "real" and jnp.iscomplexobj(x):
-            raise ArgumentTypeError(f"{op}: x must be real but is {x.dtype}; use fftn for complex values")
         complex_type = to_jax_dtype(_complex_dtype(from_jax_dtype(x.dtype)))
         x = x.astype(_real_jax(complex_type) if kind == "real" else complex_type)
         chosen, sizes = fft_sizes(tuple(x.shape), s, axes, op)
@@ -193,8 +162,6 @@ class StandardLinalgKernels:
                 return jnp.real(x)
             if s is None or tuple(s)[-1] == -1:
                 sizes = (*sizes[:-1], 2 * (x.shape[chosen[-1]] - 1))
-            if sizes[-1] < 1:
-                raise ValueError(f"{op}: the output length {sizes[-1]} along axis {chosen[-1]} must be positive; pass s")
         elif not chosen:
             return x.astype(complex_type)
         result = function(x, s=sizes, axes=chosen, norm=norm)
@@ -287,12 +254,12 @@ class LinalgMixin(StandardLinalgKernels):
 
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         x = self.to_complex(x)  # type: ignore[attr-defined]
-        axes = normalize_axes(tuple(axes), x.ndim, "fft")
+        axes = tuple(axes)
         return jnp.fft.fftn(x, axes=axes).astype(x.dtype) if axes else x
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         k = self.to_complex(k)  # type: ignore[attr-defined]
-        axes = normalize_axes(tuple(axes), k.ndim, "ifft")
+        axes = tuple(axes)
         return jnp.fft.ifftn(k, axes=axes).astype(k.dtype) if axes else k
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
@@ -300,18 +267,12 @@ class LinalgMixin(StandardLinalgKernels):
         output is centred like SciPy. One kernel per batch entry runs as a grouped convolution.
 
         Raises:
-            ValueError: for mismatching ranks, channels or batch sizes.
+            bk.ShapeMismatchError: for values without a spatial dimension (the spec takes them).
         """
         value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)  # type: ignore[attr-defined]
-        if kernel.ndim != value.ndim + 1 or value.ndim < 3:
-            raise ShapeMismatchError(
-                f"conv needs (batch, in, spatial...) values and (batch, out, in, kernel...) kernels, got {value.shape} and {kernel.shape}"
-            )
-        if kernel.shape[2] != value.shape[1] or kernel.shape[0] not in (1, value.shape[0]):
-            raise ShapeMismatchError(f"kernel {kernel.shape} does not fit values {value.shape}: in-channels and batch (or 1) must match")
+        if value.ndim < 3:
+            raise ShapeMismatchError(f"conv: needs (batch, in, spatial...) values with a spatial dimension, got {value.shape}")
         spatial = kernel.shape[3:]
-        if not zero_padding and any(k > n for k, n in zip(spatial, value.shape[2:], strict=True)):
-            raise ShapeMismatchError(f"conv: kernel {tuple(spatial)} is larger than the input {tuple(value.shape[2:])} ('valid' convolution)")
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:
             return _correlate(value, kernel[0], padding, groups=1)
@@ -321,20 +282,10 @@ class LinalgMixin(StandardLinalgKernels):
         return result.reshape(batch, out_channels, *result.shape[2:])
 
     def grid_sample(self, grid: Tensor, coordinates: Tensor, extrapolation: str) -> Tensor:
-        """Multilinear interpolation of `(batch, spatial..., channels)` at index coordinates, any number of dims.
-
-        Raises:
-            ValueError: for an unknown extrapolation or mismatching shapes.
-        """
-        if extrapolation not in _EXTRAPOLATIONS:
-            raise ValueError(f"extrapolation must be one of {_EXTRAPOLATIONS} but got {extrapolation!r}")
+        """Multilinear interpolation of `(batch, spatial..., channels)` at index coordinates, any number of dims."""
         grid, coordinates = self._t(grid), self._t(coordinates)
         coordinates = coordinates if is_inexact(coordinates) else self.to_float(coordinates)  # type: ignore[attr-defined]
         spatial = grid.shape[1:-1]
-        if coordinates.shape[-1] != len(spatial):
-            raise ShapeMismatchError(
-                f"coordinates need {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
-            )
         lower = jnp.floor(coordinates)
         fraction = coordinates - lower
         lower = lower.astype(np.int32)

@@ -22,7 +22,6 @@ from bk import (
     explain_failure,
     get_precision,
     normalize_axes,
-    normalize_axis,
     reraise_as,
     to_numpy_dtype,
 )
@@ -360,11 +359,6 @@ def _reduction_args(value: Any, axis: Any, op: str) -> tuple[Any, Any]:
     return value, normalize_axes(axis, value.ndim, op)
 
 
-def _arg_args(x: Any, axis: Any, op: str) -> tuple[Any, Any]:
-    x = _tensor_arg(x, op)
-    return x, None if axis is None else normalize_axis(axis, x.ndim, op)
-
-
 class MathMixin:
     """Elementwise maths, operators and reductions through NumPy ufuncs and `scipy.special`."""
 
@@ -590,18 +584,17 @@ class MathMixin:
 
     def argmax(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
         """Index (int64) of the first maximum along `axis` (flat for `None`); the first NaN wins."""
-        x, axis = _arg_args(x, axis, "argmax")
+        x = _tensor_arg(x, "argmax")
         return np.argmax(x, axis=axis, keepdims=keepdims)
 
     def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
         """Index (int64) of the first minimum along `axis` (flat for `None`); the first NaN wins."""
-        x, axis = _arg_args(x, axis, "argmin")
+        x = _tensor_arg(x, "argmin")
         return np.argmin(x, axis=axis, keepdims=keepdims)
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
         """Cumulative sum along `axis`; bool and narrow ints widen to 64 bits, as `sum`."""
-        x = _keep_ints(_tensor_arg(x, "cumsum"))
-        return np.cumsum(x, axis=normalize_axis(axis, x.ndim, "cumsum"))
+        return np.cumsum(_keep_ints(_tensor_arg(x, "cumsum")), axis=axis)
 
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles (linear interpolation) of the last axis, shaped `(quantiles, *x.shape[:-1])` (`bk.rules`)."""

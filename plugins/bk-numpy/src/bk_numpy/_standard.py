@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, get_precision, normalize_axes, normalize_axis, reraise_as, to_numpy_dtype
+from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
 from bk.rules import numpy_accumulation_type
 
 from ._errors import reraise
@@ -32,14 +32,14 @@ class StandardMixin:
 
     def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
         """`numpy.eye`; see `Backend.eye`."""
-        if _plain_int(n_rows) and n_rows >= 0 and (n_cols is None or (_plain_int(n_cols) and n_cols >= 0)) and _plain_int(k):
+        if _plain_int(n_rows) and (n_cols is None or _plain_int(n_cols)) and _plain_int(k):
             return np.eye(n_rows, n_cols, k, to_numpy_dtype(self._dtype_param(dtype, "eye") or self.float_type))
-        return super().eye(n_rows, n_cols, k, dtype)  # raises the errors of the generic default
+        return super().eye(n_rows, n_cols, k, dtype)
 
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`numpy.empty`: uninitialized values; see `Backend.empty`."""
         sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
-        if sizes is not None and all(_plain_int(s) and s >= 0 for s in sizes):
+        if sizes is not None and all(_plain_int(s) for s in sizes):
             return np.empty(sizes, to_numpy_dtype(self._dtype_param(dtype, "empty") or self.float_type))
         return super().empty(shape, dtype)
 
@@ -50,13 +50,13 @@ class StandardMixin:
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
-        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+        if isinstance(x, np.ndarray) and _plain_int(k):
             return np.tril(x, k)
         return super().tril(x, k)
 
     def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.triu` of the matrices in the last two axes; see `Backend.triu`."""
-        if isinstance(x, np.ndarray) and x.ndim >= 2 and _plain_int(k):
+        if isinstance(x, np.ndarray) and _plain_int(k):
             return np.triu(x, k)
         return super().triu(x, k)
 
@@ -127,9 +127,6 @@ class StandardMixin:
     def roll(self: Any, x: Tensor, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Tensor:
         """`numpy.roll`; see `Backend.roll`."""
         x = _tensor_arg(x, "roll")
-        if axis is not None:
-            for a in axis if isinstance(axis, Sequence) else (axis,):
-                normalize_axis(a, x.ndim, "roll")
         try:
             return np.roll(x, shift, axis)
         except (TypeError, ValueError) as error:
@@ -140,26 +137,17 @@ class StandardMixin:
         same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None
         if not same:
             x1, x2 = self.auto_cast(_tensor_arg(x1, "matmul"), _tensor_arg(x2, "matmul"))  # type: ignore[attr-defined]
-        if np.ndim(x1) == 0 or np.ndim(x2) == 0:
-            raise _shape_error(x1, x2)
-        if x1.dtype.kind == "b":
-            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
-        try:
-            result = np.matmul(x1, x2)
-        except ValueError as error:
-            raise _shape_error(x1, x2) from error
+        result = np.matmul(x1, x2)
         return result if result.dtype == x1.dtype else result.astype(x1.dtype)  # bfloat16: NumPy's matmul gives float32
 
     def cumulative_sum(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`numpy.cumulative_sum` with the widening of `sum`; see `Backend.cumulative_sum`."""
         x = _keep_ints(_tensor_arg(x, "cumulative_sum"))
-        axis = _cumulative_axis(x, axis, "cumulative_sum")
         return np.cumulative_sum(x, axis=axis, dtype=numpy_accumulation_type(x.dtype), include_initial=include_initial)
 
     def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`numpy.cumulative_prod` with the widening of `prod`; see `Backend.cumulative_prod`."""
         x = _keep_ints(_tensor_arg(x, "cumulative_prod"))
-        axis = _cumulative_axis(x, axis, "cumulative_prod")
         return np.cumulative_prod(x, axis=axis, dtype=numpy_accumulation_type(x.dtype), include_initial=include_initial)
 
     def count_nonzero(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
@@ -175,9 +163,8 @@ class StandardMixin:
     def take_along_axis(self: Any, x: Tensor, indices: Tensor, axis: int = -1) -> Tensor:
         """`numpy.take_along_axis`; see `Backend.take_along_axis`."""
         x, indices = _tensor_arg(x, "take_along_axis"), _tensor_arg(indices, "take_along_axis")
-        if indices.dtype.kind not in "iu" or indices.ndim != x.ndim:
-            return super().take_along_axis(x, indices, axis)  # raises the error
-        axis = normalize_axis(axis, x.ndim, "take_along_axis")
+        if indices.dtype.kind not in "iu":  # empty float indices (`[]`): the generic casts them
+            return super().take_along_axis(x, indices, axis)
         try:
             return np.take_along_axis(x, indices, axis)
         except (IndexError, ValueError) as error:
@@ -200,19 +187,3 @@ def _unary_call(ufunc: Any, x: Tensor, op: str) -> Tensor:
         return ufunc(_floats(_tensor_arg(x, op)))
     except TypeError as error:
         reraise_as(ArgumentTypeError, op, error)
-
-
-def _cumulative_axis(x: Any, axis: Any, op: str) -> int:
-    if axis is None:
-        if x.ndim != 1:
-            from bk import AxisError
-
-            raise AxisError(f"{op}: axis=None needs a 1-D tensor; give the axis for a tensor of rank {x.ndim}")
-        return 0
-    return normalize_axis(axis, x.ndim, op)
-
-
-def _shape_error(x1: Any, x2: Any) -> Exception:
-    from bk import ShapeMismatchError
-
-    return ShapeMismatchError(f"matmul: tensors of shapes {np.shape(x1)} and {np.shape(x2)} cannot be multiplied (rank 1 or more, inner sizes equal, batches broadcast)")

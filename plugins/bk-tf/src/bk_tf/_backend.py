@@ -17,19 +17,18 @@ import numpy as np
 
 from bk import (
     ArgumentTypeError,
-    AxisError,
     Backend,
     ComputeDevice,
     DType,
     IndexOutOfRangeError,
-    ShapeMismatchError,
+    ShapeDtype,
     check_tensor_argument,
     from_numpy_dtype,
     get_precision,
     normalize_axes,
     normalize_axis,
 )
-from bk.rules import KINDS, int_range, is_python_number, only_python_numbers, raise_kind
+from bk.rules import KINDS, int_range, is_python_number, only_python_numbers, raise_kind, spec_verdict
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -63,12 +62,6 @@ def _dtype_argument(dtype: Any, op: str) -> DType | None:
     if dtype is not None and not isinstance(dtype, DType):
         raise ArgumentTypeError(f"{op}: dtype must be a bk.DType or None but got {type(dtype).__name__} {dtype!r}")
     return dtype  # type: ignore[no-any-return]
-
-
-def _non_empty(values: Sequence[Any], op: str) -> Sequence[Any]:
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-        raise ValueError(f"{op}: needs a non-empty sequence of tensors but got {values!r}")
-    return values
 
 
 def _assemble_coo(backend: Backend, indices: Tensor, values: Tensor, *, shape: tuple[int, ...]) -> Tensor:
@@ -414,11 +407,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         self._generator = tf.random.Generator.from_seed(seed)
 
     def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
-        """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex.
-
-        Raises:
-            ValueError: for bool and non-numeric dtypes.
-        """
+        """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex
+        (the spec refuses other dtypes)."""
         dtype = _dtype_argument(dtype, "random_uniform") or self.float_type
         shape = tuple(shape)
         with self._device_scope():
@@ -431,34 +421,26 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
                 return tf.cast(values, to_tf_dtype(dtype))
             if dtype.kind is float:
                 return self._uniform(shape, low, high, to_tf_dtype(dtype))
-            if dtype.kind is complex:
-                part = tf.float64 if dtype.bits == 128 else tf.float32
-                low, high = complex(low), complex(high)
-                real = self._uniform(shape, low.real, high.real, part)
-                return tf.complex(real, self._uniform(shape, low.imag, high.imag, part))
-        raise ValueError(f"random_uniform() creates int, float or complex values, not {dtype}")
+            part = tf.float64 if dtype.bits == 128 else tf.float32  # complex
+            low, high = complex(low), complex(high)
+            real = self._uniform(shape, low.real, high.real, part)
+            return tf.complex(real, self._uniform(shape, low.imag, high.imag, part))
 
     def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, dtype: Any) -> Any:
         generated = dtype if dtype in (tf.float32, tf.float64) else tf.float32
         return tf.cast(self._rng().uniform(shape, low, high, dtype=generated), dtype)
 
     def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
-        """Standard normal values; for complex dtypes each part has variance 1/2.
-
-        Raises:
-            ValueError: for bool, int and non-numeric dtypes.
-        """
+        """Standard normal values; for complex dtypes each part has variance 1/2 (the spec refuses bool and int dtypes)."""
         dtype = _dtype_argument(dtype, "random_normal") or self.float_type
         shape = tuple(shape)
         with self._device_scope():
             if dtype.kind is float:
                 generated = to_tf_dtype(dtype) if dtype.bits in (32, 64) and not dtype.brain else tf.float32
                 return tf.cast(self._rng().normal(shape, dtype=generated), to_tf_dtype(dtype))
-            if dtype.kind is complex:
-                part = tf.float64 if dtype.bits == 128 else tf.float32
-                scale = tf.constant(np.sqrt(0.5), part)
-                return tf.complex(self._rng().normal(shape, dtype=part) * scale, self._rng().normal(shape, dtype=part) * scale)
-        raise ValueError(f"random_normal() creates float or complex values, not {dtype}")
+            part = tf.float64 if dtype.bits == 128 else tf.float32  # complex
+            scale = tf.constant(np.sqrt(0.5), part)
+            return tf.complex(self._rng().normal(shape, dtype=part) * scale, self._rng().normal(shape, dtype=part) * scale)
 
     # ------------------------------------------------------------ shape manipulation
 
@@ -472,22 +454,15 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         """`tensor` with its dimensions permuted to `axes`."""
         if not isinstance(tensor, tf.SparseTensor):
             tensor = self._t(tensor)
-        rank = tensor.shape.rank
-        permutation = [normalize_axis(a, rank, "transpose") for a in axes]
-        if sorted(permutation) != list(range(rank)):
-            raise AxisError(f"transpose: axes {tuple(axes)} are not a permutation of the {rank} axes of the tensor")
-        if isinstance(tensor, tf.SparseTensor):
-            return tf.sparse.transpose(tensor, permutation)
-        return tf.transpose(tensor, permutation)
+            return tf.transpose(tensor, [normalize_axis(a, tensor.shape.rank, "transpose") for a in axes])
+        template = ShapeDtype(tuple(tensor.shape), from_tf_dtype(tensor.dtype))  # the spec's check skips sparse tensors
+        verdict = spec_verdict(None, "transpose", (template, tuple(axes)), {})
+        if verdict is not None:
+            raise verdict
+        return tf.sparse.transpose(tensor, [normalize_axis(a, tensor.shape.rank, "transpose") for a in axes])
 
     def expand_dims(self, a: Tensor, axis: int = 0, number: int = 1) -> Tensor:
-        """`a` with `number` new dimensions of size 1 inserted at `axis` (in `[-rank - 1, rank]`).
-
-        Raises:
-            ValueError: for a negative `number`.
-        """
-        if number < 0:
-            raise ValueError(f"expand_dims: number must be 0 or more but got {number}")
+        """`a` with `number` new dimensions of size 1 inserted at `axis` (in `[-rank - 1, rank]`)."""
         a = self._t(a)
         position = normalize_axis(axis, a.shape.rank + 1, "expand_dims")
         for _ in range(number):
@@ -496,26 +471,20 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
         """Stacks equally shaped tensors along a new axis (in `[-rank - 1, rank]`), in their common type."""
-        values = self._common(_non_empty(values, "stack"))
+        values = self._common(values)
         return tf.stack(values, axis=normalize_axis(axis, values[0].shape.rank + 1, "stack"))
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
         """Concatenates tensors along an existing axis, in their common type."""
-        values = _non_empty(values, "concat")
         if all(isinstance(v, tf.SparseTensor) for v in values):
             return tf.sparse.concat(normalize_axis(axis, values[0].shape.rank, "concat"), list(values))
         values = self._common(values)
-        ranks = {v.shape.rank for v in values}
-        if len(ranks) > 1:
-            raise ShapeMismatchError(f"concat: tensors of ranks {sorted(ranks)} cannot be concatenated; all need the same rank")
         return tf.concat(values, axis=normalize_axis(axis, values[0].shape.rank, "concat"))
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
         """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
         value = self._t(value)
         multiples = tuple(multiples)
-        if any(isinstance(m, int) and m < 0 for m in multiples):
-            raise ValueError(f"tile: multiples must be 0 or more but got {multiples}")
         missing = len(multiples) - value.shape.rank
         if missing > 0:
             value = tf.reshape(value, tf.concat([tf.ones([missing], tf.int32), tf.shape(value)], 0))
@@ -524,10 +493,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         return with_signed_bits(tf.tile, value, multiples)
 
     def tile_to(self, x: Tensor, axis: int, size: int) -> Tensor:
-        """`x` tiled along `axis` until it has `size` elements there.
+        """`x` tiled along `axis` until it has `size` elements there (the spec checks that `size` is a multiple).
 
         Raises:
-            ValueError: if `size` is not a multiple of the current size.
+            ValueError: while tracing, if the size along `axis` is unknown (the multiple is needed before the graph runs).
         """
         x = self._t(x)
         rank = x.shape.rank
@@ -535,8 +504,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         current = x.shape[axis]
         if current == size:
             return x
-        if current is None or current == 0 or size % current:
-            raise ValueError(f"tile_to: cannot tile size {current} to {size} along axis {axis}; size must be a multiple")
+        if current is None:
+            raise ValueError(f"tile_to: cannot tile an axis of unknown size to {size} (axis {axis} while tracing)")
         return with_signed_bits(tf.tile, x, [size // current if i == axis else 1 for i in range(rank)])
 
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:

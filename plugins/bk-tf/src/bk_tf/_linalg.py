@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
-from bk import ShapeMismatchError, check_tensor_argument, combine_types, get_precision, normalize_axis, reraise_as
+from bk import combine_types, get_precision, normalize_axis, reraise_as
 from bk.rules import compute_dtype, matrix_operand
 
 from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
@@ -17,8 +17,6 @@ from ._framework import tf
 __all__ = ["LinalgMixin"]
 
 Tensor = Any
-
-_EXTRAPOLATIONS: Final = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
 
 
 def _move_last(x: Any, axis: int) -> tuple[Any, list[int]]:
@@ -126,8 +124,6 @@ class StandardLinalgKernels:
         return tf.cast(_finite("cholesky", "the matrix is not positive definite", factor, x), dtype)
 
     def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
-        if mode not in ("reduced", "complete"):
-            raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
         x, dtype = self._matrix(x, "qr")
         q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
         return tf.cast(q, dtype), tf.cast(r, dtype)
@@ -153,21 +149,15 @@ class StandardLinalgKernels:
         """`tf.linalg.solve` with the standard's broadcasting (TensorFlow needs equal batches) and rule
         that only a 1-D `x2` is a vector."""
         x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
-        check_tensor_argument(x2, "solve", "x2")
         x2 = self._t(x2)  # type: ignore[attr-defined]
         result_type = combine_types(from_tf_dtype(dtype1), compute_dtype(self, from_tf_dtype(x2.dtype))[1], fp_precision=get_precision())  # type: ignore[arg-type]
         n = x1.shape[-1]
-        if x2.shape.rank == 0 or x2.shape[-1 if x2.shape.rank == 1 else -2] != n:
-            raise ShapeMismatchError(f"solve: x2 {tuple(x2.shape)} does not fit matrices {tuple(x1.shape)}: it needs {n} rows")
         work = to_tf_dtype(combine_types(from_tf_dtype(x1.dtype), compute_dtype(self, from_tf_dtype(x2.dtype))[0]))  # type: ignore[arg-type]
         a, b = tf.cast(x1, work), tf.cast(x2, work)
         vector = x2.shape.rank == 1
         if vector:
             b = b[:, None]
-        try:
-            batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
-        except ValueError as error:
-            reraise_as(ShapeMismatchError, "solve", error, f"the batches of x1 {tuple(x1.shape)} and x2 {tuple(x2.shape)} do not broadcast")
+        batch = np.broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))  # the spec checks that they broadcast
         a = tf.broadcast_to(a, (*batch, n, n))
         b = tf.broadcast_to(b, (*batch, *b.shape[-2:]))
         result = _tf_linalg("solve", "the matrix is singular", tf.linalg.solve, a, b)
@@ -264,10 +254,6 @@ class LinalgMixin(StandardLinalgKernels):
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` matrices as `(batch, diagonal, channels)`."""
         matrices = self._t(matrices)
-        if matrices.shape.rank != 4:
-            raise ShapeMismatchError(
-                f"get_diagonal: expected (batch, rows, cols, channels) matrices but got shape {tuple(matrices.shape)}"
-            )
         rows, cols = matrices.shape[1], matrices.shape[2]
         if rows is not None and cols is not None and not -rows < offset < cols:  # no such diagonal: empty, as NumPy
             return tf.zeros([tf.shape(matrices)[0], 0, tf.shape(matrices)[3]], matrices.dtype)
@@ -308,25 +294,16 @@ class LinalgMixin(StandardLinalgKernels):
         Computed with `tf.nn.convolution` in channels-last layout; 'same' output is aligned as
         `scipy.signal.correlate(mode='same')`. Integers are computed in float64 and cast back;
         complex values as four real convolutions. A batch of kernels convolves entry by entry.
+        The spec checks that the shapes fit together.
 
         Raises:
-            ValueError: if the shapes do not fit together.
+            ValueError: for other than 1 to 3 spatial dimensions (TensorFlow's convolutions).
         """
         value, kernel = self._common((value, kernel), bool_to_int=True)
         spatial = value.shape.rank - 2
-        if (
-            kernel.shape.rank != value.shape.rank + 1
-            or kernel.shape[2] != value.shape[1]
-            or kernel.shape[0] not in (1, value.shape[0])
-        ):
-            raise ShapeMismatchError(
-                f"conv: needs value (batch, in, spatial...) and kernel (batch or 1, out, in, kernel...) but got {value.shape} and {kernel.shape}"
-            )
         if not 1 <= spatial <= 3:
             raise ValueError(f"TensorFlow convolves 1 to 3 spatial dimensions, not {spatial}")
         sizes, kernel_sizes = list(value.shape[2:]), list(kernel.shape[3:])
-        if not zero_padding and any(k > n for k, n in zip(kernel_sizes, sizes, strict=True)):
-            raise ShapeMismatchError(f"conv: kernel {tuple(kernel_sizes)} is larger than the input {tuple(sizes)} ('valid' convolution)")
         if value.shape[0] == 0 or value.shape[1] == 0:  # TensorFlow's convolution gets the shape of an empty batch wrong
             out = sizes if zero_padding else [n - k + 1 for n, k in zip(sizes, kernel_sizes, strict=True)]
             return tf.zeros([value.shape[0], kernel.shape[1], *out], value.dtype)
@@ -346,19 +323,13 @@ class LinalgMixin(StandardLinalgKernels):
         """Linear interpolation of `(batch, spatial..., channels)` at `(batch, instance..., ndims)` index coordinates.
 
         Outside the grid, 'zeros' gives zeros, 'boundary' (and 'undefined') the edge values, and
-        'periodic', 'symmetric' and 'reflect' the values of the grid padded in that mode.
-        Returns `NotImplemented` for another extrapolation.
+        'periodic', 'symmetric' and 'reflect' the values of the grid padded in that mode (the spec refuses
+        another extrapolation).
         """
-        if extrapolation not in _EXTRAPOLATIONS:
-            return NotImplemented
         grid, coordinates = self._t(grid), self._t(coordinates)
         if not (grid.dtype.is_floating or grid.dtype.is_complex):
             grid = tf.cast(grid, float_tf(get_precision()))
         spatial = grid.shape[1:-1]
-        if coordinates.shape[-1] != len(spatial):
-            raise ShapeMismatchError(
-                f"grid_sample: coordinates must have {len(spatial)} components for a grid of shape {grid.shape} but have {coordinates.shape[-1]}"
-            )
         real = grid.dtype.real_dtype if grid.dtype.is_complex else grid.dtype
         coordinates = tf.cast(coordinates, real)
         batch = max(grid.shape[0], coordinates.shape[0])

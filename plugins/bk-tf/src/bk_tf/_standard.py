@@ -68,10 +68,7 @@ class StandardMixin:
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """`tf.linalg.matmul` with NumPy's rules for vectors; see `Backend.matmul`."""
         a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
-        self._matmul_shape(tuple(a.shape), tuple(b.shape))
         dtype = a.dtype
-        if dtype == tf.bool:
-            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
         vector_a, vector_b = a.shape.rank == 1, b.shape.rank == 1
         if vector_a:
             a = a[None, :]

@@ -7,16 +7,13 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, ShapeMismatchError, normalize_axis, reraise_as, rules
+from bk import ArgumentTypeError, DType, IndexOutOfRangeError, normalize_axis, reraise_as, rules
 from bk.rules import index_needs_cast
 
 from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
 
 Tensor = Any
-
-_SCATTER_MODES = ("update", "add", "max", "min")
-
 
 class IndexingMixin:
     """Sorting, searching, counting, gather and scatter of `TorchBackend`."""
@@ -45,10 +42,8 @@ class IndexingMixin:
         NaN orders after `+inf`, as in NumPy.
 
         Raises:
-            ValueError: for a `side` other than 'left' or 'right'.
+            ArgumentTypeError: for complex values (PyTorch cannot order them).
         """
-        if side not in ("left", "right"):
-            raise ValueError(f"searchsorted: side must be 'left' or 'right' but got {side!r}")
         sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
         if sequence.is_complex():
@@ -75,8 +70,6 @@ class IndexingMixin:
         indices = torch.nonzero(values if values.dtype == torch.bool else values != 0)
         if length is None:
             return indices
-        if length < 0:
-            raise ValueError(f"nonzero: length must be 0 or more but got {length}")
         if indices.shape[0] >= length:
             return indices[:length]
         padding = torch.full(
@@ -85,18 +78,10 @@ class IndexingMixin:
         return torch.cat([indices, padding])
 
     def boolean_mask(self, x: Tensor, mask: Tensor, axis: int = 0, new_length: int | None = None, fill_value: Any = 0) -> Tensor:
-        """The slices of `x` along `axis` where the 1-D `mask` is true, optionally padded or cut to `new_length`.
-
-        Raises:
-            IndexOutOfRangeError: if `mask` does not have the length of the masked axis.
-        """
+        """The slices of `x` along `axis` where the 1-D `mask` is true, optionally padded or cut to `new_length`."""
         x, mask = self._t(x), self._t(mask)
         self._same_device(x, mask)
         axis = normalize_axis(axis, x.ndim, "boolean_mask")
-        if mask.ndim != 1 or mask.shape[0] != x.shape[axis]:
-            raise IndexOutOfRangeError(
-                f"boolean_mask: a mask of shape {tuple(mask.shape)} does not fit axis {axis} of size {x.shape[axis]} (shape {tuple(x.shape)})"
-            )
         indices = torch.nonzero(mask.to(torch.bool).reshape(-1))[:, 0]
         if new_length is None:
             return _select(x, axis, indices)
@@ -236,7 +221,6 @@ class IndexingMixin:
         negative indices count from the end.
 
         Raises:
-            ValueError: if the index vectors do not match the spatial rank or batch sizes differ.
             IndexOutOfRangeError: for an index outside `[-size, size)`.
         """
         return self._batched_gather(values, indices, "batched_gather_nd")
@@ -262,11 +246,7 @@ class IndexingMixin:
     def _batched_gather(self, values: Tensor, indices: Tensor, op: str) -> Tensor:
         values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
-        if indices.shape[-1] != values.ndim - 2:
-            raise ShapeMismatchError(
-                f"{op}: indices must have {values.ndim - 2} components for values of shape {tuple(values.shape)} but have {indices.shape[-1]}"
-            )
-        batch = _combined_batch(values.shape[0], indices.shape[0], op)
+        batch = max(values.shape[0], indices.shape[0])  # equal or 1: the spec checks them
         batch_index = (
             torch.arange(batch, device=values.device)
             if values.shape[0] > 1
@@ -284,7 +264,6 @@ class IndexingMixin:
         Negative indices count from the end.
 
         Raises:
-            ValueError: for a mode other than 'update', 'add', 'max', 'min', or mismatching shapes.
             IndexOutOfRangeError: for an index outside `[-size, size)`.
         """
         return self._scatter(base_grid, indices, values, mode, "scatter")
@@ -305,19 +284,13 @@ class IndexingMixin:
         return self._scatter(base_grid[None, ..., None], indices[None], values[None, :, None], mode, "scatter_nd_scalar")[0, ..., 0]
 
     def _scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str, op: str) -> Tensor:
-        if mode not in _SCATTER_MODES:
-            raise ValueError(f"{op}: mode must be one of {_SCATTER_MODES} but got {mode!r}")
         base_grid, indices, values = self._t(base_grid), self._index_tensor(indices, op), self._t(values)
         self._same_device(base_grid, indices, values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")
         spatial = base_grid.shape[1:-1]
-        if indices.shape[-1] != len(spatial):
-            raise ShapeMismatchError(
-                f"{op}: indices must have {len(spatial)} components for a grid of shape {tuple(base_grid.shape)} but have {indices.shape[-1]}"
-            )
         indices = _checked_indices(indices, spatial, op)
-        batch = _combined_batch(_combined_batch(base_grid.shape[0], indices.shape[0], op), values.shape[0], op)
+        batch = max(base_grid.shape[0], indices.shape[0], values.shape[0])  # equal or 1: the spec checks them
         channels, updates = base_grid.shape[-1], indices.shape[1]
         flat_index = torch.zeros(indices.shape[:-1], dtype=torch.int64, device=indices.device)
         for i, size in enumerate(spatial):
@@ -338,12 +311,6 @@ class IndexingMixin:
         if unsigned is not None:
             result = _narrowed(result, unsigned)
         return self.cast(result.reshape(batch, *spatial, channels), out_dtype)
-
-
-def _combined_batch(a: int, b: int, op: str) -> int:
-    if a != b and a != 1 and b != 1:
-        raise ShapeMismatchError(f"{op}: batch sizes {a} and {b} do not match; use equal sizes or 1 for broadcasting")
-    return max(a, b)
 
 
 def _checked_indices(indices: torch.Tensor, sizes: Any, op: str) -> torch.Tensor:

@@ -260,7 +260,6 @@ class OperatorsMixin:
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
-        check_tensor_argument(x, "clip")
         return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
 
     def _clamp(self, x: torch.Tensor, low: Any, high: Any) -> Tensor:

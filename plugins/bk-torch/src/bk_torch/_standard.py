@@ -10,7 +10,8 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError
+from bk import ArgumentTypeError, ShapeDtype
+from bk.rules import spec_verdict
 
 from ._math import _WIDE_UNSIGNED
 
@@ -70,9 +71,10 @@ class StandardMixin:
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.matmul` in the common type; see `Backend.matmul`."""
         a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
-        self._matmul_shape(tuple(a.shape), tuple(b.shape))
-        if a.dtype == torch.bool:
-            raise ArgumentTypeError("matmul: takes numbers, not bools; cast them to an integer type first")
+        if a.layout is not torch.strided or b.layout is not torch.strided:  # the spec's check skips sparse tensors: their dense templates
+            verdict = spec_verdict(None, "matmul", (ShapeDtype(tuple(a.shape), self.dtype(a)), ShapeDtype(tuple(b.shape), self.dtype(b))), {})
+            if verdict is not None:
+                raise verdict
         self._same_device(a, b)
         if a.dtype in _WIDE_UNSIGNED:  # no PyTorch kernel: int64 products wrap to the same bits
             return torch.matmul(a.to(torch.int64), b.to(torch.int64)).to(a.dtype)

@@ -208,3 +208,41 @@ def test_other_edges(b: ArrayAPIBackend) -> None:
     assert b.dtype(b.clip(t(b, [1], "uint8"), 0, 300)) == UINT8
     assert b.dtype(b.unravel_index(t(b, [1], "int64"), (2,))) == INT64
     assert b.dtype(b.floordiv(t(b, [1], "int32"), 1)) == INT32
+
+
+def test_the_spec_refuses_bad_arguments_before_the_kernel(b: ArrayAPIBackend) -> None:
+    """The kernels keep no copy of the spec's rules (issue #21): `Backend.spec_first` refuses these
+    calls with the spec's class, named after the operation, before the kernel runs."""
+    x, grid, m = t(b, np.ones((2, 3)), "float32"), t(b, np.zeros((2, 3, 4, 1)), "float32"), t(b, np.eye(3), "float32")
+    ones = t(b, np.ones((2, 5, 1)), "float32")
+    calls: list[tuple[type[Exception], str, Any]] = [
+        (bk.ShapeMismatchError, "reshape", lambda: b.reshape(x, (4, 2))),
+        (bk.AxisError, "transpose", lambda: b.transpose(x, (0, 0))),
+        (ValueError, "expand_dims", lambda: b.expand_dims(x, 0, -1)),
+        (bk.ShapeMismatchError, "stack", lambda: b.stack([x, t(b, np.ones((3, 2)), "float32")])),
+        (bk.ShapeMismatchError, "concat", lambda: b.concat([x, t(b, np.ones(3), "float32")], 0)),
+        (ValueError, "random_normal", lambda: b.random_normal((2,), INT32)),
+        (bk.ShapeMismatchError, "batched_gather_nd", lambda: b.batched_gather_nd(grid, t(b, np.zeros((3, 5, 2)), "int64"))),
+        (bk.ShapeMismatchError, "batched_gather_nd", lambda: b.batched_gather_nd(grid, t(b, np.zeros((2, 5, 3)), "int64"))),
+        (bk.ArgumentTypeError, "gather", lambda: b.gather(x, t(b, [0.5], "float32"), 1)),
+        (ValueError, "scatter", lambda: b.scatter(grid, t(b, np.zeros((2, 5, 2)), "int64"), ones, "mul")),
+        (ValueError, "indexed_segment_sum", lambda: b.indexed_segment_sum(x, t(b, [[0, 1]], "int64"), 0)),
+        (bk.IndexOutOfRangeError, "boolean_mask", lambda: b.boolean_mask(x, t(b, [True, False], "bool"), 1)),
+        (ValueError, "pad", lambda: b.pad(x, [(1, 1), (1, 1)], "bogus")),
+        (ValueError, "pad", lambda: b.pad(x, [(1, -1), (1, 1)], "constant")),
+        (ValueError, "searchsorted", lambda: b.searchsorted(t(b, [1.0, 2.0], "float32"), t(b, [1.5], "float32"), "middle")),
+        (ValueError, "bincount", lambda: b.bincount(t(b, [1, 2], "int64"), None, -1)),
+        (ValueError, "qr", lambda: b.qr(m, mode="full")),
+        (bk.ArgumentTypeError, "solve", lambda: b.solve(m, None)),
+        (bk.ShapeMismatchError, "solve", lambda: b.solve(m, t(b, np.ones(4), "float32"))),
+        (bk.ShapeMismatchError, "tensordot", lambda: b.tensordot(x, [0], m, [0])),
+        (ValueError, "einsum", lambda: b.einsum("ij,jk", x)),
+        (bk.ShapeMismatchError, "einsum", lambda: b.einsum("ij,jk->ik", x, x)),
+        (bk.ShapeMismatchError, "conv", lambda: b.conv(t(b, np.ones((2, 3, 8)), "float32"), t(b, np.ones((1, 4, 2, 3)), "float32"))),
+        (ValueError, "argmax", lambda: b.argmax(t(b, np.zeros((0, 3)), "float32"), 0)),
+        (ValueError, "pow", lambda: b.pow(t(b, [2, 3], "int64"), -1)),
+    ]
+    for error, op, call in calls:
+        with pytest.raises(error, match=f"^{op}:") as raised:
+            call()
+        assert type(raised.value) is error, (op, raised.value)

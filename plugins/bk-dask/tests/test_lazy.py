@@ -4,6 +4,7 @@ compute, sizes that depend on data are `None`, chunks are kept, and graphs are a
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 import dask
 import dask.array as da
@@ -120,3 +121,38 @@ def test_the_testkit_fails_an_operation_that_computes_behind_the_users_back() ->
     with pytest.raises(AssertionError, match="behind the user's back"):
         bk_testkit.check_backend(Leaky(), features="sin", timeout=30)
     bk_testkit.check_backend(DaskBackend(), features="sin", timeout=30)
+
+
+def test_the_spec_refuses_bad_arguments_before_the_kernel(b: bk.Backend, x: da.Array) -> None:
+    """The kernels keep no copy of the spec's rules (issue #21): `Backend.spec_first` refuses these
+    calls with the spec's class, named after the operation, at call time."""
+    calls: list[tuple[type[Exception], str, Any]] = [
+        (bk.ShapeMismatchError, "reshape", lambda: b.reshape(x, (-1, 3))),
+        (bk.AxisError, "transpose", lambda: b.transpose(x, (0,))),
+        (ValueError, "expand_dims", lambda: b.expand_dims(x, 0, -1)),
+        (ValueError, "stack", lambda: b.stack([])),
+        (bk.ShapeMismatchError, "concat", lambda: b.concat([x, da.ones((2, 4))], 0)),
+        (ValueError, "random_uniform", lambda: b.random_uniform((2,), 0, 1, bk.DType(bool))),
+        (bk.ArgumentTypeError, "copy", lambda: b.copy(None)),
+        (ValueError, "pad", lambda: b.pad(x, [(1, 1), (1, 1)], "bogus")),
+        (bk.ShapeMismatchError, "tensordot", lambda: b.tensordot(x, [0], x, [0, 1])),
+        (bk.ShapeMismatchError, "einsum", lambda: b.einsum("ij,jk->ik", x, x)),
+        (ValueError, "grid_sample", lambda: b.grid_sample(da.ones((1, 4, 4, 1)), da.ones((1, 2, 2)), "mirror")),
+        (ValueError, "argmin", lambda: b.argmin(da.ones((0, 3)), 0)),
+        (bk.ArgumentTypeError, "quantile", lambda: b.quantile("x", 0.5)),
+    ]
+    for error, op, call in calls:
+        with pytest.raises(error, match=f"^{op}:") as raised:
+            call()
+        assert type(raised.value) is error, (op, raised.value)
+
+
+def test_einsum_and_tensordot_of_data_dependent_sizes_stay_lazy(b: bk.Backend, x: da.Array) -> None:
+    masked = b.boolean_mask(x, x[:, 0] > 0, axis=0)  # (None, 5): the spec cannot check that size
+    before = b.compute_count()
+    gram = b.einsum("ij,kj->ik", masked, x)
+    assert b.staticshape(gram)[1] == 8 and b.compute_count() == before
+    values = x.compute()
+    kept = values[values[:, 0] > 0]
+    np.testing.assert_allclose(b.numpy(gram), kept @ values.T, atol=1e-12)
+    np.testing.assert_allclose(b.numpy(b.tensordot(masked, [1], x, [1])), kept @ values.T, atol=1e-12)

@@ -90,10 +90,8 @@ class IndexingMixin:
         return task("repeat", [x, repeats, axis, new_length], unknown=unknown)
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
-        """Pads every axis by `(lower, upper)` with `dask.array.pad` (chunked); `NotImplemented` for an unknown mode."""
-        dask_mode = _PAD_MODES.get(mode)
-        if dask_mode is None:
-            raise ValueError(f"pad: mode must be one of {tuple(_PAD_MODES)} but got {mode!r}")
+        """Pads every axis by `(lower, upper)` with `dask.array.pad` (chunked)."""
+        dask_mode = _PAD_MODES[mode]  # the spec refuses other modes
         value = as_dask(value)
         if 0 in value.shape:  # dask cannot pad empty chunks; the result needs no data but the fill value
             return task("pad", [value, pad_width, mode, constant_values])

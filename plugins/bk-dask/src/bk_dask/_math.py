@@ -176,7 +176,7 @@ class MathMixin:
         Raises:
             ValueError: for an empty reduction.
         """
-        x, axes = _reduced("argmax", x, axis, nonempty=True)
+        x, axes = _reduced("argmax", x, axis)
         return _reduce(da.argmax, np.argmax, x, None if axes is None else axes[0], keepdims=keepdims).astype(np.int64)
 
     def argmin(self, x: Tensor, axis: int, keepdims: bool = False) -> Tensor:
@@ -185,7 +185,7 @@ class MathMixin:
         Raises:
             ValueError: for an empty reduction.
         """
-        x, axes = _reduced("argmin", x, axis, nonempty=True)
+        x, axes = _reduced("argmin", x, axis)
         return _reduce(da.argmin, np.argmin, x, None if axes is None else axes[0], keepdims=keepdims).astype(np.int64)
 
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
@@ -197,7 +197,6 @@ class MathMixin:
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:
         """Quantiles of the last axis, shaped `(quantiles, *x.shape[:-1])`: chunked over the leading
         axes (each task holds whole rows)."""
-        check_tensor_argument(x, "quantile")
         x = as_dask(x)
         if isinstance(quantiles, da.Array):  # a lazy tensor of quantiles: one task, nothing computed now
             return task("quantile", [x, quantiles])

@@ -34,6 +34,7 @@ from ._errors import BK_ERRORS, IndexOutOfRangeError
 from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.division import divide_integers, zero_divisor_rule
+from ._rules.special import SPECIAL_VALUES, fix_special_values
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -191,6 +192,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         method = vars(owner)[name]
         if not _is_plain_function(method) or getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
             continue  # a C operator, wrapped already, or the base class's own default put back (supports() must see it)
+        if name in SPECIAL_VALUES:
+            method = _with_special_values(name, method)
         if not cls.core_rules:
             checked_first = cls.spec_first and name in op_specs() and name not in _hot()
             setattr(cls, name, _verdict_first(name, method) if checked_first else _wrap(name, method))
@@ -198,6 +201,19 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             setattr(cls, name, _ruled_as_tensor(method))
         else:
             setattr(cls, name, _ruled(name, method, FAMILY.get(name)) if name in op_specs() else _wrap(name, method))
+
+
+def _with_special_values(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` with the Array API standard's values at the special complex inputs of `op` (`bk._rules.special`)."""
+
+    @functools.wraps(kernel)
+    def fixed(self: Backend, x: Any, *args: Any, **kwargs: Any) -> Any:
+        result = kernel(self, x, *args, **kwargs)
+        if self.dtype(result).kind is complex:
+            return fix_special_values(self, op, x if self.is_tensor(x, only_native=True) else self.as_tensor(x), result)
+        return result
+
+    return fixed
 
 
 @functools.cache

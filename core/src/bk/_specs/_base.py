@@ -508,11 +508,14 @@ class OpSpec:
 
 
 def _rename(error: BaseException, op: str) -> None:
-    """Raises `error` again naming `op` where a spec that delegates to another operation's rule (`gather_1d`
-    to `gather`'s) raised it under that operation's name: the user called `op`."""
-    head, sep, rest = str(error).partition(": ")
-    if sep and head != op and head in _REGISTRY and len(error.args) == 1:
-        raise type(error)(f"{op}: {rest}") from None
+    """Raises `error` again naming `op` where it does not: a spec that delegates to another operation's rule
+    (`gather_1d` to `gather`'s) raised it under that operation's name, or a helper (`ShapeDtype` for a
+    negative size) without one. Every error of a spec starts with the operation the user called."""
+    text = str(error)
+    if text.startswith(f"{op}:") or len(error.args) != 1:
+        return
+    head, sep, rest = text.partition(": ")
+    raise type(error)(f"{op}: {rest if sep and head in _REGISTRY else text}") from None
 
 
 def _is_call_error(error: TypeError) -> bool:

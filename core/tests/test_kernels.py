@@ -200,3 +200,23 @@ def test_numpy_integers_are_int_arguments_and_numpy_scalars_operands():
         assert spec_verdict(b, op, args, {}) is None, op
     for bad in (np.bool_(True), np.float64(1.0), np.ones(1, np.int64)):
         assert isinstance(spec_verdict(b, "diagonal", (m, bad), {}), bk.ArgumentTypeError), bad
+
+
+def test_generic_defaults_ask_their_spec_first_and_keep_supports():
+    """A generic default composed of other operations raises its own operation's error, and is still the
+    base class's default for `supports()`."""
+    from bk._features import uses_of
+
+    default = bk.Backend.tile_to
+    assert uses_of(default) == ("tile", "staticshape") and getattr(default, "__bk_kernel__", None) is not None
+    assert "tile_to" not in vars(bk.Backend)  # the defaults' module keeps it (test_catalogue_layout)
+
+    class Tiles(SpecFirst):
+        def tile(self, value, multiples):
+            return np.tile(value, multiples)
+
+    b = Tiles()
+    assert Tiles.tile_to is default and b.supports("tile_to") and not SpecFirst().supports("tile_to")
+    assert b.tile_to(np.ones((2, 3)), 1, 6).shape == (2, 6)
+    with pytest.raises(ValueError, match="^tile_to: cannot tile size 3 to 4"):
+        b.tile_to(np.ones((2, 3)), 1, 4)

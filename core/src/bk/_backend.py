@@ -329,3 +329,7 @@ del _name
 from ._specs import annotate_docstrings as _annotate_docstrings  # noqa: E402  (the specs load with Backend)
 
 _annotate_docstrings(Backend)
+
+from ._kernels import wrap_generic_defaults as _wrap_generic_defaults  # noqa: E402
+
+_wrap_generic_defaults(Backend, _METHOD_FEATURES)  # the generic defaults ask their spec first, as plugins' kernels do

@@ -39,7 +39,7 @@ from ._rules.special import SPECIAL_VALUES, fix_special_values
 if TYPE_CHECKING:
     from ._backend import Backend
 
-__all__ = ["DATA_ERRORS", "explain_failure", "spec_verdict", "wrap_kernels"]
+__all__ = ["DATA_ERRORS", "explain_failure", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
 
 _INDICES: Final = (
     "gather",
@@ -267,7 +267,24 @@ def _shape_key(backend: Backend, value: Any) -> Any:
     return (kind, value)
 
 
-def _verdict_first(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
+    """Puts the spec's verdict before the core's own generic defaults (on the mixin that defines each, so
+    every backend inherits the same wrapped method and `supports()` still sees the base class's default): a default
+    composed of other operations raises its own operation's error for a mistake, not the first inner
+    operation's. Hot operations and the methods every backend calls on itself are left alone."""
+    from ._features import uses_of
+    from ._specs import op_specs
+
+    specs = op_specs()
+    for name in catalogue:
+        method: Any = getattr(base, name, None)
+        if name in _NEVER or name in _hot() or name not in specs or not _is_plain_function(method) or uses_of(method) is None:
+            continue
+        owner = next(k for k in base.__mro__ if name in vars(k))  # the defaults' module keeps the method
+        setattr(owner, name, _verdict_first(name, method, only_if_spec_first=True))
+
+
+def _verdict_first(op: str, kernel: Callable[..., Any], only_if_spec_first: bool = False) -> Callable[..., Any]:
     """`kernel` behind its spec's verdict (`Backend.spec_first`): a call the spec refuses raises the spec's
     bk error before the kernel runs; the signatures the spec accepted (operation, shapes, dtypes, the other
     arguments' values, precision) are remembered, so a repeated call costs a set lookup. Kernel failures
@@ -278,6 +295,8 @@ def _verdict_first(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(kernel)
     def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        if only_if_spec_first and not type(self).spec_first:
+            return kernel(self, *args, **kwargs)
         try:
             parts = [_shape_key(self, a) for a in args]
             if kwargs:

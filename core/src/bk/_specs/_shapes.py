@@ -249,15 +249,17 @@ def _pad_widths(pad_width: Any, ndim: int, op: str) -> list[tuple[int, int]]:
 
 @spec_rule(
     "pad",
-    f"Pads every axis i by pad_width[i] = (lower, upper): the size grows by lower + upper; a 0-d tensor is returned as it is. Modes: 'constant' (with constant_values), 'boundary', 'periodic' (or 'circular'), 'symmetric', 'reflect'; another mode raises ValueError, widths of the wrong count or negative ValueError. {_KEEP}",
+    f"Pads every axis i by pad_width[i] = (lower, upper): the size grows by lower + upper; a 0-d tensor takes no pairs and is returned as it is. Modes: 'constant' (with constant_values), 'boundary', 'periodic' (or 'circular'), 'symmetric', 'reflect'; another mode raises ValueError, widths of the wrong count or negative ValueError, and so does widening an empty axis in a mode other than 'constant'. {_KEEP}",
 )
 def _pad(value: Tensor, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> ShapeDtype:
     x = strong(value, "pad", "value")
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: unknown mode {mode!r}; use one of {', '.join(repr(m) for m in _PAD_MODES)}")
-    if x.ndim == 0:
-        return x
-    widths = _pad_widths(pad_width, x.ndim, "pad")
+    widths = _pad_widths(pad_width, x.ndim, "pad")  # a 0-d tensor takes no pairs (`()`), and is returned as it is
+    if mode != "constant":
+        for axis, (n, (lo, hi)) in enumerate(zip(x.shape, widths, strict=True)):
+            if n == 0 and (lo or hi):
+                raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r} (there is nothing to repeat); use mode 'constant'")
     return ShapeDtype(tuple(None if n is None else n + lo + hi for n, (lo, hi) in zip(x.shape, widths, strict=True)), x.dtype)
 
 

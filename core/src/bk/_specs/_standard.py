@@ -162,13 +162,17 @@ def _moveaxis(x: Tensor, source: Axes, destination: Axes) -> ShapeDtype:
     return ShapeDtype(tuple(operand.shape[a] for a in order), operand.dtype)
 
 
-@spec_rule("roll", f"x shifted cyclically by shift along axis (None: the flattened tensor), same shape. An axis out of range raises AxisError. {_KEEP}")
+@spec_rule("roll", f"x shifted cyclically by shift along axis (None: the flattened tensor), same shape. An axis out of range raises AxisError; shift and axis sequences of different lengths (neither of length 1) ValueError. {_KEEP}")
 def _roll(x: Tensor, shift: Any, axis: Axes = None) -> ShapeDtype:
     operand = strong(x, "roll", "x")
-    for s in shift if isinstance(shift, (list, tuple)) else (shift,):
+    shifts = shift if isinstance(shift, (list, tuple)) else (shift,)
+    for s in shifts:
         _int(s, "roll", "shift")
-    for a in () if axis is None else axis if isinstance(axis, (list, tuple)) else (axis,):
+    axes = () if axis is None else axis if isinstance(axis, (list, tuple)) else (axis,)
+    for a in axes:
         normalize_axis(a, operand.ndim, "roll")
+    if axis is not None and len(shifts) != len(axes) and 1 not in (len(shifts), len(axes)):
+        raise ValueError(f"roll: {len(shifts)} shifts for {len(axes)} axes; give one shift per axis, or one for all")
     return operand
 
 

@@ -6,7 +6,7 @@ import math
 from typing import Any, Final
 
 from .._axes import normalize_axes
-from .._catalogue_linalg import FFT_NORMS, check_fft_norm, check_vector_norm_ord, fft_sizes
+from .._catalogue_linalg import FFT_NORMS, check_empty_matrix_norm, check_fft_norm, check_vector_norm_ord, fft_sizes, reduced_size
 from .._context import get_precision
 from .._dtype import combine_types
 from .._errors import ArgumentTypeError, AxisError, ShapeMismatchError
@@ -171,23 +171,27 @@ def _matrix_power(x: Tensor, n: int) -> ShapeDtype:
 
 @spec_rule(
     "vector_norm",
-    f"Vector norms over axis (None: all; an int or a tuple), keepdims keeps the reduced axes with size 1; {_REAL} ({_FLOAT}). ord is a number (else ValueError); an axis out of range raises AxisError.",
+    f"Vector norms over axis (None: all; an int or a tuple), keepdims keeps the reduced axes with size 1; {_REAL} ({_FLOAT}). ord is a number (else ValueError); ord=-inf over no elements raises ValueError; an axis out of range raises AxisError.",
 )
 def _vector_norm(x: Tensor, axis: Axes = None, keepdims: bool = False, ord: Any = 2) -> ShapeDtype:
     check_vector_norm_ord(ord)
     t = strong(x, "vector_norm", "x")
-    shape, _ = reduce_shape("vector_norm", t.shape, axis, keepdims)
+    shape, axes = reduce_shape("vector_norm", t.shape, axis, keepdims)
+    if ord == -math.inf and reduced_size(t.shape, axes) == 0:
+        raise ValueError(f"vector_norm: ord=-inf of no elements (shape {t.shape}) is the minimum of nothing, which has no identity")
     return ShapeDtype(shape, real_of(float_of(t.dtype)))
 
 
 @spec_rule(
     "matrix_norm",
-    f"Matrix norms (...) of (..., m, n) matrices ((..., 1, 1) with keepdims); {_REAL} ({_FLOAT}). ord is 'fro', 'nuc', 1, -1, 2, -2, inf or -inf (else ValueError); fewer than 2 axes raise ShapeMismatchError.",
+    f"Matrix norms (...) of (..., m, n) matrices ((..., 1, 1) with keepdims); {_REAL} ({_FLOAT}). ord is 'fro', 'nuc', 1, -1, 2, -2, inf or -inf (else ValueError); matrices without elements raise ValueError where the norm is a minimum of nothing (ord -2; -1 without columns; -inf without rows); fewer than 2 axes raise ShapeMismatchError.",
 )
 def _matrix_norm(x: Tensor, keepdims: bool = False, ord: Any = "fro") -> ShapeDtype:
     if ord not in ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf) or isinstance(ord, bool):
         raise ValueError(f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf but got {ord!r}")
     t = _matrices("matrix_norm", x)
+    if 0 in t.shape[-2:]:
+        check_empty_matrix_norm(ord, t.shape)
     return ShapeDtype((*t.shape[:-2], *((1, 1) if keepdims else ())), real_of(float_of(t.dtype)))
 
 

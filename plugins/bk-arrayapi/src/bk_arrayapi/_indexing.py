@@ -293,8 +293,6 @@ class IndexingMixin:
         for axis, (lower, upper) in enumerate(widths.tolist()):
             if lower == upper == 0:
                 continue
-            if mode != "constant" and x.shape[axis] == 0:
-                raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r} (only 'constant' pads an empty axis), as NumPy")
             if mode == "constant":
                 x = self._pad_constant(x, axis, lower, upper, constant_values)
             else:

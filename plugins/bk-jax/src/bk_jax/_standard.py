@@ -83,8 +83,6 @@ class StandardMixin:
         x = self._std_tensor(x, "roll")
         shifts = tuple(shift) if isinstance(shift, Sequence) else (shift,)
         axes = None if axis is None else tuple(axis) if isinstance(axis, Sequence) else (axis,)
-        if axes is not None and len(shifts) != len(axes) and len(shifts) != 1 and len(axes) != 1:
-            raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must have the same length")
         return jnp.roll(x, shift if axes is None else shifts if len(shifts) > 1 else shifts[0], axes)
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:

@@ -202,15 +202,11 @@ class IndexingMixin:
         """Pads every axis by `(lower, upper)`.
 
         Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap), 'symmetric' (mirror
-        including the edge) and 'reflect' (mirror without repeating the edge).
-
-        Raises:
-            ValueError: for (lower, upper) pairs beside a 0-d tensor (the spec returns it as it is).
+        including the edge) and 'reflect' (mirror without repeating the edge). The spec checks the mode
+        and the widths.
         """
         value = np.asarray(value)
         if value.ndim == 0:  # nothing to pad (NumPy's pad fails on 0-d arrays in every mode but 'constant')
-            if np.size(pad_width):
-                raise ValueError(f"pad: pad_width needs one (lower, upper) pair for each of the 0 axes, got {pad_width!r}")
             return value.copy()
         widths = np.asarray(pad_width, dtype=np.int64).reshape(value.ndim, 2)
         np_mode = _PAD_MODES[mode]

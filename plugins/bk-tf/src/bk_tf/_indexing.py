@@ -338,24 +338,16 @@ class IndexingMixin:
 
         Modes: 'constant', 'boundary' (edge values), 'periodic' (wrap), 'symmetric' (mirror
         including the edge) and 'reflect' (mirror without repeating the edge).
-
-        Raises:
-            ValueError: for widths beside a 0-d `value` (the spec takes any), or an empty axis extended
-                in a mode other than 'constant' (as NumPy; the spec does not check it).
         """
         value = self._t(value)
         widths = [[int(w) for w in pair] for pair in pad_width]
         mode = "periodic" if mode == "circular" else mode  # PyTorch's name
         if value.shape.rank == 0:  # nothing to pad (TensorFlow wants a (0, 2) matrix)
-            if widths:
-                raise ValueError(f"pad: pad_width needs one (lower, upper) pair for each of the 0 axes, got {pad_width!r}")
             return value
-        if mode != "constant" and any(
-            size == 0 and (lower or upper) for size, (lower, upper) in zip(value.shape.as_list(), widths, strict=False)
-        ):
-            raise ValueError(f"pad: cannot extend an empty axis with mode {mode!r}, only with 'constant' (as NumPy)")
         if mode == "constant":
             return tf.pad(value, widths, constant_values=tf.cast(constant_values, value.dtype))
+        if 0 in value.shape.as_list():  # no elements to mirror or repeat: still none (the spec refuses widening an empty axis)
+            return tf.zeros([n + lo + hi for n, (lo, hi) in zip(value.shape.as_list(), widths, strict=True)], value.dtype)
         if mode in ("symmetric", "reflect"):
             for axis, (lower, upper) in enumerate(widths):
                 value = _mirror_pad(value, axis, lower, upper, mode)

@@ -101,24 +101,17 @@ class MathMixin:
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
         """Pads every axis; all modes work on any number of dimensions (non-constant modes gather indices).
-        The spec checks the mode and the widths.
-
-        Raises:
-            ValueError: for widths beside a 0-d `value` (the spec takes any), or an empty axis extended
-                in a mode other than 'constant' (as NumPy; the spec does not check it).
+        The spec checks the mode and the widths, and refuses extending an empty axis in a mode other than
+        'constant'.
         """
         value = self._t(value)
         mode = "periodic" if mode == "circular" else mode  # PyTorch's name
-        if value.ndim == 0 and len(pad_width):
-            raise ValueError(f"pad_width needs one (lower, upper) pair per axis: 0 pairs, not {len(pad_width)}")
         if mode == "constant":
             flat = [int(w) for pair in reversed(pad_width) for w in pair]
             if isinstance(constant_values, torch.Tensor):
                 constant_values = constant_values.item()
             return torch.nn.functional.pad(value, flat, mode="constant", value=constant_values)
         for axis, (lower, upper) in enumerate(pad_width):
-            if (lower or upper) and value.shape[axis] == 0:
-                raise ValueError(f"pad: cannot extend the empty axis {axis} in mode {mode!r}; only 'constant' pads empty axes")
             if lower or upper:
                 value = _select(
                     value, axis, _pad_indices(value.shape[axis], int(lower), int(upper), mode, value.device)

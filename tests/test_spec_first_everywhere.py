@@ -1,0 +1,44 @@
+"""Argument mistakes raise the spec's error before any kernel runs (`Backend.spec_first`), alike on every
+installed backend, and the plugins hold no copies of these checks (#21)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import bk
+
+BACKENDS = [name for name in ("numpy", "torch", "jax", "tf", "dask", "lazy") if name in bk.backends()]
+
+MISTAKES = [
+    ("transpose", ValueError, lambda b: b.transpose(b.zeros((2, 3)), (0, 0))),
+    ("tile", ValueError, lambda b: b.tile(b.zeros((2, 3)), (-1, 1))),
+    ("pad", ValueError, lambda b: b.pad(b.zeros((2,)), ((1, 1),), "cubic")),
+    ("pad", ValueError, lambda b: b.pad(b.as_tensor(1.0), ((1, 1),))),  # a 0-d tensor takes no pairs
+    ("pad", ValueError, lambda b: b.pad(b.zeros((0, 3)), ((1, 1), (0, 0)), "reflect")),  # nothing to mirror
+    ("roll", ValueError, lambda b: b.roll(b.zeros((2, 3)), (1, 2, 3), (0, 1))),
+    ("vector_norm", ValueError, lambda b: b.vector_norm(b.zeros((0,)), None, False, -math.inf)),
+    ("matrix_norm", ValueError, lambda b: b.matrix_norm(b.zeros((0, 3)), False, -2)),
+    ("qr", ValueError, lambda b: b.qr(b.zeros((2, 2)), "full")),
+    ("diagonal", bk.ArgumentTypeError, lambda b: b.diagonal(b.zeros((2, 2)), 1.5)),
+]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+@pytest.mark.parametrize(("op", "error", "call"), MISTAKES, ids=[f"{m[0]}-{i}" for i, m in enumerate(MISTAKES)])
+def test_the_spec_refuses_alike_everywhere(name, op, error, call):
+    b = bk.backend(name)
+    if not b.supports(op):
+        pytest.skip(f"{name} does not support {op}")
+    with pytest.raises(error, match=f"^{op}: "):
+        call(b)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_what_the_spec_accepts_still_works(name):
+    b = bk.backend(name)
+    assert tuple(b.staticshape(b.pad(b.zeros((0, 3)), ((0, 0), (1, 1)), "reflect"))) == (0, 5)  # the empty axis is not widened
+    assert float(b.numpy(b.vector_norm(b.zeros((0,)), None, False, math.inf))) == 0.0  # the largest of no absolute values
+    np.testing.assert_array_equal(b.numpy(b.diagonal(b.as_tensor(np.arange(4.0).reshape(2, 2)), np.int64(1))), [1.0])  # NumPy ints are ints

@@ -220,3 +220,20 @@ def test_generic_defaults_ask_their_spec_first_and_keep_supports():
     assert b.tile_to(np.ones((2, 3)), 1, 6).shape == (2, 6)
     with pytest.raises(ValueError, match="^tile_to: cannot tile size 3 to 4"):
         b.tile_to(np.ones((2, 3)), 1, 4)
+
+
+def test_check_dtypes_is_the_specs_kind_rule_cached_per_dtype(monkeypatch):
+    import bk._kernels as kernels
+    from bk.rules import check_dtypes
+
+    b = SpecFirst()
+    with pytest.raises(bk.ArgumentTypeError, match="^floor: "):
+        check_dtypes(b, "floor", np.ones(2, np.complex64))
+    with pytest.raises(bk.ArgumentTypeError, match="^arctan2: "):
+        check_dtypes(b, "arctan2", np.ones(2, np.complex128), np.ones(2, np.complex128))
+    asked = []
+    verdict = kernels.spec_verdict
+    monkeypatch.setattr(kernels, "spec_verdict", lambda *a: asked.append(a[1]) or verdict(*a))
+    for _ in range(3):
+        check_dtypes(b, "signbit", np.ones(4, np.float16))
+    assert asked == ["signbit"]  # once per (operation, dtype)

@@ -39,7 +39,7 @@ from ._rules.special import SPECIAL_VALUES, fix_special_values
 if TYPE_CHECKING:
     from ._backend import Backend
 
-__all__ = ["DATA_ERRORS", "explain_failure", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
+__all__ = ["DATA_ERRORS", "check_dtypes", "explain_failure", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
 
 _INDICES: Final = (
     "gather",
@@ -124,6 +124,29 @@ def spec_verdict(backend: Backend | None, op: str, args: tuple[Any, ...], kwargs
     except Exception:  # a spec that cannot handle these values decides nothing
         return None
     return None
+
+
+_DTYPE_VERDICTS: dict[tuple[Any, ...], Any] = {}
+
+
+def check_dtypes(backend: Backend, op: str, *operands: Any) -> None:
+    """Raises the spec's error when the elementwise operation `op` does not take the dtypes of the native
+    tensors `operands` (complex values in `floor`, `signbit`, `sigmoid`, `arctan2`, ...): the kind rule of
+    the operation's spec, for hot kernels that check before they call their framework. The verdict is
+    cached per (operation, tensor types and native dtypes), so a call costs one dict lookup; shapes are
+    not looked at."""
+    key = (op, *[(type(o), o.dtype) for o in operands])  # the type first: dtypes of two frameworks never meet in __eq__
+    verdict = _DTYPE_VERDICTS.get(key, _UNKNOWN)
+    if verdict is _UNKNOWN:
+        from ._specs import ShapeDtype
+
+        error = spec_verdict(None, op, tuple(ShapeDtype((), backend.dtype(o)) for o in operands), {})
+        verdict = _DTYPE_VERDICTS[key] = None if error is None else (type(error), str(error))
+    if verdict is not None:
+        raise verdict[0](verdict[1])
+
+
+_UNKNOWN: Final = object()
 
 
 @functools.cache

@@ -31,7 +31,8 @@ Linear algebra and FFT
 Ranges and random numbers
     `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
 Specs and settings
-    `spec_verdict` (the error an operation's spec gives for a call, or None), `SETTINGS` (the context
+    `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
+    kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
     settings; `SETTINGS.precision_free` is True while no precision is set, for hot paths that skip
     the precision rule then), `solve_setup` and `solve_result` (the problem and result of the
     generic iterative solvers, for a backend that compiles their loop).
@@ -53,7 +54,7 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._kernels import spec_verdict
+from ._kernels import check_dtypes, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -80,6 +81,7 @@ __all__ = [
     "check_fft_norm",
     "check_nonempty",
     "check_python_ints",
+    "check_dtypes",
     "check_vector_norm_ord",
     "clip",
     "compare_beyond_range",

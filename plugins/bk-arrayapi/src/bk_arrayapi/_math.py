@@ -15,7 +15,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes, normalize_axis
 from bk.rules import SETTINGS as _SETTINGS
-from bk.rules import accumulation_type, check_nonempty, comparison_constant, divide_integers, zero_divisor_rule
+from bk.rules import accumulation_type, check_dtypes, check_nonempty, comparison_constant, divide_integers, zero_divisor_rule
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -112,8 +112,7 @@ def _rounding(op: str, function: str, doc: str) -> Callable[..., Any]:
         kind = self._dt(x).kind
         if kind is float or (kind is complex and op == "round"):
             return getattr(self.xp, function)(x)
-        if kind is complex:
-            raise ArgumentTypeError(f"{op}: complex values are not supported; take real() or imag() first")
+        check_dtypes(self, op, x)
         return x
 
     operation.__name__ = op
@@ -360,16 +359,14 @@ class MathMixin:
     def softplus(self, x: Tensor) -> Tensor:
         """`log(1 + exp(x))`, computed without overflow as `logaddexp(0, x)`."""
         x = self._floats(x, "softplus")
-        if self._dt(x).kind is complex:
-            raise ArgumentTypeError(f"softplus: takes real values, not {self._dt(x)}")
+        check_dtypes(self, "softplus", x)
         return self.xp.logaddexp(self.xp.zeros_like(x), x)
 
     @needs("exp")
     def sigmoid(self, x: Tensor) -> Tensor:
         """`1 / (1 + exp(-x))`."""
         x = self._floats(x, "sigmoid")
-        if self._dt(x).kind is complex:  # as the NumPy backend (logaddexp is real only)
-            raise ArgumentTypeError(f"sigmoid: takes real values, not {self._dt(x)}")
+        check_dtypes(self, "sigmoid", x)
         return 1.0 / (1.0 + self.xp.exp(-x))
 
     # ------------------------------------------------------------ reductions

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bk import ArgumentTypeError
+from bk.rules import check_dtypes
 
 from ._needs import needs
 
@@ -76,9 +76,8 @@ class StandardMixin:
             ArgumentTypeError: for complex values.
         """
         x = self._native(x, "signbit")
+        check_dtypes(self, "signbit", x)
         kind = self._dt(x).kind
-        if kind is complex:
-            raise ArgumentTypeError(f"signbit: takes real numbers, not {self._dt(x)}")
         if kind is bool:
             return self.xp.zeros_like(x)
         return self.xp.signbit(x) if kind is float else x < 0

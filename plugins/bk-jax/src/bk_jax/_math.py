@@ -13,15 +13,14 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import (
-    ArgumentTypeError,
     DType,
     IndexOutOfRangeError,
     explain_failure,
     from_numpy_dtype,
     normalize_axes,
 )
+from bk.rules import check_dtypes, comparison_constant, divide_integers, is_python_number, numpy_accumulation_type
 from bk.rules import clip as clip_rule
-from bk.rules import comparison_constant, divide_integers, is_python_number, numpy_accumulation_type
 from bk.rules import quantile as quantile_rule
 
 Tensor = Any
@@ -155,7 +154,7 @@ class MathMixin:
         x = self._t(x)
         if not is_inexact(x):
             return x
-        _no_complex(x, "ceil")
+        check_dtypes(self, "ceil", x)
         return jnp.ceil(x)
 
     def floor(self, x: Tensor) -> Tensor:
@@ -167,7 +166,7 @@ class MathMixin:
         x = self._t(x)
         if not is_inexact(x):
             return x
-        _no_complex(x, "floor")
+        check_dtypes(self, "floor", x)
         return jnp.floor(x)
 
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
@@ -192,10 +191,14 @@ class MathMixin:
         return self._float_op(jss.erf, x)
 
     def softplus(self, x: Tensor) -> Tensor:
-        return self._float_op(jax.nn.softplus, _real_only(self._t(x), "softplus"))
+        x = self._t(x)
+        check_dtypes(self, "softplus", x)
+        return self._float_op(jax.nn.softplus, x)
 
     def sigmoid(self, x: Tensor) -> Tensor:
-        return self._float_op(jax.nn.sigmoid, _real_only(self._t(x), "sigmoid"))
+        x = self._t(x)
+        check_dtypes(self, "sigmoid", x)
+        return self._float_op(jax.nn.sigmoid, x)
 
     def log_gamma(self, x: Tensor) -> Tensor:
         return self._float_op(jax.lax.lgamma, x)
@@ -235,8 +238,7 @@ class MathMixin:
             bk.ArgumentTypeError: for complex values, for which it is not defined (as in NumPy).
         """
         y, x = self._float_pair(y, x)
-        if y.dtype.kind == "c":
-            raise ArgumentTypeError("not defined for complex values, as in NumPy")
+        check_dtypes(self, "arctan2", y, x)
         return jnp.arctan2(y, x)
 
     def sinh(self, x: Tensor) -> Tensor:
@@ -534,11 +536,6 @@ class MathMixin:
         return quantile_rule(self, self._t(x), quantiles, lambda values, q: jnp.quantile(values, jnp.asarray(q, values.dtype), axis=-1))  # type: ignore[attr-defined, arg-type]
 
 
-def _no_complex(x: Tensor, op: str) -> None:
-    if x.dtype.kind == "c":
-        raise ArgumentTypeError(f"{op}: not defined for complex values (got {x.dtype}), as in NumPy; apply it to real(x) and imag(x)")
-
-
 def _clip_kernel(x: Tensor, low: Any, high: Any) -> Tensor:
     """`jnp.maximum` then `jnp.minimum`, skipping None bounds; NaN propagates (complex NaN too). Python
     ints beyond int64 (uint64 bounds) go as arrays of `x`'s dtype: JAX converts weak ints through int64."""
@@ -623,13 +620,6 @@ def _concrete(x: Any) -> bool:
 
 def _contains_arrays(values: Sequence[Any]) -> bool:
     return any(isinstance(v, (jax.Array, np.ndarray)) for v in values)
-
-
-def _real_only(x: Any, op: str) -> Any:
-    """`x`, or `ArgumentTypeError` naming `op` for complex values (the spec of `sigmoid` and `softplus`)."""
-    if x.dtype.kind == "c":
-        raise ArgumentTypeError(f"{op}: takes real values, not {x.dtype}")
-    return x
 
 
 def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:

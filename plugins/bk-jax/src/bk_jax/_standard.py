@@ -11,8 +11,8 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes
-from bk.rules import accumulation_type
+from bk import DType, ShapeMismatchError, normalize_axes
+from bk.rules import accumulation_type, check_dtypes
 
 from ._indexing import _index_array
 
@@ -67,8 +67,7 @@ class StandardMixin:
     def signbit(self: Any, x: Tensor) -> Tensor:
         """`jax.numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
         x = self._std_tensor(x, "signbit")
-        if jnp.iscomplexobj(x):
-            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        check_dtypes(self, "signbit", x)
         if x.dtype == jnp.bool_:
             return jnp.zeros_like(x)
         return jnp.signbit(x) if jnp.issubdtype(x.dtype, jnp.floating) else x < 0

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
-from bk.rules import numpy_accumulation_type
+from bk.rules import check_dtypes, numpy_accumulation_type
 
 from ._errors import reraise
 from ._math import _binary, _floats, _keep_ints, _tensor_arg
@@ -98,8 +98,7 @@ class StandardMixin:
     def signbit(self, x: Tensor) -> Tensor:
         """`numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
         x = _tensor_arg(x, "signbit")
-        if x.dtype.kind == "c":
-            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        check_dtypes(self, "signbit", x)
         return np.signbit(x)
 
     def trunc(self, x: Tensor) -> Tensor:
@@ -107,8 +106,7 @@ class StandardMixin:
         x = _keep_ints(_tensor_arg(x, "trunc"))
         if x.dtype.kind in "biu":
             return x
-        if x.dtype.kind == "c":
-            raise ArgumentTypeError(f"trunc: takes real numbers, not {x.dtype}")
+        check_dtypes(self, "trunc", x)
         return np.trunc(x)
 
     def square(self, x: Tensor) -> Tensor:

@@ -275,9 +275,9 @@ def _shape_key(backend: Backend, value: Any) -> Any:
     if native is None:
         native = _NATIVE[type(backend), kind] = backend.is_tensor(value, only_native=True)
     if native:
-        shape = getattr(value, "shape", None)
-        if isinstance(shape, tuple):  # a tensor that describes itself (NumPy, PyTorch, JAX, Array API)
-            return (kind, value.dtype, shape)
+        shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+        if isinstance(shape, tuple) and dtype is not None:  # a tensor that describes itself (NumPy, PyTorch, JAX, Array API)
+            return (kind, dtype, shape)
         return (kind, backend.dtype(value), tuple(backend.staticshape(value)))
     if hasattr(value, "shape") and hasattr(value, "dtype") and kind.__module__ != "numpy":
         raise _Foreign  # another framework's tensor: the kernel raises the error that names the mix-up
@@ -327,10 +327,10 @@ def _verdict_first(op: str, kernel: Callable[..., Any], only_if_spec_first: bool
             parts.append(get_precision())
             key: Any = tuple(parts)
             known = key in accepted
-        except (TypeError, LookupError):  # unhashable arguments: ask the spec every time
-            key, known = None, False
         except _Foreign:
             key, known = None, True
+        except Exception:  # unhashable arguments, or values the backend cannot describe: ask the spec every time
+            key, known = None, False
         if not known:
             verdict = spec_verdict(self, op, args, kwargs)
             if verdict is not None:

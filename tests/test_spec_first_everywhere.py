@@ -42,3 +42,12 @@ def test_what_the_spec_accepts_still_works(name):
     assert tuple(b.staticshape(b.pad(b.zeros((0, 3)), ((0, 0), (1, 1)), "reflect"))) == (0, 5)  # the empty axis is not widened
     assert float(b.numpy(b.vector_norm(b.zeros((0,)), None, False, math.inf))) == 0.0  # the largest of no absolute values
     np.testing.assert_array_equal(b.numpy(b.diagonal(b.as_tensor(np.arange(4.0).reshape(2, 2)), np.int64(1))), [1.0])  # NumPy ints are ints
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_tensordot_takes_an_int_as_one_axis(name):
+    """The spec reads `a_axes` and `b_axes` given as ints (one axis each), as NumPy does; so do the kernels (`bk.rules.axes_tuple`)."""
+    b = bk.backend(name)
+    a, m = np.arange(6.0).reshape(2, 3), np.arange(12.0).reshape(3, 4)
+    np.testing.assert_allclose(b.numpy(b.tensordot(b.as_tensor(a), 1, b.as_tensor(m), 0)), np.tensordot(a, m, (1, 0)), atol=1e-6)
+    np.testing.assert_allclose(b.numpy(b.tensordot(b.as_tensor(a), (1,), b.as_tensor(m), [0])), a @ m, atol=1e-6)

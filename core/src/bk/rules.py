@@ -9,7 +9,8 @@ none imports a framework.
 
 Argument kinds
     `PYTHON_NUMBERS`, `PYTHON_REALS`, `is_python_number`, `is_python_real`, `is_real_scalar`,
-    `only_python_numbers`: which values are weak Python numbers (NEP 50).
+    `only_python_numbers`: which values are weak Python numbers (NEP 50); `axes_tuple`: axes given as
+    an int or a sequence.
 Promotion
     `KINDS`, `weak_result`, `raise_kind`, `scalar_dtype`, `int_range`, `check_python_ints`: the dtype of
     tensors beside Python numbers, and the range check of Python ints.
@@ -58,7 +59,15 @@ from ._kernels import check_dtypes, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
-from ._rules.arguments import PYTHON_NUMBERS, PYTHON_REALS, is_python_number, is_python_real, is_real_scalar, only_python_numbers
+from ._rules.arguments import (
+    PYTHON_NUMBERS,
+    PYTHON_REALS,
+    axes_tuple,
+    is_python_number,
+    is_python_real,
+    is_real_scalar,
+    only_python_numbers,
+)
 from ._rules.clip import clip, limit
 from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
 from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
@@ -75,6 +84,7 @@ __all__ = [
     "SETTINGS",
     "ZERO_DIVISORS",
     "accumulation_type",
+    "axes_tuple",
     "check_bincount",
     "check_counted_values",
     "check_empty_matrix_norm",

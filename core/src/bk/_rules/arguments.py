@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import numpy as np
 
-__all__ = ["PYTHON_NUMBERS", "PYTHON_REALS", "is_python_number", "is_python_real", "is_real_scalar", "only_python_numbers"]
+__all__ = ["PYTHON_NUMBERS", "PYTHON_REALS", "axes_tuple", "is_python_number", "is_python_real", "is_real_scalar", "only_python_numbers"]
 
 PYTHON_NUMBERS: Final = (bool, int, float, complex)
 """The types of weak Python numbers, in the order of their kinds (a later kind holds an earlier one)."""
@@ -53,3 +53,9 @@ def only_python_numbers(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(only_python_numbers(v) for v in value)
     return type(value) in PYTHON_NUMBERS
+
+
+def axes_tuple(axes: Any) -> tuple[Any, ...]:
+    """Axes given as an int (or a NumPy integer: one axis) or as a sequence, as a tuple (`tensordot`'s
+    `a_axes` and `b_axes`, as the spec reads them)."""
+    return tuple(axes) if hasattr(axes, "__iter__") else (axes,)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bk import DType, combine_types, get_precision, normalize_axis, reraise_as
-from bk.rules import compute_dtype, matrix_operand, real_dtype, result_of
+from bk.rules import axes_tuple, compute_dtype, matrix_operand, real_dtype, result_of
 
 from ._needs import needs
 
@@ -121,8 +121,8 @@ class LinalgMixin(StandardLinalgKernels):
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`, in the common dtype."""
         a, b = self._common("tensordot", a, b)  # type: ignore[attr-defined]
-        a_axes = [normalize_axis(i, len(a.shape), "tensordot") for i in ([a_axes] if isinstance(a_axes, int) else a_axes)]
-        b_axes = [normalize_axis(i, len(b.shape), "tensordot") for i in ([b_axes] if isinstance(b_axes, int) else b_axes)]
+        a_axes = [normalize_axis(i, len(a.shape), "tensordot") for i in axes_tuple(a_axes)]
+        b_axes = [normalize_axis(i, len(b.shape), "tensordot") for i in axes_tuple(b_axes)]
         return self.xp.tensordot(a, b, axes=(a_axes, b_axes))
 
     @needs("permute_dims", "sum", "eye", "any")

@@ -14,6 +14,7 @@ import dask.array as da
 import numpy as np
 
 from bk import combine_types, from_numpy_dtype, get_precision, normalize_axes, to_numpy_dtype
+from bk.rules import axes_tuple
 
 from ._blocks import task, zeros_like_input
 from ._dtypes import as_dask, complex_dtype
@@ -98,7 +99,7 @@ class LinalgMixin(StandardLinalgKernels):
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b` (`dask.array.tensordot`)."""
         a, b = _common(a, b)
-        return _as_numpy_result(da.tensordot(a, b, (tuple(a_axes), tuple(b_axes))), a, b)
+        return _as_numpy_result(da.tensordot(a, b, (axes_tuple(a_axes), axes_tuple(b_axes))), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation (`dask.array.einsum`)."""

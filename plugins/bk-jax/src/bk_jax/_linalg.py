@@ -19,6 +19,7 @@ from bk import (
     normalize_axes,
 )
 from bk.rules import (
+    axes_tuple,
     compute_dtype,
     fft_sizes,
     matrix_operand,
@@ -184,7 +185,7 @@ class LinalgMixin(StandardLinalgKernels):
 
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         a, b = self.auto_cast(self._t(a), self._t(b))  # type: ignore[attr-defined]
-        return jnp.tensordot(a, b, (tuple(a_axes), tuple(b_axes)))
+        return jnp.tensordot(a, b, (axes_tuple(a_axes), axes_tuple(b_axes)))
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         return jnp.einsum(equation, *self.auto_cast(*[self._t(t) for t in tensors]))  # type: ignore[attr-defined]

@@ -17,7 +17,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
-from bk.rules import compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk.rules import axes_tuple, compute_dtype, fft_sizes, matrix_operand, real_dtype
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -209,7 +209,7 @@ class LinalgMixin(StandardLinalgKernels):
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
         dtype = binary_dtype(a, b)
         try:
-            return np.tensordot(np.asarray(a, dtype), np.asarray(b, dtype), (tuple(a_axes), tuple(b_axes)))
+            return np.tensordot(np.asarray(a, dtype), np.asarray(b, dtype), (axes_tuple(a_axes), axes_tuple(b_axes)))
         except (ValueError, IndexError) as error:
             reraise("tensordot", error)
 

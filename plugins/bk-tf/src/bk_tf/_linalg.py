@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from bk import combine_types, get_precision, normalize_axis, reraise_as
-from bk.rules import compute_dtype, matrix_operand
+from bk.rules import axes_tuple, compute_dtype, matrix_operand
 
 from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
 from ._framework import tf
@@ -185,7 +185,7 @@ class LinalgMixin(StandardLinalgKernels):
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
         a, b = self._common((a, b))
-        return _any_dtype_product(lambda u, v: tf.tensordot(u, v, (list(a_axes), list(b_axes))), a, b)
+        return _any_dtype_product(lambda u, v: tf.tensordot(u, v, (list(axes_tuple(a_axes)), list(axes_tuple(b_axes)))), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation in the common type of `tensors`."""

@@ -21,6 +21,7 @@ from bk import (
     reraise_as,
 )
 from bk.rules import (
+    axes_tuple,
     compute_dtype,
     fft_sizes,
     matrix_operand,
@@ -200,8 +201,8 @@ class LinalgMixin(StandardLinalgKernels):
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         a, b = self.auto_cast(self._t(a), self._t(b))
         self._same_device(a, b)
-        a_axes = [normalize_axis(i, a.ndim, "tensordot") for i in a_axes]
-        b_axes = [normalize_axis(i, b.ndim, "tensordot") for i in b_axes]
+        a_axes = [normalize_axis(i, a.ndim, "tensordot") for i in axes_tuple(a_axes)]
+        b_axes = [normalize_axis(i, b.ndim, "tensordot") for i in axes_tuple(b_axes)]
         return _integer_product(lambda u, v: torch.tensordot(u, v, dims=(a_axes, b_axes)), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:

@@ -23,6 +23,7 @@ MISTAKES = [
     ("matrix_norm", ValueError, lambda b: b.matrix_norm(b.zeros((0, 3)), False, -2)),
     ("qr", ValueError, lambda b: b.qr(b.zeros((2, 2)), "full")),
     ("diagonal", bk.ArgumentTypeError, lambda b: b.diagonal(b.zeros((2, 2)), 1.5)),
+    ("grid_sample", ValueError, lambda b: b.grid_sample(b.zeros((1, 5, 1)), b.zeros((1, 1, 1)), "cubic")),  # no such extrapolation
 ]
 
 

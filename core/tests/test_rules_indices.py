@@ -190,7 +190,7 @@ def test_quantile_composite_is_numpys_linear_quantile(sorting, q):
     result = rules.quantile(sorting, _X, q)
     expected = np.quantile(_X.astype(np.float64), q, axis=-1)
     assert result.dtype == np.float32 and result.shape == expected.shape
-    np.testing.assert_allclose(result, expected, rtol=1e-6)
+    np.testing.assert_allclose(result, expected, rtol=1e-6, atol=1e-6)
 
 
 def test_quantile_composite_nan_rows_and_empty_batch(sorting):
@@ -232,7 +232,7 @@ def test_quantile_kernel_gets_float_values_and_flat_quantiles(sorting):
 
 def test_quantile_kernel_may_decline(sorting):
     result = rules.quantile(sorting, _X, [0.25, 0.75], lambda values, q: NotImplemented)  # the composite steps in
-    np.testing.assert_allclose(result, np.quantile(_X.astype(np.float64), [0.25, 0.75], axis=-1), rtol=1e-6)
+    np.testing.assert_allclose(result, np.quantile(_X.astype(np.float64), [0.25, 0.75], axis=-1), rtol=1e-6, atol=1e-6)
 
 
 # ---------------------------------------------------------------- bincount

@@ -2,8 +2,8 @@
 
 `Backend` holds what is not an operation: identity and context, the class attributes a plugin
 declares (`float64_supported`, `native_types`, `kernel_errors`, ...), `features()` and
-`supports()`, and the wrapping of a subclass's kernels (`__init_subclass__`). The operations come
-from mixins, one module each, so that each can be read on its own: the catalogue's signatures
+`supports()`, and the wrapping of a subclass's kernels (`__init_subclass__`). The operations are
+defined by mixins, one module each, so that each can be read on its own: the catalogue's signatures
 (`_catalogue_core.py`: the required set and the optional operations), the generic defaults
 (`_defaults.py`, `_defaults_algorithms.py`) and the Array API standard's operations
 (`_catalogue_standard.py`, `_catalogue_dtypes.py`, `_catalogue_linalg.py`). Operations follow

@@ -315,6 +315,7 @@ def _verdict_first(op: str, kernel: Callable[..., Any], only_if_spec_first: bool
     from ._context import get_precision
 
     accepted: set[Any] = set()
+    explained = _wrap(op, kernel)  # the kernel with its failures explained, as every wrapper does
 
     @functools.wraps(kernel)
     def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
@@ -339,10 +340,7 @@ def _verdict_first(op: str, kernel: Callable[..., Any], only_if_spec_first: bool
                 if len(accepted) >= _VERDICT_CACHE_LIMIT:
                     accepted.clear()
                 accepted.add(key)
-        try:
-            return kernel(self, *args, **kwargs)
-        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
-            explain_failure(self, op, error, args, kwargs)
+        return explained(self, *args, **kwargs)
 
     setattr(checked, _WRAPPED, kernel)
     return checked

@@ -16,10 +16,10 @@ from ._base import (
     at_precision,
     default_complex,
     default_float,
+    int_argument,
     spec_rule,
     strong,
 )
-from ._shapes import _int
 
 Tensor = Any
 Shape = Any
@@ -80,7 +80,7 @@ def _range(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike = _IN
 
 
 def _linspace(op: str, number: Any) -> ShapeDtype:
-    count = _int(number, op, "number")
+    count = int_argument(number, op, "number")
     if count < 0:
         raise ValueError(f"{op}: number must be 0 or more, got {count}")
     return ShapeDtype((count,), default_float())

@@ -14,6 +14,7 @@ from ._base import (
     as_operand,
     as_tensor_dtype,
     broadcast_shapes,
+    int_argument,
     promote,
     shape_of,
     single_axis,
@@ -21,7 +22,6 @@ from ._base import (
     strong,
 )
 from ._blocks import WIDEN
-from ._shapes import _int
 
 Tensor = Any
 Axis = Any
@@ -198,14 +198,14 @@ def _boolean_mask(x: Tensor, mask: Tensor, axis: Axis = 0, new_length: int | Non
     size = operand.shape[position]
     if flags.ndim != 1 or (None not in (size, flags.shape[0]) and flags.shape[0] != size):
         raise IndexOutOfRangeError(f"boolean_mask: a mask of shape {flags.shape} for a dimension of size {size}; the mask must be 1-D of that length")
-    length = None if new_length is None else _int(new_length, "boolean_mask", "new_length")
+    length = None if new_length is None else int_argument(new_length, "boolean_mask", "new_length")
     return ShapeDtype(tuple(length if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
 
 
 @spec_rule("nonzero", "The int64 multi-indices of the nonzero elements, shape (nnz, ndim); nnz is unknown (it depends on the data) unless length is given (then cut or padded with fill_value).")
 def _nonzero(values: Tensor, length: int | None = None, fill_value: int = -1) -> ShapeDtype:
     x = strong(values, "nonzero", "values")
-    return ShapeDtype((None if length is None else _int(length, "nonzero", "length"), x.ndim), INT64)
+    return ShapeDtype((None if length is None else int_argument(length, "nonzero", "length"), x.ndim), INT64)
 
 
 @spec_rule(

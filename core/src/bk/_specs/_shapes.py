@@ -28,7 +28,6 @@ Shape = Any
 _KEEP: Final = "The dtype is the input's."
 
 
-_int = int_argument
 
 
 def _product(sizes: Any) -> int | None:
@@ -49,7 +48,7 @@ def _product(sizes: Any) -> int | None:
 def _reshape(value: Tensor, shape: Shape) -> ShapeDtype:
     x = strong(value, "reshape", "value")
     items = (shape,) if not hasattr(shape, "__iter__") else tuple(shape)
-    sizes = [_int(s, "reshape", "shape") for s in items]
+    sizes = [int_argument(s, "reshape", "shape") for s in items]
     if sum(1 for s in sizes if s == -1) > 1:
         raise ValueError(f"reshape: only one size may be -1, got shape {tuple(sizes)}")
     if any(s < -1 for s in sizes):
@@ -93,7 +92,7 @@ def _transpose(tensor: Tensor, axes: Axes) -> ShapeDtype:
 )
 def _expand_dims(a: Tensor, axis: Axis = 0, number: int = 1) -> ShapeDtype:
     x = strong(a, "expand_dims", "a")
-    number = _int(number, "expand_dims", "number")
+    number = int_argument(number, "expand_dims", "number")
     if number < 0:
         raise ValueError(f"expand_dims: number must be 0 or more, got {number}")
     position = normalize_axis(axis, x.ndim + 1, "expand_dims")
@@ -175,7 +174,7 @@ def _unstack(tensor: Tensor, axis: Axis = 0, keepdims: bool = False) -> tuple[Sh
 )
 def _tile(value: Tensor, multiples: Shape) -> ShapeDtype:
     x = strong(value, "tile", "value")
-    reps = [_int(m, "tile", "multiples") for m in (multiples if hasattr(multiples, "__iter__") else (multiples,))]
+    reps = [int_argument(m, "tile", "multiples") for m in (multiples if hasattr(multiples, "__iter__") else (multiples,))]
     if any(m < 0 for m in reps):
         raise ValueError(f"tile: multiples must be 0 or more, got {tuple(reps)}")
     rank = max(len(reps), x.ndim)
@@ -192,7 +191,7 @@ def _tile_to(x: Tensor, axis: Axis, size: int) -> ShapeDtype:
     operand = strong(x, "tile_to", "x")
     position = normalize_axis(axis, operand.ndim, "tile_to")
     current = operand.shape[position]
-    size = _int(size, "tile_to", "size")
+    size = int_argument(size, "tile_to", "size")
     if current is not None and current != size and (not current or size % current):
         raise ValueError(f"tile_to: cannot tile size {current} to {size} along axis {axis}; the size must be a multiple")
     return ShapeDtype(tuple(size if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
@@ -207,7 +206,7 @@ def _repeat(x: Tensor, repeats: Any, axis: Axis, new_length: int | None = None) 
     position = normalize_axis(axis, operand.ndim, "repeat")
     size = operand.shape[position]
     if new_length is not None:
-        length: int | None = _int(new_length, "repeat", "new_length")
+        length: int | None = int_argument(new_length, "repeat", "new_length")
     elif type(repeats) is int:
         if repeats < 0:
             raise ValueError(f"repeat: repeats must be 0 or more, got {repeats}")
@@ -241,7 +240,7 @@ def _pad_widths(pad_width: Any, ndim: int, op: str) -> list[tuple[int, int]]:
         raise ArgumentTypeError(f"{op}: pad_width must hold one (lower, upper) pair per axis, got {pad_width!r}") from None
     if len(pairs) != ndim or any(len(p) != 2 for p in pairs):
         raise ValueError(f"{op}: pad_width must hold {ndim} (lower, upper) pairs, one per axis, got {pad_width!r}")
-    widths = [(_int(lo, op, "pad_width"), _int(hi, op, "pad_width")) for lo, hi in pairs]
+    widths = [(int_argument(lo, op, "pad_width"), int_argument(hi, op, "pad_width")) for lo, hi in pairs]
     if any(lo < 0 or hi < 0 for lo, hi in widths):
         raise ValueError(f"{op}: pad widths must be 0 or more, got {pad_width!r}")
     return widths
@@ -267,7 +266,7 @@ def _pad(value: Tensor, pad_width: Any, mode: str = "constant", constant_values:
 def _pad_to(x: Tensor, axis: Axis, new_size: int, fill_value: Any) -> ShapeDtype:
     operand = strong(x, "pad_to", "x")
     position = normalize_axis(axis, operand.ndim, "pad_to")
-    size = _int(new_size, "pad_to", "new_size")
+    size = int_argument(new_size, "pad_to", "new_size")
     if operand.shape[position] is None:
         return operand
     return ShapeDtype(tuple(size if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
@@ -393,7 +392,7 @@ def _get_diagonal(matrices: Tensor, offset: int = 0) -> ShapeDtype:
     if x.ndim != 4:
         raise ShapeMismatchError(f"get_diagonal: matrices must be (batch, rows, cols, channels), got shape {x.shape}")
     batch, rows, cols, channels = x.shape
-    offset = _int(offset, "get_diagonal", "offset")
+    offset = int_argument(offset, "get_diagonal", "offset")
     if rows is None or cols is None:
         length = None
     else:

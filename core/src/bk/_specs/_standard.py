@@ -26,6 +26,7 @@ from ._base import (
     at_precision,
     broadcast_shapes,
     check_int_range,
+    int_argument,
     promote,
     real_of,
     reduce_shape,
@@ -33,7 +34,6 @@ from ._base import (
     strong,
 )
 from ._blocks import BOOL_RESULT, FLOAT_RESULT, SAME, WIDEN, binary, reduction, unary
-from ._shapes import _int
 
 Tensor = Any
 Axis = Any
@@ -52,9 +52,9 @@ _NO_BOOL: Final = frozenset({int, float, complex})
 
 @spec_rule("eye", "A (n_rows, n_cols) matrix (n_cols defaults to n_rows) with ones on diagonal k and zeros elsewhere, of dtype (the float type of the precision by default). Sizes and k must be ints (ArgumentTypeError); a negative size raises ValueError.")
 def _eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DTypeLike = None) -> ShapeDtype:
-    rows = _int(n_rows, "eye", "n_rows")
-    cols = rows if n_cols is None else _int(n_cols, "eye", "n_cols")
-    _int(k, "eye", "k")
+    rows = int_argument(n_rows, "eye", "n_rows")
+    cols = rows if n_cols is None else int_argument(n_cols, "eye", "n_cols")
+    int_argument(k, "eye", "k")
     if rows < 0 or cols < 0:
         raise ValueError(f"eye: sizes must be 0 or more, got n_rows={rows}, n_cols={cols}")
     return ShapeDtype((rows, cols), as_dtype_arg(dtype, "eye"))
@@ -104,20 +104,20 @@ def _matrices(x: Tensor, op: str) -> ShapeDtype:
 
 @spec_rule("tril", f"x with the elements above diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
 def _tril(x: Tensor, k: int = 0) -> ShapeDtype:
-    _int(k, "tril", "k")
+    int_argument(k, "tril", "k")
     return _matrices(x, "tril")
 
 
 @spec_rule("triu", f"x with the elements below diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
 def _triu(x: Tensor, k: int = 0) -> ShapeDtype:
-    _int(k, "triu", "k")
+    int_argument(k, "triu", "k")
     return _matrices(x, "triu")
 
 
 @spec_rule("diag", f"Square matrices (..., n + |k|, n + |k|) with the vectors (..., n) of x on diagonal k. A 0-d x raises ShapeMismatchError. {_KEEP}")
 def _diag(x: Tensor, k: int = 0) -> ShapeDtype:
     operand = strong(x, "diag", "x")
-    offset = abs(_int(k, "diag", "k"))
+    offset = abs(int_argument(k, "diag", "k"))
     if operand.ndim < 1:
         raise ShapeMismatchError("diag: needs a tensor of rank 1 or more (vectors in the last axis), got shape ()")
     size = None if operand.shape[-1] is None else operand.shape[-1] + offset
@@ -167,7 +167,7 @@ def _roll(x: Tensor, shift: Any, axis: Axes = None) -> ShapeDtype:
     operand = strong(x, "roll", "x")
     shifts = shift if isinstance(shift, (list, tuple)) else (shift,)
     for s in shifts:
-        _int(s, "roll", "shift")
+        int_argument(s, "roll", "shift")
     axes = () if axis is None else axis if isinstance(axis, (list, tuple)) else (axis,)
     for a in axes:
         normalize_axis(a, operand.ndim, "roll")
@@ -243,7 +243,7 @@ def _cumulative_prod(x: Tensor, axis: Axis = None, include_initial: bool = False
 def _diff(x: Tensor, axis: Axis = -1, n: int = 1, prepend: Any = None, append: Any = None) -> ShapeDtype:
     operand = strong(x, "diff", "x")
     position = normalize_axis(axis, operand.ndim, "diff")
-    count = _int(n, "diff", "n")
+    count = int_argument(n, "diff", "n")
     if count < 0:
         raise ValueError(f"diff: n must be 0 or more, got {count}")
     size = operand.shape[position]

@@ -30,7 +30,7 @@ from bk import (
     to_numpy_dtype,
 )
 from bk.rules import PYTHON_NUMBERS, int_range, only_python_numbers
-from bk.rules import SETTINGS as _SETTINGS
+from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
 from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype, weak_result
@@ -44,7 +44,6 @@ __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
 
 Tensor = Any
 
-_GLOBALS: Final = _SETTINGS
 _FLOAT64: Final = DType(float, 64)
 _COMPLEX128: Final = DType(complex, 128)
 

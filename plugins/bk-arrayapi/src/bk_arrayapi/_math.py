@@ -14,7 +14,7 @@ from typing import Any, Final
 import numpy as np
 
 from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes, normalize_axis
-from bk.rules import SETTINGS as _SETTINGS
+from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import accumulation_type, check_dtypes, check_nonempty, comparison_constant, divide_integers, zero_divisor_rule
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
@@ -25,7 +25,6 @@ __all__ = ["MathMixin"]
 
 Tensor = Any
 
-_GLOBALS: Final = _SETTINGS
 _BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
 
 

@@ -25,7 +25,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
-from bk.rules import SETTINGS as _SETTINGS
+from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -36,9 +36,8 @@ __all__ = ["MathMixin"]
 
 Tensor = Any
 
-# `GLOBALS.precision_free` is read directly (not through `bk.get_precision()`) in the fast paths of
+# `_GLOBALS.precision_free` (`bk.rules.SETTINGS`) is read directly (not through `bk.get_precision()`) in the fast paths of
 # the arithmetic operators, where a Python function call costs as much as the whole operation.
-_GLOBALS: Final = _SETTINGS
 _IGNORE: Final = {"all": "ignore"}
 _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce

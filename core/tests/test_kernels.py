@@ -44,6 +44,12 @@ class Kernels:
     def where(self, condition, x, y):
         return np.where(condition, x, y)
 
+    def any(self, value, axis=None, keepdims=False):
+        return np.any(value, axis=axis, keepdims=keepdims)
+
+    def pow(self, base, exp):  # as PyTorch's and JAX's: no error for a negative integer exponent
+        return np.power(np.asarray(base, np.float64), exp).astype(np.result_type(base, exp))
+
 
 class Plain(Kernels, Minimal):
     """`core_rules` and `spec_first` off: the error mapping after a kernel failed, alone."""
@@ -143,6 +149,10 @@ def test_core_rules_composites_for_rules_that_need_the_data():
     assert quotient.dtype == np.int32
     np.testing.assert_array_equal(b.greater_than(np.array([1, 2], np.int8), 300), [False, False])  # by value
     np.testing.assert_array_equal(b.greater_than(300, np.array([1, 2], np.int8)), [True, True])
+    with pytest.raises(ValueError, match="^pow: integers to negative integer powers"):  # checked on the data
+        b.pow(np.array([2, 3], np.int32), np.array([1, -1], np.int32))
+    np.testing.assert_array_equal(b.pow(np.array([2, 3], np.int32), np.array([3, 0], np.int32)), [8, 1])
+    np.testing.assert_allclose(b.pow(np.array([2.0, 4.0]), np.array([-1, 0], np.int32)), [0.5, 1.0])
 
 
 class CountingTensordot(SpecFirst):
@@ -162,6 +172,7 @@ def test_spec_first_refuses_before_the_kernel_and_remembers_accepted_signatures(
     assert raised.value.__cause__ is None and CountingTensordot.calls == 0  # the kernel never ran
     asked = []
     verdict = kernels.spec_verdict
+    monkeypatch.setattr(kernels, "_DTYPE_VERDICTS", {})  # nothing cached by earlier tests
     monkeypatch.setattr(kernels, "spec_verdict", lambda *a: asked.append(a[1]) or verdict(*a))
     b_tensordot = CountingTensordot.tensordot
     a, m = np.ones((3, 4)), np.ones((4, 2))
@@ -233,6 +244,7 @@ def test_check_dtypes_is_the_specs_kind_rule_cached_per_dtype(monkeypatch):
         check_dtypes(b, "arctan2", np.ones(2, np.complex128), np.ones(2, np.complex128))
     asked = []
     verdict = kernels.spec_verdict
+    monkeypatch.setattr(kernels, "_DTYPE_VERDICTS", {})  # nothing cached by earlier tests
     monkeypatch.setattr(kernels, "spec_verdict", lambda *a: asked.append(a[1]) or verdict(*a))
     for _ in range(3):
         check_dtypes(b, "signbit", np.ones(4, np.float16))

@@ -255,5 +255,63 @@ def test_bincount_arguments():
 def test_counted_values(richer):
     rules.check_counted_values(richer, np.array([0, 3, 1]))
     rules.check_counted_values(richer, np.zeros((0,), np.int64))
-    with pytest.raises(ValueError, match=r"^bincount: values must be 0 or more \(as numpy.bincount\), got -2$"):
+    with pytest.raises(ValueError, match=r"^bincount: the values to count must be 0 or more, got -2$"):
         rules.check_counted_values(richer, np.array([0, -1, -2]))
+
+
+# ---------------------------------------------------------------- indices in range, counts
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8])
+def test_wrap_indices_counts_negative_ones_from_the_end(richer, dtype):
+    indices = np.array([0, 3, 1] if dtype == np.uint8 else [0, -1, 2, -3], dtype)
+    result = rules.wrap_indices(richer, indices, 4, "gather")
+    np.testing.assert_array_equal(result, np.arange(4)[indices])
+
+
+def test_wrap_indices_keeps_indices_without_negative_ones(richer):
+    indices = np.array([0, 2, 1], np.int32)
+    assert rules.wrap_indices(richer, indices, 3, "gather") is indices
+
+
+def test_wrap_indices_widens_when_the_dtype_cannot_hold_the_size(richer):
+    result = rules.wrap_indices(richer, np.array([-1, 5], np.int8), 300, "gather")
+    np.testing.assert_array_equal(result, [299, 5])
+    assert result.dtype == np.int64
+
+
+def test_wrap_indices_vectors_have_one_size_per_dimension(richer):
+    vectors = np.array([[0, -1], [1, 2], [-2, -3]], np.int64)
+    np.testing.assert_array_equal(rules.wrap_indices(richer, vectors, (2, 3), "gather_nd"), [[0, 2], [1, 2], [0, 0]])
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^gather_nd: index 2 is out of range for a dimension of size 2 \(valid: -2..1\)$"):
+        rules.wrap_indices(richer, np.array([[0, 0], [2, 0]], np.int64), (2, 3), "gather_nd")
+
+
+@pytest.mark.parametrize("bad", [4, -5, 100])
+def test_indices_outside_raise_with_the_first_one(richer, bad):
+    with pytest.raises(bk.IndexOutOfRangeError, match=rf"^take: index {bad} is out of range for a dimension of size 4 \(valid: -4..3\)$"):
+        rules.check_indices(richer, np.array([0, bad, 1], np.int64), 4, "take")
+
+
+def test_segment_starts_are_not_counted_from_the_end(richer):
+    rules.check_indices(richer, np.array([0, 3]), 4, "indexed_segment_sum", "segment start", negative=False)
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^indexed_segment_sum: segment start -1 is out of range for a dimension of size 4 \(valid: 0..3\)$"):
+        rules.check_indices(richer, np.array([0, -1]), 4, "indexed_segment_sum", "segment start", negative=False)
+
+
+def test_empty_indices_and_indices_without_data_pass(richer):
+    empty = np.zeros((0, 2), np.int64)
+    assert rules.wrap_indices(richer, empty, (1, 1), "gather_nd") is empty
+
+    class Traced(type(richer)):  # type: ignore[misc]
+        def is_available(self, tensor):
+            return False
+
+    np.testing.assert_array_equal(rules.wrap_indices(Traced(), np.array([9, -1]), 3, "gather"), [9, 2])  # as inside jit_compile: wrapped, not checked
+
+
+def test_nonnegative_counts(richer):
+    rules.check_nonnegative(richer, np.array([0, 2]), "repeat", "repeats")
+    rules.check_nonnegative(richer, np.array([7], np.uint8), "repeat", "repeats")
+    with pytest.raises(ValueError, match=r"^repeat: repeats must be 0 or more, got -3$"):
+        rules.check_nonnegative(richer, np.array([1, -3, -1]), "repeat", "repeats")

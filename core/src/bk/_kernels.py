@@ -34,6 +34,7 @@ from ._errors import BK_ERRORS, IndexOutOfRangeError
 from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.division import divide_integers, zero_divisor_rule
+from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.special import SPECIAL_VALUES, fix_special_values
 
 if TYPE_CHECKING:
@@ -354,12 +355,13 @@ _OPERANDS: Final = {"unary": (0,), "binary": (0, 1), "reduction": (0,), "where":
 
 class _Plan:
     """What the spec says about one signature: the dtype operands are cast to, the result's dtype,
-    and the composite that replaces the kernel where the rule needs the data."""
+    and the composites around the kernel where the rule needs the data (zero divisors, negative
+    integer exponents)."""
 
-    __slots__ = ("by_value", "operand", "result", "zero_divisor")
+    __slots__ = ("by_value", "int_power", "operand", "result", "zero_divisor")
 
-    def __init__(self, operand: Any, result: Any, by_value: str | None, zero_divisor: bool) -> None:
-        self.operand, self.result, self.by_value, self.zero_divisor = operand, result, by_value, zero_divisor
+    def __init__(self, operand: Any, result: Any, by_value: str | None, zero_divisor: bool, int_power: bool = False) -> None:
+        self.operand, self.result, self.by_value, self.zero_divisor, self.int_power = operand, result, by_value, zero_divisor, int_power
 
 
 def _key_of(backend: Backend, value: Any) -> Any:
@@ -388,7 +390,7 @@ def _plan(backend: Backend, op: str, args: tuple[Any, ...], kwargs: dict[str, An
         return _Plan(None, None, None, False)
     operand = spec.operand_dtype(*templates, **named)
     by_value = op if operand is None and op in COMPARISONS else None
-    return _Plan(operand, result.dtype, by_value, zero_divisor_rule(op, operand))
+    return _Plan(operand, result.dtype, by_value, zero_divisor_rule(op, operand), integer_power_rule(op, operand))
 
 
 def _ruled(op: str, kernel: Callable[..., Any], family: str | None) -> Callable[..., Any]:
@@ -435,6 +437,8 @@ def _run(backend: Backend, kernel: Callable[..., Any], plan: _Plan, positions: t
             args = (type(args[0])(_as_operand(backend, v, target) for v in args[0]), *args[1:])
     elif operand is not None:
         args = tuple(_as_operand(backend, a, operand) if i in positions else a for i, a in enumerate(args))
+    if plan.int_power and len(args) > 1:
+        check_integer_power(backend, args[1])
     if plan.zero_divisor and backend.supports("equal") and backend.supports("where"):
         result = divide_integers(backend, lambda a, b: kernel(backend, a, b, **kwargs), args[0], args[1])
     else:

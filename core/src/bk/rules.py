@@ -17,15 +17,18 @@ Promotion
 Comparisons
     `COMPARISONS`, `comparison_constant`, `compare_beyond_range`: an integer tensor against a Python int
     beyond its range compares alike everywhere.
-Division
-    `ZERO_DIVISORS`, `zero_divisor_rule`, `divide_integers`: integer `floordiv` and `mod` by zero give 0.
+Division and powers
+    `ZERO_DIVISORS`, `zero_divisor_rule`, `divide_integers`: integer `floordiv` and `mod` by zero give 0;
+    `integer_power_rule`, `check_integer_power`: an integer to a negative integer power raises.
 `clip`
     `clip` (the whole rule around a framework's clip kernel) and `limit` (the default kernel).
 Reductions
     `accumulation_type`, `numpy_accumulation_type`, `check_nonempty`, `reduce_shape`: sums of bools and
     small ints, and the error of a reduction without identity over no elements.
 Indices
-    `index_needs_cast`, `unravel_index`, `quantile`, `check_bincount`, `check_counted_values`.
+    `index_needs_cast`, `check_indices`, `wrap_indices` (indices in range, negative ones from the end),
+    `check_nonnegative` (repeats, counts), `unravel_index`, `quantile`, `check_bincount`,
+    `check_counted_values`.
 Linear algebra and FFT
     `compute_dtype`, `real_dtype`, `matrix_operand`, `result_of`, `check_fft_norm`,
     `check_vector_norm_ord`, `check_empty_matrix_norm`, `reduced_size`, `fft_sizes`.
@@ -71,7 +74,17 @@ from ._rules.arguments import (
 from ._rules.clip import clip, limit
 from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
 from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
-from ._rules.indices import check_bincount, check_counted_values, index_needs_cast, quantile, unravel_index
+from ._rules.indices import (
+    check_bincount,
+    check_counted_values,
+    check_indices,
+    check_nonnegative,
+    index_needs_cast,
+    quantile,
+    unravel_index,
+    wrap_indices,
+)
+from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
 from ._rules.weak import KINDS, check_python_ints, int_range, raise_kind, scalar_dtype, weak_result
 from ._specs import reduce_shape
@@ -89,7 +102,10 @@ __all__ = [
     "check_counted_values",
     "check_empty_matrix_norm",
     "check_fft_norm",
+    "check_indices",
+    "check_integer_power",
     "check_nonempty",
+    "check_nonnegative",
     "check_python_ints",
     "check_dtypes",
     "check_vector_norm_ord",
@@ -102,6 +118,7 @@ __all__ = [
     "index_needs_cast",
     "int_range",
     "int_uniform_bounds",
+    "integer_power_rule",
     "is_python_number",
     "is_python_real",
     "is_real_scalar",
@@ -122,6 +139,7 @@ __all__ = [
     "spec_verdict",
     "unravel_index",
     "weak_result",
+    "wrap_indices",
     "zero_divisor_rule",
 ]
 

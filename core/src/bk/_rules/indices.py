@@ -1,8 +1,11 @@
-"""The index rules that need the data or the dtype: which dtypes index, `unravel_index`, `quantile`, `bincount`.
+"""The index rules that need the data or the dtype: which dtypes index, indices in range, `unravel_index`,
+`quantile`, `bincount`, counts that must not be negative.
 
 docs/semantics.md, "Indices", "Exceptions" and "NaN": gather-like operations take integer indices
 (bool and float indices raise `ArgumentTypeError`; an empty non-integer index such as `[]`, which
-converts to floats, is an empty index); `unravel_index` keeps the dtype of its flat indices and
+converts to floats, is an empty index); negative indices count from the end and one outside
+`[-n, n)` raises `IndexOutOfRangeError`, checked on the data wherever it is available (not inside
+`jit_compile`, where a framework clamps or drops them); `unravel_index` keeps the dtype of its flat indices and
 raises `ValueError` for one outside `[0, size)`; `quantile` interpolates linearly along the last
 axis, refuses quantiles outside `[0, 1]` (`ValueError`) and gives NaN for values that hold NaN;
 `bincount` counts integers (bools as 0 and 1) and refuses a negative `bins` or a negative value (`ValueError`).
@@ -23,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from .._dtype import DType
-from .._errors import ArgumentTypeError, AxisError
+from .._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError
 from .reductions import check_nonempty
 
 if TYPE_CHECKING:
@@ -34,6 +37,8 @@ __all__ = [
     "check_counted_values",
     "check_flat_index",
     "check_flat_range",
+    "check_indices",
+    "check_nonnegative",
     "check_quantile_input",
     "index_needs_cast",
     "quantile",
@@ -41,6 +46,7 @@ __all__ = [
     "unravel_index",
     "unravel_shape",
     "unravel_strides",
+    "wrap_indices",
 ]
 
 Tensor = Any
@@ -73,6 +79,100 @@ def index_needs_cast(dtype: DType, size: int | None, op: str, name: str = "indic
         return True
     hint = " (a mask selects with boolean_mask)" if dtype.kind is bool else ""
     raise ArgumentTypeError(f"{op}: {name} must be integers, got {dtype.name}{hint}")
+
+
+# ---------------------------------------------------------------- indices in range
+
+
+def check_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str = "index", negative: bool = True) -> None:
+    """Raises `IndexOutOfRangeError` for an integer index outside its dimension, as NumPy's indexing.
+
+    A composite of catalogue operations (`greater_than`, `greater_or_equal`, `or_`, `any`): only one
+    bool comes to the host unless an index is outside. Checked where the data is available; inside
+    `jit_compile` (tracers, graph nodes) nothing is checked, and the framework does what it does
+    with an index outside (JAX clamps `gather` and drops `scatter`).
+
+    Args:
+        backend: The backend of `indices`.
+        indices: A native tensor of integers.
+        sizes: The size of the dimension every index points into (an int), or one size per entry
+            of the last axis of `indices` (`(..., d)` index vectors into `d` dimensions).
+        op: The operation, for the message.
+        what: What an index is called in the message (`"index"`, `"segment start"`, `"batch"`).
+        negative: Whether negative indices count from the end (valid range `[-n, n)`); False for
+            `[0, n)` (the segment starts of `indexed_segment_sum`).
+    """
+    shape: tuple[Any, ...] = tuple(backend.staticshape(indices))
+    if None in shape or not math.prod(shape) or not backend.is_available(indices):
+        return
+    if isinstance(sizes, (int, np.integer)):
+        low: Any = -int(sizes) if negative else 0
+        high: Any = int(sizes)
+    else:
+        bounds = np.asarray(tuple(sizes), np.int64)
+        low, high = _like(backend, -bounds if negative else np.zeros_like(bounds), indices), _like(backend, bounds, indices)
+    outside = backend.or_(backend.greater_than(low, indices), backend.greater_or_equal(indices, high))
+    if not bool(backend.numpy(backend.any(outside))):
+        return
+    host = np.asarray(backend.numpy(indices))
+    limits = np.broadcast_to(np.asarray(sizes, np.int64), host.shape)
+    bad = (host < (-limits if negative else 0)) | (host >= limits)
+    where = tuple(int(i) for i in np.argwhere(bad)[0])
+    size, value = int(limits[where]), int(host[where])
+    valid = f"-{size}..{size - 1}" if negative else f"0..{size - 1}"
+    raise IndexOutOfRangeError(f"{op}: {what} {value} is out of range for a dimension of size {size} (valid: {valid})")
+
+
+def wrap_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str = "index") -> Tensor:
+    """Integer `indices` into dimensions of `sizes` with negative ones counted from the end, as NumPy.
+
+    Checks them first (`check_indices`: `IndexOutOfRangeError` for one outside `[-n, n)` where the
+    data is available). Returns `indices` itself when none is negative (known from the data), else
+    `where(indices < 0, indices + n, indices)`, in int64 where the indices' dtype cannot hold `n`.
+
+    Args:
+        backend: The backend of `indices`.
+        indices: A native tensor of integers.
+        sizes: The size of the dimension every index points into, or one size per entry of the last
+            axis of `indices`.
+        op: The operation, for the message.
+        what: What an index is called in the message.
+    """
+    check_indices(backend, indices, sizes, op, what)
+    dtype = backend.dtype(indices)
+    if not dtype.signed:
+        return indices
+    shape: tuple[Any, ...] = tuple(backend.staticshape(indices))
+    if None not in shape and not math.prod(shape):
+        return indices
+    largest = int(sizes) if isinstance(sizes, (int, np.integer)) else max(sizes, default=0)
+    if largest > (1 << (dtype.bits - 1)) - 1:
+        indices = backend.cast(indices, _INT64)
+    if backend.is_available(indices) and _extreme(backend, indices, "min") >= 0:
+        return indices
+    high = int(sizes) if isinstance(sizes, (int, np.integer)) else _like(backend, np.asarray(tuple(sizes), np.int64), indices)
+    wrapped = backend.add(indices, high)
+    return backend.where(backend.greater_than(0, indices), backend.cast(wrapped, backend.dtype(indices)), indices)
+
+
+def check_nonnegative(backend: Backend, x: Tensor, op: str, what: str) -> None:
+    """Raises `ValueError` for a negative number among the integers `x` (`repeat`'s repeats, the
+    values `bincount` counts), as NumPy.
+
+    Checked where the data is available (not inside `jit_compile`, where a backend cannot raise on values).
+
+    Args:
+        backend: The backend of `x`.
+        x: A native tensor of integers.
+        op: The operation, for the message.
+        what: What `x` is, for the message (`"repeats"`, `"values"`).
+    """
+    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
+    if None in shape or not math.prod(shape) or not backend.dtype(x).signed or not backend.is_available(x):
+        return
+    low = _extreme(backend, x, "min")
+    if low < 0:
+        raise ValueError(f"{op}: {what} must be 0 or more, got {low}")
 
 
 # ---------------------------------------------------------------- unravel_index
@@ -274,16 +374,9 @@ def check_bincount(dtype: DType, bins: Any, op: str = "bincount") -> int:
 
 
 def check_counted_values(backend: Backend, x: Tensor, op: str = "bincount") -> None:
-    """Raises `ValueError` for a negative value among the integers `x` to count, as `numpy.bincount`.
-
-    Checked where the data is available (not inside `jit_compile`, where a backend drops them).
-    """
-    shape: tuple[Any, ...] = tuple(backend.staticshape(x))
-    if None in shape or not math.prod(shape) or not backend.is_available(x):
-        return
-    low = _extreme(backend, x, "min")
-    if low < 0:
-        raise ValueError(f"{op}: values must be 0 or more (as numpy.bincount), got {low}")
+    """Raises `ValueError` for a negative value among the integers `x` to count, as `numpy.bincount`
+    (`check_nonnegative`)."""
+    check_nonnegative(backend, x, op, "the values to count")
 
 
 def _extreme(backend: Backend, x: Tensor, reduction: str) -> int:

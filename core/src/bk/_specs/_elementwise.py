@@ -169,7 +169,7 @@ _pow_spec = binary("pow", "", register_it=False, bool_as=_INT8, names=("base", "
 
 @spec_rule(
     "pow",
-    f"base ** exp. {_ARITHMETIC} Two bools give int8. An integer result with a negative Python int exponent raises ValueError (integers to negative integer powers).",
+    f"base ** exp. {_ARITHMETIC} Two bools give int8. An integer result with a negative Python int exponent raises ValueError (integers to negative integer powers); a negative entry of a tensor exponent too, checked on the data (bk.rules.check_integer_power).",
     operands=_pow_spec.operand_dtype,
 )
 def _pow(base: Tensor, exp: Tensor) -> ShapeDtype:

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, normalize_axis, rules
+from bk import ArgumentTypeError, DType, normalize_axis, rules
 
 from ._needs import needs
 
@@ -59,19 +59,10 @@ class IndexingMixin:
         return self.xp.asarray(np.asarray(values, dtype=np.int64), dtype=self._index_dtype, device=self._ref(like))  # type: ignore[attr-defined]
 
     def _checked(self, op: str, indices: Tensor, n: int) -> Tensor:
-        """Integer indices (or empty float ones, `[]`; the spec refuses others) into a dimension of size `n`:
-        negative ones count from the end; the others raise.
-
-        Raises:
-            IndexOutOfRangeError: for an index `>= n` or `< -n` (the data).
-        """
-        indices = self._native(indices, op)  # type: ignore[attr-defined]
-        indices = self._astype(indices, _INT64)  # type: ignore[attr-defined]
-        if math.prod(indices.shape) and bool(self.xp.any((indices < -n) | (indices >= n))):
-            bad = self.numpy(indices)  # type: ignore[attr-defined]
-            outside = bad[(bad < -n) | (bad >= n)]
-            raise IndexOutOfRangeError(f"{op}: index {int(outside[0])} is out of range for a dimension of size {n}")
-        return self.xp.where(indices < 0, indices + n, indices)
+        """Integer indices (or empty float ones, `[]`; the spec refuses others) into a dimension of size `n`,
+        as int64, negative ones counted from the end (`bk.rules.wrap_indices`: `IndexOutOfRangeError` for one outside)."""
+        indices = self._astype(self._native(indices, op), _INT64)  # type: ignore[attr-defined]
+        return rules.wrap_indices(self, indices, n, op)  # type: ignore[arg-type]
 
     # ------------------------------------------------------------ gather
 
@@ -214,7 +205,8 @@ class IndexingMixin:
             x = self._astype(x, DType(int, 64, signed=False) if kind.kind is int and not kind.signed else DType(int, 64))  # type: ignore[attr-defined]
         axis = normalize_axis(axis, len(x.shape), "indexed_segment_sum")
         length = x.shape[axis]
-        starts = self._checked("indexed_segment_sum", indices, length)
+        starts = self._astype(self._native(indices, "indexed_segment_sum"), _INT64)  # type: ignore[attr-defined]
+        rules.check_indices(self, starts, length, "indexed_segment_sum", "segment start", negative=False)  # type: ignore[arg-type]
         batch = _batch_size(x.shape[0], starts.shape[0])
         moved = xp.moveaxis(x, axis, 1)  # (batch or 1, length, rest...)
         rest = (1,) * (len(moved.shape) - 2)

@@ -11,11 +11,18 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Final
 
-import numpy as np
-
-from bk import ArgumentTypeError, DType, ShapeMismatchError, normalize_axes, normalize_axis
+from bk import ArgumentTypeError, DType, normalize_axes, normalize_axis
 from bk.rules import SETTINGS as _GLOBALS
-from bk.rules import accumulation_type, check_dtypes, check_nonempty, comparison_constant, divide_integers, zero_divisor_rule
+from bk.rules import (
+    accumulation_type,
+    check_dtypes,
+    check_integer_power,
+    check_nonempty,
+    comparison_constant,
+    divide_integers,
+    integer_power_rule,
+    zero_divisor_rule,
+)
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -39,14 +46,12 @@ _BOOL: Final = DType(bool)
 
 
 def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
-    """`function(a, b)` of two native arrays of one dtype; a failed broadcast is a `ShapeMismatchError`."""
+    """`function(a, b)` of two native arrays of one dtype (a failed broadcast is explained by the core, from the spec)."""
     is_bool = function in _BOOL_AS_INT8 and self._dt(a) is _BOOL
     if is_bool:
         a, b = self._astype(a, _INT8), self._astype(b, _INT8)
     try:
         result = getattr(self.xp, function)(a, b)
-    except ValueError as error:
-        raise _broadcast_error(op, a, b, error) from error
     except (TypeError, NotImplementedError) as error:  # a dtype the function is not defined for (complex ordering; torch: NotImplementedError)
         dtype = self._dt(a)
         if dtype.kind is complex and function in _ORDERING:
@@ -57,14 +62,6 @@ def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
             raise
         result = divide_integers(self, getattr(self.xp, function), a, b)
     return self._astype(result, _BOOL) if is_bool and function in _BOOL_BACK else result
-
-
-def _broadcast_error(op: str, a: Any, b: Any, error: Exception) -> Exception:
-    try:
-        np.broadcast_shapes(tuple(a.shape), tuple(b.shape))
-    except ValueError:
-        return ShapeMismatchError(f"{op}: shapes {tuple(a.shape)} and {tuple(b.shape)} cannot be broadcast together")
-    return error
 
 
 def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int_to_float: bool = False) -> Callable[..., Any]:
@@ -90,8 +87,6 @@ def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int
                 return self._functions[function](a, b)
         except AttributeError:  # Python numbers and lists
             pass
-        except ValueError as error:  # shapes that do not broadcast
-            raise _broadcast_error(op, a, b, error) from error
         a, b = self._common(op, a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
         return _call(self, op, function, a, b)
 
@@ -155,18 +150,14 @@ def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:
         dtype = self._dt(a)
         if dtype is _BOOL:
             a, b, dtype = self._astype(a, _INT8), self._astype(b, _INT8), _INT8
-        elif dtype.kind is not int:
-            raise ArgumentTypeError(f"{op}: shifts take integer or boolean operands, not {dtype}")
+        check_dtypes(self, op, a, b)  # floats and complex values: the spec's error
         xp = self.xp
         bits = dtype.bits
-        try:
-            inside = (b >= 0) & (b < bits) if dtype.signed else b < bits
-            if right and dtype.signed:  # a shift by bits - 1 gives what NumPy gives for any count outside
-                return getattr(xp, function)(a, xp.where(inside, b, xp.full_like(b, bits - 1)))
-            shifted = getattr(xp, function)(a, xp.where(inside, b, xp.zeros_like(b)))
-            return xp.where(inside, shifted, xp.zeros_like(shifted))
-        except ValueError as error:
-            raise _broadcast_error(op, a, b, error) from error
+        inside = (b >= 0) & (b < bits) if dtype.signed else b < bits
+        if right and dtype.signed:  # a shift by bits - 1 gives what NumPy gives for any count outside
+            return getattr(xp, function)(a, xp.where(inside, b, xp.full_like(b, bits - 1)))
+        shifted = getattr(xp, function)(a, xp.where(inside, b, xp.zeros_like(b)))
+        return xp.where(inside, shifted, xp.zeros_like(shifted))
 
     operation.__name__ = op
     operation.__doc__ = doc
@@ -245,18 +236,16 @@ class MathMixin:
     greater_than = _comparison("greater_than", "greater", "Elementwise `x > y`.")
     greater_or_equal = _comparison("greater_or_equal", "greater_equal", "Elementwise `x >= y`.")
 
-    @needs("pow", "any", "less")
+    @needs("pow", "any", "greater")
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp` in the common type.
 
         Raises:
-            ValueError: for integers to negative integer powers in a tensor `exp`, as NumPy (the spec
-                refuses a negative Python int).
+            ValueError: for integers to negative integer powers, as NumPy (`bk.rules.check_integer_power`).
         """
         a, b = self._common("pow", base, exp)
-        dtype = self._dt(a)
-        if dtype.kind is int and dtype.signed and type(exp) is not int and bool(self.xp.any(self.xp.less(b, self.xp.zeros_like(b)))):
-            raise ValueError("pow: integers to negative integer powers are not allowed (as in NumPy)")
+        if integer_power_rule("pow", self._dt(a)):
+            check_integer_power(self, b)
         return _call(self, "pow", "pow", a, b)
     maximum = _binary("maximum", "maximum", "Elementwise maximum; NaN propagates.")
     minimum = _binary("minimum", "minimum", "Elementwise minimum; NaN propagates.")
@@ -270,10 +259,8 @@ class MathMixin:
         x = self._native(x, "invert")
         if self._dt(x) is _BOOL:
             return self.xp.logical_not(x)
-        try:
-            return self.xp.bitwise_invert(x)
-        except (TypeError, NotImplementedError) as error:  # floats and complex
-            raise ArgumentTypeError(f"invert: takes integer or boolean values, not {self._dt(x)}") from error
+        check_dtypes(self, "invert", x)  # floats and complex values: the spec's error
+        return self.xp.bitwise_invert(x)
 
     @needs("where", "equal", "divide")
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
@@ -294,11 +281,7 @@ class MathMixin:
         if x is None and y is None:
             return self.nonzero(condition)  # type: ignore[attr-defined]
         x, y = self._common("where", x, y, wrap=True)
-        try:
-            return self.xp.where(condition, x, y)
-        except ValueError as error:
-            shapes = (tuple(condition.shape), tuple(x.shape), tuple(y.shape))
-            raise ShapeMismatchError(f"where: shapes {shapes} cannot be broadcast together") from error
+        return self.xp.where(condition, x, y)
 
     @needs("maximum", "minimum")
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:

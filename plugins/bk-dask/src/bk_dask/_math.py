@@ -15,7 +15,7 @@ import dask.array as da
 import numpy as np
 
 from bk import check_tensor_argument, get_precision, normalize_axes, normalize_axis
-from bk.rules import check_nonempty, numpy_accumulation_type
+from bk.rules import check_nonempty, numpy_accumulation_type, spec_verdict
 
 from ._blocks import elementwise, kernel, probe, task
 from ._dtypes import as_dask, complex_dtype, float_dtype, keep_ints, to_floats
@@ -71,8 +71,8 @@ class MathMixin:
         indices of true elements, lazy with an unknown length (`None` in `staticshape`)."""
         if x is None and y is None:
             return da.argwhere(as_dask(condition))
-        if x is None or y is None:
-            raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+        if x is None or y is None:  # the spec's error (dask itself would make an object array)
+            raise spec_verdict(self, "where", (condition, x, y), {})  # type: ignore[misc]
         return elementwise("where", condition, x, y)
 
     # ------------------------------------------------------------ unary functions

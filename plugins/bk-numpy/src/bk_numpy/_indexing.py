@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, normalize_axis, rules, to_numpy_dtype
+from bk import DType, normalize_axis, rules, to_numpy_dtype
 
 from ._dtypes import binary_dtype
 from ._errors import reraise
@@ -154,10 +154,7 @@ class IndexingMixin:
         """
         x, indices = np.asarray(x), np.asarray(indices)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
-        if indices.size and (indices.min() < 0 or indices.max() >= x.shape[axis]):
-            raise IndexOutOfRangeError(
-                f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {indices.min()}..{indices.max()}"
-            )
+        rules.check_indices(self, indices, x.shape[axis], "indexed_segment_sum", "segment start", negative=False)
         batch = _batch_size("indexed_segment_sum", x.shape[0], indices.shape[0])
         x = np.broadcast_to(x, (batch, *x.shape[1:]))
         indices = np.broadcast_to(indices, (batch, indices.shape[1]))

@@ -28,6 +28,7 @@ from bk import (
 from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
+from bk.rules import spec_verdict
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -212,8 +213,8 @@ def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], An
 def _where(condition: Any, x: Any, y: Any) -> Any:
     if x is None and y is None:
         return np.argwhere(condition)
-    if x is None or y is None:
-        raise ValueError("where() needs both x and y, or neither (to get the indices of true elements)")
+    if x is None or y is None:  # the spec's error (NumPy itself would make an object array)
+        raise spec_verdict(None, "where", (condition, x, y), {})  # type: ignore[misc]
     if type(condition) is not np.ndarray:
         condition = _tensor_arg(condition, "where")
     if _same_dtype_arrays(x, y):

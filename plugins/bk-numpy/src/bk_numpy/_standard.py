@@ -114,11 +114,8 @@ class StandardMixin:
         return np.square(_keep_ints(_tensor_arg(x, "square")))
 
     def negative(self, x: Tensor) -> Tensor:
-        """`numpy.negative`; bools raise ArgumentTypeError."""
-        x = _keep_ints(_tensor_arg(x, "negative"))
-        if x.dtype.kind == "b":
-            raise ArgumentTypeError("negative: bools have no negative; use invert() for logical not")
-        return np.negative(x)
+        """`numpy.negative`; bools raise ArgumentTypeError (NumPy refuses them, the spec names the error)."""
+        return np.negative(_keep_ints(_tensor_arg(x, "negative")))
 
     # ------------------------------------------------------------ shape and data
 

@@ -1,0 +1,52 @@
+"""Integer powers (docs/semantics.md, "Integers"): an integer to a negative integer power raises `ValueError`.
+
+NumPy and TensorFlow refuse it; PyTorch, JAX and namespaces of the Array API give 0, 1 or garbage.
+A negative Python int exponent is the spec's to refuse (`pow`'s spec sees its value); a negative
+entry of a tensor exponent needs the data, so it is `check_integer_power`, a composite of
+catalogue operations that every kernel needing it calls: the core's `_ruled` kernels
+(`Backend.core_rules`) and the plugins' own (bk-torch, bk-jax, bk-arrayapi).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from .._dtype import DType
+
+if TYPE_CHECKING:
+    from .._backend import Backend
+
+__all__ = ["check_integer_power", "integer_power_rule"]
+
+
+def integer_power_rule(op: str, dtype: DType | None) -> bool:
+    """Whether `op` on operands of `dtype` (the spec's `operand_dtype`) needs `check_integer_power`:
+    `pow` of signed integers (unsigned exponents cannot be negative; bools compute as int8 but hold
+    no negative value)."""
+    return op == "pow" and dtype is not None and dtype.kind is int and dtype.signed
+
+
+def check_integer_power(backend: Backend, exp: Any, op: str = "pow") -> None:
+    """Raises `ValueError` when the exponent of an integer power holds a negative integer, as NumPy.
+
+    Checked where the data is available (not inside `jit_compile`, where a backend cannot raise on
+    values); only one bool comes to the host.
+
+    Args:
+        backend: The backend of `exp`.
+        exp: The exponent: a Python int or a native tensor of the integer dtype the power computes in.
+        op: The operation, for the message.
+    """
+    if type(exp) is int:
+        negative = exp < 0
+    elif backend.is_tensor(exp, only_native=True):
+        dtype = backend.dtype(exp)
+        shape: tuple[Any, ...] = tuple(backend.staticshape(exp))
+        if dtype.kind is not int or not dtype.signed or None in shape or not math.prod(shape) or not backend.is_available(exp):
+            return
+        negative = bool(backend.numpy(backend.any(backend.greater_than(0, exp))))
+    else:
+        return
+    if negative:
+        raise ValueError(f"{op}: integers to negative integer powers are not allowed (an exponent is negative); cast the base to float first")

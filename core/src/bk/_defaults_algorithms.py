@@ -161,7 +161,7 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
 
     # ------------------------------------------------------------ sparse
 
-    @generic("auto_cast", "staticshape", "reshape", "batched_gather_nd", "zeros", "scatter", "dtype", native=("__getitem__", "__mul__"))
+    @generic("auto_cast", "staticshape", "reshape", "tile", "batched_gather_nd", "zeros", "scatter", "dtype", native=("__getitem__", "__mul__"))
     def mul_coo_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, int], dense: Tensor) -> Tensor:
         """Batched sparse COO matrices times dense matrices.
 
@@ -175,7 +175,9 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
             `(batch, rows, channels, dense_cols)`.
         """
         values, dense = self.auto_cast(values, dense)
-        batch, _nnz, channels = _known(self.staticshape(values), "values")
+        batch = max(_known(self.staticshape(t), "batch")[0] for t in (indices, values, dense))  # the spec checked: equal or 1
+        indices, values, dense = (self.tile(t, (batch, *(1,) * (len(self.staticshape(t)) - 1))) if self.staticshape(t)[0] != batch else t for t in (indices, values, dense))
+        _, _nnz, channels = _known(self.staticshape(values), "values")
         _, rows, _, cols = _known(self.staticshape(dense), "dense")
         flat = self.reshape(dense, (batch, rows, channels * cols))
         gathered = self.batched_gather_nd(flat, indices[:, :, 1:2])

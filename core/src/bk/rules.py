@@ -30,7 +30,8 @@ Indices
     `check_nonnegative` (repeats, counts), `unravel_index`, `quantile`, `check_bincount`,
     `check_counted_values`.
 Linear algebra and FFT
-    `compute_dtype`, `real_dtype`, `matrix_operand`, `result_of`, `check_fft_norm`,
+    `compute_dtype`, `real_dtype`, `matrix_operand`, `result_of`, `einsum_subscripts` (an einsum
+    equation without `...` or implicit output), `check_fft_norm`,
     `check_vector_norm_ord`, `check_empty_matrix_norm`, `reduced_size`, `fft_sizes`.
 Ranges and random numbers
     `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
@@ -88,6 +89,7 @@ from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
 from ._rules.weak import KINDS, check_python_ints, int_range, raise_kind, scalar_dtype, weak_result
 from ._specs import reduce_shape
+from ._specs._linalg import einsum_subscripts
 
 __all__ = [
     "COMPARISONS",
@@ -114,6 +116,7 @@ __all__ = [
     "comparison_constant",
     "compute_dtype",
     "divide_integers",
+    "einsum_subscripts",
     "fft_sizes",
     "index_needs_cast",
     "int_range",

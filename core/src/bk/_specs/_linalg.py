@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import string
+from collections.abc import Sequence
 from typing import Any, Final
 
 from .._dtype import DType
@@ -91,9 +93,41 @@ def _parse_einsum(equation: str, ranks: list[int]) -> tuple[list[str], str]:
     return inputs, output
 
 
+_NO_OUTPUT_ELLIPSIS: Final = "einsum: {equation!r} has '...' axes in its inputs but no '...' in its output; write '...' where they go (as numpy.einsum)"
+
+
+def einsum_subscripts(equation: str, ranks: Sequence[int]) -> tuple[list[str], str]:
+    """An einsum equation without `...` and without implicit output, for kernels that take neither.
+
+    The input subscripts and the output subscripts, with every `...` written out as letters the
+    equation does not use (right-aligned, so operands with fewer broadcast axes take the last ones)
+    and the implicit output (`'ij,jk'`) made explicit as NumPy reads it: the broadcast axes first,
+    then the letters that appear once, sorted.
+
+    Args:
+        equation: The equation as `einsum` takes it.
+        ranks: The rank of each operand.
+
+    Raises:
+        ArgumentTypeError, ValueError: as the spec, for a malformed equation.
+    """
+    inputs, output = _parse_einsum(equation, list(ranks))
+    counts = [rank - len(part.replace("...", "")) if "..." in part else 0 for part, rank in zip(inputs, ranks, strict=True)]
+    if any(n < 0 for n in counts):
+        raise ValueError(f"einsum: subscripts of {equation!r} do not fit operands of ranks {tuple(ranks)}")
+    broadcast = max(counts, default=0)
+    if broadcast and "..." not in output:
+        raise ValueError(_NO_OUTPUT_ELLIPSIS.format(equation=equation))
+    free = [c for c in string.ascii_letters if c not in equation][:broadcast]
+    if len(free) < broadcast:
+        raise ValueError(f"einsum: {equation!r} leaves too few unused letters for its {broadcast} broadcast axes")
+    inputs = [part.replace("...", "".join(free[broadcast - n :])) for part, n in zip(inputs, counts, strict=True)]
+    return inputs, output.replace("...", "".join(free))
+
+
 @spec_rule(
     "einsum",
-    f"Einstein summation (numpy.einsum): letters name axes (sizes must agree, ShapeMismatchError otherwise; '...' axes broadcast); the output has the letters after '->', or those that appear once, sorted. {_PRODUCT} A malformed equation raises ValueError.",
+    f"Einstein summation (numpy.einsum): letters name axes (sizes must agree, ShapeMismatchError otherwise; '...' axes broadcast, and an explicit output must place them); the output has the letters after '->', or those that appear once, sorted. {_PRODUCT} A malformed equation raises ValueError.",
 )
 def _einsum(equation: str, *tensors: Tensor) -> ShapeDtype:
     operands = [strong(t, "einsum", f"tensors[{i}]") for i, t in enumerate(tensors)]
@@ -117,6 +151,8 @@ def _einsum(equation: str, *tensors: Tensor) -> ShapeDtype:
                 raise ShapeMismatchError(f"einsum: axis {letter!r} has sizes {known} and {size} in {equation!r}")
     dots_shape = broadcast_shapes("einsum", *ellipsis_shapes) if ellipsis_shapes else ()
     head, dots, tail = output.partition("...")
+    if dots_shape and not dots:
+        raise ValueError(_NO_OUTPUT_ELLIPSIS.format(equation=equation))
     for letter in head + tail:
         if letter not in sizes:
             raise ValueError(f"einsum: output subscript {letter!r} does not appear in the inputs of {equation!r}")
@@ -257,14 +293,17 @@ def _svd(matrix: Tensor, full_matrices: bool = True) -> tuple[ShapeDtype, ShapeD
 
 # ---------------------------------------------------------------- FFT, convolution, sampling
 
-_FFT: Final = "same shape, complex: the complex type of the input's precision (bool, ints and float32 and narrower give complex64, float64 complex128; a set precision applies). An axis out of range or named twice raises AxisError."
+_FFT: Final = "same shape, complex: the complex type of the input's precision (bool, ints and float32 and narrower give complex64, float64 complex128; a set precision applies). An axis out of range or named twice raises AxisError, an axis of size 0 ValueError."
 
 
 def _fft(op: str, x: Any, axes: Any) -> ShapeDtype:
     from .._axes import normalize_axes
 
     operand = strong(x, op, "x")
-    normalize_axes(tuple(axes) if hasattr(axes, "__iter__") else axes, operand.ndim, op)
+    normalized = normalize_axes(tuple(axes) if hasattr(axes, "__iter__") else axes, operand.ndim, op)
+    empty = [a for a in (range(operand.ndim) if normalized is None else normalized) if operand.shape[a] == 0]
+    if empty:
+        raise ValueError(f"{op}: cannot transform axis {empty[0]} of size 0 (shape {tuple(operand.shape)}); a transform needs 1 point or more, as numpy.fft")
     return ShapeDtype(operand.shape, complex_of(operand.dtype))
 
 
@@ -371,7 +410,7 @@ def _csc_matrix_batched(column_pointers: Tensor, row_indices: Tensor, values: Te
 
 @spec_rule(
     "mul_coo_dense",
-    f"Batched sparse COO (rows, cols) matrices with (batch, nnz, channels) values times (batch, cols, channels, dense_cols) dense matrices: (batch, rows, channels, dense_cols). {_PRODUCT}",
+    f"Batched sparse COO (rows, cols) matrices with (batch, nnz, 2) indices and (batch, nnz, channels) values times (batch, cols, channels, dense_cols) dense matrices: (batch, rows, channels, dense_cols). The batch sizes of indices, values and dense are equal or 1 (broadcast); others raise ShapeMismatchError. {_PRODUCT}",
 )
 def _mul_coo_dense(indices: Tensor, values: Tensor, shape: Any, dense: Tensor) -> ShapeDtype:
     v, d = strong(values, "mul_coo_dense", "values"), strong(dense, "mul_coo_dense", "dense")
@@ -379,7 +418,18 @@ def _mul_coo_dense(indices: Tensor, values: Tensor, shape: Any, dense: Tensor) -
     if d.ndim != 4:
         raise ShapeMismatchError(f"mul_coo_dense: dense must be (batch, cols, channels, dense_cols), got shape {d.shape}")
     _same("mul_coo_dense", "cols of the sparse and the dense matrices", cols, d.shape[1])
-    return ShapeDtype((d.shape[0], rows, d.shape[2], d.shape[3]), promote("mul_coo_dense", (v, d)))
+    batches = [("dense", d.shape[0])]
+    if v.ndim:
+        batches.append(("values", v.shape[0]))
+    index_shape = getattr(indices, "shape", None)
+    if index_shape:
+        batches.append(("indices", index_shape[0]))
+    sizes = {n for _, n in batches if n not in (1, None)}
+    if len(sizes) > 1:
+        listed = ", ".join(f"{name} {n}" for name, n in batches)
+        raise ShapeMismatchError(f"mul_coo_dense: batch sizes {listed} differ; they must be equal or 1")
+    batch = sizes.pop() if sizes else (None if any(n is None for _, n in batches) else 1)
+    return ShapeDtype((batch, rows, d.shape[2], d.shape[3]), promote("mul_coo_dense", (v, d)))
 
 
 @spec_rule("mul_csr_dense", f"Batched CSR matrices times dense matrices, as mul_coo_dense. {_PRODUCT}")

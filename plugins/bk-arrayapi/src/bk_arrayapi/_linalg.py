@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from bk import DType, combine_types, get_precision, normalize_axis, reraise_as
-from bk.rules import axes_tuple, compute_dtype, matrix_operand, real_dtype, result_of
+from bk.rules import axes_tuple, compute_dtype, einsum_subscripts, matrix_operand, real_dtype, result_of
 
 from ._needs import needs
 
@@ -127,19 +127,11 @@ class LinalgMixin(StandardLinalgKernels):
 
     @needs("permute_dims", "sum", "eye", "any")
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
-        """Einstein summation (explicit `->` output or NumPy's implicit one; no `...`), by broadcasting products.
-
-        Raises:
-            ValueError: for an equation with `...` (which the spec accepts).
-        """
+        """Einstein summation (`...` and NumPy's implicit output too, written out by
+        `bk.rules.einsum_subscripts`), by broadcasting products."""
         xp = self.xp
-        if "." in equation:
-            raise ValueError(f"einsum: {equation!r}: ellipses are not supported")
-        inputs, _, output = equation.replace(" ", "").partition("->")
-        terms = inputs.split(",")
         operands = list(self._common("einsum", *tensors)) if len(tensors) > 1 else [self._native(tensors[0])]  # type: ignore[attr-defined]
-        if "->" not in equation:
-            output = "".join(sorted(c for c in set(inputs) - {","} if inputs.count(c) == 1))
+        terms, output = einsum_subscripts(equation, [len(x.shape) for x in operands])
         named: dict[str, None] = {}  # the labels in order of appearance (the spec checked their sizes)
         for i, (term, x) in enumerate(zip(terms, operands, strict=True)):
             term, x = self._diagonals(term, x)

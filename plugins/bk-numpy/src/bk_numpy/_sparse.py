@@ -132,7 +132,10 @@ class SparseMixin:
         """`(batch, nnz, 2)` COO matrices with `(batch, nnz, channels)` values times `(batch, cols, channels, dense_cols)`."""
         indices, values, dense = np.asarray(indices), np.asarray(values), np.asarray(dense)
         dtype = binary_dtype(values, dense)
-        batch, nnz, channels = values.shape
+        batch = max(indices.shape[0], values.shape[0], dense.shape[0])  # the spec checked they are equal or 1
+        indices, values = np.broadcast_to(indices, (batch, *indices.shape[1:])), np.broadcast_to(values, (batch, *values.shape[1:]))
+        dense = np.broadcast_to(dense, (batch, *dense.shape[1:]))
+        _, nnz, channels = values.shape
         batch_entry = np.repeat(np.arange(batch), nnz)
         rows, cols, flat = _channel_entries(
             batch_entry,

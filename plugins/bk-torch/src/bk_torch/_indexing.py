@@ -7,8 +7,8 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, normalize_axis, reraise_as, rules
-from bk.rules import index_needs_cast
+from bk import ArgumentTypeError, DType, normalize_axis, rules
+from bk.rules import check_indices, index_needs_cast, wrap_indices
 
 from ._dtypes import to_torch_dtype
 from ._math import _WIDE_UNSIGNED, _bits_as_signed, _from_ordered, _narrowed, _ordered, _select, _widened
@@ -156,10 +156,8 @@ class IndexingMixin:
         """Sums of segments starting at `indices` along `axis`, like `numpy.add.reduceat` per batch entry.
 
         As with `reduceat`, elements before the first start belong to no segment, and a segment
-        whose start is not below the next start is `x` at its start.
-
-        Raises:
-            IndexOutOfRangeError: for a start outside `[0, size)`.
+        whose start is not below the next start is `x` at its start. A start outside `[0, size)` raises
+        `IndexOutOfRangeError` (`bk.rules.check_indices`).
         """
         x, indices = self._t(x), self._index_tensor(indices, "indexed_segment_sum")
         self._same_device(x, indices)
@@ -168,8 +166,7 @@ class IndexingMixin:
         if result_dtype is not None:
             return _narrowed(self.indexed_segment_sum(x, indices, axis), result_dtype)
         size, segments = x.shape[axis], indices.shape[-1]
-        if indices.numel() and (bool((indices < 0).any()) or bool((indices >= size).any())):
-            raise IndexOutOfRangeError(f"indexed_segment_sum: segment starts must lie in [0, {size}) along axis {axis}")
+        check_indices(self, indices, size, "indexed_segment_sum", what="segment start", negative=False)
         batch = max(x.shape[0], indices.shape[0])
         x = x.expand(batch, *x.shape[1:])
         indices = indices.expand(batch, segments)
@@ -196,11 +193,8 @@ class IndexingMixin:
     # ------------------------------------------------------------ gather and scatter
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
-        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
-
-        Raises:
-            IndexOutOfRangeError: for an index outside `[-size, size)`.
-        """
+        """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end (one
+        outside `[-size, size)`: PyTorch's `IndexError`, which the core raises as `IndexOutOfRangeError`)."""
         return self._gather(values, indices, axis, "gather")
 
     def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
@@ -211,18 +205,11 @@ class IndexingMixin:
         values, indices = self._t(values), self._index_tensor(indices, op)
         self._same_device(values, indices)
         axis = normalize_axis(axis, values.ndim, op)
-        try:
-            return values[(slice(None),) * axis + (indices,)]
-        except IndexError as err:
-            reraise_as(IndexOutOfRangeError, op, err)
+        return values[(slice(None),) * axis + (indices,)]
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`;
-        negative indices count from the end.
-
-        Raises:
-            IndexOutOfRangeError: for an index outside `[-size, size)`.
-        """
+        negative indices count from the end (as in `gather`)."""
         return self._batched_gather(values, indices, "batched_gather_nd")
 
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
@@ -254,18 +241,11 @@ class IndexingMixin:
         )
         batch_index = batch_index.reshape((batch,) + (1,) * (indices.ndim - 2))
         components = [indices[..., i] for i in range(indices.shape[-1])]
-        try:
-            return values[(batch_index, *components)]
-        except IndexError as err:
-            reraise_as(IndexOutOfRangeError, op, err)
+        return values[(batch_index, *components)]
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Batched scatter into a copy of `base_grid`; batch, update and channel sizes of 1 broadcast.
-        Negative indices count from the end.
-
-        Raises:
-            IndexOutOfRangeError: for an index outside `[-size, size)`.
-        """
+        Negative indices count from the end (`bk.rules.wrap_indices`: `IndexOutOfRangeError` outside `[-size, size)`)."""
         return self._scatter(base_grid, indices, values, mode, "scatter")
 
     def scatter_nd(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
@@ -289,7 +269,7 @@ class IndexingMixin:
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
         base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")
         spatial = base_grid.shape[1:-1]
-        indices = _checked_indices(indices, spatial, op)
+        indices = wrap_indices(self, indices, tuple(spatial), op)
         batch = max(base_grid.shape[0], indices.shape[0], values.shape[0])  # equal or 1: the spec checks them
         channels, updates = base_grid.shape[-1], indices.shape[1]
         flat_index = torch.zeros(indices.shape[:-1], dtype=torch.int64, device=indices.device)
@@ -311,20 +291,6 @@ class IndexingMixin:
         if unsigned is not None:
             result = _narrowed(result, unsigned)
         return self.cast(result.reshape(batch, *spatial, channels), out_dtype)
-
-
-def _checked_indices(indices: torch.Tensor, sizes: Any, op: str) -> torch.Tensor:
-    """`(..., ndims)` indices with negative entries counted from the end.
-
-    Raises:
-        IndexOutOfRangeError: for an index outside `[-size, size)` of its dimension.
-    """
-    if not indices.numel():
-        return indices
-    bounds = torch.as_tensor(tuple(sizes), dtype=indices.dtype, device=indices.device)
-    if bool(((indices < -bounds) | (indices >= bounds)).any()):
-        raise IndexOutOfRangeError(f"{op}: an index lies outside the dimensions {tuple(sizes)} (allowed: -size..size-1)")
-    return torch.where(indices < 0, indices + bounds, indices)
 
 
 def _unique_flat(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:

@@ -12,14 +12,7 @@ from typing import Any
 
 import torch
 
-from bk import (
-    ShapeMismatchError,
-    combine_types,
-    get_precision,
-    normalize_axes,
-    normalize_axis,
-    reraise_as,
-)
+from bk import combine_types, get_precision, normalize_axes, normalize_axis, reraise_as
 from bk.rules import (
     axes_tuple,
     compute_dtype,
@@ -124,11 +117,7 @@ class StandardLinalgKernels:
         x, dtype = self._matrix(x, "matrix_norm")
         if 0 in x.shape[-2:]:  # as NumPy: 0 (the spec refuses the minimum of nothing)
             return torch.zeros((*x.shape[:-2], *((1, 1) if keepdims else ())), dtype=_real_torch(dtype), device=x.device)
-        try:
-            value = torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims)
-        except (RuntimeError, IndexError) as error:
-            reraise_as(ValueError, "matrix_norm", error)
-        return value.to(_real_torch(dtype))
+        return torch.linalg.matrix_norm(x, ord=ord, keepdim=keepdims).to(_real_torch(dtype))  # the spec checks ord first
 
     def diagonal(self, x: Tensor, offset: int = 0) -> Tensor:
         """`torch.diagonal` over the last two axes (a view)."""
@@ -220,13 +209,10 @@ class LinalgMixin(StandardLinalgKernels):
                 return torch.mv(matrix, b[0])[None]
             return (matrix @ b.T).T
         self._same_device(A, b)
-        A, b = self.auto_cast(A, b)
-        try:
-            if A.ndim == 3:  # one matrix per batch entry
-                return _integer_product(lambda m, v: torch.einsum("brc,bc->br", m, v), A, b)
-            return _integer_product(lambda m, v: v @ m.T, A, b)
-        except RuntimeError as err:
-            reraise_as(ShapeMismatchError, "mul_matrix_batched_vector", err, f"matrices {tuple(A.shape)} cannot multiply vectors {tuple(b.shape)}")
+        A, b = self.auto_cast(A, b)  # the spec checks the shapes first
+        if A.ndim == 3:  # one matrix per batch entry
+            return _integer_product(lambda m, v: torch.einsum("brc,bc->br", m, v), A, b)
+        return _integer_product(lambda m, v: v @ m.T, A, b)
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares with `torch.linalg.lstsq` ('gelsd' on the CPU, 'gels' on GPUs, where rank and
@@ -275,13 +261,11 @@ class LinalgMixin(StandardLinalgKernels):
     def fft(self, x: Tensor, axes: Sequence[int]) -> Tensor:
         x = self.to_complex(self._t(x))
         axes = normalize_axes(tuple(axes), x.ndim, "fft")
-        _check_fft_sizes(x, axes, "fft")
         return torch.fft.fftn(x, dim=axes) if axes else x
 
     def ifft(self, k: Tensor, axes: Sequence[int]) -> Tensor:
         k = self.to_complex(self._t(k))
         axes = normalize_axes(tuple(axes), k.ndim, "ifft")
-        _check_fft_sizes(k, axes, "ifft")
         return torch.fft.ifftn(k, dim=axes) if axes else k
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
@@ -421,7 +405,7 @@ class LinalgMixin(StandardLinalgKernels):
         indices = self._t(indices).to(torch.int64)
         values, dense = self.auto_cast(self._t(values), self._t(dense))
         self._same_device(indices, values, dense)
-        batch = _broadcast_batch(indices.shape[0], values.shape[0], dense.shape[0])
+        batch = max(indices.shape[0], values.shape[0], dense.shape[0])  # the spec checked they are equal or 1
         indices, values = indices.expand(batch, *indices.shape[1:]), values.expand(batch, *values.shape[1:])
         dense = dense.expand(batch, *dense.shape[1:])
         batch_index = torch.arange(batch, device=dense.device)[:, None]
@@ -501,18 +485,6 @@ def _integer_product(product: Callable[..., torch.Tensor], *tensors: torch.Tenso
     if dtype in _WIDE_UNSIGNED:
         return _narrowed(product(*(_bits_as_signed(t) for t in tensors)), dtype)
     return product(*tensors)
-
-
-def _check_fft_sizes(x: torch.Tensor, axes: tuple[int, ...] | None, op: str) -> None:
-    if axes and any(x.shape[a] == 0 for a in axes):
-        raise ValueError(f"{op}: cannot transform an axis of size 0 (shape {tuple(x.shape)}, axes {axes})")
-
-
-def _broadcast_batch(*sizes: int) -> int:
-    other = {s for s in sizes if s != 1}
-    if len(other) > 1:
-        raise ValueError(f"batch sizes {sizes} do not match; use equal sizes or 1 for broadcasting")
-    return other.pop() if other else 1
 
 
 def _extrapolate_index(i: torch.Tensor, size: int, extrapolation: str) -> torch.Tensor:

@@ -3,23 +3,23 @@
 The fast path calls the framework's operator directly where `auto_cast` would change nothing (one
 dtype and no precision to apply, or a float tensor with a weak Python number); otherwise the
 operands go through `auto_cast` first (weak Python scalars, overflow checks). Everything else
-happens only after PyTorch has refused: shapes that cannot broadcast become
-`bk.ShapeMismatchError`, None or strings `bk.ArgumentTypeError`, and unsigned ints wider than 8
-bits, for which PyTorch has almost no kernels, are computed through signed types.
+happens only after PyTorch has refused: unsigned ints wider than 8 bits, for which PyTorch has
+almost no kernels, are computed through signed types, and a mistake (shapes that cannot broadcast,
+a dtype kind the operation does not take) becomes the spec's error (`bk.explain_failure`).
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Any
 
 import torch
 
-from bk import BK_ERRORS, ArgumentTypeError, ShapeMismatchError, check_tensor_argument
+from bk import BK_ERRORS, ArgumentTypeError, check_tensor_argument, explain_failure
 from bk.rules import SETTINGS as GLOBALS
+from bk.rules import check_integer_power, comparison_constant, divide_integers, int_range, limit, zero_divisor_rule
 from bk.rules import clip as clip_rule
-from bk.rules import comparison_constant, divide_integers, int_range, limit, spec_verdict, zero_divisor_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
@@ -60,10 +60,6 @@ _INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_
 _COMPARISONS = frozenset({"equal", "not_equal", "greater_than", "greater_or_equal"})
 # operators that only compare: exact on the order-preserving signed image of uint64
 _ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
-# operators that take integers and booleans only (NumPy has no float or complex loops for them)
-_BITWISE = frozenset({"and_", "or_", "xor", "shift_bits_left", "shift_bits_right"})
-# operators that take real numbers only
-_REAL_ONLY = frozenset({"floordiv", "mod"})
 
 
 class OperatorsMixin:
@@ -85,7 +81,8 @@ class OperatorsMixin:
             return self._binary_failed(op, function, a, b, err, bool_to_int, int_to_float)
 
     def _binary_failed(self, op: str, function: Callable[[Any, Any], Any], a: Any, b: Any, err: Exception, bool_to_int: bool, int_to_float: bool) -> Tensor:
-        """The slow path after PyTorch (or `auto_cast`) refused: wide unsigned ints, or a clear error."""
+        """The slow path after PyTorch (or `auto_cast`) refused: PyTorch's gaps (wide unsigned ints, bool
+        powers, integer division by zero), or the error that the core's `explain_failure` gives."""
         if isinstance(err, OverflowError):  # a Python int beyond the integer tensor beside it
             tensor = b if type(a) is int else a
             if op in _COMPARISONS and isinstance(tensor, torch.Tensor):
@@ -94,14 +91,10 @@ class OperatorsMixin:
                     return torch.full(tensor.shape, constant, dtype=torch.bool, device=tensor.device)
             raise err
         if isinstance(err, BK_ERRORS):
-            _prefixed(op, err)
+            explain_failure(self, op, err, (a, b), {})
         for value in (a, b):
             check_tensor_argument(value, op, "operand")
         x, y = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-        if op in _BITWISE or op in _REAL_ONLY:  # a dtype kind the operation does not take: the spec's error
-            verdict = spec_verdict(self, op, (a, b), {})
-            if isinstance(verdict, ArgumentTypeError):
-                raise verdict from err
         if isinstance(x, torch.Tensor) and x.dtype == torch.bool and op in _INT8_FOR_BOOL:
             return self._binary(op, function, x.to(torch.int8), y.to(torch.int8))  # NumPy computes bool in int8
         if isinstance(y, torch.Tensor) and zero_divisor_rule(op, self.dtype(y)) and bool((y == 0).any()):  # PyTorch refuses
@@ -110,10 +103,8 @@ class OperatorsMixin:
             return _unsigned(op, function, x, y)
         if isinstance(x, torch.Tensor) and x.is_complex() and op in _ORDERING - {"equal", "not_equal"}:
             raise ArgumentTypeError(f"{op}: PyTorch cannot order complex values ({x.dtype})") from err
-        if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
-            _check_broadcast(op, x.shape, y.shape)
-            self._same_device(x, y)
-        raise err
+        self._same_device(x, y)
+        explain_failure(self, op, err, (a, b), {})  # a mistake (shapes, a dtype kind the operation does not take): the spec's error
 
     # ------------------------------------------------------------ arithmetic
 
@@ -140,15 +131,12 @@ class OperatorsMixin:
         return self._binary("div", operator.truediv, numerator, denominator, bool_to_int=True, int_to_float=True)
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp` in the common type; integer powers wrap as NumPy's.
-
-        Raises:
-            ValueError: for an integer base with a negative integer exponent, as NumPy
-                ("Integers to negative integer powers are not allowed").
-        """
+        """`base ** exp` in the common type; integer powers wrap as NumPy's. An integer to a negative integer
+        power raises ValueError: the spec refuses a negative Python int (PyTorch refuses it too), the core's
+        rule checks a tensor exponent (PyTorch gives 0, 1 or -1, or garbage)."""
         result = self._binary("pow", operator.pow, base, exp)
         if not (result.is_floating_point() or result.is_complex() or result.dtype == torch.bool):
-            _check_integer_exponent(exp)  # PyTorch gives 0, 1 or -1 (or garbage) instead
+            check_integer_power(self, exp)
         return result
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
@@ -180,19 +168,14 @@ class OperatorsMixin:
         return self._binary("shift_bits_right", operator.rshift, a, b)
 
     def invert(self, x: Tensor) -> Tensor:
-        """Logical not for booleans, bitwise not for integers.
-
-        Raises:
-            ArgumentTypeError: for float or complex values, which have no bits to invert.
-        """
+        """Logical not for booleans, bitwise not for integers (PyTorch refuses floats and complex values:
+        the core raises the spec's error)."""
         if isinstance(x, bool):
             return not x
         x = self._t(x)
         try:
             return ~x
-        except (NotImplementedError, TypeError) as err:
-            if x.is_floating_point() or x.is_complex():
-                raise ArgumentTypeError(f"invert: takes integers and booleans only, got {x.dtype}") from err
+        except (NotImplementedError, TypeError):
             if x.dtype not in _WIDE_UNSIGNED:
                 raise
             return _narrowed(~_narrowed(x, torch.int64), x.dtype) if x.dtype == _UINT64 else (~x.to(torch.int64)).to(x.dtype)
@@ -228,14 +211,13 @@ class OperatorsMixin:
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (both promoted; Python scalars are weak);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""
-        if type(condition) is torch.Tensor and type(x) is torch.Tensor and type(y) is float and condition.dtype is torch.bool and x.dtype in _FLOATS and GLOBALS.precision_free:
-            return torch.where(condition, x, y)  # the Python float takes x's float dtype (NEP 50), in PyTorch too
-        fast = type(x) is torch.Tensor and type(y) is torch.Tensor and type(condition) is torch.Tensor
-        if fast and x.dtype is y.dtype and condition.dtype is torch.bool and keeps_dtype(x.dtype):
-            try:
+        try:
+            if type(condition) is torch.Tensor and type(x) is torch.Tensor and type(y) is float and condition.dtype is torch.bool and x.dtype in _FLOATS and GLOBALS.precision_free:
+                return torch.where(condition, x, y)  # the Python float takes x's float dtype (NEP 50), in PyTorch too
+            if type(x) is torch.Tensor and type(y) is torch.Tensor and type(condition) is torch.Tensor and x.dtype is y.dtype and condition.dtype is torch.bool and keeps_dtype(x.dtype):
                 return torch.where(condition, x, y)
-            except RuntimeError:
-                pass  # the slow path below says what was wrong
+        except RuntimeError:
+            pass  # the slow path below says what was wrong
         check_tensor_argument(condition, "where", "condition")
         condition = self._t(condition)
         if x is None and y is None:
@@ -244,19 +226,13 @@ class OperatorsMixin:
         check_tensor_argument(y, "where", "y")
         try:
             try:
-                x, y = self.auto_cast(x, y)
+                a, b = self.auto_cast(x, y)
             except OverflowError:  # NumPy's where wraps a Python int that does not fit the int tensor beside it
-                x, y = _wrapped(x, y), _wrapped(y, x)
-                x, y = self.auto_cast(x, y)
-            return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), x, y)
-        except Exception as err:
-            if isinstance(err, BK_ERRORS):
-                _prefixed("where", err)
-            if isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor):
-                _check_broadcast("where", x.shape, y.shape)
-                _check_broadcast("where", condition.shape, torch.broadcast_shapes(x.shape, y.shape))
-                self._same_device(condition, x, y)
-            raise
+                a, b = self.auto_cast(_wrapped(x, y), _wrapped(y, x))
+            return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), a, b)
+        except Exception as err:  # `where` is not wrapped by the core (a hot path): the spec explains here
+            self._same_device(condition, x, y)
+            explain_failure(self, "where", err, (condition, x, y), {})
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
@@ -273,26 +249,9 @@ class OperatorsMixin:
 # ---------------------------------------------------------------- helpers
 
 
-def _prefixed(op: str, err: Exception) -> NoReturn:
-    """Re-raises a bk exception whose message does not yet name `op` with the name in front."""
-    if str(err).startswith(f"{op}:"):
-        raise err
-    raise type(err)(f"{op}: {err}") from err
-
-
 def _plain_bound(value: Any) -> bool:
     """Whether `torch.clamp` takes `value` as a bound: None, a float other than NaN, an int that int64 holds."""
     return value is None or (type(value) is float and value == value) or (type(value) is int and -(2**63) <= value < 2**63)
-
-
-def _check_integer_exponent(exp: Any) -> None:
-    """Raises `ValueError` for a negative integer exponent of an integer power, as NumPy."""
-    if isinstance(exp, torch.Tensor):
-        negative = exp.is_signed() and exp.numel() > 0 and bool((exp < 0).any())
-    else:
-        negative = isinstance(exp, int) and exp < 0
-    if negative:
-        raise ValueError("pow: Integers to negative integer powers are not allowed.")
 
 
 def _wrapped(value: Any, other: Any) -> Any:
@@ -300,19 +259,6 @@ def _wrapped(value: Any, other: Any) -> Any:
     if type(value) is int and isinstance(other, torch.Tensor) and not (other.is_floating_point() or other.is_complex() or other.dtype == torch.bool):
         return torch.tensor(value, dtype=torch.int64, device=other.device).to(other.dtype)
     return value
-
-
-def _broadcasts(a: Any, b: Any) -> bool:
-    try:
-        torch.broadcast_shapes(a, b)
-    except RuntimeError:
-        return False
-    return True
-
-
-def _check_broadcast(op: str, a: Any, b: Any) -> None:
-    if not _broadcasts(a, b):
-        raise ShapeMismatchError(f"{op}: shapes {tuple(a)} and {tuple(b)} cannot be broadcast together")
 
 
 def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:

@@ -10,8 +10,8 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, ShapeDtype
-from bk.rules import spec_verdict
+from bk import ShapeDtype
+from bk.rules import check_dtypes, spec_verdict
 
 from ._math import _WIDE_UNSIGNED
 
@@ -29,11 +29,7 @@ class StandardMixin:
     def _standard_binary(self: Any, function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], x1: Tensor, x2: Tensor, op: str) -> Tensor:
         a, b = self._inexact_pair(x1, x2, op)
         self._same_device(a, b)
-        try:
-            return function(a, b)
-        except RuntimeError as error:  # shapes that do not broadcast
-            self._operator_failed(op, error, a, b)
-            raise
+        return function(a, b)  # shapes that do not broadcast: the core raises the spec's error
 
     def log1p(self, x: Tensor) -> Tensor:
         """`torch.log1p`; bools and ints give the default float."""
@@ -60,10 +56,10 @@ class StandardMixin:
         return self._standard_binary(torch.nextafter, x1, x2, "nextafter")
 
     def signbit(self, x: Tensor) -> Tensor:
-        """`torch.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
+        """`torch.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools
+        (the spec refuses complex values)."""
         x = self._std_tensor(x, "signbit")
-        if x.is_complex():
-            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype}")
+        check_dtypes(self, "signbit", x)
         if x.dtype == torch.bool or x.dtype in _WIDE_UNSIGNED:  # never negative (and PyTorch has no `<` of uint64)
             return torch.zeros(x.shape, dtype=torch.bool, device=x.device)
         return torch.signbit(x) if x.is_floating_point() else x < 0

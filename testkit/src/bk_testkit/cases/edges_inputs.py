@@ -114,12 +114,14 @@ def _fft_case(name: str) -> Any:
         x = tensor(t, np.ones((3, 4), np.complex64))
         for axes in ((5,), (-3,), (0, 2)):
             check_raises(t, bk.AxisError, lambda axes=axes: getattr(t.b, name)(x, axes), f"{name}(complex64 (3, 4), {axes})", name)
+        empty = tensor(t, np.ones((0, 4), np.complex64))
+        check_raises(t, ValueError, lambda: getattr(t.b, name)(empty, (0,)), f"{name}(complex64 (0, 4), (0,)): no points to transform, as numpy.fft", name)
 
     return run
 
 
-add_case("fft", "edge-axes", _fft_case("fft"), "negative axes; fft(x2d, (5,)) raises AxisError")
-add_case("ifft", "edge-axes", _fft_case("ifft"), "negative axes; out-of-range axes raise AxisError")
+add_case("fft", "edge-axes", _fft_case("fft"), "negative axes; fft(x2d, (5,)) raises AxisError, an axis of size 0 ValueError")
+add_case("ifft", "edge-axes", _fft_case("ifft"), "negative axes; out-of-range axes raise AxisError, an axis of size 0 ValueError")
 
 
 # ---------------------------------------------------------------- the examples of issue 12, one by one

@@ -171,6 +171,26 @@ def _einsum(t: Trial) -> None:
 add_case("einsum", "edge-shapes", _einsum, "an index with two different sizes raises ShapeMismatchError")
 
 
+def _einsum_ellipsis(t: Trial) -> None:
+    """'...' axes broadcast and go where the output puts them; the implicit output puts them first."""
+    left, right = np.arange(24, dtype=np.float32).reshape(2, 1, 3, 4) % 5, np.arange(40, dtype=np.float32).reshape(5, 4, 2) % 3
+    for equation, operands in (
+        ("...ij,...jk->...ik", (left, right)),
+        ("...ij,...jk", (left, right)),
+        ("i...->...", (right,)),
+        ("...ii->...i", (np.arange(18, dtype=np.float32).reshape(2, 3, 3),)),
+        ("a...,a...", (right[:, 0, :], right[:, :1, 0])),
+        ("...i->i", (right[0, 0],)),
+    ):
+        check_result(
+            t, t.b.einsum(equation, *(tensor(t, o) for o in operands)), np.einsum(equation, *operands), f"einsum({equation!r}, {', '.join(str(o.shape) for o in operands)})", _F32, {"x": operands[0]}
+        )
+    check_raises(t, ValueError, lambda: t.b.einsum("...i->i", tensor(t, right)), "einsum('...i->i', (5, 4, 2)): the output must place the '...' axes", "einsum")
+
+
+add_case("einsum", "edge-ellipsis", _einsum_ellipsis, "'...' axes broadcast; the implicit output puts them first; an explicit output without '...' raises ValueError")
+
+
 def _repeat(t: Trial) -> None:
     """Negative axes; a bad axis raises AxisError."""
 

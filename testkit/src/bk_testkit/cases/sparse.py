@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
+import bk
 from bk import DType
 
 from .._case import Trial, case
+from ._edges import check_raises
 
 _DENSE = np.array([[0.0, 2.0, 0.0, 1.0], [0.0, 0.0, 0.0, 0.0], [3.0, 0.0, 4.0, 0.0]], np.float32)
 
@@ -88,6 +90,12 @@ def _mul_coo_dense(t: Trial) -> None:
     dense = t.uniform((1, 4, 1, 2)).astype(np.float32)
     expected = np.einsum("ij,jk->ik", _DENSE, dense[0, :, 0, :])[None, :, None, :]
     t.check(t.b.mul_coo_dense(t.tensor(indices[None]), t.tensor(values[None, :, None]), _DENSE.shape, t.tensor(dense)), expected, "mul_coo_dense", scale=10)
+    batch = np.concatenate([dense, 2 * dense])  # batch sizes 1 broadcast against 2
+    expected = np.einsum("ij,bjk->bik", _DENSE, batch[:, :, 0, :])[:, :, None, :]
+    t.check(t.b.mul_coo_dense(t.tensor(indices[None]), t.tensor(values[None, :, None]), _DENSE.shape, t.tensor(batch)), expected, "mul_coo_dense, a batch of 1 matrix times 2 dense", scale=10)
+    three = t.tensor(np.concatenate([dense] * 3))
+    twice = (t.tensor(np.stack([indices] * 2)), t.tensor(np.stack([values[:, None]] * 2)))
+    check_raises(t, bk.ShapeMismatchError, lambda: t.b.mul_coo_dense(*twice, _DENSE.shape, three), "mul_coo_dense: batch 2 of the matrix against 3 dense", "mul_coo_dense")
 
 
 @case("csr_to_coo")

@@ -42,6 +42,49 @@ def test_where_rejects_a_string_condition(b: Any, tf: Any) -> None:
         b.where("abc", tf.ones(2), tf.zeros(2))
 
 
+def test_kinds_tensorflow_would_take_raise_the_spec_error_also_while_tracing(b: Any, tf: Any) -> None:
+    c = tf.constant([1 + 2j], tf.complex64)
+    calls = {  # tf.math.sigmoid and tf.bitcast take complex values, tf.not_equal strings, FloorDiv fails only when a graph runs
+        "sigmoid": lambda x: b.sigmoid(x),
+        "signbit": lambda x: b.signbit(x),
+        "floordiv": lambda x: b.floordiv(x, x),
+    }
+    for op, call in calls.items():
+        for run in (call, tf.function(call, autograph=False)):
+            with pytest.raises(bk.ArgumentTypeError, match=rf"^{op}: .*complex64"):
+                run(c)
+    with pytest.raises(bk.ArgumentTypeError, match=r"^sign: .*bool"):
+        b.sign(tf.constant([True]))
+    with pytest.raises(bk.ArgumentTypeError, match=r"^shift_bits_left: .*float32"):
+        b.shift_bits_left(tf.ones(2), 1)
+    with pytest.raises(ValueError, match=r"^where: pass both x and y"):
+        b.where(tf.constant([True]), tf.ones(1))
+    np.testing.assert_array_equal(b.where(tf.constant([2, 0]), 1, 0).numpy(), [1, 0])  # numbers are conditions
+
+
+def test_indices_are_checked_eagerly_and_wrapped_while_tracing(b: Any, tf: Any) -> None:
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^indexed_segment_sum: segment start 3"):
+        b.indexed_segment_sum(tf.ones((1, 3)), tf.constant([[0, 3]]), 1)
+    with pytest.raises(bk.IndexOutOfRangeError, match=r"^sparse_coo_tensor: index -1"):
+        b.sparse_coo_tensor(tf.constant([[0, -1]]), tf.ones(1), (2, 2))
+    with pytest.raises(ValueError, match=r"^repeat: repeats must be 0 or more"):
+        b.repeat(tf.ones(2), tf.constant([1, -1]), 0)
+    unknown = [tf.TensorSpec([None]), tf.TensorSpec([None], tf.int32)]
+    gather = tf.function(lambda v, i: b.gather(v, i, 0), input_signature=unknown)  # sizes unknown until the graph runs
+    np.testing.assert_array_equal(gather(tf.constant([1.0, 2.0, 3.0]), tf.constant([-1, 0])).numpy(), [3.0, 1.0])
+
+
+def test_einsum_writes_out_an_implicit_output_with_ellipsis(b: Any, tf: Any) -> None:
+    left, right = np.ones((2, 1, 3, 4), np.float32), np.ones((5, 4, 2), np.float32)
+    result = b.einsum("...ij,...jk", tf.constant(left), tf.constant(right))  # TensorFlow wants '->...ik'
+    np.testing.assert_array_equal(result.numpy(), np.einsum("...ij,...jk", left, right))
+
+
+def test_random_dtypes_by_name_as_the_spec_takes_them(b: Any, tf: Any) -> None:
+    assert b.random_uniform((2,), 0, 1, "float64").dtype == tf.float64
+    assert b.random_normal((2,), "complex64").dtype == tf.complex64
+
+
 def test_python_int_overflow_and_weak_bool(b: Any, tf: Any) -> None:
     with pytest.raises(OverflowError, match=r"^add: .*300"):
         b.add(tf.constant([100], tf.int8), 300)

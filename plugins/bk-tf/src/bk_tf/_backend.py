@@ -20,7 +20,6 @@ from bk import (
     Backend,
     ComputeDevice,
     DType,
-    IndexOutOfRangeError,
     ShapeDtype,
     check_tensor_argument,
     from_numpy_dtype,
@@ -28,7 +27,7 @@ from bk import (
     normalize_axes,
     normalize_axis,
 )
-from bk.rules import KINDS, int_range, is_python_number, only_python_numbers, raise_kind, spec_verdict
+from bk.rules import KINDS, check_indices, check_python_ints, is_python_number, only_python_numbers, raise_kind, spec_verdict
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -56,12 +55,6 @@ _TF_ALIGNMENT: Final = 64
 
 Tensor = Any
 _NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
-
-
-def _dtype_argument(dtype: Any, op: str) -> DType | None:
-    if dtype is not None and not isinstance(dtype, DType):
-        raise ArgumentTypeError(f"{op}: dtype must be a bk.DType or None but got {type(dtype).__name__} {dtype!r}")
-    return dtype  # type: ignore[no-any-return]
 
 
 def _assemble_coo(backend: Backend, indices: Tensor, values: Tensor, *, shape: tuple[int, ...]) -> Tensor:
@@ -109,9 +102,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             raise TypeError(
                 "this operation needs a dense tensor but got a tf.SparseTensor; convert it with tf.sparse.to_dense() first"
             )
-        if x is None or isinstance(x, (str, bytes)):
-            raise ArgumentTypeError(f"expected a tensor, an array or a number but got {type(x).__name__} {x!r}")
-        return self.as_tensor(x)
+        return self.as_tensor(x)  # None and strings: as_tensor's ArgumentTypeError (bk.check_tensor_argument)
 
     def _device_scope(self) -> Any:
         return tf.device(self._default_device.ref)
@@ -169,8 +160,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
                 return array.astype(np.complex128 if precision == 64 else np.complex64)
             if array.dtype.kind == "i":
                 return array.astype(np.int64)
-            if array.dtype.kind == "O":
-                raise OverflowError(f"as_tensor: the Python int in {x!r} does not fit int64")
+            if array.dtype.kind == "O":  # NumPy keeps ints beyond 64 bits as objects
+                check_python_ints(DType(int, 64), array.ravel(), "as_tensor")
             return array
         if isinstance(x, (list, tuple)) and any(isinstance(e, _NATIVE) for e in x):
             return np.stack([np.asarray(e) for e in x])
@@ -409,7 +400,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     def random_uniform(self, shape: Sequence[int], low: Any, high: Any, dtype: DType | None) -> Tensor:
         """Uniform values in `[low, high)`: integers for int dtypes, independent real and imaginary parts for complex
         (the spec refuses other dtypes)."""
-        dtype = _dtype_argument(dtype, "random_uniform") or self.float_type
+        dtype = DType.as_dtype(dtype) or self.float_type  # names too, as the spec (checked first) takes them
         shape = tuple(shape)
         with self._device_scope():
             if dtype.kind is int:
@@ -432,7 +423,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
     def random_normal(self, shape: Sequence[int], dtype: DType | None) -> Tensor:
         """Standard normal values; for complex dtypes each part has variance 1/2 (the spec refuses bool and int dtypes)."""
-        dtype = _dtype_argument(dtype, "random_normal") or self.float_type
+        dtype = DType.as_dtype(dtype) or self.float_type
         shape = tuple(shape)
         with self._device_scope():
             if dtype.kind is float:
@@ -510,8 +501,6 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
 
     def pad_to(self, x: Tensor, axis: int, new_size: int, fill_value: Any) -> Tensor:
         """`x` padded with `fill_value` or cut along `axis` to `new_size`."""
-        if new_size < 0:
-            raise ValueError(f"pad_to: new_size must be 0 or more but got {new_size}")
         x = self._t(x)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "pad_to")
@@ -588,11 +577,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         indices = tf.cast(self._t(indices), tf.int64)
         values = self._t(values)
         shape = tuple(int(s) for s in shape)
-        if self.is_available(indices) and indices.shape.rank == 2 and indices.shape[0]:
-            outside = tf.logical_or(indices < 0, indices >= tf.constant(shape, tf.int64))
-            if bool(tf.reduce_any(outside)):
-                first = tf.boolean_mask(indices, tf.reduce_any(outside, axis=1))[0].numpy().tolist()
-                raise IndexOutOfRangeError(f"sparse_coo_tensor: index {first} lies outside the shape {shape}")
+        check_indices(self, indices, shape, "sparse_coo_tensor", negative=False)
         strides = tf.constant([int(np.prod(shape[i + 1 :])) for i in range(len(shape))], tf.int64)
         flat = tf.reduce_sum(indices * strides, axis=-1)
         unique, position = tf.unique(flat)
@@ -688,9 +673,7 @@ def _python_scalar(value: Any, dtype: Any) -> Any:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, int) and dtype.is_integer:
-        low, high = int_range(from_tf_dtype(dtype))
-        if not low <= value <= high:
-            raise OverflowError(f"the Python int {value} does not fit {dtype.name} (the type of the tensor beside it)")
+        check_python_ints(from_tf_dtype(dtype), (value,))
     return value
 
 

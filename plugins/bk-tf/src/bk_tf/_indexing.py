@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bk import ArgumentTypeError, DType, IndexOutOfRangeError, normalize_axis, rules
+from bk import ArgumentTypeError, DType, normalize_axis, rules
 from bk.rules import index_needs_cast
 
 from ._dtypes import from_tf_dtype, to_tf_dtype
@@ -28,25 +28,21 @@ def _batch_size(*sizes: int | None) -> Any:
     return next((s for s in sizes if s not in (1, None)), None if None in sizes else 1)
 
 
-def _wrapped_indices(indices: Any, sizes: Any, op: str) -> Any:
-    """Integer `indices` as int32/int64 with negative ones counted from the end of `sizes` (the sizes of the last axis of `indices`, or one size).
+def _wrapped_indices(backend: Any, indices: Any, values: Any, axes: int | slice, op: str) -> Any:
+    """Integer `indices` into the dimensions `axes` of `values` (an int: every index points along that axis; a
+    slice: one axis per entry of the last axis of `indices`) as int32/int64, negative ones counted from the end.
 
-    Eagerly an index outside `[-size, size)` raises `IndexOutOfRangeError`; while tracing the check is left to TensorFlow's kernels.
+    `bk.rules.wrap_indices` where the sizes are known: eagerly an index outside `[-size, size)` raises
+    `IndexOutOfRangeError`. Sizes unknown while tracing are only wrapped (TensorFlow's kernels check).
     """
     if indices.dtype not in (tf.int32, tf.int64):
         if not indices.dtype.is_integer:  # bk.rules decides: empty floats (`[]`) are cast, the others raise
             index_needs_cast(from_tf_dtype(indices.dtype), indices.shape.num_elements(), op)
         indices = tf.cast(indices, tf.int64)
-    sizes = tf.cast(sizes, indices.dtype)
-    if not _is_eager(indices):
-        return tf.where(indices < 0, indices + sizes, indices)
-    if tf.size(indices) == 0:
-        return indices
-    outside = tf.logical_or(indices < -sizes, indices >= sizes)
-    if bool(tf.reduce_any(outside)):
-        first = tf.boolean_mask(indices, outside)[0].numpy()
-        limits = sizes.numpy()
-        raise IndexOutOfRangeError(f"{op}: index {first.tolist()} is out of range for a dimension of size {limits.tolist()}")
+    sizes = values.shape.as_list()[axes] if values.shape.rank is not None else None
+    if sizes is not None and None not in (sizes if isinstance(axes, slice) else [sizes]):
+        return rules.wrap_indices(backend, indices, sizes, op)
+    sizes = tf.cast(tf.shape(values)[axes], indices.dtype)
     return tf.where(indices < 0, indices + sizes, indices)
 
 
@@ -60,10 +56,6 @@ def with_signed_bits(function: Callable[..., Any], x: Any, *args: Any, **kwargs:
     if not x.dtype.is_unsigned:
         return function(x, *args, **kwargs)
     return tf.bitcast(function(tf.bitcast(x, _SIGNED[x.dtype.size]), *args, **kwargs), x.dtype)
-
-
-def _is_eager(x: Any) -> bool:
-    return tf.executing_eagerly() and hasattr(x, "numpy")
 
 
 def _broadcast_batch(x: Any, batch: int) -> Any:
@@ -181,18 +173,17 @@ class IndexingMixin:
         """
         values = self._t(values)
         axis = normalize_axis(axis, values.shape.rank, "gather")
-        return tf.gather(values, _wrapped_indices(self._t(indices), tf.shape(values)[axis], "gather"), axis=axis)
+        return tf.gather(values, _wrapped_indices(self, self._t(indices), values, axis, "gather"), axis=axis)
 
     def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`values[indices]` for 1-D `values`; negative indices count from the end."""
         values = self._t(values)
-        return tf.gather(values, _wrapped_indices(self._t(indices), tf.shape(values)[0], "gather_1d"), axis=0)
+        return tf.gather(values, _wrapped_indices(self, self._t(indices), values, 0, "gather_1d"), axis=0)
 
     def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
         """`values[component_indices]` for integer (tensor) indices, one per dimension; negative ones count from the end."""
         values = self._t(values)
-        sizes = tf.shape(values, out_type=tf.int64)
-        parts = [_wrapped_indices(self._t(i), sizes[d], "gather_by_component_indices") for d, i in enumerate(component_indices)]
+        parts = [_wrapped_indices(self, self._t(i), values, d, "gather_by_component_indices") for d, i in enumerate(component_indices)]
         shape = tf.shape(parts[0])
         for p in parts[1:]:
             shape = tf.broadcast_dynamic_shape(shape, tf.shape(p))
@@ -204,7 +195,7 @@ class IndexingMixin:
         Negative indices count from the end of their dimension.
         """
         values, indices = self._t(values), self._t(indices)
-        indices = _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[1:-1], "batched_gather_nd")
+        indices = _wrapped_indices(self, indices, values, slice(1, -1), "batched_gather_nd")
         batch = _batch_size(values.shape[0], indices.shape[0])
         if values.shape[0] == 1:
             return tf.gather_nd(values[0], _broadcast_batch(indices, batch))
@@ -213,12 +204,12 @@ class IndexingMixin:
     def gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(spatial..., channels)` at `(indices, ndims)` gives `(indices, channels)`; negative indices count from the end."""
         values, indices = self._t(values), self._t(indices)
-        return tf.gather_nd(values, _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[:-1], "gather_nd"))
+        return tf.gather_nd(values, _wrapped_indices(self, indices, values, slice(None, -1), "gather_nd"))
 
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`; batch 1 broadcasts, negative indices count from the end."""
         values, indices = self._t(values), self._t(indices)
-        indices = _wrapped_indices(indices, tf.shape(values, out_type=tf.int64)[1], "batched_gather_1d")
+        indices = _wrapped_indices(self, indices, values, 1, "batched_gather_1d")
         batch = _batch_size(values.shape[0], indices.shape[0])
         if values.shape[0] == 1:
             return tf.gather(values[0], _broadcast_batch(indices, batch))
@@ -237,7 +228,7 @@ class IndexingMixin:
         """
         base_grid, values = self._common((base_grid, values))
         indices = self._t(indices)
-        indices = tf.cast(_wrapped_indices(indices, tf.shape(base_grid, out_type=tf.int64)[1:-1], "scatter"), tf.int64)
+        indices = tf.cast(_wrapped_indices(self, indices, base_grid, slice(1, -1), "scatter"), tf.int64)
         batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
         base_grid = _broadcast_batch(base_grid, batch)
         indices = _broadcast_batch(indices, batch)
@@ -269,16 +260,13 @@ class IndexingMixin:
 
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
-        x, indices = self._t(x), tf.cast(self._t(indices), tf.int32)
+        x, indices = self._t(x), self._t(indices)
         if (x.dtype.is_integer or x.dtype == tf.bool) and x.dtype.size < 8:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
             x = tf.cast(x, tf.uint64 if x.dtype.is_unsigned else tf.int64)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "indexed_segment_sum")
-        length = x.shape[axis]
-        if _is_eager(indices) and length is not None and tf.size(indices) > 0:
-            low, high = int(tf.reduce_min(indices)), int(tf.reduce_max(indices))
-            if low < 0 or high >= max(length, 1):
-                raise IndexOutOfRangeError(f"indexed_segment_sum: segment starts must lie in [0, {length}), got {low}..{high}")
+        rules.check_indices(self, indices, x.shape[axis], "indexed_segment_sum", "segment start", negative=False)  # type: ignore[arg-type]
+        indices = tf.cast(indices, tf.int32)
         batch = _batch_size(x.shape[0], indices.shape[0])
         x, indices = _broadcast_batch(x, batch), _broadcast_batch(indices, batch)
         moved = tf.experimental.numpy.moveaxis(x, axis, 1)
@@ -320,8 +308,7 @@ class IndexingMixin:
         """
         x, repeats = self._t(x), self._t(repeats)
         axis = normalize_axis(axis, x.shape.rank, "repeat")
-        if _is_eager(repeats) and bool(tf.reduce_any(repeats < 0)):
-            raise ValueError(f"repeat: repeats must be 0 or more but got {repeats.numpy().tolist()}")
+        rules.check_nonnegative(self, repeats, "repeat", "repeats")  # type: ignore[arg-type]
         result = with_signed_bits(tf.repeat, x, repeats, axis=axis)
         if new_length is None:
             return result

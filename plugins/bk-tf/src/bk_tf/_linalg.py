@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from bk import combine_types, get_precision, normalize_axis, reraise_as
-from bk.rules import axes_tuple, compute_dtype, matrix_operand
+from bk.rules import axes_tuple, compute_dtype, einsum_subscripts, matrix_operand
 
 from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
 from ._framework import tf
@@ -188,8 +188,13 @@ class LinalgMixin(StandardLinalgKernels):
         return _any_dtype_product(lambda u, v: tf.tensordot(u, v, (list(axes_tuple(a_axes)), list(axes_tuple(b_axes)))), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
-        """Einstein summation in the common type of `tensors`."""
-        return _any_dtype_product(lambda *ts: tf.einsum(equation, *ts), *self._common(tensors))
+        """Einstein summation in the common type of `tensors`. TensorFlow takes no implicit output with `...`
+        axes: it is written out as NumPy reads it (`bk.rules.einsum_subscripts`), the `...` axes first."""
+        tensors = tuple(self._common(tensors))
+        if "..." in equation and "->" not in equation:
+            output = einsum_subscripts(equation, [t.shape.rank for t in tensors])[1]
+            equation += "->..." + "".join(c for c in output if c in equation)
+        return _any_dtype_product(lambda *ts: tf.einsum(equation, *ts), *tensors)
 
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` dense matrix or `tf.SparseTensor` times `(batch, cols)` vectors gives `(batch, rows)`."""

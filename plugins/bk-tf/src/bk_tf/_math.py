@@ -13,8 +13,17 @@ from typing import Any
 
 import numpy as np
 
-from bk import ArgumentTypeError, explain_failure, get_precision, normalize_axes, normalize_axis
-from bk.rules import ZERO_DIVISORS, accumulation_type, check_nonempty, comparison_constant, divide_integers, limit, spec_verdict
+from bk import explain_failure, get_precision, normalize_axes, normalize_axis
+from bk.rules import (
+    ZERO_DIVISORS,
+    accumulation_type,
+    check_dtypes,
+    check_nonempty,
+    comparison_constant,
+    divide_integers,
+    limit,
+    spec_verdict,
+)
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -30,34 +39,59 @@ INLINE: list[str] = []
 """The operators that map their errors inline (`Backend.unchecked_operations`): the hot path."""
 
 
-def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, **promotion: bool) -> Callable[..., Any]:
-    # The hot path: no checks before the call, errors mapped only once raised (the core does not wrap these).
+def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, kinds: bool = False, **promotion: bool) -> Callable[..., Any]:
+    """The operator `op`: `function` on the operands in their common type.
+
+    The hot path: no checks before the call, errors mapped only once raised (the core does not wrap
+    these). With `kinds`, the spec's kind rule is checked first (`bk.rules.check_dtypes`, cached per
+    dtype), for kernels TensorFlow would run, or only refuse when a graph runs, on dtypes the spec refuses.
+    """
+
     def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
         try:
             x, y = self._common((a, b), **promotion)
             return function(x, y)
         except CAUGHT as error:
-            if isinstance(error, OverflowError) and op in _COMPARISONS:  # a Python int beyond the integer tensor beside it
-                tensor = self._t(b if type(a) is int else a)
-                constant = comparison_constant(op, a, b, from_tf_dtype(tensor.dtype))
-                if constant is not None:  # compared by value, as NumPy 2: every element alike
-                    return tf.fill(tf.shape(tensor), constant)
-            if op in ZERO_DIVISORS and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
-                return divide_integers(self, function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
-            explain_failure(self, op, error, (a, b), {})
+            return _failed(self, op, function, promotion, error, a, b)
 
-    operation.__doc__ = doc
-    operation.__name__ = operation.__qualname__ = op
+    def checked(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        try:
+            x, y = self._common((a, b), **promotion)
+            check_dtypes(self, op, x, y)
+            return function(x, y)
+        except CAUGHT as error:
+            return _failed(self, op, function, promotion, error, a, b)
+
+    method = checked if kinds else operation
+    method.__doc__ = doc
+    method.__name__ = method.__qualname__ = op
     INLINE.append(op)
-    return operation
+    return method
+
+
+def _failed(self: Any, op: str, function: Callable[[Any, Any], Any], promotion: dict[str, bool], error: Exception, a: Any, b: Any) -> Any:
+    """The result or the bk error of a binary operator whose kernel raised `error`."""
+    if isinstance(error, OverflowError) and op in _COMPARISONS:  # a Python int beyond the integer tensor beside it
+        tensor = self._t(b if type(a) is int else a)
+        constant = comparison_constant(op, a, b, from_tf_dtype(tensor.dtype))
+        if constant is not None:  # compared by value, as NumPy 2: every element alike
+            return tf.fill(tf.shape(tensor), constant)
+    if op in ZERO_DIVISORS and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
+        return divide_integers(self, function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
+    explain_failure(self, op, error, (a, b), {})
 
 
 _COMPARISONS = ("equal", "not_equal", "greater_than", "greater_or_equal")
 
 
-def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False) -> Callable[..., Any]:
+def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False, kinds: str | None = None) -> Callable[..., Any]:
+    """A unary function; with `kinds` (the operation's name), the spec's kind rule is checked first
+    (`bk.rules.check_dtypes`), for kernels TensorFlow would run on dtypes the spec refuses."""
+
     def operation(self: Any, x: Tensor) -> Tensor:
         x = self._keep_ints(x) if keep_ints else self._floats(x)
+        if kinds is not None:
+            check_dtypes(self, kinds, x)
         try:
             return function(x)
         except tf.errors.OpError:
@@ -109,9 +143,7 @@ def _floor_divide(a: Any, b: Any) -> Any:
     """
     if a.dtype == tf.bool:
         return tf.math.floordiv(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
-    if not a.dtype.is_floating:
-        if a.dtype.is_complex:
-            raise ArgumentTypeError(f"complex values have no floor division (NumPy has none either), got {a.dtype.name}")
+    if not a.dtype.is_floating:  # integers (complex values: the spec refuses them, `floordiv`)
         return tf.math.floordiv(a, b)
     if a.dtype in (tf.float16, tf.bfloat16):  # no fmod kernel in half precision
         return tf.cast(_floor_divide(tf.cast(a, tf.float32), tf.cast(b, tf.float32)), a.dtype)
@@ -128,14 +160,13 @@ def _floor_divide(a: Any, b: Any) -> Any:
 def _shift(shift: Callable[[Any, Any], Any], left: bool) -> Callable[[Any, Any], Any]:
     """`shift` (`<<` or `>>`) as NumPy: booleans as int8; a count outside `[0, bits)` gives 0 (`>>` of a negative value: -1).
 
-    TensorFlow's kernels leave such counts to C, where the result is undefined.
+    TensorFlow's kernels leave such counts to C, where the result is undefined. Other dtypes: the spec
+    refuses them (`shift_bits_left`).
     """
 
     def apply(a: Any, b: Any) -> Any:
         if a.dtype == tf.bool:
             a, b = tf.cast(a, tf.int8), tf.cast(b, tf.int8)
-        elif not a.dtype.is_integer:
-            raise ArgumentTypeError(f"bit shifts need integers or booleans, not {a.dtype.name}")
         inside = b < a.dtype.size * 8 if a.dtype.is_unsigned else tf.logical_and(b >= 0, b < a.dtype.size * 8)
         shifted = shift(a, tf.where(inside, b, tf.zeros((), b.dtype)))
         zero = tf.zeros((), a.dtype)
@@ -274,15 +305,6 @@ def _erf(x: Any) -> Any:
     return tf.where(tf.math.is_inf(x), tf.sign(x), tf.math.erf(x)) if x.dtype.is_floating else tf.math.erf(x)
 
 
-
-def _real_sigmoid(x: Any) -> Any:
-    """`tf.math.sigmoid` of real values; complex values raise `ArgumentTypeError` (the spec of `sigmoid`)."""
-    if x.dtype.is_complex:
-        raise ArgumentTypeError(f"sigmoid: takes real values, not {x.dtype.name}")
-    return tf.math.sigmoid(x)
-
-
-
 def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
     """`result` of igamma/igammac with SciPy's limits at `a == 0`: `value` for `x > 0`, NaN for `x == 0`
     (TensorFlow gives NaN for `x > 0` and 0 or NaN at 0)."""
@@ -297,8 +319,6 @@ def _abs(x: Any) -> Any:
 def _sign(x: Any) -> Any:
     if x.dtype.is_unsigned:  # no kernel: 0 or 1
         return tf.cast(tf.not_equal(x, tf.zeros((), x.dtype)), x.dtype)
-    if x.dtype == tf.bool:
-        raise ArgumentTypeError("sign: booleans have no sign (NumPy has no loop for them); cast them to an integer type")
     return tf.math.sign(x)
 
 
@@ -351,7 +371,7 @@ class MathMixin:
         "mod", _integer_division(tf.math.floormod), "`dividend % divisor` with the sign of the divisor; integers % 0 give 0."
     )
     floordiv = _binary(
-        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0."
+        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0.", kinds=True
     )
     and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
     or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
@@ -360,11 +380,13 @@ class MathMixin:
         "shift_bits_left",
         _shift(tf.bitwise.left_shift, left=True),
         "`a << b` for integers (booleans as int8); counts outside `[0, bits)` give 0, as NumPy.",
+        kinds=True,
     )
     shift_bits_right = _binary(
         "shift_bits_right",
         _shift(tf.bitwise.right_shift, left=False),
         "`a >> b` for integers (arithmetic for signed ones, booleans as int8); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
+        kinds=True,
     )
 
     def invert(self, x: Tensor) -> Tensor:
@@ -420,15 +442,12 @@ class MathMixin:
         A Python int beyond the range of the integer tensor beside it wraps, as `numpy.where` converts it.
         """
         condition = self._t(condition)
-        if condition.dtype == tf.string:
-            raise ArgumentTypeError("where: the condition must be a boolean or numeric tensor, not strings")
-        if condition.dtype != tf.bool:
+        if condition.dtype != tf.bool:  # the spec's kinds (strings: ArgumentTypeError); bool conditions pay nothing
+            check_dtypes(self, "where", condition)  # type: ignore[arg-type]
             condition = tf.not_equal(condition, tf.zeros((), condition.dtype))
         if x is None and y is None:
             return tf.where(condition)
-        if x is None or y is None:
-            raise ValueError("where: needs both x and y, or neither (to get the indices of true elements)")
-        try:
+        try:  # only one of x and y: the spec's ValueError, explained once `_common` refuses None
             x, y = self._common((x, y))
         except OverflowError:
             dtype = to_tf_dtype(common_dtype(x, y))
@@ -452,7 +471,7 @@ class MathMixin:
     # ------------------------------------------------------------ unary functions
 
     abs = _unary(_abs, "Absolute value (magnitude for complex values).", keep_ints=True)
-    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
+    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True, kinds="sign")
     round = _unary(_keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
     ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
     floor = _unary(_keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", keep_ints=True)
@@ -460,7 +479,7 @@ class MathMixin:
     exp = _unary(tf.exp, "Natural exponential.")
     erf = _unary(_erf, "The error function (exactly -1 and 1 at the infinities).")
     softplus = _unary(tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
-    sigmoid = _unary(_real_sigmoid, "`1 / (1 + exp(-x))` of real values.")
+    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))` of real values.", kinds="sigmoid")
     log_gamma = _unary(tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats.")
     sin = _unary(tf.sin, "Sine.")
     arcsin = _unary(tf.asin, "Inverse sine.")

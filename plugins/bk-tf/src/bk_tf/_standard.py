@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bk import ArgumentTypeError
+from bk.rules import check_dtypes
 
 from ._framework import tf
 
@@ -36,8 +36,7 @@ class StandardMixin:
     def signbit(self: Any, x: Tensor) -> Tensor:
         """The sign bit of floats (also of -0.0 and NaN, read with `tf.bitcast`), `x < 0` for ints, false for bools."""
         x = self._std_tensor(x, "signbit")
-        if x.dtype.is_complex:
-            raise ArgumentTypeError(f"signbit: takes real numbers, not {x.dtype.name}")
+        check_dtypes(self, "signbit", x)  # the spec's kinds: tf.bitcast would read complex values too
         if x.dtype == tf.bool:
             return tf.zeros_like(x)
         if x.dtype.is_floating:

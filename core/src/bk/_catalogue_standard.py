@@ -24,6 +24,7 @@ from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
 from ._dtype import DType
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
+from ._kernels import check_dtypes
 from ._rules.indices import index_needs_cast
 from ._rules.reductions import accumulation_type
 from ._rules.weak import check_python_ints
@@ -97,7 +98,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         kind = self.dtype(x).kind
         if kind is complex:
             if not complex_ok:
-                raise ArgumentTypeError(f"{op}: takes real numbers, not {self.dtype(x)}; take real() or abs() first")
+                check_dtypes(self, op, x)  # the spec's error
             return self.to_complex(x)
         if kind in (bool, int, float):
             return self.to_float(x)
@@ -108,15 +109,14 @@ class StandardOpsMixin(DTypeQueriesMixin):
         check_tensor_argument(x1, op, "x1")
         check_tensor_argument(x2, op, "x2")
         x1, x2 = self.auto_cast(x1, x2, bool_to_int=True, int_to_float=True)
-        kind = self.dtype(x1).kind
-        if kind is not float:
-            raise ArgumentTypeError(f"{op}: takes real numbers, not {self.dtype(x1)}; take real() or abs() first")
+        if self.dtype(x1).kind is not float:
+            check_dtypes(self, op, x1, x2)  # the spec's error
         return x1, x2
 
     def _real_or_int(self: Any, x: Tensor, op: str) -> Tensor:
         x = self._std_tensor(x, op)
-        if self.dtype(x).kind not in (bool, int, float):
-            raise ArgumentTypeError(f"{op}: takes real numbers, not {self.dtype(x)}")
+        if self.dtype(x).kind is complex:
+            check_dtypes(self, op, x)  # the spec's error
         return x
 
     def _rank_at_least(self: Any, x: Tensor, rank: int, op: str, what: str) -> tuple[Any, ...]:

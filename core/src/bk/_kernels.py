@@ -136,13 +136,18 @@ def check_dtypes(backend: Backend, op: str, *operands: Any) -> None:
     the operation's spec, for hot kernels that check before they call their framework. The verdict is
     cached per (operation, tensor types and native dtypes), so a call costs one dict lookup; shapes are
     not looked at."""
-    key = (op, *[(type(o), o.dtype) for o in operands])  # the type first: dtypes of two frameworks never meet in __eq__
-    verdict = _DTYPE_VERDICTS.get(key, _UNKNOWN)
+    try:
+        key: Any = (op, *[(type(o), o.dtype) for o in operands])  # the type first: dtypes of two frameworks never meet in __eq__
+        verdict = _DTYPE_VERDICTS.get(key, _UNKNOWN)
+    except (AttributeError, TypeError):  # a tensor without a hashable native dtype: asked every time
+        key, verdict = None, _UNKNOWN
     if verdict is _UNKNOWN:
         from ._specs import ShapeDtype
 
         error = spec_verdict(None, op, tuple(ShapeDtype((), backend.dtype(o)) for o in operands), {})
-        verdict = _DTYPE_VERDICTS[key] = None if error is None else (type(error), str(error))
+        verdict = None if error is None else (type(error), str(error))
+        if key is not None:
+            _DTYPE_VERDICTS[key] = verdict
     if verdict is not None:
         raise verdict[0](verdict[1])
 

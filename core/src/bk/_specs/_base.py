@@ -234,7 +234,8 @@ def check_kinds(op: str, dtype: DType, kinds: frozenset[type], name: str = "x") 
     """Raises `ArgumentTypeError` when `dtype`'s kind is not among `kinds`."""
     if dtype.kind not in kinds:
         accepted = ", ".join(_KIND_NAMES[k] for k in (bool, int, float, complex) if k in kinds)
-        raise ArgumentTypeError(f"{op}: {name} of dtype {dtype.name} is not supported; {op} takes {accepted} values")
+        verb = "are" if " and " in name else "is"
+        raise ArgumentTypeError(f"{op}: {name} of dtype {dtype.name} {verb} not supported; {op} takes {accepted} values")
 
 
 def as_shape(value: Any, op: str, name: str = "shape") -> tuple[int, ...]:

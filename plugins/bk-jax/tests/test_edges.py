@@ -73,6 +73,46 @@ def test_out_of_range_indices_raise_eagerly_and_clamp_or_drop_under_jit(b: Backe
     assert np.asarray(scatter(values, b.as_tensor(np.array([7, -1])))).tolist() == [0.0, 1.0, 2.0, 3.0, 5.0]
 
 
+def test_index_vectors_and_segment_starts_are_checked_eagerly_and_left_to_jax_under_jit(b: Backend) -> None:
+    """`bk.rules.wrap_indices` and `check_indices` raise for concrete indices; tracers are only wrapped."""
+    x = b.as_tensor(np.arange(12.0, dtype=np.float32).reshape(2, 6))
+    starts = b.as_tensor(np.array([[0, 2, 4], [1, 3, 5]]))
+    segments = b.jit_compile(lambda v, i: b.indexed_segment_sum(v, i, 1))
+    expected_sums = [[1.0, 5.0, 9.0], [15.0, 19.0, 11.0]]
+    assert np.asarray(b.indexed_segment_sum(x, starts, 1)).tolist() == np.asarray(segments(x, starts)).tolist() == expected_sums
+    for bad in (6, -1):  # segment starts lie in [0, n): no counting from the end
+        with pytest.raises(bk.IndexOutOfRangeError, match=f"^indexed_segment_sum: segment start {bad} "):
+            b.indexed_segment_sum(x, b.as_tensor(np.array([[0, bad]])), 1)
+    grid = b.as_tensor(np.arange(12.0, dtype=np.float32).reshape(1, 3, 4, 1))
+    indices = b.as_tensor(np.array([[[0, -1], [-3, 2]]]))  # each component counts from the end of its own dimension
+    gather_nd = b.jit_compile(b.batched_gather_nd)
+    assert np.asarray(b.batched_gather_nd(grid, indices)).tolist() == [[[3.0], [2.0]]]
+    assert np.asarray(gather_nd(grid, indices)).tolist() == [[[3.0], [2.0]]]
+    ones = b.as_tensor(np.ones((1, 2, 1), np.float32))
+    scatter = b.jit_compile(lambda g, i, v: b.scatter(g, i, v, "add"))
+    expected_grid = [[0.0, 1.0, 3.0, 4.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+    assert np.asarray(b.scatter(grid, indices, ones, "add"))[0, ..., 0].tolist() == expected_grid
+    assert np.asarray(scatter(grid, indices, ones))[0, ..., 0].tolist() == expected_grid
+    outside = b.as_tensor(np.array([[[0, 4], [1, 1]]]))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^scatter: index 4 "):
+        b.scatter(grid, outside, ones, "add")
+    with pytest.raises(bk.IndexOutOfRangeError, match="^batched_gather_nd: index 4 "):
+        b.batched_gather_nd(grid, outside)
+    dropped = np.asarray(scatter(grid, outside, ones))[0, ..., 0]  # under jit JAX drops the update outside
+    assert dropped.tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 6.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+
+
+
+def test_index_checks_of_32_bit_indices_leave_x64_off(b: Backend, x64_off: Any) -> None:
+    grid = b.as_tensor(np.arange(12.0, dtype=np.float32).reshape(1, 3, 4, 1))
+    indices = b.as_tensor(np.array([[[2, -1]]], np.int32))
+    assert np.asarray(b.scatter(grid, indices, b.as_tensor(np.ones((1, 1, 1), np.float32)), "add"))[0, 2, 3, 0] == 12.0
+    assert np.asarray(b.batched_gather_nd(grid, indices)).tolist() == [[[11.0]]]
+    assert np.asarray(b.batch_gather(grid[0], [-1])).shape == (1, 4, 1)
+    assert b.numpy(b.sparse_coo_tensor(np.array([[0, 1]], np.int32), np.ones(1, np.float32), (2, 2))).toarray().tolist() == [[0, 1], [0, 0]]
+    assert not x64_off.config.jax_enable_x64  # checked one component at a time: no int64 bounds
+
+
 def test_python_ints_are_int64_by_the_x64_rule(b: Backend) -> None:
     assert b.as_tensor(3).dtype == jnp.int64 and b.as_tensor([1, 2]).dtype == jnp.int64
     assert jax.config.jax_enable_x64  # switched on by the request for int64 (README: 64-bit types)

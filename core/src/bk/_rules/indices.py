@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
-from .._dtype import DType
+from .._dtype import DType, to_numpy_dtype
 from .._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError
 from .reductions import check_nonempty
 
@@ -84,13 +84,18 @@ def index_needs_cast(dtype: DType, size: int | None, op: str, name: str = "indic
 # ---------------------------------------------------------------- indices in range
 
 
+_HOST_CHECK: Final = 1 << 16
+"""Indices of up to this many elements are checked on the host (one copy, no reductions); more are
+reduced on their device (`min` and `max`: only the extremes come to the host)."""
+
+
 def check_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str = "index", negative: bool = True) -> None:
     """Raises `IndexOutOfRangeError` for an integer index outside its dimension, as NumPy's indexing.
 
-    A composite of catalogue operations (`greater_than`, `greater_or_equal`, `or_`, `any`): only one
-    bool comes to the host unless an index is outside. Checked where the data is available; inside
-    `jit_compile` (tracers, graph nodes) nothing is checked, and the framework does what it does
-    with an index outside (JAX clamps `gather` and drops `scatter`).
+    Checked where the data is available; inside `jit_compile` (tracers, graph nodes) nothing is
+    checked, and the framework does what it does with an index outside (JAX clamps `gather` and
+    drops `scatter`). Small indices are checked on the host (one copy); large ones by their `min`
+    and `max` on their device, so only the extremes come to the host.
 
     Args:
         backend: The backend of `indices`.
@@ -102,23 +107,36 @@ def check_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int],
         negative: Whether negative indices count from the end (valid range `[-n, n)`); False for
             `[0, n)` (the segment starts of `indexed_segment_sum`).
     """
+    _smallest(backend, indices, sizes, op, what, negative)
+
+
+def _smallest(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str, negative: bool) -> tuple[Any, np.ndarray | None]:
+    """`check_indices`; returns the smallest index (per dimension for index vectors) and the indices on
+    the host where they were copied there, or `(None, None)` where the data is not available or there
+    is none."""
     shape: tuple[Any, ...] = tuple(backend.staticshape(indices))
     if None in shape or not math.prod(shape) or not backend.is_available(indices):
-        return
-    if isinstance(sizes, (int, np.integer)):
-        low: Any = -int(sizes) if negative else 0
-        high: Any = int(sizes)
+        return None, None
+    vector = not isinstance(sizes, (int, np.integer))
+    limits = np.asarray(tuple(sizes) if vector else int(sizes), np.int64)  # type: ignore[arg-type]
+    axes = tuple(range(len(shape) - 1)) if vector else None
+    host = None
+    if isinstance(indices, np.ndarray) or math.prod(shape) <= _HOST_CHECK or not (backend.supports("min") and backend.supports("max")):
+        host = np.asarray(backend.numpy(indices))
+        low, high = host.min(axis=axes), host.max(axis=axes)
     else:
-        bounds = np.asarray(tuple(sizes), np.int64)
-        low, high = _like(backend, -bounds if negative else np.zeros_like(bounds), indices), _like(backend, bounds, indices)
-    outside = backend.or_(backend.greater_than(low, indices), backend.greater_or_equal(indices, high))
-    if not bool(backend.numpy(backend.any(outside))):
-        return
-    host = np.asarray(backend.numpy(indices))
-    limits = np.broadcast_to(np.asarray(sizes, np.int64), host.shape)
-    bad = (host < (-limits if negative else 0)) | (host >= limits)
-    where = tuple(int(i) for i in np.argwhere(bad)[0])
-    size, value = int(limits[where]), int(host[where])
+        low = np.asarray(backend.numpy(backend.min(indices, axes)))
+        high = np.asarray(backend.numpy(backend.max(indices, axes)))
+    if not vector:  # Python ints compare fastest
+        low, high, size = int(low), int(high), int(sizes)  # type: ignore[arg-type]
+        if low >= (-size if negative else 0) and high < size:
+            return low, host
+    elif np.all(low >= (-limits if negative else 0)) and np.all(high < limits):
+        return low, host
+    host = np.asarray(backend.numpy(indices)) if host is None else host
+    bounds = np.broadcast_to(limits, host.shape)
+    where = tuple(int(i) for i in np.argwhere((host < (-bounds if negative else 0)) | (host >= bounds))[0])
+    size, value = int(bounds[where]), int(host[where])
     valid = f"-{size}..{size - 1}" if negative else f"0..{size - 1}"
     raise IndexOutOfRangeError(f"{op}: {what} {value} is out of range for a dimension of size {size} (valid: {valid})")
 
@@ -127,8 +145,10 @@ def wrap_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], 
     """Integer `indices` into dimensions of `sizes` with negative ones counted from the end, as NumPy.
 
     Checks them first (`check_indices`: `IndexOutOfRangeError` for one outside `[-n, n)` where the
-    data is available). Returns `indices` itself when none is negative (known from the data), else
-    `where(indices < 0, indices + n, indices)`, in int64 where the indices' dtype cannot hold `n`.
+    data is available). Returns `indices` itself when the data shows no negative one, else
+    `where(indices < 0, indices + n, indices)` in the indices' dtype (int64 where that cannot hold
+    `n`); bounds of index vectors are built in that dtype too, so a backend with 64-bit types
+    switched off (JAX) keeps them off.
 
     Args:
         backend: The backend of `indices`.
@@ -138,21 +158,24 @@ def wrap_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], 
         op: The operation, for the message.
         what: What an index is called in the message.
     """
-    check_indices(backend, indices, sizes, op, what)
+    low, host = _smallest(backend, indices, sizes, op, what, True)
     dtype = backend.dtype(indices)
-    if not dtype.signed:
+    if not dtype.signed or (low is not None and np.all(low >= 0)):
         return indices
     shape: tuple[Any, ...] = tuple(backend.staticshape(indices))
     if None not in shape and not math.prod(shape):
         return indices
-    largest = int(sizes) if isinstance(sizes, (int, np.integer)) else max(sizes, default=0)
+    vector = not isinstance(sizes, (int, np.integer))
+    largest = max(tuple(sizes), default=0) if vector else int(sizes)  # type: ignore[arg-type]
     if largest > (1 << (dtype.bits - 1)) - 1:
-        indices = backend.cast(indices, _INT64)
-    if backend.is_available(indices) and _extreme(backend, indices, "min") >= 0:
-        return indices
-    high = int(sizes) if isinstance(sizes, (int, np.integer)) else _like(backend, np.asarray(tuple(sizes), np.int64), indices)
-    wrapped = backend.add(indices, high)
-    return backend.where(backend.greater_than(0, indices), backend.cast(wrapped, backend.dtype(indices)), indices)
+        dtype = _INT64
+    limits = np.asarray(tuple(sizes) if vector else int(sizes), to_numpy_dtype(dtype))  # type: ignore[arg-type]
+    if host is not None:  # small indices, on the host already: wrapped there, one copy back
+        return _like(backend, np.where(host < 0, host + limits, host).astype(to_numpy_dtype(dtype), copy=False), indices)
+    if dtype != backend.dtype(indices):
+        indices = backend.cast(indices, dtype)
+    high = _like(backend, limits, indices) if vector else int(sizes)  # type: ignore[arg-type]
+    return backend.where(backend.greater_than(0, indices), backend.cast(backend.add(indices, high), dtype), indices)
 
 
 def check_nonnegative(backend: Backend, x: Tensor, op: str, what: str) -> None:

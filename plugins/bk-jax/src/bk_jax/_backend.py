@@ -18,7 +18,7 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, check_tensor_argument, from_numpy_dtype, get_precision
-from bk.rules import PYTHON_NUMBERS, int_range, is_python_number, only_python_numbers
+from bk.rules import PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
@@ -42,16 +42,15 @@ _NARROW: Final = {
 }
 
 
-def _scalar_for(x: bool | int | float | complex, target: np.dtype, dtype: DType) -> Any:
+def _scalar_for(x: bool | int | float | complex, target: np.dtype) -> Any:
     """The Python number `x` as a value JAX converts to `target` without wrapping around.
 
     Raises:
-        OverflowError: for an int outside the range of an integer `target`, as NumPy 2 (NEP 50).
+        OverflowError: for an int outside the range of an integer `target` (the dtype JAX holds: int32
+            where x64 is off), as NumPy 2 (NEP 50; `bk.rules.check_python_ints`).
     """
-    if target.kind in "iu" and type(x) is int:
-        low, high = int_range(from_numpy_dtype(target))  # the dtype JAX holds (int32 where x64 is off)
-        if not low <= x <= high:
-            raise OverflowError(f"Python integer {x} out of bounds for {dtype}")
+    if target.kind in "iu":
+        check_python_ints(from_numpy_dtype(target), (x,))
     if type(x) is complex and target.kind != "c":
         return bool(x) if target.kind == "b" else x.real
     return x
@@ -272,7 +271,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         if isinstance(x, JAXSparse):
             return self._sparse_cast(x, dtype)
         if type(x) in PYTHON_NUMBERS:
-            return self._place(jnp.asarray(_scalar_for(x, target, dtype), target))
+            return self._place(jnp.asarray(_scalar_for(x, target), target))
         x = x if isinstance(x, jax.Array) else self._place(self._convert_external(x))
         if x.dtype == target:
             return x

@@ -10,40 +10,30 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from bk import DType, IndexOutOfRangeError, normalize_axis, rules
+from bk import DType, normalize_axis, rules
 
 Tensor = Any
 
 _INT64: Final = DType(int, 64)
 
 
-def _concrete(x: Any) -> bool:
-    return not isinstance(x, jax.core.Tracer)
+def _index_array(backend: Any, indices: Any, sizes: int | Sequence[int], op: str) -> Any:
+    """Integer `indices` into dimensions of `sizes` (an int, or one size per entry of the last axis),
+    negative ones counted from the end: `bk.rules.wrap_indices`, which raises `bk.IndexOutOfRangeError`
+    for concrete indices outside `[-n, n)`. Tracers (inside `jit_compile` or `vectorized_call`) are only
+    wrapped: JAX clamps (gather) or drops (scatter) those still outside. Empty float indices (`[]`, which
+    the spec lets through) become int32."""
+    indices = backend._t(indices)
+    if indices.dtype.kind not in "iu":
+        indices = indices.astype(np.int32)
+    return rules.wrap_indices(backend, indices, sizes, op)
 
 
-def _index_array(indices: Any, size: int, op: str, what: str = "index") -> Any:
-    """Integer `indices` into a dimension of `size`, negative ones counted from the end (as NumPy).
-
-    Concrete indices are checked: one outside `[-size, size)` raises `bk.IndexOutOfRangeError`.
-    Tracers (inside `jit_compile` or `vectorized_call`) cannot raise on their values: negative
-    ones are wrapped, and JAX clamps (gather) or drops (scatter) those still outside.
-    """
-    if isinstance(indices, jax.core.Tracer):
-        return jnp.where(indices < 0, indices + size, indices)
-    host = np.asarray(indices)
-    if host.dtype.kind not in "iu":  # empty float indices (`[]`): the spec refuses other kinds
-        host = host.astype(np.int32)
-    if host.size and (host.min() < -size or host.max() >= size):
-        bad = host[(host < -size) | (host >= size)].reshape(-1)[0]
-        raise IndexOutOfRangeError(f"{op}: {what} {bad} is out of range for a dimension of size {size}")
-    if host.size and host.min() < 0:
-        return jnp.asarray(np.where(host < 0, host + size, host))
-    return indices if isinstance(indices, jax.Array) and indices.dtype == host.dtype else jnp.asarray(host)
-
-
-def _index_vectors(indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
-    """The components of `(..., len(sizes))` index vectors, each checked by `_index_array` against its size."""
-    return [_index_array(indices[..., i], size, op, f"index (component {i})") for i, size in enumerate(sizes)]
+def _index_vectors(backend: Any, indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
+    """The components of `(..., len(sizes))` index vectors, each checked and wrapped by `_index_array`
+    against its size (one int per component: a tuple of sizes becomes int64 bounds, which would switch x64 on)."""
+    indices = backend._t(indices)
+    return [_index_array(backend, indices[..., i], size, op) for i, size in enumerate(sizes)]
 
 
 def _combined_batch(*sizes: int) -> int:
@@ -139,12 +129,7 @@ class IndexingMixin:
         if x.dtype.kind in "biu" and x.dtype.itemsize < 8:  # sums widen as `sum` does: bool and signed to int64, unsigned to uint64
             x = x.astype(jnp.uint64 if x.dtype.kind == "u" else jnp.int64)
         axis = normalize_axis(axis, x.ndim, "indexed_segment_sum")
-        if _concrete(indices) and indices.size:
-            host = np.asarray(indices)
-            if host.min() < 0 or host.max() >= x.shape[axis]:
-                raise IndexOutOfRangeError(
-                    f"indexed_segment_sum: segment starts must lie in [0, {x.shape[axis]}), got {host.min()}..{host.max()}"
-                )
+        rules.check_indices(self, indices, x.shape[axis], "indexed_segment_sum", what="segment start", negative=False)  # type: ignore[arg-type]
         batch = _combined_batch(x.shape[0], indices.shape[0])
         return _batched_reduceat(x, indices.astype(np.int32), axis, batch)
 
@@ -157,13 +142,13 @@ class IndexingMixin:
             bk.IndexOutOfRangeError: for an index outside `[-n, n)` (eagerly; under jit JAX clamps it).
         """
         values = self._t(values)
-        indices = _index_array(self._t(indices), values.shape[axis], "gather")
+        indices = _index_array(self, indices, values.shape[axis], "gather")
         return jnp.take(values, indices, axis=axis, mode="clip")
 
     def gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`values[indices]` for 1-D `values`; negative indices count from the end (also inside `vectorized_call`)."""
         values = self._t(values)
-        indices = _index_array(self._t(indices), values.shape[0], "gather_1d")
+        indices = _index_array(self, indices, values.shape[0], "gather_1d")
         return jnp.take(values, indices, axis=0, mode="clip")
 
     def unravel_index(self, flat_index: Tensor, shape: Sequence[int]) -> Tensor:
@@ -174,7 +159,7 @@ class IndexingMixin:
         """`tensor[slices]`: slices (negative steps too), ints and integer tensors, `None` and `...`.
 
         Raises:
-            bk.IndexOutOfRangeError: for an int or a concrete index outside its dimension.
+            bk.IndexOutOfRangeError: for an int or a concrete index outside its dimension (the spec checks ints).
         """
         tensor = self._t(tensor)
         slices = slices if isinstance(slices, tuple) else (slices,)
@@ -189,8 +174,10 @@ class IndexingMixin:
                 dim += 1
             elif getattr(item, "dtype", None) == np.bool_ or isinstance(item, bool):
                 dim += max(np.ndim(item), 1)  # a mask: JAX checks its shape
+            elif type(item) is int:  # the spec checked it; JAX counts a negative one from the end
+                dim += 1
             else:
-                item = _index_array(item if isinstance(item, (jax.Array, np.ndarray)) else np.asarray(item), tensor.shape[dim], "multi_slice")
+                item = _index_array(self, item, tensor.shape[dim], "multi_slice")
                 dim += 1
             checked.append(item)
         return tensor[tuple(checked)]
@@ -201,7 +188,7 @@ class IndexingMixin:
         batch = _combined_batch(values.shape[0], indices.shape[0])
         batch_index = jnp.arange(batch) if values.shape[0] > 1 else jnp.zeros(batch, np.int32)
         batch_index = batch_index.reshape((batch,) + (1,) * (indices.ndim - 2))
-        return values[(batch_index, *_index_vectors(indices, values.shape[1:-1], "batched_gather_nd"))]
+        return values[(batch_index, *_index_vectors(self, indices, values.shape[1:-1], "batched_gather_nd"))]
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """Batched scatter into a new array (JAX arrays are immutable); batch, update and channel sizes of 1 broadcast.
@@ -214,7 +201,7 @@ class IndexingMixin:
         spatial = base_grid.shape[1:-1]
         batch = _combined_batch(base_grid.shape[0], indices.shape[0], values.shape[0])
         grid = jnp.broadcast_to(base_grid, (batch, *base_grid.shape[1:]))
-        where = (jnp.arange(batch).reshape(batch, 1), *_index_vectors(indices, spatial, "scatter"))
+        where = (jnp.arange(batch).reshape(batch, 1), *_index_vectors(self, indices, spatial, "scatter"))
         source = jnp.broadcast_to(values, (batch, indices.shape[1], base_grid.shape[-1]))
         at = grid.at[where]
         result = {"update": at.set, "add": at.add, "max": at.max, "min": at.min}[mode](source)

@@ -13,7 +13,6 @@ from jax.experimental.sparse import JAXSparse
 
 from bk import (
     DType,
-    ShapeMismatchError,
     combine_types,
     get_precision,
     normalize_axes,
@@ -259,14 +258,10 @@ class LinalgMixin(StandardLinalgKernels):
 
     def conv(self, value: Tensor, kernel: Tensor, zero_padding: bool = True) -> Tensor:
         """Cross-correlation with `lax.conv_general_dilated`, any number of spatial dimensions; 'same'
-        output is centred like SciPy. One kernel per batch entry runs as a grouped convolution.
-
-        Raises:
-            bk.ShapeMismatchError: for values without a spatial dimension (the spec takes them).
+        output is centred like SciPy. One kernel per batch entry runs as a grouped convolution; without
+        a spatial dimension it is a product over the channels (the spec checks the shapes).
         """
         value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)  # type: ignore[attr-defined]
-        if value.ndim < 3:
-            raise ShapeMismatchError(f"conv: needs (batch, in, spatial...) values with a spatial dimension, got {value.shape}")
         spatial = kernel.shape[3:]
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:

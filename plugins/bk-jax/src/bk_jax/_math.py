@@ -14,12 +14,20 @@ import numpy as np
 
 from bk import (
     DType,
-    IndexOutOfRangeError,
     explain_failure,
     from_numpy_dtype,
     normalize_axes,
 )
-from bk.rules import check_dtypes, comparison_constant, divide_integers, is_python_number, numpy_accumulation_type
+from bk.rules import (
+    check_dtypes,
+    check_integer_power,
+    check_nonnegative,
+    comparison_constant,
+    divide_integers,
+    is_python_number,
+    numpy_accumulation_type,
+    wrap_indices,
+)
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -90,8 +98,7 @@ class MathMixin:
         x = self._t(x)
         if not isinstance(repeats, int):
             repeats = self._t(repeats)
-            if _concrete(repeats) and bool(np.any(np.asarray(repeats) < 0)):  # the data: the spec sees no values
-                raise ValueError("repeats must be 0 or more")
+            check_nonnegative(self, repeats, "repeat", "repeats")  # type: ignore[arg-type]  # the data: the spec sees no values
         return jnp.repeat(x, repeats, axis=axis, total_repeat_length=new_length)
 
     def pad(self, value: Tensor, pad_width: Sequence[Sequence[int]], mode: str = "constant", constant_values: Any = 0) -> Tensor:
@@ -116,11 +123,11 @@ class MathMixin:
     def batch_gather(self, tensor: Tensor, batches: Any) -> Tensor:
         """The entries `batches` (an int or a list of ints) of the first dimension."""
         tensor = self._t(tensor)
-        indices = np.asarray([batches] if isinstance(batches, int) else list(batches), np.int64).reshape(-1)
-        size = tensor.shape[0]
-        if np.any((indices < -size) | (indices >= size)):
-            raise IndexOutOfRangeError(f"batch_gather: batches {indices.tolist()} out of range for a first dimension of size {size}")
-        return jnp.take(tensor, jnp.asarray(indices % max(size, 1), np.int32), axis=0)
+        entries = np.asarray([batches] if isinstance(batches, int) else list(batches), np.int64).reshape(-1)
+        if not entries.size or (entries.min() >= -(2**31) and entries.max() < 2**31):  # int32: int64 would switch x64 on
+            entries = entries.astype(np.int32)
+        indices = wrap_indices(self, self._t(entries), tensor.shape[0], "batch_gather", "batch")  # type: ignore[arg-type]
+        return jnp.take(tensor, indices, axis=0)
 
     # ------------------------------------------------------------ elementwise maths
 
@@ -362,12 +369,11 @@ class MathMixin:
         only for exponents below 64), bools compute as int8 (NumPy's type).
 
         Raises:
-            ValueError: for integers to negative integer powers (concrete exponents), as in NumPy.
+            ValueError: for integers to negative integer powers (concrete exponents), as in NumPy (`bk.rules.check_integer_power`).
         """
         base, exp = _bool_as_int8(*self._operands(base, exp))
         if base.dtype.kind in "iu":
-            if _concrete(exp) and exp.dtype.kind == "i" and bool(np.any(np.asarray(exp) < 0)):
-                raise ValueError("integers to negative integer powers are not allowed; use floats")
+            check_integer_power(self, exp)  # type: ignore[arg-type]
             return _integer_power(base, exp)
         return base**exp
 
@@ -611,11 +617,6 @@ def _reduce_axes(axis: Any, ndim: int, op: str) -> Any:
     if axis is None or (type(axis) is int and -ndim <= axis < ndim):
         return axis
     return normalize_axes(axis, ndim, op)
-
-
-def _concrete(x: Any) -> bool:
-    """Whether `x` is an array with known values (not a tracer), so that checks on its values can run."""
-    return not isinstance(x, jax.core.Tracer)
 
 
 def _contains_arrays(values: Sequence[Any]) -> bool:

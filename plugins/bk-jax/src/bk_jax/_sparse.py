@@ -24,7 +24,7 @@ import numpy as np
 from jax.experimental import sparse as jsparse
 from jax.experimental.sparse import JAXSparse
 
-from bk import IndexOutOfRangeError
+from bk.rules import check_indices
 
 Tensor = Any
 
@@ -246,22 +246,20 @@ class SparseMixin:
 
     # ------------------------------------------------------------ constructors
 
-    def _indices(self, indices: Tensor, limits: Sequence[int] | None = None, op: str = "", what: str = "index") -> Tensor:
-        """`indices` as int32; with `limits`, concrete indices are checked: component `i` (the last
-        axis) must lie in `[0, limits[i]]` (pointers) or `[0, limits[i])` (indices).
+    def _indices(self, indices: Tensor, limits: int | Sequence[int], op: str, what: str = "index") -> Tensor:
+        """`indices` as int32, checked where concrete (`bk.rules.check_indices`): component `i` (the last
+        axis) must lie in `[0, limits[i])`; pointers pass `nnz + 1` (they lie in `[0, nnz]`). Checked one
+        component at a time: a tuple of limits becomes int64 bounds, which would switch x64 on.
 
         Raises:
             bk.IndexOutOfRangeError: for an index outside (SciPy would read or write out of bounds).
         """
         indices = self._t(indices)
-        if limits is not None and not isinstance(indices, jax.core.Tracer) and indices.size:
-            host = np.asarray(indices).reshape(-1, len(limits))
-            closed = what == "pointer"
+        if isinstance(limits, int):
+            check_indices(self, indices, limits, op, what, negative=False)  # type: ignore[arg-type]
+        else:
             for i, limit in enumerate(limits):
-                low, high = int(host[:, i].min()), int(host[:, i].max())
-                if low < 0 or high > limit or (high == limit and not closed):
-                    bad = low if low < 0 else high
-                    raise IndexOutOfRangeError(f"{op}: {what} {bad} is out of range for a dimension of size {limit}")
+                check_indices(self, indices[..., i], limit, op, what, negative=False)  # type: ignore[arg-type]
         return indices if indices.dtype == np.int32 else indices.astype(np.int32)
 
     def sparse_coo_tensor(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:
@@ -278,23 +276,23 @@ class SparseMixin:
     def csr_matrix(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `BCSR` matrix."""
         values = self._t(values)
-        columns = self._indices(column_indices, (int(shape[1]),), "csr_matrix")
-        pointers = self._indices(row_pointers, (int(values.shape[0]),), "csr_matrix", "pointer")
+        columns = self._indices(column_indices, int(shape[1]), "csr_matrix")
+        pointers = self._indices(row_pointers, int(values.shape[0]) + 1, "csr_matrix", "pointer")
         return jsparse.BCSR((values, columns, pointers), shape=tuple(int(s) for s in shape))
 
     def csr_matrix_batched(self, column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `BCSR` of shape `(batch, rows, cols, channels)` from `(batch, nnz, channels)` values (one batch, one dense dimension)."""
         values = self._t(values)
-        columns = self._indices(column_indices, (int(shape[1]),), "csr_matrix_batched")
-        parts = (values, columns, self._indices(row_pointers, (int(values.shape[1]),), "csr_matrix_batched", "pointer"))
+        columns = self._indices(column_indices, int(shape[1]), "csr_matrix_batched")
+        parts = (values, columns, self._indices(row_pointers, int(values.shape[1]) + 1, "csr_matrix_batched", "pointer"))
         full = (int(values.shape[0]), *(int(s) for s in shape), *(int(s) for s in values.shape[2:]))
         return jsparse.BCSR(parts, shape=full)
 
     def csc_matrix(self, column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: tuple[int, int]) -> Tensor:
         """A `jax.experimental.sparse.CSC` matrix (2-D; JAX has no batched CSC)."""
         values = self._t(values)
-        rows = self._indices(row_indices, (int(shape[0]),), "csc_matrix")
-        pointers = self._indices(column_pointers, (int(values.shape[0]),), "csc_matrix", "pointer")
+        rows = self._indices(row_indices, int(shape[0]), "csc_matrix")
+        pointers = self._indices(column_pointers, int(values.shape[0]) + 1, "csc_matrix", "pointer")
         return jsparse.CSC((values, rows, pointers), shape=tuple(int(s) for s in shape))
 
     # ------------------------------------------------------------ conversion

@@ -11,7 +11,7 @@ from typing import Any
 
 import jax.numpy as jnp
 
-from bk import DType, ShapeMismatchError, normalize_axes
+from bk import DType, normalize_axes
 from bk.rules import accumulation_type, check_dtypes
 
 from ._indexing import _index_array
@@ -21,10 +21,6 @@ __all__ = ["StandardMixin"]
 Tensor = Any
 
 
-def _broadcastable(a: Sequence[int], b: Sequence[int]) -> bool:
-    return all(x == y or 1 in (x, y) for x, y in zip(reversed(a), reversed(b), strict=False))
-
-
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
@@ -32,13 +28,8 @@ class StandardMixin:
         return function(self._inexact_operand(x, op))
 
     def _standard_binary(self: Any, function: Callable[[Any, Any], Any], x1: Tensor, x2: Tensor, op: str) -> Tensor:
-        a, b = self._inexact_pair(x1, x2, op)
-        try:
-            return function(a, b)
-        except (ValueError, TypeError) as error:  # JAX reports shapes that do not broadcast as a TypeError
-            if not _broadcastable(a.shape, b.shape):
-                raise ShapeMismatchError(f"{op}: shapes {tuple(a.shape)} and {tuple(b.shape)} do not broadcast") from error
-            raise
+        """`function` in the common float type; shapes that do not broadcast fail in JAX and the core explains it (the spec)."""
+        return function(*self._inexact_pair(x1, x2, op))
 
     def log1p(self, x: Tensor) -> Tensor:
         """`jax.numpy.log1p`; bools and ints give the default float."""
@@ -110,7 +101,7 @@ class StandardMixin:
         x, indices = self._std_tensor(x, "take_along_axis"), self._std_tensor(indices, "take_along_axis", "indices")
         if not jnp.issubdtype(indices.dtype, jnp.integer):  # empty float indices (`[]`): the generic casts them
             return super().take_along_axis(x, indices, axis)
-        indices = _index_array(indices, x.shape[axis], "take_along_axis")
+        indices = _index_array(self, indices, x.shape[axis], "take_along_axis")
         return jnp.take_along_axis(x, indices, axis, mode="clip")
 
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:

@@ -315,3 +315,65 @@ def test_nonnegative_counts(richer):
     rules.check_nonnegative(richer, np.array([7], np.uint8), "repeat", "repeats")
     with pytest.raises(ValueError, match=r"^repeat: repeats must be 0 or more, got -3$"):
         rules.check_nonnegative(richer, np.array([1, -3, -1]), "repeat", "repeats")
+
+
+# ---------------------------------------------------------------- NumPy's advanced indexing
+
+
+_KEYS = [
+    (np.array([1, -2]),),
+    (slice(None), np.array([[2], [0]]), np.array([1, 0])),
+    (0, slice(None), np.array([1, 0])),  # an int apart from the array: the broadcast axes go first
+    (slice(None), np.array([1, 0]), 0),
+    (np.array([1, 0]), None, np.array([1, 0])),
+    (None, 0, slice(None), np.array([3, 1])),
+    (Ellipsis, np.array([4, 0])),
+    (slice(None), np.array([True, False, True])),
+    (1, np.array([True, False, True]), slice(None, None, -1)),
+    (slice(1, None), np.zeros((0,), np.int64)),
+    (Ellipsis, np.ones((4, 5), bool)),
+]
+
+
+def _basic(x, key):
+    assert all(isinstance(k, slice) for k in key)  # the composite hands the framework slices only
+    return x[key]
+
+
+@pytest.mark.parametrize("key", _KEYS, ids=range(len(_KEYS)))
+def test_advanced_index_is_numpys(richer, key):
+    x = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+
+    class Indexing(type(richer)):  # type: ignore[misc]
+        def transpose(self, tensor, axes):
+            return np.transpose(tensor, axes)
+
+        def expand_dims(self, value, axis=0, number=1):
+            return np.expand_dims(value, axis)
+
+        def gather(self, values, indices, axis):
+            return np.take(values, indices, axis=axis)
+
+    np.testing.assert_array_equal(rules.advanced_index(Indexing(), x, key, _basic), x[key])
+
+
+def test_advanced_index_errors(richer):
+    x = np.zeros((2, 3))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: index 3 is out of range for a dimension of size 3"):
+        rules.advanced_index(richer, x, (slice(None), np.array([0, 3])), _basic)
+    with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: a mask of shape"):
+        rules.advanced_index(richer, x, (np.array([True, False, True]),), _basic)
+    with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: too many indices"):
+        rules.advanced_index(richer, x, (0, 0, np.array([0])), _basic)
+    with pytest.raises(bk.ArgumentTypeError, match="^multi_slice: indices must be"):
+        rules.advanced_index(richer, x, (np.array([0.5]),), _basic)
+
+
+def test_array_key_layout():
+    i = np.array([0])
+    assert rules.array_key_layout((slice(None), 0)) == (0, True)
+    assert rules.array_key_layout((i, 0, slice(None))) == (1, True)
+    assert rules.array_key_layout((0, slice(None), i)) == (1, False)
+    assert rules.array_key_layout((i, None, i)) == (2, False)
+    assert rules.array_key_layout((Ellipsis, i, i)) == (2, True)
+    assert not rules.is_array_index(np.array(3)) and rules.is_array_index(np.array(True)) and not rules.is_array_index(5)

@@ -457,11 +457,19 @@ def test_tile_repeat_pad():
 
 def test_slicing_matches_numpy():
     array = np.zeros((2, 3, 4), np.float32)
-    for index in [(slice(None), 1), (Ellipsis, slice(None, None, -1)), (None, 0, Ellipsis, slice(1, 3)), (-2, -3), (np.array([0, 1]), slice(None), np.array([[0], [1]])), (slice(None), np.array([0, 1]), np.array([[0], [1]]))]:
-        assert bk.eval_shape("multi_slice", array, index).shape == array[index].shape
+    i = np.array([0, 1])
+    for index in [
+        (slice(None), 1), (Ellipsis, slice(None, None, -1)), (None, 0, Ellipsis, slice(1, 3)), (-2, -3), (i, slice(None), np.array([[0], [1]])),
+        (slice(None), i, np.array([[0], [1]])),
+        (0, slice(None), i), (i, slice(None), 0), (slice(None), i, 0), (i, None, i), (None, 0, slice(None), i),  # ints among arrays are arrays
+        (np.int64(1), i), (slice(None), np.array(1), i),
+    ]:  # fmt: skip
+        assert bk.eval_shape("multi_slice", array, index).shape == array[index].shape, index
     assert bk.eval_shape("multi_slice", array, (np.array([True, False]),)).shape == (None, 3, 4)  # as many as are true
     with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: "):
         bk.eval_shape("multi_slice", array, (2,))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^multi_slice: a mask of shape"):
+        bk.eval_shape("multi_slice", array, (0, np.array([True, False])))
     assert bk.eval_shape("multi_slice", t((None, 3), F32), (slice(1, None), 0)) == t((None,), F32)
     assert bk.eval_shape("batch_gather", t((5, 3), F32), [0, 4, 4]) == t((3, 3), F32)
 

@@ -26,6 +26,7 @@ from ._dtype import DType, combine_types
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
 from ._kernels import explain_failure
+from ._rules.indices import advanced_index, array_key_layout
 from ._rules.weak import check_python_ints, weak_result
 
 if TYPE_CHECKING:
@@ -398,9 +399,14 @@ class GenericDefaultsMixin(CatalogueMixin):
 
     @generic(native=_INDEXING)
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
-        """`tensor[slices]` for a tuple of slices, ints or scalar integer tensors."""
+        """`tensor[slices]` for a tuple of slices, ints, None, `...` and integer or bool tensors: the native
+        type's indexing for the basic ones, the core's composite for NumPy's advanced indexing
+        (`bk.rules.advanced_index`; frameworks place or refuse the arrays' axes in their own ways)."""
+        arrays, together = array_key_layout(slices)
         try:
-            return tensor[slices]
+            if arrays > 1 or not together:  # frameworks refuse several arrays or place their axes otherwise
+                return advanced_index(cast("Backend", self), tensor, slices, _basic_index)
+            return tensor[slices]  # one array among ints next to it: every framework indexes as NumPy
         except TypeError:  # the native type cannot be indexed
             self._check_native("multi_slice")
             raise
@@ -724,3 +730,7 @@ def _map_tree(function: Callable[[Any], Any], tree: Any) -> Any:
     if isinstance(tree, dict):
         return {k: _map_tree(function, e) for k, e in tree.items()}
     return function(tree)
+
+
+def _basic_index(tensor: Any, key: tuple[Any, ...]) -> Any:
+    return tensor[key]

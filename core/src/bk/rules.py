@@ -27,7 +27,8 @@ Reductions
     small ints, and the error of a reduction without identity over no elements.
 Indices
     `index_needs_cast`, `check_indices`, `wrap_indices` (indices in range, negative ones from the end),
-    `check_nonnegative` (repeats, counts), `unravel_index`, `quantile`, `check_bincount`,
+    `check_nonnegative` (repeats, counts), `advanced_index` and `array_key_layout` (NumPy's integer
+    and bool array indexing for frameworks without it), `unravel_index`, `quantile`, `check_bincount`,
     `check_counted_values`.
 Linear algebra and FFT
     `compute_dtype`, `real_dtype`, `matrix_operand`, `result_of`, `einsum_subscripts` (an einsum
@@ -76,11 +77,14 @@ from ._rules.clip import clip, limit
 from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
 from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
 from ._rules.indices import (
+    advanced_index,
+    array_key_layout,
     check_bincount,
     check_counted_values,
     check_indices,
     check_nonnegative,
     index_needs_cast,
+    is_array_index,
     quantile,
     unravel_index,
     wrap_indices,
@@ -99,6 +103,8 @@ __all__ = [
     "SETTINGS",
     "ZERO_DIVISORS",
     "accumulation_type",
+    "advanced_index",
+    "array_key_layout",
     "axes_tuple",
     "check_bincount",
     "check_counted_values",
@@ -122,6 +128,7 @@ __all__ = [
     "int_range",
     "int_uniform_bounds",
     "integer_power_rule",
+    "is_array_index",
     "is_python_number",
     "is_python_real",
     "is_real_scalar",

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from .._backend import Backend
 
 __all__ = [
+    "advanced_index",
+    "array_key_layout",
     "check_bincount",
     "check_counted_values",
     "check_flat_index",
@@ -41,6 +43,7 @@ __all__ = [
     "check_nonnegative",
     "check_quantile_input",
     "index_needs_cast",
+    "is_array_index",
     "quantile",
     "quantile_values",
     "unravel_index",
@@ -196,6 +199,119 @@ def check_nonnegative(backend: Backend, x: Tensor, op: str, what: str) -> None:
     low = _extreme(backend, x, "min")
     if low < 0:
         raise ValueError(f"{op}: {what} must be 0 or more, got {low}")
+
+
+# ---------------------------------------------------------------- NumPy's advanced indexing
+
+
+def is_array_index(item: Any) -> bool:
+    """Whether `item` in an index tuple indexes as an array (NumPy's advanced indexing): a tensor or
+    array of 1 dimension or more, or of bools. Python ints, slices, None, `...` and 0-d integer
+    tensors are basic indices."""
+    shape = getattr(item, "shape", None)
+    if shape is None or isinstance(item, (int, float, complex)):
+        return False
+    try:
+        return len(shape) > 0 or "bool" in str(getattr(item, "dtype", ""))
+    except TypeError:  # a shape of unknown rank
+        return True
+
+
+def array_key_layout(key: Any) -> tuple[int, bool]:
+    """How `key` uses NumPy's advanced indexing: the number of array indices in it (`is_array_index`),
+    and whether they and the ints among them stand together (then frameworks that read ints as basic
+    indices, as PyTorch and dask, place the arrays' axes where NumPy does; apart, NumPy puts them first)."""
+    items = key if isinstance(key, tuple) else (key,)
+    arrays = [k for k, i in enumerate(items) if is_array_index(i)]
+    if not arrays:
+        return 0, True
+    joined = [k for k, i in enumerate(items) if k in arrays or (i is not None and i is not Ellipsis and not isinstance(i, slice))]
+    return len(arrays), joined == list(range(joined[0], joined[0] + len(joined)))
+
+
+def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tensor, tuple[Any, ...]], Tensor], op: str = "multi_slice") -> Tensor:
+    """`x[key]` as NumPy indexes, for frameworks whose own indexing takes only basic indices.
+
+    `key` may mix slices, ints, None, `...` and integer or bool tensors (or NumPy arrays). The integer
+    arrays broadcast together and select elements; their axes go where the first array stood when
+    the arrays (and the ints among them) are adjacent, else first, as NumPy. Bool arrays select where
+    they are true (their indices come from the data, so inside `jit_compile` only integer arrays work).
+
+    A composite: `basic` (the framework's own `x[key]` for slices only) slices first, then the
+    selected axes are moved to the front (`transpose`), flattened into one (`reshape`) and gathered
+    at the flat index of each selected element (`gather`); indices are checked and wrapped by
+    `wrap_indices`.
+
+    Args:
+        backend: The backend of `x`.
+        x: A native tensor.
+        key: The index: one item or a tuple.
+        basic: `basic(x, slices)` indexes `x` with a tuple of slices, one per axis.
+        op: The operation, for messages.
+
+    Raises:
+        IndexOutOfRangeError: for an index outside its dimension, a mask of the wrong shape, or too
+            many indices.
+    """
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(is_array_index(i) for i in items):
+        return basic(x, items)
+    rank = len(backend.staticshape(x))
+    consumed = sum(0 if i is None or i is Ellipsis else (max(len(i.shape), 1) if _is_mask(i) else 1) for i in items)
+    if consumed > rank:
+        raise IndexOutOfRangeError(f"{op}: too many indices ({consumed}) for a tensor of rank {rank}")
+    if not any(i is Ellipsis for i in items):
+        items = (*items, Ellipsis)
+    parts: list[Any] = []  # one entry per axis of x once the new axes (None) are inserted
+    new_axes: list[int] = []
+    for item in items:
+        if item is Ellipsis:
+            parts.extend([slice(None)] * (rank - consumed))
+        elif item is None:
+            new_axes.append(len(parts))
+            parts.append(slice(None))
+        elif _is_mask(item):
+            mask = np.asarray(item if isinstance(item, np.ndarray) else backend.numpy(item))
+            size = tuple(backend.staticshape(x))[len(parts) - len(new_axes) : len(parts) - len(new_axes) + mask.ndim]
+            if mask.shape != size:
+                raise IndexOutOfRangeError(f"{op}: a mask of shape {mask.shape} for the dimensions {size}; a mask must have their sizes")
+            parts.extend(np.nonzero(mask))
+        else:
+            parts.append(item)
+    for axis in new_axes:
+        x = backend.expand_dims(x, axis)
+    y = basic(x, tuple(p if isinstance(p, slice) else slice(None) for p in parts))
+    shape = tuple(backend.staticshape(y))
+    chosen = [k for k, p in enumerate(parts) if not isinstance(p, slice)]
+    flat: Any = 0
+    stride = 1
+    for k in reversed(chosen):
+        index, size = parts[k], shape[k]
+        if isinstance(index, np.ndarray) or not backend.is_tensor(index, only_native=True):
+            index = np.asarray(index)
+            if index.dtype.kind not in "iu":
+                raise ArgumentTypeError(f"{op}: indices must be ints, slices, None, ... or integer or bool tensors, got {index.dtype} values")
+            index = _like(backend, index.astype(np.int64), y)
+        else:
+            index_needs_cast(backend.dtype(index), None, op, "index")
+            index = backend.cast(index, _INT64)
+        index = wrap_indices(backend, index, size, op)
+        term = index if stride == 1 else backend.mul(index, stride)
+        flat = term if type(flat) is int and flat == 0 else backend.add(term, flat)
+        stride *= size
+    rest = [k for k in range(len(shape)) if k not in chosen]
+    order = chosen + rest
+    moved = backend.transpose(y, order) if order != list(range(len(shape))) else y
+    result = backend.gather(backend.reshape(moved, (stride, *(shape[k] for k in rest))), flat, 0)
+    if chosen == list(range(chosen[0], chosen[0] + len(chosen))) and chosen[0] > 0:  # adjacent: the broadcast axes go where they stood
+        selected = len(backend.staticshape(result)) - len(rest)
+        at = chosen[0]
+        result = backend.transpose(result, [*range(selected, selected + at), *range(selected), *range(selected + at, selected + len(rest))])
+    return result
+
+
+def _is_mask(item: Any) -> bool:
+    return is_array_index(item) and "bool" in str(getattr(item, "dtype", ""))
 
 
 # ---------------------------------------------------------------- unravel_index

@@ -300,6 +300,7 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
     result: list[Any] = []
     advanced: list[tuple[int | None, ...]] = []
     advanced_at: list[int] = []
+    arrays = any(_is_array_index(i) for i in items)  # then ints index as 0-d arrays: they count where the broadcast axes go (NumPy)
     dim = 0
     for item in items:
         if item is Ellipsis:
@@ -318,14 +319,21 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
             if size is not None and not -size <= position < size:
                 raise IndexOutOfRangeError(f"{op}: index {position} is out of range for axis {dim} of size {size}")
             dim += 1
+            if arrays:
+                advanced.append(())
+                advanced_at.append(len(result))
+                result.append(_ADVANCED)
         else:
             operand = as_operand(item, op, "index")
             if not isinstance(operand, ShapeDtype) or operand.dtype.kind not in (bool, int):
                 raise ArgumentTypeError(f"{op}: indices must be ints, slices, None, ... or integer or bool tensors, got {item!r}")
-            if operand.ndim == 0 and operand.dtype.kind is int:
+            if operand.ndim == 0 and operand.dtype.kind is int and not arrays:
                 dim += 1
                 continue
             if operand.dtype.kind is bool:
+                covered = shape[dim : dim + operand.ndim]
+                if any(m is not None and n is not None and m != n for m, n in zip(operand.shape, covered, strict=False)):
+                    raise IndexOutOfRangeError(f"{op}: a mask of shape {tuple(operand.shape)} for the dimensions {tuple(covered)}; a mask must have their sizes")
                 advanced.append((None,))
                 dim += max(operand.ndim, 1)
             else:
@@ -344,6 +352,15 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
 
 
 _ADVANCED: Final = object()
+
+
+def _is_array_index(item: Any) -> bool:
+    """Whether `item` indexes as an array (NumPy's advanced indexing): a tensor of 1 dimension or more,
+    or of bools."""
+    shape = getattr(item, "shape", None)
+    if shape is None or isinstance(item, (int, float, complex)):
+        return False
+    return len(shape) > 0 or str(getattr(item, "dtype", "")) == "bool"
 
 
 def _consumes(item: Any, op: str) -> int:

@@ -29,7 +29,7 @@ from bk import (
     normalize_axis,
     to_numpy_dtype,
 )
-from bk.rules import PYTHON_NUMBERS, int_range, only_python_numbers
+from bk.rules import PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
 from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
@@ -532,15 +532,16 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         return self.stack_leaves(results)
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
-        """`tensor[slices]` for a tuple of slices (negative steps too), ints or scalar integer tensors.
+        """`tensor[slices]` for a tuple of slices (negative steps too), ints, `None`, `...` and integer or
+        bool tensors (NumPy's advanced indexing, by `bk.rules.advanced_index`).
 
         Axes the tuple leaves out are kept whole (the standard wants them named by `...`).
         """
         tensor = self._native(tensor, "multi_slice")
         slices = tuple(slices) if isinstance(slices, (tuple, list)) else (slices,)
-        if not any(s is Ellipsis for s in slices):
-            slices = (*slices, Ellipsis)
-        return tensor[slices]
+        if any(is_array_index(s) for s in slices):  # the standard's array indexing is narrower than NumPy's: the core's composite
+            return advanced_index(self, tensor, slices, _basic_index)  # type: ignore[arg-type]
+        return _basic_index(tensor, slices)
 
     @needs("matmul", "matrix_transpose")
     def linear(self, lin: Any, vector: Tensor) -> Tensor:
@@ -635,3 +636,8 @@ class _Loaders:
 
 
 LOADERS: Final = _Loaders()
+
+
+def _basic_index(tensor: Any, key: tuple[Any, ...]) -> Any:
+    """`tensor[key]`; axes the tuple leaves out are kept whole (the standard wants them named by `...`)."""
+    return tensor[key if any(s is Ellipsis for s in key) else (*key, Ellipsis)]

@@ -14,7 +14,8 @@ from typing import Any, Final
 import dask.array as da
 import numpy as np
 
-from bk import DType, get_precision, normalize_axis
+from bk import DType, eval_shape, get_precision, normalize_axis
+from bk.rules import array_key_layout
 
 from ._blocks import kernel, probe, task
 from ._dtypes import as_dask
@@ -34,6 +35,18 @@ class IndexingMixin:
     """Indexing operations as lazy tasks of bk-numpy; `pad` through `dask.array.pad`."""
 
     # ------------------------------------------------------------ gather and scatter
+
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]`: dask's own chunked slicing for slices, ints, `None` and `...`; a key with
+        integer or bool arrays (NumPy's advanced indexing, which dask does only in part and without
+        checking a dask array's indices) is one task of bk-numpy's indexing over the whole array, whose
+        out-of-range indices raise `IndexOutOfRangeError` when computed. Sizes that depend on a mask
+        are unknown (`None` in `staticshape`) until then."""
+        tensor = as_dask(tensor)
+        if not array_key_layout(slices)[0]:
+            return tensor[slices]
+        shape = eval_shape("multi_slice", tensor, slices).shape
+        return task("multi_slice", [tensor, slices], unknown={0: [axis for axis, size in enumerate(shape) if size is None]})
 
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
         """The slices of `values` at the 1-D `indices` along `axis`: chunked over the other axes and

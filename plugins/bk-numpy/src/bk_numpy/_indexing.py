@@ -82,6 +82,11 @@ class IndexingMixin:
 
     # ------------------------------------------------------------ gather
 
+    def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
+        """`tensor[slices]`: NumPy's own basic and advanced indexing, which the spec describes (the core
+        explains an `IndexError`)."""
+        return np.asarray(tensor)[slices]
+
     def gather(self, values: Tensor, indices: Tensor, axis: int) -> Tensor:
         """The slices of `values` at the 1-D `indices` along `axis`; negative indices count from the end.
 

@@ -27,7 +27,16 @@ from bk import (
     normalize_axes,
     normalize_axis,
 )
-from bk.rules import KINDS, check_indices, check_python_ints, is_python_number, only_python_numbers, raise_kind, spec_verdict
+from bk.rules import (
+    KINDS,
+    advanced_index,
+    check_indices,
+    check_python_ints,
+    is_python_number,
+    only_python_numbers,
+    raise_kind,
+    spec_verdict,
+)
 
 from ._autodiff import AutodiffMixin
 from ._devices import device_of, list_tf_devices
@@ -531,12 +540,14 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         return self.gather(tensor, batches, 0)  # type: ignore[attr-defined]
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
-        """`tensor[slices]` for a tuple of slices (negative steps included), ints, `None` and `...`.
+        """`tensor[slices]` for a tuple of slices (negative steps included), ints, `None`, `...` and
+        integer or bool tensors; TensorFlow indexes with the basic ones, the core's composite does
+        NumPy's advanced indexing with it (`bk.rules.advanced_index`).
 
         Raises:
-            IndexOutOfRangeError: for an int outside its dimension (the core's spec decides).
+            IndexOutOfRangeError: for an index outside its dimension (the core's spec decides).
         """
-        return self._t(tensor)[slices]
+        return advanced_index(self, self._t(tensor), slices, _basic_index)  # type: ignore[arg-type]
 
     def unstack(self, tensor: Tensor, axis: int = 0, keepdims: bool = False) -> tuple[Tensor, ...]:
         """Slices of `tensor` along `axis`, keeping that axis with size 1 if `keepdims`."""
@@ -690,3 +701,7 @@ class _DLPackTensor:
         device = device_of(self.tensor)
         index = int(device.rsplit(":", 1)[-1])
         return (2, index) if ":GPU:" in device else (1, 0)  # kDLCUDA or kDLCPU
+
+
+def _basic_index(tensor: Any, key: tuple[Any, ...]) -> Any:
+    return tensor[key]

@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from bk import ArgumentTypeError, check_tensor_argument, get_precision, normalize_axes, normalize_axis
-from bk.rules import accumulation_type, check_dtypes, check_nonempty
+from bk.rules import accumulation_type, advanced_index, array_key_layout, check_dtypes, check_nonempty
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -111,13 +111,15 @@ class MathMixin:
         return _narrowed(flipped, value.dtype) if value.dtype in _WIDE_UNSIGNED else flipped
 
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
-        """`tensor[slices]` for a tuple of slices (negative steps too), ints, `...` and scalar integer tensors
-        (the spec refuses an int outside `[-size, size)`; the core explains PyTorch's `IndexError`)."""
+        """`tensor[slices]` for a tuple of slices (negative steps too), ints, `None`, `...` and integer or
+        bool tensors (the spec refuses an int outside `[-size, size)`; the core explains PyTorch's
+        `IndexError`). PyTorch places the axes of integer tensors as NumPy does unless ints stand
+        apart from them, which NumPy counts as arrays: such keys go through `bk.rules.advanced_index`."""
         tensor = self._t(tensor)
         slices = tuple(slices) if isinstance(slices, (tuple, list)) else (slices,)
-        if any(isinstance(s, slice) and s.step is not None and int(s.step) < 0 for s in slices):
-            tensor, slices = _negative_steps(tensor, slices)
-        return tensor[slices]
+        if not array_key_layout(slices)[1]:
+            return advanced_index(self, tensor, slices, _sliced)  # type: ignore[arg-type]
+        return _sliced(tensor, slices)
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:
         """Diagonals of `(batch, rows, cols, channels)` as `(batch, diagonal, channels)`."""
@@ -546,3 +548,10 @@ def _from_signed(x: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 def _select(x: torch.Tensor, axis: int, index: torch.Tensor) -> torch.Tensor:
     """`torch.index_select`, also for uint16/32/64 (no PyTorch kernel: through the signed type of their width)."""
     return _from_signed(torch.index_select(_bits_as_signed(x), axis, index), x.dtype)
+
+
+def _sliced(tensor: torch.Tensor, slices: tuple[Any, ...]) -> torch.Tensor:
+    """`tensor[slices]`, negative steps included (PyTorch takes none: `_negative_steps` flips)."""
+    if any(isinstance(s, slice) and s.step is not None and int(s.step) < 0 for s in slices):
+        tensor, slices = _negative_steps(tensor, slices)
+    return tensor[slices]

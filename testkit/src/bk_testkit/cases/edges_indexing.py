@@ -193,6 +193,33 @@ def _multi_slice(t: Trial) -> None:
 add_case("multi_slice", "edge-negative-steps", _multi_slice, "negative steps, starts and stops")
 
 
+def _multi_slice_arrays(t: Trial) -> None:
+    """NumPy's advanced indexing: integer arrays broadcast together, their axes go where they stood when
+    they (and the ints among them) are adjacent, else first; bool arrays select where true."""
+    x = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    i, j, mask = np.array([1, -2]), np.array([[2], [0]]), np.array([True, False, True])
+    for key in (
+        (i,),
+        (slice(None), j, i),
+        (0, slice(None), i),  # an int among the arrays: not adjacent, the broadcast axes go first
+        (slice(None), i, 0),
+        (i, None, i),
+        (Ellipsis, np.array([3, 0, 3])),
+        (slice(None), mask),
+        (1, mask, slice(None, None, -1)),
+        (slice(None), np.zeros((0,), np.int64)),
+    ):
+        shown = tuple(f"array{a.tolist()}" if isinstance(a, np.ndarray) else a for a in key)
+        masked = any(isinstance(a, np.ndarray) and a.dtype == bool for a in key)  # sizes from the data: unknown to lazy backends
+        got = t.b.multi_slice(tensor(t, x), tuple(tensor(t, a) if isinstance(a, np.ndarray) else a for a in key))
+        check_result(t, got, x[key], f"multi_slice(float32 (2, 3, 4, 5), {shown})", _F32, dynamic=masked)
+    check_raises(t, bk.IndexOutOfRangeError, lambda: t.b.multi_slice(tensor(t, x), (slice(None), tensor(t, np.array([0, 3])))), "multi_slice(float32 (2, 3, 4, 5), (:, array[0, 3]))", "multi_slice")
+    check_raises(t, bk.IndexOutOfRangeError, lambda: t.b.multi_slice(tensor(t, x), (tensor(t, mask),)), "multi_slice(float32 (2, 3, 4, 5), (a mask of 3 for 2,))", "multi_slice")
+
+
+add_case("multi_slice", "edge-arrays", _multi_slice_arrays, "integer and bool arrays index as in NumPy, wherever they stand")
+
+
 def _jit_out_of_range(t: Trial) -> None:
     """Inside `jit_compile` an index outside `[-n, n)` raises `IndexOutOfRangeError`, as it does eagerly.
 

@@ -400,14 +400,17 @@ class GenericDefaultsMixin(CatalogueMixin):
     @generic(native=_INDEXING)
     def multi_slice(self, tensor: Tensor, slices: tuple[Any, ...]) -> Tensor:
         """`tensor[slices]` for a tuple of slices, ints, None, `...` and integer or bool tensors: the native
-        type's indexing for the basic ones, the core's composite for NumPy's advanced indexing
-        (`bk.rules.advanced_index`; frameworks place or refuse the arrays' axes in their own ways)."""
-        arrays, together = array_key_layout(slices)
+        type's indexing (NumPy's for NumPy arrays), or, where it refuses array indices, the core's
+        composite of `transpose`, `reshape` and `gather` (`bk.rules.advanced_index`). A framework
+        whose indexing takes arrays but places their axes otherwise than NumPy (PyTorch with ints
+        apart from the arrays) calls the composite in its own kernel."""
         try:
-            if arrays > 1 or not together:  # frameworks refuse several arrays or place their axes otherwise
+            return tensor[slices]
+        except (TypeError, NotImplementedError) as error:  # the native type cannot be indexed, or not with arrays
+            if array_key_layout(slices)[0] and all(self.supports(op) for op in ("transpose", "reshape", "gather")):
                 return advanced_index(cast("Backend", self), tensor, slices, _basic_index)
-            return tensor[slices]  # one array among ints next to it: every framework indexes as NumPy
-        except TypeError:  # the native type cannot be indexed
+            if isinstance(error, NotImplementedError):
+                raise
             self._check_native("multi_slice")
             raise
         except (IndexError, ValueError) as error:  # an index out of range: the spec decides the class

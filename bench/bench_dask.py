@@ -22,7 +22,7 @@ from _harness import Figure, fresh_interpreter_json
 
 ROWS, COLS = 8192, 16384  # 134 M float64 values: 1.07 GB
 OUT_OF_CORE = 1_000_000_000  # 8 GB of float64
-REPEAT = 4  # each side goes first twice: runs of about a second on a shared machine swing by 5-10%
+REPEAT = 6  # each side goes first three times: runs of about a second on a 2-core machine swing by 5-20%, and the best of 4 still missed now and then
 
 
 def _best_seconds(pipelines: dict[str, Callable[[], Any]], repeat: int = REPEAT) -> dict[str, float]:

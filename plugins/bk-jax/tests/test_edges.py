@@ -110,7 +110,7 @@ def test_index_checks_of_32_bit_indices_leave_x64_off(b: Backend, x64_off: Any) 
     assert np.asarray(b.batched_gather_nd(grid, indices)).tolist() == [[[11.0]]]
     assert np.asarray(b.batch_gather(grid[0], [-1])).shape == (1, 4, 1)
     assert b.numpy(b.sparse_coo_tensor(np.array([[0, 1]], np.int32), np.ones(1, np.float32), (2, 2))).toarray().tolist() == [[0, 1], [0, 0]]
-    assert not x64_off.config.jax_enable_x64  # checked one component at a time: no int64 bounds
+    assert not x64_off.config.jax_enable_x64  # the core builds bounds in the indices' dtype: no int64
 
 
 def test_python_ints_are_int64_by_the_x64_rule(b: Backend) -> None:

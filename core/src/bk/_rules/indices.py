@@ -42,8 +42,11 @@ __all__ = [
     "check_indices",
     "check_nonnegative",
     "check_quantile_input",
+    "extreme",
+    "index_axes",
     "index_needs_cast",
     "is_array_index",
+    "is_mask_index",
     "quantile",
     "quantile_values",
     "unravel_index",
@@ -110,10 +113,10 @@ def check_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int],
         negative: Whether negative indices count from the end (valid range `[-n, n)`); False for
             `[0, n)` (the segment starts of `indexed_segment_sum`).
     """
-    _smallest(backend, indices, sizes, op, what, negative)
+    _range_checked(backend, indices, sizes, op, what, negative)
 
 
-def _smallest(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str, negative: bool) -> tuple[Any, np.ndarray | None]:
+def _range_checked(backend: Backend, indices: Tensor, sizes: int | Sequence[int], op: str, what: str, negative: bool) -> tuple[Any, np.ndarray | None]:
     """`check_indices`; returns the smallest index (per dimension for index vectors) and the indices on
     the host where they were copied there, or `(None, None)` where the data is not available or there
     is none."""
@@ -161,7 +164,7 @@ def wrap_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], 
         op: The operation, for the message.
         what: What an index is called in the message.
     """
-    low, host = _smallest(backend, indices, sizes, op, what, True)
+    low, host = _range_checked(backend, indices, sizes, op, what, True)
     dtype = backend.dtype(indices)
     if not dtype.signed or (low is not None and np.all(low >= 0)):
         return indices
@@ -196,7 +199,7 @@ def check_nonnegative(backend: Backend, x: Tensor, op: str, what: str) -> None:
     shape: tuple[Any, ...] = tuple(backend.staticshape(x))
     if None in shape or not math.prod(shape) or not backend.dtype(x).signed or not backend.is_available(x):
         return
-    low = _extreme(backend, x, "min")
+    low = extreme(backend, x, "min")
     if low < 0:
         raise ValueError(f"{op}: {what} must be 0 or more, got {low}")
 
@@ -212,9 +215,25 @@ def is_array_index(item: Any) -> bool:
     if shape is None or isinstance(item, (int, float, complex)):
         return False
     try:
-        return len(shape) > 0 or "bool" in str(getattr(item, "dtype", ""))
+        return len(shape) > 0 or is_mask_index(item)
     except TypeError:  # a shape of unknown rank
         return True
+
+
+def is_mask_index(item: Any) -> bool:
+    """Whether `item` in an index tuple is a mask: a tensor or array of bools (of any framework: its
+    dtype's name ends in `bool`, as `bool`, `torch.bool` or TensorFlow's `<dtype: 'bool'>`)."""
+    return getattr(item, "shape", None) is not None and "bool" in str(getattr(item, "dtype", ""))
+
+
+def index_axes(item: Any) -> int:
+    """How many axes of the indexed tensor `item` of an index tuple takes: none for None and `...`
+    (which takes what is left), as many as a mask has (at least 1), else 1."""
+    if item is None or item is Ellipsis:
+        return 0
+    if isinstance(item, slice) or type(item) is int or not is_mask_index(item):
+        return 1
+    return max(len(item.shape), 1)
 
 
 def array_key_layout(key: Any) -> tuple[int, bool]:
@@ -237,7 +256,9 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
     the arrays (and the ints among them) are adjacent, else first, as NumPy. Bool arrays select where
     they are true (their indices come from the data, so inside `jit_compile` only integer arrays work).
 
-    A composite: `basic` (the framework's own `x[key]` for slices only) slices first, then the
+    For a kernel behind the spec's verdict, which the core gives before every kernel of `multi_slice`
+    (too many indices, a mask of the wrong shape, float indices). A composite: `basic` (the
+    framework's own `x[key]` for slices only) slices first, then the
     selected axes are moved to the front (`transpose`), flattened into one (`reshape`) and gathered
     at the flat index of each selected element (`gather`); indices are checked and wrapped by
     `wrap_indices`.
@@ -250,16 +271,13 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
         op: The operation, for messages.
 
     Raises:
-        IndexOutOfRangeError: for an index outside its dimension, a mask of the wrong shape, or too
-            many indices.
+        IndexOutOfRangeError: for an index outside its dimension (the data).
     """
     items = key if isinstance(key, tuple) else (key,)
     if not any(is_array_index(i) for i in items):
         return basic(x, items)
     rank = len(backend.staticshape(x))
-    consumed = sum(0 if i is None or i is Ellipsis else (max(len(i.shape), 1) if _is_mask(i) else 1) for i in items)
-    if consumed > rank:
-        raise IndexOutOfRangeError(f"{op}: too many indices ({consumed}) for a tensor of rank {rank}")
+    consumed = sum(index_axes(i) for i in items)
     if not any(i is Ellipsis for i in items):
         items = (*items, Ellipsis)
     parts: list[Any] = []  # one entry per axis of x once the new axes (None) are inserted
@@ -270,12 +288,8 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
         elif item is None:
             new_axes.append(len(parts))
             parts.append(slice(None))
-        elif _is_mask(item):
-            mask = np.asarray(item if isinstance(item, np.ndarray) else backend.numpy(item))
-            size = tuple(backend.staticshape(x))[len(parts) - len(new_axes) : len(parts) - len(new_axes) + mask.ndim]
-            if mask.shape != size:
-                raise IndexOutOfRangeError(f"{op}: a mask of shape {mask.shape} for the dimensions {size}; a mask must have their sizes")
-            parts.extend(np.nonzero(mask))
+        elif is_mask_index(item):
+            parts.extend(np.nonzero(np.asarray(item if isinstance(item, np.ndarray) else backend.numpy(item))))
         else:
             parts.append(item)
     for axis in new_axes:
@@ -288,12 +302,8 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
     for k in reversed(chosen):
         index, size = parts[k], shape[k]
         if isinstance(index, np.ndarray) or not backend.is_tensor(index, only_native=True):
-            index = np.asarray(index)
-            if index.dtype.kind not in "iu":
-                raise ArgumentTypeError(f"{op}: indices must be ints, slices, None, ... or integer or bool tensors, got {index.dtype} values")
-            index = _like(backend, index.astype(np.int64), y)
+            index = _like(backend, np.asarray(index, np.int64), y)
         else:
-            index_needs_cast(backend.dtype(index), None, op, "index")
             index = backend.cast(index, _INT64)
         index = wrap_indices(backend, index, size, op)
         term = index if stride == 1 else backend.mul(index, stride)
@@ -308,10 +318,6 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
         at = chosen[0]
         result = backend.transpose(result, [*range(selected, selected + at), *range(selected), *range(selected + at, selected + len(rest))])
     return result
-
-
-def _is_mask(item: Any) -> bool:
-    return is_array_index(item) and "bool" in str(getattr(item, "dtype", ""))
 
 
 # ---------------------------------------------------------------- unravel_index
@@ -374,7 +380,7 @@ def unravel_index(backend: Backend, flat_index: Tensor, shape: Any, kernel: Call
     wide = flat_index if dtype == _INT64 else backend.cast(flat_index, _INT64)  # strides may not fit a narrow dtype
     count = None if None in index_shape else math.prod(index_shape)
     if count and backend.is_available(flat_index):
-        check_flat_range(_extreme(backend, wide, "min"), _extreme(backend, wide, "max"), sizes)
+        check_flat_range(extreme(backend, wide, "min"), extreme(backend, wide, "max"), sizes)
     if not sizes:  # no axes: one empty multi-index per flat index
         return backend.zeros((*index_shape, 0), dtype)
     if kernel is not None:
@@ -518,7 +524,7 @@ def check_counted_values(backend: Backend, x: Tensor, op: str = "bincount") -> N
     check_nonnegative(backend, x, op, "the values to count")
 
 
-def _extreme(backend: Backend, x: Tensor, reduction: str) -> int:
+def extreme(backend: Backend, x: Tensor, reduction: str) -> int:
     """The smallest (`'min'`) or largest (`'max'`) of the integers `x` (not empty, its data available): a
     reduction where the backend has one (only the number comes to the host), else on the host."""
     if not isinstance(x, np.ndarray) and backend.supports(reduction):

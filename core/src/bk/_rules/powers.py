@@ -13,6 +13,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from .._dtype import DType
+from .indices import extreme
 
 if TYPE_CHECKING:
     from .._backend import Backend
@@ -31,7 +32,7 @@ def check_integer_power(backend: Backend, exp: Any, op: str = "pow") -> None:
     """Raises `ValueError` when the exponent of an integer power holds a negative integer, as NumPy.
 
     Checked where the data is available (not inside `jit_compile`, where a backend cannot raise on
-    values); only one bool comes to the host.
+    values), by the exponent's minimum.
 
     Args:
         backend: The backend of `exp`.
@@ -45,7 +46,7 @@ def check_integer_power(backend: Backend, exp: Any, op: str = "pow") -> None:
         shape: tuple[Any, ...] = tuple(backend.staticshape(exp))
         if dtype.kind is not int or not dtype.signed or None in shape or not math.prod(shape) or not backend.is_available(exp):
             return
-        negative = bool(backend.numpy(backend.any(backend.greater_than(0, exp))))
+        negative = extreme(backend, exp, "min") < 0
     else:
         return
     if negative:

@@ -34,6 +34,7 @@ __all__ = [
     "as_operand",
     "as_shape",
     "as_tensor_dtype",
+    "batch_size",
     "broadcast_shapes",
     "check_kinds",
     "complex_of",
@@ -370,6 +371,20 @@ def int_argument(value: Any, op: str, name: str) -> int:
 def shape_of(operand: Operand) -> Shape:
     """The shape of an operand; `()` for a Python number."""
     return operand.shape if isinstance(operand, ShapeDtype) else ()
+
+
+def batch_size(op: str, *sizes: int | None) -> int | None:
+    """The batch size of operands whose batch sizes are equal or 1 (those of 1 broadcast); None while unknown.
+
+    Raises:
+        ShapeMismatchError: for known sizes other than 1 that differ.
+    """
+    known = {s for s in sizes if s is not None and s != 1}
+    if len(known) > 1:
+        raise ShapeMismatchError(f"{op}: batch sizes must be equal or 1 but got {sizes}")
+    if known:
+        return known.pop()
+    return None if None in sizes else 1
 
 
 def broadcast_shapes(op: str, *shapes: Shape) -> Shape:

@@ -13,6 +13,7 @@ from ._base import (
     as_dtype_arg,
     as_operand,
     as_tensor_dtype,
+    batch_size,
     broadcast_shapes,
     int_argument,
     promote,
@@ -50,15 +51,6 @@ def _check_python_indices(value: Any, size: int | None, op: str) -> None:
             raise IndexOutOfRangeError(f"{op}: index {index} is out of range for a dimension of size {size} (valid: -{size}..{size - 1})")
 
 
-def _batch(op: str, *sizes: int | None) -> int | None:
-    known = {s for s in sizes if s is not None and s != 1}
-    if len(known) > 1:
-        raise ShapeMismatchError(f"{op}: batch sizes must be equal or 1 but got {sizes}")
-    if known:
-        return known.pop()
-    return None if None in sizes else 1
-
-
 # ---------------------------------------------------------------- gather
 
 
@@ -84,7 +76,7 @@ def _gather_nd(op: str, values: ShapeDtype, index: ShapeDtype) -> ShapeDtype:
         raise ShapeMismatchError(f"{op}: expected (batch, spatial..., channels) values and (batch, ..., ndims) indices, got {values.shape} and {index.shape}")
     if index.shape[-1] is not None and index.shape[-1] != values.ndim - 2:
         raise ShapeMismatchError(f"{op}: indices must hold {values.ndim - 2} components for values of shape {values.shape} but hold {index.shape[-1]}")
-    batch = _batch(op, values.shape[0], index.shape[0])
+    batch = batch_size(op, values.shape[0], index.shape[0])
     return ShapeDtype((batch, *index.shape[1:-1], values.shape[-1]), values.dtype)
 
 
@@ -108,7 +100,7 @@ def _batched_gather_1d(values: Tensor, indices: Tensor) -> ShapeDtype:
     x, index = strong(values, "batched_gather_1d", "values"), _indices(indices, "batched_gather_1d")
     if x.ndim != 2 or index.ndim != 2:
         raise ShapeMismatchError(f"batched_gather_1d: expected (batch, spatial) values and (batch, n) indices, got {x.shape} and {index.shape}")
-    return ShapeDtype((_batch("batched_gather_1d", x.shape[0], index.shape[0]), index.shape[1]), x.dtype)
+    return ShapeDtype((batch_size("batched_gather_1d", x.shape[0], index.shape[0]), index.shape[1]), x.dtype)
 
 
 # ---------------------------------------------------------------- scatter
@@ -125,7 +117,7 @@ def _scatter(op: str, base: ShapeDtype, index: ShapeDtype, values: Any, mode: An
         raise ShapeMismatchError(
             f"{op}: expected (batch, updates, {base.ndim - 2}) indices and (batch, updates, channels) values for a grid of shape {base.shape}, got indices {index.shape} and values {update_shape}"
         )
-    batch = _batch(op, base.shape[0], index.shape[0], update_shape[0])
+    batch = batch_size(op, base.shape[0], index.shape[0], update_shape[0])
     broadcast_shapes(op, update_shape[1:], (index.shape[1], base.shape[-1]))
     return ShapeDtype((batch, *base.shape[1:]), promote(op, (base, update)))
 
@@ -179,7 +171,7 @@ def _indexed_segment_sum(x: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
         raise ValueError("indexed_segment_sum: sums along a non-batch axis; axis 0 is the batch")
     if index.ndim != 2:
         raise ShapeMismatchError(f"indexed_segment_sum: indices must be (batch, segments), got shape {index.shape}")
-    batch = _batch("indexed_segment_sum", operand.shape[0], index.shape[0])
+    batch = batch_size("indexed_segment_sum", operand.shape[0], index.shape[0])
     shape = [batch, *operand.shape[1:]]
     shape[position] = index.shape[1]
     return ShapeDtype(tuple(shape), WIDEN(operand.dtype))
@@ -307,7 +299,7 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
     e = strong(bin_edges, "histogram1d", "bin_edges")
     if v.ndim != 2 or e.ndim != 2 or w.ndim != 2:
         raise ShapeMismatchError(f"histogram1d: values, weights and bin_edges must be 2-D (batch, n), got {v.shape}, {w.shape} and {e.shape}")
-    batch = _batch("histogram1d", v.shape[0], w.shape[0], e.shape[0])
+    batch = batch_size("histogram1d", v.shape[0], w.shape[0], e.shape[0])
     bins = None if e.shape[-1] is None else e.shape[-1] - 1
     return ShapeDtype((batch, bins), w.dtype)
 

@@ -12,6 +12,7 @@ from ._base import (
     INT64,
     ShapeDtype,
     as_shape,
+    batch_size,
     broadcast_shapes,
     complex_of,
     default_float,
@@ -418,17 +419,8 @@ def _mul_coo_dense(indices: Tensor, values: Tensor, shape: Any, dense: Tensor) -
     if d.ndim != 4:
         raise ShapeMismatchError(f"mul_coo_dense: dense must be (batch, cols, channels, dense_cols), got shape {d.shape}")
     _same("mul_coo_dense", "cols of the sparse and the dense matrices", cols, d.shape[1])
-    batches = [("dense", d.shape[0])]
-    if v.ndim:
-        batches.append(("values", v.shape[0]))
-    index_shape = getattr(indices, "shape", None)
-    if index_shape:
-        batches.append(("indices", index_shape[0]))
-    sizes = {n for _, n in batches if n not in (1, None)}
-    if len(sizes) > 1:
-        listed = ", ".join(f"{name} {n}" for name, n in batches)
-        raise ShapeMismatchError(f"mul_coo_dense: batch sizes {listed} differ; they must be equal or 1")
-    batch = sizes.pop() if sizes else (None if any(n is None for _, n in batches) else 1)
+    batches = [d.shape[0], *v.shape[:1], *getattr(indices, "shape", ())[:1]]  # mul_csr_dense passes no indices
+    batch = batch_size("mul_coo_dense", *batches)
     return ShapeDtype((batch, rows, d.shape[2], d.shape[3]), promote("mul_coo_dense", (v, d)))
 
 

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from .._axes import normalize_axes, normalize_axis
 from .._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError
+from .._rules.indices import index_axes, is_array_index
 from ._base import (
     INTEGER_KINDS,
     ShapeDtype,
@@ -26,8 +27,6 @@ Axes = Any
 Shape = Any
 
 _KEEP: Final = "The dtype is the input's."
-
-
 
 
 def _product(sizes: Any) -> int | None:
@@ -292,7 +291,7 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
     items = index if isinstance(index, tuple) else (index,)
     if sum(1 for i in items if i is Ellipsis) > 1:
         raise IndexError(f"{op}: an index can only have a single ellipsis")
-    used = sum(_consumes(i, op) for i in items)
+    used = sum(index_axes(i) for i in items)
     if used > len(shape):
         raise IndexOutOfRangeError(f"{op}: too many indices ({used}) for a tensor of rank {len(shape)}")
     if not any(i is Ellipsis for i in items):
@@ -300,7 +299,7 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
     result: list[Any] = []
     advanced: list[tuple[int | None, ...]] = []
     advanced_at: list[int] = []
-    arrays = any(_is_array_index(i) for i in items)  # then ints index as 0-d arrays: they count where the broadcast axes go (NumPy)
+    arrays = any(is_array_index(i) for i in items)  # then ints index as 0-d arrays: they count where the broadcast axes go (NumPy)
     dim = 0
     for item in items:
         if item is Ellipsis:
@@ -352,27 +351,6 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
 
 
 _ADVANCED: Final = object()
-
-
-def _is_array_index(item: Any) -> bool:
-    """Whether `item` indexes as an array (NumPy's advanced indexing): a tensor of 1 dimension or more,
-    or of bools."""
-    shape = getattr(item, "shape", None)
-    if shape is None or isinstance(item, (int, float, complex)):
-        return False
-    return len(shape) > 0 or str(getattr(item, "dtype", "")) == "bool"
-
-
-def _consumes(item: Any, op: str) -> int:
-    if item is None or item is Ellipsis:
-        return 0
-    if isinstance(item, slice) or type(item) is int:
-        return 1
-    shape = getattr(item, "shape", None)
-    dtype = getattr(item, "dtype", None)
-    if shape is not None and dtype is not None and str(dtype) == "bool":
-        return max(len(shape), 1)
-    return 1
 
 
 @spec_rule(

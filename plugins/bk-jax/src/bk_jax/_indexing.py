@@ -30,10 +30,10 @@ def _index_array(backend: Any, indices: Any, sizes: int | Sequence[int], op: str
 
 
 def _index_vectors(backend: Any, indices: Any, sizes: Sequence[int], op: str) -> list[Any]:
-    """The components of `(..., len(sizes))` index vectors, each checked and wrapped by `_index_array`
-    against its size (one int per component: a tuple of sizes becomes int64 bounds, which would switch x64 on)."""
-    indices = backend._t(indices)
-    return [_index_array(backend, indices[..., i], size, op) for i, size in enumerate(sizes)]
+    """The components of `(..., len(sizes))` index vectors, checked and wrapped by `_index_array`
+    against one size each."""
+    indices = _index_array(backend, indices, tuple(sizes), op)
+    return [indices[..., i] for i in range(len(sizes))]
 
 
 def _combined_batch(*sizes: int) -> int:

@@ -247,19 +247,15 @@ class SparseMixin:
     # ------------------------------------------------------------ constructors
 
     def _indices(self, indices: Tensor, limits: int | Sequence[int], op: str, what: str = "index") -> Tensor:
-        """`indices` as int32, checked where concrete (`bk.rules.check_indices`): component `i` (the last
-        axis) must lie in `[0, limits[i])`; pointers pass `nnz + 1` (they lie in `[0, nnz]`). Checked one
-        component at a time: a tuple of limits becomes int64 bounds, which would switch x64 on.
+        """`indices` as int32, checked where concrete (`bk.rules.check_indices`): each must lie in
+        `[0, limits)` (component `i` of the last axis in `[0, limits[i])` for a sequence); pointers pass
+        `nnz + 1` (they lie in `[0, nnz]`).
 
         Raises:
             bk.IndexOutOfRangeError: for an index outside (SciPy would read or write out of bounds).
         """
         indices = self._t(indices)
-        if isinstance(limits, int):
-            check_indices(self, indices, limits, op, what, negative=False)  # type: ignore[arg-type]
-        else:
-            for i, limit in enumerate(limits):
-                check_indices(self, indices[..., i], limit, op, what, negative=False)  # type: ignore[arg-type]
+        check_indices(self, indices, limits, op, what, negative=False)  # type: ignore[arg-type]
         return indices if indices.dtype == np.int32 else indices.astype(np.int32)
 
     def sparse_coo_tensor(self, indices: Tensor, values: Tensor, shape: tuple[int, ...]) -> Tensor:

@@ -39,11 +39,11 @@ INLINE: list[str] = []
 """The operators that map their errors inline (`Backend.unchecked_operations`): the hot path."""
 
 
-def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, kinds: bool = False, **promotion: bool) -> Callable[..., Any]:
+def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, check_kinds: bool = False, **promotion: bool) -> Callable[..., Any]:
     """The operator `op`: `function` on the operands in their common type.
 
     The hot path: no checks before the call, errors mapped only once raised (the core does not wrap
-    these). With `kinds`, the spec's kind rule is checked first (`bk.rules.check_dtypes`, cached per
+    these). With `check_kinds`, the spec's kind rule is checked first (`bk.rules.check_dtypes`, cached per
     dtype), for kernels TensorFlow would run, or only refuse when a graph runs, on dtypes the spec refuses.
     """
 
@@ -62,7 +62,7 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, kinds: bool 
         except CAUGHT as error:
             return _failed(self, op, function, promotion, error, a, b)
 
-    method = checked if kinds else operation
+    method = checked if check_kinds else operation
     method.__doc__ = doc
     method.__name__ = method.__qualname__ = op
     INLINE.append(op)
@@ -84,14 +84,14 @@ def _failed(self: Any, op: str, function: Callable[[Any, Any], Any], promotion: 
 _COMPARISONS = ("equal", "not_equal", "greater_than", "greater_or_equal")
 
 
-def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False, kinds: str | None = None) -> Callable[..., Any]:
-    """A unary function; with `kinds` (the operation's name), the spec's kind rule is checked first
+def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False, kinds_of: str | None = None) -> Callable[..., Any]:
+    """A unary function; with `kinds_of` (the operation's name), the spec's kind rule is checked first
     (`bk.rules.check_dtypes`), for kernels TensorFlow would run on dtypes the spec refuses."""
 
     def operation(self: Any, x: Tensor) -> Tensor:
         x = self._keep_ints(x) if keep_ints else self._floats(x)
-        if kinds is not None:
-            check_dtypes(self, kinds, x)
+        if kinds_of is not None:
+            check_dtypes(self, kinds_of, x)
         try:
             return function(x)
         except tf.errors.OpError:
@@ -371,7 +371,7 @@ class MathMixin:
         "mod", _integer_division(tf.math.floormod), "`dividend % divisor` with the sign of the divisor; integers % 0 give 0."
     )
     floordiv = _binary(
-        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0.", kinds=True
+        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0.", check_kinds=True
     )
     and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
     or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
@@ -380,13 +380,13 @@ class MathMixin:
         "shift_bits_left",
         _shift(tf.bitwise.left_shift, left=True),
         "`a << b` for integers (booleans as int8); counts outside `[0, bits)` give 0, as NumPy.",
-        kinds=True,
+        check_kinds=True,
     )
     shift_bits_right = _binary(
         "shift_bits_right",
         _shift(tf.bitwise.right_shift, left=False),
         "`a >> b` for integers (arithmetic for signed ones, booleans as int8); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
-        kinds=True,
+        check_kinds=True,
     )
 
     def invert(self, x: Tensor) -> Tensor:
@@ -471,7 +471,7 @@ class MathMixin:
     # ------------------------------------------------------------ unary functions
 
     abs = _unary(_abs, "Absolute value (magnitude for complex values).", keep_ints=True)
-    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True, kinds="sign")
+    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True, kinds_of="sign")
     round = _unary(_keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
     ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
     floor = _unary(_keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", keep_ints=True)
@@ -479,7 +479,7 @@ class MathMixin:
     exp = _unary(tf.exp, "Natural exponential.")
     erf = _unary(_erf, "The error function (exactly -1 and 1 at the infinities).")
     softplus = _unary(tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
-    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))` of real values.", kinds="sigmoid")
+    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))` of real values.", kinds_of="sigmoid")
     log_gamma = _unary(tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats.")
     sin = _unary(tf.sin, "Sine.")
     arcsin = _unary(tf.asin, "Inverse sine.")

@@ -11,7 +11,7 @@ import bk
 from bk import DType
 from bk._rules.clip import bool_images, bound_for, cast_limits, clip, int_range, is_number_bound, number_bound
 
-from .test_kernels import Ruled
+from .test_dispatcher import Ruled
 
 I8, U8, I32, I64, U64 = (
     DType(int, 8),

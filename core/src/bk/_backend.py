@@ -82,33 +82,32 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     shape, axis and dtype kind are decided by the operation's spec, whatever the kernel raised; see
     `bk.explain_failure`. No framework message is ever read."""
 
-    core_rules: ClassVar[bool] = True
-    """Whether the core applies the operation specs around this backend's kernels (the default, for
-    plugins whose kernels are bare framework calls): elementwise operations and reductions get the
-    spec's cast plan before the kernel (cached per signature: operation, dtypes, Python-number kinds,
-    precision) and the spec's result dtype after it; integer division by zero and comparisons with
-    out-of-range Python ints run as core composites. The first-party plugins set it to False: their
-    kernels apply these rules themselves (on their tuned hot paths)."""
+    trusted_operations: ClassVar[frozenset[str]] = frozenset()
+    """Kernels this backend declares trusted: the one escape hatch of the core's call path. Every other
+    kernel (and every generic default) is called through the operation's plan (`bk._dispatcher`): the
+    spec's verdict first, operands converted and cast to the dtype the operation computes in, the core
+    composites, the result cast to the spec's dtype. A trusted kernel is called as it is (only its
+    failures are explained), so it must apply docs/semantics.md itself, typically with `bk.rules`; the
+    testkit checks its result dtypes and its errors against the spec on every case. For C fast paths
+    and tuned hot kernels whose own checks cost less than a plan on small tensors. A kernel that is not
+    a Python function (a C operator) must be listed here."""
 
-    spec_first: ClassVar[bool] = True
-    """Whether the core asks an operation's spec before this backend's kernel runs, on plugins whose kernels
-    apply the rules themselves (`core_rules` False; with `core_rules` every specified operation is
-    checked first anyway). A call the spec refuses raises the spec's bk error without reaching the
-    kernel, so a kernel needs no checks of its arguments' shapes, axes, kinds or values. The signatures
-    the spec accepted are remembered (operation, shapes, dtypes, the other arguments' values, precision),
-    so a repeated call costs one set lookup. Elementwise operations, reductions and `where` are not
-    checked first (a check would cost more than their kernel on small tensors); their mistakes are
-    explained after the kernel fails. bk-lazy sets it to False: recording a node runs the spec already."""
+    complex_unordered: ClassVar[frozenset[str]] = frozenset()
+    """The ordering operations (`bk.rules.ORDERING`: `max`, `sort`, `argmax`, `maximum`, ...) that this
+    backend's framework cannot apply to complex values, declared once (PyTorch's `max`, TensorFlow's
+    `sort`). The core refuses such calls with `bk.ArgumentTypeError` before the kernel runs; NumPy and
+    the backends that leave an operation out order complex values lexicographically (real part first)."""
+
+    lacking_kernels: ClassVar[Mapping[str, frozenset[DType]]] = {}
+    """The dtypes the framework has no kernel for, per operation (`"*"`: every operation), such as
+    `{"gamma_inc_l": frozenset({DType(float, 16)})}` for TensorFlow's `igamma`. The core computes such a
+    call one size up (float16 in float32, int8 in int16, ...) and casts the result back, so the kernel never
+    sees the dtype. Dtypes the framework lacks altogether are `unsupported_dtypes`."""
 
     framework_errors: ClassVar[Mapping[type[BaseException], type[Exception]]] = {}
     """What the framework's own exception types mean, where the type alone says it (TensorFlow's
     `NotFoundError`: no kernel for this dtype, `bk.ArgumentTypeError`). Consulted after the
     operation's spec, which decides mistakes of shape, axis and dtype kind."""
-
-    unchecked_operations: ClassVar[frozenset[str]] = frozenset()
-    """Kernels the core does not wrap with its error mapping: hot operations that catch inline (a
-    wrapper's call costs a few percent of a small eager operation) and map errors themselves with
-    `bk.explain_failure`. Methods that are not plain Python functions (C operators) are never wrapped."""
 
     _supports_cache: ClassVar[dict[str, bool]]
     _bk_priority: int = 0  # dispatch priority, set from the plugin's BackendSpec when loaded
@@ -121,9 +120,9 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._supports_cache = {}
-        from ._kernels import wrap_kernels
+        from ._dispatcher import wrap_kernels
 
-        wrap_kernels(cls, _METHOD_FEATURES)  # kernel failures become the bk errors of the specs
+        wrap_kernels(cls, _METHOD_FEATURES)  # every kernel behind the one call path (bk._dispatcher)
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails, so it costs nothing on existing attributes.
@@ -330,6 +329,6 @@ from ._specs import annotate_docstrings as _annotate_docstrings  # noqa: E402  (
 
 _annotate_docstrings(Backend)
 
-from ._kernels import wrap_generic_defaults as _wrap_generic_defaults  # noqa: E402
+from ._dispatcher import wrap_generic_defaults as _wrap_generic_defaults  # noqa: E402
 
-_wrap_generic_defaults(Backend, _METHOD_FEATURES)  # the generic defaults ask their spec first, as plugins' kernels do
+_wrap_generic_defaults(Backend, _METHOD_FEATURES)  # the generic defaults take the one call path, as plugins' kernels do

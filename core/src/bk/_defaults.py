@@ -25,7 +25,7 @@ from ._device import ComputeDevice
 from ._dtype import DType, combine_types
 from ._errors import ArgumentTypeError, check_tensor_argument
 from ._features import generic
-from ._kernels import explain_failure
+from ._dispatcher import explain_failure
 from ._rules.indices import advanced_index, array_key_layout
 from ._rules.weak import check_python_ints, weak_result
 

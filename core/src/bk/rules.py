@@ -1,9 +1,9 @@
 """The rules of docs/semantics.md as functions, for kernels that apply them themselves.
 
-A plugin whose kernels are bare framework calls needs nothing from here: the core applies the
-operation specs around them (`Backend.core_rules`). A plugin with tuned kernels of its own
-(`core_rules = False`, as the first-party plugins) calls these functions instead of writing a copy
-of a rule: each exists once, in the core, and every backend gives the same answer. They take bk
+A plugin whose kernels are bare framework calls needs nothing from here: the core's one call path
+applies the operation specs around every kernel (`bk._dispatcher`). A kernel a plugin declares
+trusted (`Backend.trusted_operations`, as the first-party plugins' hot kernels) calls these
+functions instead of writing a copy of a rule: each exists once, in the core, and every backend gives the same answer. They take bk
 `DType`s, Python values and, for the composites, a `Backend` whose catalogue operations they call;
 none imports a framework.
 
@@ -36,6 +36,9 @@ Linear algebra and FFT
     `check_vector_norm_ord`, `check_empty_matrix_norm`, `reduced_size`, `fft_sizes`.
 Ranges and random numbers
     `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
+Declarations
+    `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `HOT_OPERATIONS`
+    (the elementwise operations, reductions and `where`, which first-party plugins declare trusted).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
     kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
@@ -60,7 +63,7 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._kernels import check_dtypes, spec_verdict
+from ._dispatcher import ORDERING, check_dtypes, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -92,12 +95,15 @@ from ._rules.indices import (
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
 from ._rules.weak import KINDS, check_python_ints, int_range, raise_kind, scalar_dtype, weak_result
+from ._specs import FAMILY as _FAMILY
 from ._specs import reduce_shape
 from ._specs._linalg import einsum_subscripts
 
 __all__ = [
     "COMPARISONS",
+    "HOT_OPERATIONS",
     "KINDS",
+    "ORDERING",
     "PYTHON_NUMBERS",
     "PYTHON_REALS",
     "SETTINGS",
@@ -152,6 +158,11 @@ __all__ = [
     "wrap_indices",
     "zero_divisor_rule",
 ]
+
+HOT_OPERATIONS: Final = frozenset(_FAMILY) | frozenset(("where",))
+"""The elementwise operations, the reductions and `where`: the operations whose kernels a first-party
+plugin tunes and declares trusted (`Backend.trusted_operations`), because a plan costs more than the
+kernel on small tensors. Such a kernel applies the rules itself, with the functions of this module."""
 
 SETTINGS: Final = GLOBALS
 """The context settings object; `SETTINGS.precision_free` is True while no precision is set anywhere."""

@@ -68,10 +68,15 @@ def fix_special_values(backend: Backend, op: str, x: Any, result: Any) -> Any:
             masks[which, test] = _test(backend, parts[which], test)
         return masks[which, test]
 
+    from .._context import precision
+
+    dtype = backend.dtype(result)
     for real_test, imag_test, value in SPECIAL_VALUES[op]:
         cases = [(imag_test, value)] if imag_test == "nan" else [(imag_test, value), (_MIRRORED[imag_test], value.conjugate())]
         for imaginary, constant in cases:
-            result = backend.where(backend.and_(passes("re", real_test), passes("im", imaginary)), constant, result)
+            with precision(64):  # the constant exactly (pi/2 of complex128), then in the result's dtype
+                special = backend.cast(backend.as_tensor(constant), dtype)
+            result = backend.where(backend.and_(passes("re", real_test), passes("im", imaginary)), special, result)
     return result
 
 

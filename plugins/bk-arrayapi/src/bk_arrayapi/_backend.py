@@ -29,7 +29,7 @@ from bk import (
     normalize_axis,
     to_numpy_dtype,
 )
-from bk.rules import PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
+from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
 from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
@@ -74,7 +74,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         namespace: Its import name.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
 
     float16_supported: ClassVar[bool] = True
     """Whether the namespace has a float16 dtype (outside the standard; read by the testkit)."""

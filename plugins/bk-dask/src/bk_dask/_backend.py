@@ -19,6 +19,7 @@ import dask.array as da
 import numpy as np
 from dask.callbacks import Callback
 
+from bk.rules import HOT_OPERATIONS
 from bk import (
     Backend,
     ComputeDevice,
@@ -109,7 +110,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     (loops, solvers, minimisation), which say so. `numpy()` computes.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
 
     computing_operations = _COMPUTING
     native_types = (da.Array,)

@@ -18,7 +18,7 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, check_tensor_argument, from_numpy_dtype, get_precision
-from bk.rules import PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
+from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
@@ -88,10 +88,9 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     from a backend-owned key that every call splits; `seed()` resets it.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
 
     float64_supported = not x64_locked_off()  # decided when the backend loads
-    unchecked_operations = frozenset({"add", "sub", "mul", "div"})  # map their errors inline (hot path)
 
     def __init__(self) -> None:
         devices = list_jax_devices(self)

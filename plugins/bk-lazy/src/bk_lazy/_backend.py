@@ -19,7 +19,7 @@ import numpy as np
 
 import bk
 from bk import ArgumentTypeError, Backend, DType, check_tensor_argument, get_precision
-from bk.rules import PYTHON_NUMBERS, is_python_number
+from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
@@ -85,9 +85,9 @@ class LazyBackend(Backend):
     their framework).
     """
 
-    core_rules = False  # nodes take shape, dtype and errors from the specs when built; nothing runs a kernel
-    spec_first = False  # recording a node asks the spec already
-    unchecked_operations: ClassVar[frozenset[str]] = frozenset({"cast", "transpose", "reshape", "matmul", "numpy_call"})
+    # Recording a node asks the spec already (shape, dtype, errors): the hot operations and the shape
+    # operations are trusted, the rest take the core's plan like any backend's kernels.
+    trusted_operations = HOT_OPERATIONS | {"transpose", "reshape", "matmul"}
     """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
 
     native_types: ClassVar[tuple[type, ...] | None] = (LazyArray,)

@@ -24,7 +24,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import PYTHON_NUMBERS, only_python_numbers
+from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, only_python_numbers
 
 from ._devices import cpu_device
 from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
@@ -64,8 +64,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     NumPy arrays keep their dtype unless a precision is set.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
-    unchecked_operations = frozenset({"where"})  # maps its errors inline (hot path)
+    trusted_operations = HOT_OPERATIONS  # C fast path and tuned kernels that apply docs/semantics.md with bk.rules
 
     def __init__(self) -> None:
         cpu = cpu_device(self)

@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
+from bk.rules import HOT_OPERATIONS
 from bk import (
     ArgumentTypeError,
     Backend,
@@ -84,11 +85,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
+    trusted_operations = HOT_OPERATIONS | frozenset(INLINE)  # tuned kernels that apply docs/semantics.md with bk.rules
 
     kernel_errors = DATA_ERRORS
     framework_errors = dict.fromkeys(NO_KERNEL, ArgumentTypeError)  # no kernel for a dtype the spec allows
-    unchecked_operations = frozenset(INLINE)  # the operators map their errors inline (hot path)
 
     def __init__(self) -> None:
         devices = list_tf_devices(self)

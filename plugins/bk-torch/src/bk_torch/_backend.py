@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from bk.rules import HOT_OPERATIONS
 from bk import (
     ArgumentTypeError,
     Backend,
@@ -50,8 +51,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
-    core_rules = False  # its kernels apply docs/semantics.md's rules themselves (see Backend.core_rules)
-    unchecked_operations = frozenset({"add", "sub", "mul", "div", "where", "sin", "exp", "sum", "max"})  # map errors themselves (hot path)
+    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 

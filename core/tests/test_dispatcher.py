@@ -1,4 +1,5 @@
-"""The core maps kernel failures to bk's classes through the operation specs, never through messages."""
+"""The one call path (`bk._dispatcher`): the plan of each call signature around every kernel, and the
+mapping of kernel failures to bk's classes through the operation specs, never through messages."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import numpy as np
 import pytest
 
 import bk
-from bk._kernels import DATA_ERRORS
+from bk._dispatcher import DATA_ERRORS
+from bk.rules import HOT_OPERATIONS
 
 from .conftest import Minimal
 
@@ -51,25 +53,23 @@ class Kernels:
         return np.power(np.asarray(base, np.float64), exp).astype(np.result_type(base, exp))
 
 
-class Plain(Kernels, Minimal):
-    """`core_rules` and `spec_first` off: the error mapping after a kernel failed, alone."""
+_KERNELS = frozenset(n for n in vars(Kernels) if not n.startswith("_"))
 
-    core_rules = False
-    spec_first = False
+
+class Plain(Kernels, Minimal):
+    """Every kernel trusted: the error mapping after a kernel failed, alone."""
+
+    trusted_operations = _KERNELS
+
+
+class Ruled(Kernels, Minimal):
+    """The same kernels behind the one call path (the default for a plugin)."""
 
 
 class SpecFirst(Kernels, Minimal):
-    """`core_rules` off, `spec_first` on (the first-party plugins): the spec's verdict before the kernel,
-    except for elementwise operations, reductions and `where`."""
+    """The hot kernels trusted (as the first-party plugins'): the plan before every other kernel."""
 
-    core_rules = False
-
-
-class Declared(Minimal):
-    unchecked_operations = frozenset({"add"})
-
-    def add(self, a, b):
-        return np.add(a, b)
+    trusted_operations = HOT_OPERATIONS
 
 
 def test_shape_mistakes_become_the_specs_class_naming_both_shapes():
@@ -79,6 +79,9 @@ def test_shape_mistakes_become_the_specs_class_naming_both_shapes():
     assert isinstance(raised.value.__cause__, ValueError)  # NumPy's own error stays the cause
     with pytest.raises(bk.ShapeMismatchError, match="^add: "):
         b.add(np.ones(3), np.ones(4))
+    with pytest.raises(bk.ShapeMismatchError, match=r"^tensordot: axis 1 of a \(3, 4\)") as raised:
+        Ruled().tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
+    assert raised.value.__cause__ is None  # the plan refused the call: the kernel never ran
 
 
 def test_axis_and_kind_mistakes_become_the_specs_class():
@@ -103,12 +106,11 @@ def test_other_failures_stay_what_they_are_and_name_the_operation():
     assert type(raised.value) is ValueError
 
 
-def test_unchecked_operations_are_not_wrapped_and_explain_failure_is_public():
-    assert getattr(Plain.add, "__bk_kernel__", None) is not None
-    assert getattr(Declared.add, "__bk_kernel__", None) is None
+def test_trusted_kernels_get_no_plan_and_explain_failure_is_public():
+    assert getattr(Plain.add, "__bk_kernel__", None) is not None and not hasattr(Plain.add, "__bk_plans__")
+    assert hasattr(Ruled.add, "__bk_plans__")  # the plan's cache: not trusted
     assert getattr(Plain.is_tensor, "__bk_kernel__", None) is None  # the required set is never wrapped
-    with pytest.raises(ValueError, match="operands could not be broadcast"):
-        Declared().add(np.ones(3), np.ones(4))
+    assert Plain().add(np.ones(2, bool), np.ones(2, bool)).dtype == bool  # called as it is: NumPy's dtype
     try:
         np.add(np.ones(3), np.ones(4))
     except ValueError as error:
@@ -125,11 +127,8 @@ def test_wrapping_keeps_supports_names_and_signatures():
     assert list(inspect.signature(Plain.tensordot).parameters) == ["self", "a", "a_axes", "b", "b_axes"]
 
 
-class Ruled(Kernels, Minimal):
-    """The same kernels with the core's rules around them (the default for a plugin)."""
 
-
-def test_core_rules_check_before_the_kernel_and_cast_as_the_spec_says():
+def test_the_plan_checks_before_the_kernel_and_cast_as_the_spec_says():
     b = Ruled()
     with pytest.raises(bk.ShapeMismatchError, match="^tensordot: ") as raised:
         b.tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
@@ -142,7 +141,7 @@ def test_core_rules_check_before_the_kernel_and_cast_as_the_spec_says():
         b.add(None, np.ones(2))
 
 
-def test_core_rules_composites_for_rules_that_need_the_data():
+def test_the_plan_runs_composites_for_rules_that_need_the_data():
     b = Ruled()
     quotient = b.floordiv(np.array([7, 8], np.int32), np.array([2, 0], np.int32))
     np.testing.assert_array_equal(quotient, [3, 0])  # integer division by zero gives 0, as NumPy
@@ -163,28 +162,31 @@ class CountingTensordot(SpecFirst):
         return np.tensordot(a, b, (tuple(a_axes), tuple(b_axes)))
 
 
-def test_spec_first_refuses_before_the_kernel_and_remembers_accepted_signatures(monkeypatch):
-    import bk._kernels as kernels
+def test_the_plan_refuses_before_the_kernel_and_is_compiled_once_per_signature(monkeypatch):
+    import bk._dispatcher as kernels
 
     b = CountingTensordot()
     with pytest.raises(bk.ShapeMismatchError, match=r"^tensordot: axis 1 of a \(3, 4\)") as raised:
         b.tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
     assert raised.value.__cause__ is None and CountingTensordot.calls == 0  # the kernel never ran
     asked = []
-    verdict = kernels.spec_verdict
-    monkeypatch.setattr(kernels, "_DTYPE_VERDICTS", {})  # nothing cached by earlier tests
-    monkeypatch.setattr(kernels, "spec_verdict", lambda *a: asked.append(a[1]) or verdict(*a))
+    compile_ = kernels._compile
+    monkeypatch.setattr(kernels, "_compile", lambda *a: asked.append(a[1]) or compile_(*a))
     b_tensordot = CountingTensordot.tensordot
     a, m = np.ones((3, 4)), np.ones((4, 2))
     for _ in range(3):
         assert b_tensordot(b, a, (1,), m, (0,)).shape == (3, 2)
-    assert asked == ["tensordot"] and CountingTensordot.calls == 3  # asked once per signature
+    assert asked == ["tensordot"] and CountingTensordot.calls == 3  # compiled once per signature
     assert b_tensordot(b, np.ones((3, 4), np.float32), (1,), m, (0,)).shape == (3, 2)
     assert b_tensordot(b, np.ones((2, 4)), (1,), m, (0,)).shape == (2, 2)
     assert asked == ["tensordot"] * 3  # a new dtype or shape is a new signature
+    # a valid call, then a bad one of the same ranks and dtypes: the key holds full shapes, not ranks
+    with pytest.raises(bk.ShapeMismatchError, match="^tensordot: "):
+        b_tensordot(b, np.ones((2, 4)), (1,), np.ones((5, 2)), (0,))
+    assert CountingTensordot.calls == 5
 
 
-def test_spec_first_leaves_hot_operations_to_the_kernel():
+def test_trusted_hot_operations_are_left_to_the_kernel():
     b = SpecFirst()
     with pytest.raises(bk.ShapeMismatchError, match="^add: ") as raised:
         b.add(np.ones(3), np.ones(4))
@@ -198,7 +200,7 @@ def test_spec_first_leaves_hot_operations_to_the_kernel():
 
 def test_numpy_integers_are_int_arguments_and_numpy_scalars_operands():
     """An axis, offset or count taken from NumPy (`np.argmax(...)`, `np.int64(1)`) is an int for every spec."""
-    from bk._kernels import spec_verdict
+    from bk._dispatcher import spec_verdict
 
     b = SpecFirst()
     m = np.ones((3, 3))
@@ -213,7 +215,7 @@ def test_numpy_integers_are_int_arguments_and_numpy_scalars_operands():
         assert isinstance(spec_verdict(b, "diagonal", (m, bad), {}), bk.ArgumentTypeError), bad
 
 
-def test_generic_defaults_ask_their_spec_first_and_keep_supports():
+def test_generic_defaults_take_the_plan_and_keep_supports():
     """A generic default composed of other operations raises its own operation's error, and is still the
     base class's default for `supports()`."""
     from bk._features import uses_of
@@ -234,7 +236,7 @@ def test_generic_defaults_ask_their_spec_first_and_keep_supports():
 
 
 def test_check_dtypes_is_the_specs_kind_rule_cached_per_dtype(monkeypatch):
-    import bk._kernels as kernels
+    import bk._dispatcher as kernels
     from bk.rules import check_dtypes
 
     b = SpecFirst()

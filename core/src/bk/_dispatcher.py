@@ -1,0 +1,728 @@
+"""The one call path: every catalogue operation of every backend reaches its kernel through a plan.
+
+`Backend.__init_subclass__` puts `dispatch(op, kernel)` in front of every kernel a backend class
+defines, and the base class puts it in front of every generic default, once. Per call signature
+(the backend class, each tensor's type, dtype and full shape, each Python number's kind and range,
+the other arguments' values, the precision) the dispatcher compiles a `Plan` from the operation's
+spec (`bk.op_spec(op)`) and caches it (bounded):
+
+1. the spec's verdict: a call the spec refuses raises the spec's bk error before any kernel runs;
+2. lists and Python numbers where the spec takes a tensor become tensors (through the backend's raw
+   `as_tensor`, never through a wrapped method);
+3. the operand casts to the dtype the operation computes in (`OpSpec.operand_dtype`): the common
+   type of elementwise operands, the accumulator of sums and products of small ints, the float of
+   means and variances of ints, the common type of mixed operands of `matmul`, `isin`, `solve`, ...;
+   one size up for a dtype the backend declares it has no kernel for (`Backend.lacking_kernels`);
+4. the core composites where a rule needs the data: integer division by zero, comparisons with
+   Python ints beyond a tensor's range, integer powers, `clip`'s bounds;
+5. degenerate arguments answered without the kernel (a reduction over `axis=()`), and complex
+   values refused by the ordering operations a backend declares it cannot apply to them
+   (`Backend.complex_unordered`);
+6. the result casts to the spec's dtypes, tuples included.
+
+A plan whose steps are all identities calls the kernel directly: the key and one dict lookup are
+the whole cost. The only escape hatch is a kernel a backend declares trusted
+(`Backend.trusted_operations`, for a C fast path or a tuned kernel that applies the rules itself):
+it is called as it is, and the testkit checks its dtypes and errors against the spec on every case.
+
+Kernel failures become the bk error of the operation's spec (`explain_failure`), without reading
+the framework's message:
+
+1. bk's own classes (`docs/semantics.md`) pass unchanged when they name the operation.
+2. The operation's spec is asked about the same arguments (their templates: shape and dtype).
+   When the spec refuses the call, its error is raised, chained from the framework's.
+3. Exception types the plugin declared with a meaning (`Backend.framework_errors`) raise that class.
+4. The spec accepts the call, so the data was at fault: when the framework's exception is one the
+   plugin declared as bad input (`Backend.kernel_errors`), the operation's data-error class is
+   raised (`DATA_ERRORS`).
+5. Anything else is raised unchanged (named after the operation): a bug stays visible as what it is.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, NoReturn
+
+from ._dtype import DType
+from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError
+from ._rules.arguments import PYTHON_NUMBERS
+from ._rules.compare import COMPARISONS, compare_beyond_range
+from ._rules.division import divide_integers, zero_divisor_rule
+from ._rules.powers import check_integer_power, integer_power_rule
+from ._rules.special import SPECIAL_VALUES, fix_special_values
+
+if TYPE_CHECKING:
+    from ._backend import Backend
+
+__all__ = ["DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "raw_kernel", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
+
+_INDICES: Final = (
+    "gather",
+    "gather_1d",
+    "gather_nd",
+    "gather_by_component_indices",
+    "batched_gather_nd",
+    "batched_gather_1d",
+    "batch_gather",
+    "scatter",
+    "scatter_nd",
+    "scatter_1d_scalar",
+    "scatter_nd_scalar",
+    "indexed_segment_sum",
+    "take",
+    "take_along_axis",
+    "multi_slice",
+)
+DATA_ERRORS: Final[dict[str, type[Exception]]] = {
+    **dict.fromkeys(_INDICES, IndexOutOfRangeError),
+    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat", "pow"), ValueError),
+}
+"""The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
+
+# What the spec's verdict may be: the classes of docs/semantics.md and the built-in ones they derive from.
+_VERDICTS: Final = (*BK_ERRORS, ValueError, TypeError, IndexError, OverflowError)
+# The methods every backend calls on itself all the time, and those that transform functions: never wrapped.
+_NEVER: Final = frozenset(
+    (
+        "is_tensor", "as_tensor", "is_available", "numpy", "dtype", "staticshape", "shape", "ndims", "cast", "combine_types",
+        "auto_cast", "jit_compile", "jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian", "custom_gradient",
+        "while_loop", "call", "vectorized_call", "numpy_call", "list_devices", "get_default_device", "set_default_device",
+        "get_device", "get_device_by_ref", "block_until_ready", "is_module", "is_sparse", "nn_library", "prefers_channels_last",
+        "requires_fixed_shapes_when_tracing", "seed", "variable", "compute_count", "supports", "features",
+        "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear",
+    )
+)  # fmt: skip
+_WRAPPED: Final = "__bk_kernel__"
+_NAMED: Final = (ValueError, TypeError, IndexError, OverflowError)  # exactly these built-in types get the operation's name
+
+
+def _template(backend: Backend | None, value: Any) -> Any:
+    """`value` as the spec sees it: native tensors become `ShapeDtype`s (sequences element by element).
+
+    Without a backend, values go to the spec as they are (NumPy arrays describe themselves).
+    """
+    from ._specs import ShapeDtype
+
+    if backend is None:
+        return value
+    if isinstance(value, (list, tuple)) and value and any(backend.is_tensor(v, only_native=True) for v in value):
+        return type(value)(_template(backend, v) for v in value) if isinstance(value, list) else tuple(_template(backend, v) for v in value)
+    if type(value).__module__ == "numpy" and not hasattr(value, "__len__"):
+        return value  # a NumPy scalar describes itself: a 0-d operand, or an int where the spec wants one (an axis)
+    if backend.is_tensor(value, only_native=True):
+        if backend.is_sparse(value):
+            raise LookupError("sparse")  # the specs describe dense tensors: no verdict
+        return ShapeDtype(tuple(backend.staticshape(value)), backend.dtype(value))
+    return value
+
+
+def spec_verdict(backend: Backend | None, op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> BaseException | None:
+    """The error `op`'s spec gives for these arguments, or None when it accepts them (or cannot tell)."""
+    from ._specs import op_specs
+
+    spec = op_specs().get(op)
+    if spec is None:
+        return None
+    try:
+        templates = tuple(_template(backend, a) for a in args)
+        named = {k: _template(backend, v) for k, v in kwargs.items()}
+    except Exception:  # a value the backend cannot describe: no verdict
+        return None
+    try:
+        _signature(spec).bind(*templates, **named)
+    except TypeError:  # the call does not fit the spec's arguments: a Python-level mistake, not the spec's to judge
+        return None
+    try:
+        spec.infer(*templates, **named)
+    except _VERDICTS as verdict:
+        return verdict
+    except Exception:  # a spec that cannot handle these values decides nothing
+        return None
+    return None
+
+
+_DTYPE_VERDICTS: dict[tuple[Any, ...], Any] = {}
+
+
+def check_dtypes(backend: Backend, op: str, *operands: Any) -> None:
+    """Raises the spec's error when the elementwise operation `op` does not take the dtypes of the native
+    tensors `operands` (complex values in `floor`, `signbit`, `sigmoid`, `arctan2`, ...): the kind rule of
+    the operation's spec, for hot kernels that check before they call their framework. The verdict is
+    cached per (operation, tensor types and native dtypes), so a call costs one dict lookup; shapes are
+    not looked at."""
+    try:
+        key: Any = (op, *[(type(o), o.dtype) for o in operands])  # the type first: dtypes of two frameworks never meet in __eq__
+        verdict = _DTYPE_VERDICTS.get(key, _UNKNOWN)
+    except (AttributeError, TypeError):  # a tensor without a hashable native dtype: asked every time
+        key, verdict = None, _UNKNOWN
+    if verdict is _UNKNOWN:
+        from ._specs import ShapeDtype
+
+        error = spec_verdict(None, op, tuple(ShapeDtype((), backend.dtype(o)) for o in operands), {})
+        verdict = None if error is None else (type(error), str(error))
+        if key is not None:
+            _DTYPE_VERDICTS[key] = verdict
+    if verdict is not None:
+        raise verdict[0](verdict[1])
+
+
+_UNKNOWN: Final = object()
+
+
+@functools.cache
+def _signature(spec: Any) -> inspect.Signature:
+    return spec.call_signature  # type: ignore[no-any-return]
+
+
+def explain_failure(backend: Backend | None, op: str, error: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> NoReturn:
+    """Raises the bk error that `error` (raised by `backend`'s kernel of `op` for these arguments) means.
+
+    For plugin authors who catch inside a trusted kernel (see `Backend.trusted_operations`) or
+    inside a helper of their own: call it in the `except` branch. `backend` may be None when the
+    arguments are NumPy arrays or other objects with `shape` and a NumPy `dtype`. Never reads the
+    framework's message: the spec decides mistakes of shape, axis and kind; the plugin's declared
+    `kernel_errors` and `DATA_ERRORS` decide mistakes in the data; anything else is raised unchanged.
+    """
+    if isinstance(error, BK_ERRORS) and str(error).startswith(f"{op}:"):
+        raise error  # the kernel's own verdict, naming the operation
+    verdict = spec_verdict(backend, op, args, kwargs)
+    if verdict is not None:
+        raise verdict from error
+    text = (str(error).strip().splitlines() or [type(error).__name__])[0]
+    for kind, meaning in (type(backend).framework_errors.items() if backend is not None else ()):
+        if isinstance(error, kind):
+            raise meaning(f"{op}: {text}") from error
+    if isinstance(error, BK_ERRORS):  # raised by an operation the kernel called (maximum, as_tensor, ...): its class stands
+        raise type(error)(f"{op}: {error}") from error
+    if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (IndexError,)):
+        data = DATA_ERRORS.get(op)
+        if data is not None:
+            raise data(f"{op}: {text}") from error
+    text = str(error).strip()
+    if type(error) in _NAMED and text and not text.startswith(f"{op}:"):  # name the operation, as bk's own errors do
+        raise type(error)(f"{op}: {text}") from error
+    raise error
+
+
+def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` with its failures explained (`explain_failure`): a trusted kernel's wrapper, and the
+    wrapper of the operations that have no spec (queries, devices, function transforms)."""
+
+    @functools.wraps(kernel)
+    def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return kernel(self, *args, **kwargs)
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, kwargs)
+
+    setattr(checked, _WRAPPED, kernel)
+    return checked
+
+
+def raw_kernel(backend: Backend, name: str) -> Callable[..., Any]:
+    """The kernel of `name` that `backend`'s class defines, without the dispatcher in front (a bound
+    method): what the core calls for its own casts and conversions inside a plan."""
+    method = getattr(type(backend), name)
+    return getattr(method, _WRAPPED, method).__get__(backend)  # type: ignore[no-any-return]
+
+
+def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
+    """Puts the dispatcher in front of every kernel `cls` defines (its own methods and its mixins', not
+    the base class's generic defaults, which `wrap_generic_defaults` serves once for every backend).
+
+    Operations with a spec get a plan (`dispatch`); a kernel in `cls.trusted_operations`, and an
+    operation without a spec, only get their failures explained. `as_tensor` gets the rules of
+    Python numbers (`_ruled_as_tensor`).
+    """
+    from ._backend import Backend
+    from ._specs import op_specs
+
+    specs = op_specs()
+    trusted = frozenset(cls.trusted_operations)
+    for name in catalogue:
+        if name in _NEVER and name != "as_tensor":
+            continue
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or owner is Backend or owner in Backend.__mro__:
+            continue
+        method = vars(owner)[name]
+        if getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
+            continue  # wrapped already (a mixin shared by two classes), or the base class's own default put back
+        if not _is_plain_function(method):
+            if name not in trusted and name in specs:
+                raise TypeError(
+                    f"{cls.__name__}.{name} is not a Python function (a C operator?): the core cannot put the "
+                    f"operation's plan in front of it; list it in {cls.__name__}.trusted_operations"
+                )
+            continue
+        if name in SPECIAL_VALUES:
+            method = _with_special_values(name, method)
+        if name == "as_tensor":
+            if name not in trusted:
+                setattr(cls, name, _ruled_as_tensor(method))
+        elif name in trusted or name not in specs:
+            setattr(cls, name, _wrap(name, method))
+        else:
+            setattr(cls, name, dispatch(name, method))
+
+
+def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
+    """Puts the dispatcher in front of the core's own generic defaults (on the mixin that defines each, so
+    every backend inherits the same dispatched method and `supports()` still sees the base class's
+    default): a default is served exactly as a plugin's kernel, and a mistake raises its own operation's
+    error, not the first inner operation's."""
+    from ._features import uses_of
+    from ._specs import op_specs
+
+    specs = op_specs()
+    for name in catalogue:
+        method: Any = getattr(base, name, None)
+        if name in _NEVER or name not in specs or not _is_plain_function(method) or uses_of(method) is None:
+            continue
+        owner = next(k for k in base.__mro__ if name in vars(k))  # the defaults' module keeps the method
+        setattr(owner, name, dispatch(name, method))
+
+
+def _with_special_values(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` with the Array API standard's values at the special complex inputs of `op` (`bk._rules.special`)."""
+
+    @functools.wraps(kernel)
+    def fixed(self: Backend, x: Any, *args: Any, **kwargs: Any) -> Any:
+        result = kernel(self, x, *args, **kwargs)
+        if self.dtype(result).kind is complex:
+            return fix_special_values(self, op, x if self.is_tensor(x, only_native=True) else self.as_tensor(x), result)
+        return result
+
+    return fixed
+
+
+def _is_plain_function(method: Any) -> bool:
+    return isinstance(method, types.FunctionType) and not getattr(method, "__isabstractmethod__", False)
+
+
+# ---------------------------------------------------------------- the plan of a call signature
+
+ORDERING: Final = frozenset(
+    (
+        "max", "min", "argmax", "argmin", "maximum", "minimum", "clip", "sort", "argsort", "searchsorted",
+        "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all", "top_k", "topk",
+        "greater_than", "greater_or_equal", "less", "less_equal", "greater", "greater_equal", "quantile", "median",
+        "cummax", "cummin",
+    )
+)  # fmt: skip
+"""The operations that order values: a backend lists those it cannot apply to complex values in
+`Backend.complex_unordered`, and the core refuses such calls with `bk.ArgumentTypeError` (NumPy orders
+complex values lexicographically, real part first)."""
+
+_SEQUENCE: Final = (-1,)  # the operands are the tensors of the first argument (a sequence)
+_OPERANDS: Final = {"where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE, "clip": ()}  # clip's bounds: the core composite
+_CACHE_LIMIT: Final = 4096
+_TENSOR_KINDS: Final = frozenset(("Tensor",))
+
+
+class _Foreign(Exception):
+    """An argument is a tensor of another framework: the plan is the kernel alone, whose error names the mix-up."""
+
+
+class _Unkeyable(Exception):
+    """An argument the key cannot describe (a dict, an unhashable object): the plan is compiled for this call only."""
+
+
+_PLAIN: Final = frozenset((bool, float, complex, str, type(None), type(Ellipsis)))
+_NATIVE: dict[tuple[type, type], bool] = {}  # (backend class, value type) -> whether values of the type are native tensors
+
+
+def _number_key(value: Any) -> Any:
+    """A Python int as the plan sees an operand: its sign and bit length (the range checks of NEP 50)."""
+    return (int, value < 0, (value if value >= 0 else ~value).bit_length())
+
+
+def _value_key(backend: Backend, value: Any) -> Any:
+    """What a value contributes to a call's signature: a tensor's type, dtype and full shape, a sequence's
+    keys, a Python number of an operand its kind (an int its range), any other value itself with its type."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return (kind, value)
+    if kind is int:
+        return (int, value)
+    native = _NATIVE.get((type(backend), kind))
+    if native is None:
+        native = _NATIVE[type(backend), kind] = backend.is_tensor(value, only_native=True)
+    if native:
+        shape, dtype = getattr(value, "shape", None), getattr(value, "dtype", None)
+        if isinstance(shape, tuple) and dtype is not None:  # a tensor that describes itself (NumPy, PyTorch, JAX, Array API)
+            return (kind, dtype, shape)
+        try:
+            return (kind, backend.dtype(value), tuple(backend.staticshape(value)), backend.is_sparse(value))
+        except Exception as error:
+            raise _Unkeyable from error
+    if kind is tuple or kind is list:
+        return (kind, tuple([_value_key(backend, v) for v in value]))
+    if kind is slice:
+        return (slice, value.start, value.stop, value.step)
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        if kind.__module__.partition(".")[0] == "numpy":
+            return (kind, value.dtype, value.shape)  # a NumPy constant beside another framework's tensors
+        raise _Foreign
+    try:
+        hash(value)
+    except TypeError:
+        raise _Unkeyable from None
+    return (kind, value)
+
+
+def _operand_key(backend: Backend, value: Any) -> Any:
+    """`_value_key` for an operand of an elementwise operation: a Python number counts by kind and range."""
+    kind = type(value)
+    if kind is float or kind is bool or kind is complex:
+        return kind
+    if kind is int:
+        return _number_key(value)
+    return _value_key(backend, value)
+
+
+class Plan:
+    """What the dispatcher does around one kernel for one call signature (see the module's docstring).
+
+    Attributes:
+        direct: Every step is an identity: the kernel is called with the arguments as they are.
+        operand: The dtype the operands are cast to (None: each keeps its own).
+        casts: Positions of the arguments that are converted or cast before the kernel.
+        results: The spec's result dtype(s): a `DType`, a tuple of them (None where a result is not a
+            tensor), or None when the result is not looked at.
+        check_results: Whether the kernel's result dtypes are still to be compared with `results`;
+            once a kernel gave the spec's dtypes for a signature, it is not asked again.
+        degenerate: A function answering the call without the kernel (`axis=()`), or None.
+        by_value, zero_divisor, int_power, composite: the core composites around the kernel.
+        lacking: The wider dtype a lacking kernel computes in, or None.
+    """
+
+    __slots__ = ("by_value", "casts", "check_results", "composite", "degenerate", "direct", "int_power", "lacking", "operand", "results", "zero_divisor")
+
+    def __init__(self) -> None:
+        self.direct = False
+        self.operand: Any = None
+        self.casts: tuple[int, ...] = ()
+        self.results: Any = None
+        self.check_results = False
+        self.degenerate: Callable[..., Any] | None = None
+        self.by_value: str | None = None
+        self.zero_divisor = False
+        self.int_power = False
+        self.composite: Callable[..., Any] | None = None
+        self.lacking: Any = None
+
+
+_DIRECT: Final = Plan()
+_DIRECT.direct = True
+
+
+def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` of the operation `op` behind the one call path: the plan of each call signature is
+    compiled once from the spec (`_compile`), cached (at most 4,096 signatures per operation), and
+    run around the kernel; a plan of identities is a direct call."""
+    from ._context import GLOBALS, get_precision
+    from ._specs import FAMILY, op_spec
+
+    spec = op_spec(op)
+    family = FAMILY.get(op)
+    elementwise = family in ("unary", "binary") or op in ("where", "clip")
+    positions = _tensor_positions(spec, op, family)
+    cache: dict[Any, Plan] = {}
+    operand_key = _operand_key
+    value_key = _value_key
+    settings = GLOBALS
+
+    @functools.wraps(kernel)
+    def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        try:
+            if elementwise:
+                key: Any = (type(self), None if settings.precision_free else get_precision(), *[operand_key(self, a) for a in args])
+            else:
+                key = (type(self), None if settings.precision_free else get_precision(), *[value_key(self, a) for a in args])
+            if kwargs:
+                key = (*key, *[(k, value_key(self, v)) for k, v in kwargs.items()])
+            plan = cache.get(key)
+        except _Foreign:
+            key, plan = None, _DIRECT
+        except _Unkeyable:
+            key = plan = None
+        if plan is None:
+            plan = _compile(self, op, spec, family, positions, args, kwargs)
+            if key is not None:
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[key] = plan
+        try:
+            if plan.direct:
+                return kernel(self, *args, **kwargs)
+            return _run(self, op, kernel, plan, positions, args, kwargs)
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, kwargs)
+
+    setattr(dispatched, _WRAPPED, kernel)
+    dispatched.__bk_plans__ = cache  # type: ignore[attr-defined]  # for tests and `bk.info`-style introspection
+    return dispatched
+
+
+def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]:
+    """The positions of the arguments the operand dtype applies to: the spec's tensor parameters."""
+    if op in _OPERANDS:
+        return _OPERANDS[op]
+    return tuple(i for i, (_, kind) in enumerate(spec.params) if kind in _TENSOR_KINDS)
+
+
+def _bound_positions(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+    try:
+        bound = _signature(spec).bind(*args, **kwargs)
+    except TypeError:
+        return None
+    return dict(bound.arguments)
+
+
+def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Plan:
+    """The plan of one call signature. Raises the spec's error for a call the spec refuses."""
+    try:
+        templates = tuple(_template(backend, a) for a in args)
+        named = {k: _template(backend, v) for k, v in kwargs.items()}
+    except Exception:  # a value the backend cannot describe (sparse tensors, ...): the kernel alone
+        return _DIRECT
+    try:
+        _signature(spec).bind(*templates, **named)
+    except TypeError:  # the call does not fit the catalogue's signature: the kernel's Python error tells
+        return _DIRECT
+    try:
+        result = spec.infer(*templates, **named)
+    except _VERDICTS:
+        raise  # the spec's verdict, before any kernel runs
+    except Exception:  # a spec that cannot handle these values decides nothing
+        return _DIRECT
+    plan = Plan()
+    operand = spec.operand_dtype(*templates, **named)
+    tensors = _operand_dtypes(backend, args, positions)
+    if op in type(backend).complex_unordered and any(d.kind is complex for d in tensors):
+        raise ArgumentTypeError(
+            f"{op}: {backend.name} cannot order complex values ({', '.join(sorted({d.name for d in tensors if d.kind is complex}))}); "
+            "compare their real parts or absolute values instead"
+        )
+    if operand is None and op in COMPARISONS:
+        plan.by_value = op
+    # a dtype the backend has no kernel for: computed one size up, cast back by the result cast
+    lacking = type(backend).lacking_kernels
+    if lacking:
+        missing = frozenset(lacking.get(op, ())) | frozenset(lacking.get("*", ()))
+        computed = operand if operand is not None else (tensors[0] if tensors and all(d == tensors[0] for d in tensors) else None)
+        if computed is not None and computed in missing:
+            wider = _wider(computed, missing | type(backend).unsupported_dtypes)
+            if wider is not None:
+                operand = plan.lacking = wider
+    plan.operand = operand
+    # the operands converted or cast before the kernel
+    casts = []
+    if positions == _SEQUENCE:
+        target = operand or (result.dtype if isinstance(result, _shape_dtype()) else None)
+        if target is not None and args and isinstance(args[0], (list, tuple)):
+            if any(not backend.is_tensor(v, only_native=True) or backend.dtype(v) != target for v in args[0]):
+                plan.operand, casts = target, [0]
+    else:
+        for i, a in enumerate(args):
+            if i not in positions:
+                continue
+            if backend.is_tensor(a, only_native=True):
+                if operand is not None and backend.dtype(a) != operand:
+                    casts.append(i)
+            elif type(a) in PYTHON_NUMBERS:
+                if operand is not None:
+                    casts.append(i)
+            elif isinstance(a, (list, tuple)) and _numbers_only(a):
+                casts.append(i)
+    plan.casts = tuple(casts)
+    plan.zero_divisor = zero_divisor_rule(op, operand) and backend.supports("equal") and backend.supports("where")
+    plan.int_power = integer_power_rule(op, operand) and len(args) > 1
+    if op == "clip":
+        from ._rules.clip import clip as clip_rule
+
+        plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high, lambda v, lo, hi: kernel(b, v, lo, hi))
+    if family == "reduction":
+        axis = (_bound_positions(spec, args, kwargs) or {}).get("axis", None)
+        if isinstance(axis, (tuple, list)) and len(axis) == 0:
+            plan.degenerate = _degenerate_reduction(op)
+    if isinstance(result, _shape_dtype()):
+        plan.results = result.dtype
+    elif isinstance(result, tuple) and result and all(isinstance(r, _shape_dtype()) or r is None for r in result):
+        plan.results = tuple(r.dtype if r is not None else None for r in result)
+    plan.check_results = plan.results is not None
+    plan.direct = not (plan.casts or plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate or plan.check_results)
+    return plan
+
+
+@functools.cache
+def _shape_dtype() -> type:
+    from ._specs import ShapeDtype
+
+    return ShapeDtype
+
+
+def _numbers_only(value: Any) -> bool:
+    for v in value:
+        if isinstance(v, (list, tuple)):
+            if not _numbers_only(v):
+                return False
+        elif type(v) not in PYTHON_NUMBERS:
+            return False
+    return True
+
+
+def _operand_dtypes(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...]) -> list[Any]:
+    """The dtypes of the native tensors among the operands (the spec's tensor arguments; clip's x)."""
+    if positions == _SEQUENCE:
+        values = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
+    else:
+        values = [a for i, a in enumerate(args) if i in positions or (not positions and i == 0)]
+    return [backend.dtype(v) for v in values if backend.is_tensor(v, only_native=True)]
+
+
+def _wider(dtype: Any, missing: frozenset[Any]) -> Any:
+    """The next wider dtype of the same kind that is not `missing` (float16 -> float32 -> float64, int8 -> int16 ...)."""
+    if dtype.kind is float:
+        ladder = [DType(float, 16), DType(float, 32), DType(float, 64)]
+        start = 1 if dtype.bits == 16 else ladder.index(dtype) + 1 if dtype in ladder else len(ladder)
+    elif dtype.kind is complex:
+        ladder, start = [DType(complex, 64), DType(complex, 128)], 1 if dtype.bits == 64 else 2
+    elif dtype.kind is int:
+        ladder = [DType(int, b, signed=dtype.signed) for b in (8, 16, 32, 64)]
+        start = ladder.index(dtype) + 1 if dtype in ladder else len(ladder)
+    elif dtype.kind is bool:
+        ladder, start = [DType(int, 8), DType(int, 16), DType(int, 32), DType(int, 64)], 0
+    else:
+        return None
+    for candidate in ladder[start:]:
+        if candidate not in missing:
+            return candidate
+    return None
+
+
+def _degenerate_reduction(op: str) -> Callable[..., Any]:
+    """The answer of a reduction over no axes (`axis=()`): every element is reduced alone, as NumPy."""
+
+    def alone(backend: Backend, x: Any, dtype: Any) -> Any:
+        value = raw_kernel(backend, "as_tensor")(x) if not backend.is_tensor(x, only_native=True) else x
+        if op in ("var", "std"):  # the spread of one value: 0, NaN where the value is not finite
+            spread = backend.abs(backend.sub(value, value))
+            value = backend.mul(spread, spread) if op == "var" else spread
+        return value if backend.dtype(value) == dtype else raw_kernel(backend, "cast")(value, dtype)
+
+    return alone
+
+
+def _run(backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if plan.degenerate is not None:
+        return plan.degenerate(backend, args[0] if args else next(iter(kwargs.values())), plan.results)
+    if plan.by_value is not None:  # an int beyond the tensor's range: every element compares alike
+        constant = compare_beyond_range(backend, plan.by_value, *args)
+        if constant is not None:
+            return constant
+    if plan.casts:
+        operand = plan.operand
+        if positions == _SEQUENCE:
+            args = (type(args[0])(_as_operand(backend, v, operand) for v in args[0]), *args[1:])
+        else:
+            args = tuple(_as_operand(backend, a, operand) if i in plan.casts else a for i, a in enumerate(args))
+    if plan.int_power:
+        check_integer_power(backend, args[1])
+    if plan.composite is not None:
+        result = plan.composite(backend, kernel, *args, **kwargs)
+    elif plan.zero_divisor:
+        result = divide_integers(backend, lambda a, b: kernel(backend, a, b, **kwargs), args[0], args[1])
+    else:
+        result = kernel(backend, *args, **kwargs)
+    if plan.check_results:
+        result = _cast_results(backend, plan, result)
+    return result
+
+
+def _cast_results(backend: Backend, plan: Plan, result: Any) -> Any:
+    """The kernel's result(s) in the spec's dtype(s); remembers a kernel that gave them already."""
+    wanted = plan.results
+    cast = raw_kernel(backend, "cast")
+    if isinstance(wanted, tuple):
+        if not isinstance(result, (tuple, list)) or len(result) != len(wanted):
+            return result  # not the results the spec describes (a named tuple of other length): left alone
+        parts = list(result)
+        changed = False
+        for i, (value, dtype) in enumerate(zip(parts, wanted, strict=True)):
+            if dtype is not None and backend.is_tensor(value, only_native=True) and backend.dtype(value) != dtype:
+                parts[i], changed = cast(value, dtype), True
+        if not changed:
+            _settle(plan)
+            return result
+        return type(result)(*parts) if hasattr(result, "_fields") else type(result)(parts)
+    if not backend.is_tensor(result, only_native=True):
+        result = raw_kernel(backend, "as_tensor")(result)
+    if backend.dtype(result) != wanted:
+        return cast(result, wanted)
+    _settle(plan)
+    return result
+
+
+def _settle(plan: Plan) -> None:
+    plan.check_results = False
+    if not (plan.casts or plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate):
+        plan.direct = True
+
+
+def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
+    """`value` as a tensor of `dtype` (or as `as_tensor` makes it, when `dtype` is None), through the
+    backend's raw `as_tensor` and `cast`: a native tensor cast, a Python number or list converted."""
+    if not backend.is_tensor(value, only_native=True):
+        value = _converted(backend, value)
+    if dtype is not None and backend.dtype(value) != dtype:
+        return raw_kernel(backend, "cast")(value, dtype)
+    return value
+
+
+def _converted(backend: Backend, value: Any) -> Any:
+    """A Python number or list as `bk`'s `as_tensor` rules make it (ints int64, floats the precision's)."""
+    return _apply_number_rules(backend, value, raw_kernel(backend, "as_tensor")(value))
+
+
+def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`as_tensor` behind docs/semantics.md's rules: Python ints (and lists of them) are int64, Python
+    floats the float type of the precision (float32 by default), Python complex numbers its complex
+    type, and under a set precision every float or complex result takes it."""
+
+    @functools.wraps(kernel)
+    def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
+        return _apply_number_rules(self, x, kernel(self, x, convert_external))
+
+    setattr(as_tensor, _WRAPPED, kernel)
+    return as_tensor
+
+
+def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
+    from ._context import GLOBALS, get_precision
+
+    kind = type(x)
+    python = kind in _PYTHON_SCALARS or ((kind is list or kind is tuple) and not backend.is_tensor(x, only_native=True))
+    if not python and GLOBALS.precision_free:
+        return result  # a tensor kept as it is: nothing to apply
+    if result is x and kind in PYTHON_NUMBERS:
+        return result  # a Python number kept as it is (convert_external=False)
+    dtype = backend.dtype(result)
+    if dtype.kind is int and python and dtype != INT64:
+        return raw_kernel(backend, "cast")(result, _INT64)  # Python ints are int64
+    if dtype.kind not in (float, complex):
+        return result
+    precision = get_precision()
+    if python or precision is not None:
+        wanted = backend.float_type if dtype.kind is float else backend.complex_type
+        if (python or dtype.bits != wanted.bits) and dtype != wanted:
+            return raw_kernel(backend, "cast")(result, wanted)
+    return result
+
+
+_PYTHON_SCALARS: Final = frozenset((int, float, complex))
+INT64: Final = DType(int, 64)

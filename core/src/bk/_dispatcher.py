@@ -41,6 +41,7 @@ the framework's message:
 from __future__ import annotations
 
 import functools
+import math
 import inspect
 import types
 from collections.abc import Callable
@@ -317,6 +318,16 @@ ORDERING: Final = frozenset(
 `Backend.complex_unordered`, and the core refuses such calls with `bk.ArgumentTypeError` (NumPy orders
 complex values lexicographically, real part first)."""
 
+COMMON_OPERANDS: Final = frozenset(
+    (
+        "matmul", "tensordot", "vecdot", "outer", "kron", "cross", "isin", "isclose", "allclose", "searchsorted",
+        "solve", "solve_triangular", "solve_triangular_dense", "matrix_solve_least_squares", "mul_matrix_batched_vector", "conv",
+    )
+)  # fmt: skip
+"""The operations whose tensor operands the core casts to their common type before the kernel (NumPy's
+promotion, Python numbers weak), or to the result's float type where the result is a float of integer
+operands (`solve` of ints): a kernel never sees `matmul(float32, float64)` or `isin(int32, int64)`."""
+
 _SEQUENCE: Final = (-1,)  # the operands are the tensors of the first argument (a sequence)
 _OPERANDS: Final = {"where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE, "clip": ()}  # clip's bounds: the core composite
 _CACHE_LIMIT: Final = 4096
@@ -398,12 +409,19 @@ class Plan:
         degenerate: A function answering the call without the kernel (`axis=()`), or None.
         by_value, zero_divisor, int_power, composite: the core composites around the kernel.
         lacking: The wider dtype a lacking kernel computes in, or None.
+        constants: The Python-number operands of this signature as tensors of the operand dtype, by
+            value (at most 16), so that `add(x, 2.0)` converts `2.0` once. Kernels never change their inputs.
     """
 
-    __slots__ = ("by_value", "casts", "check_results", "composite", "degenerate", "direct", "int_power", "lacking", "operand", "results", "zero_divisor")
+    __slots__ = (
+        "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lacking", "operand", "plain",
+        "results", "sequence", "zero_divisor",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.direct = False
+        self.plain = False  # only conversions and casts of the operands (not of a sequence's tensors)
+        self.sequence = False
         self.operand: Any = None
         self.casts: tuple[int, ...] = ()
         self.results: Any = None
@@ -414,6 +432,7 @@ class Plan:
         self.int_power = False
         self.composite: Callable[..., Any] | None = None
         self.lacking: Any = None
+        self.constants: dict[Any, Any] = {}  # Python-number operands converted, by value (NaN never matches: converted again)
 
 
 _DIRECT: Final = Plan()
@@ -432,19 +451,33 @@ def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     elementwise = family in ("unary", "binary") or op in ("where", "clip")
     positions = _tensor_positions(spec, op, family)
     cache: dict[Any, Plan] = {}
-    operand_key = _operand_key
+    number_key = _number_key
     value_key = _value_key
+    natives = _NATIVE
     settings = GLOBALS
 
     @functools.wraps(kernel)
     def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        cls = self.__class__
         try:
-            if elementwise:
-                key: Any = (type(self), None if settings.precision_free else get_precision(), *[operand_key(self, a) for a in args])
+            key: Any = [cls, None if settings.precision_free else get_precision()]
+            if elementwise:  # Python numbers by kind (ints by range), tensors by type, dtype and shape: inlined, the hot path
+                for a in args:
+                    kind = type(a)
+                    if kind is float or kind is bool or kind is complex:
+                        key.append(kind)
+                    elif kind is int:
+                        key.append(number_key(a))
+                    else:
+                        shape = getattr(a, "shape", None)
+                        key.append((kind, a.dtype, shape) if shape.__class__ is tuple and natives.get((cls, kind)) else value_key(self, a))
             else:
-                key = (type(self), None if settings.precision_free else get_precision(), *[value_key(self, a) for a in args])
+                for a in args:
+                    key.append(value_key(self, a))
             if kwargs:
-                key = (*key, *[(k, value_key(self, v)) for k, v in kwargs.items()])
+                for k, v in kwargs.items():
+                    key.append((k, value_key(self, v)))
+            key = tuple(key)
             plan = cache.get(key)
         except _Foreign:
             key, plan = None, _DIRECT
@@ -459,6 +492,8 @@ def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
         try:
             if plan.direct:
                 return kernel(self, *args, **kwargs)
+            if plan.plain:  # operands converted and cast, nothing else
+                return kernel(self, *_prepare(self, plan, args), **kwargs)
             return _run(self, op, kernel, plan, positions, args, kwargs)
         except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
             explain_failure(self, op, error, args, kwargs)
@@ -502,6 +537,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         return _DIRECT
     plan = Plan()
     operand = spec.operand_dtype(*templates, **named)
+    if operand is None and op in COMMON_OPERANDS:
+        operand = _common_operand(backend, args, positions, result)
     tensors = _operand_dtypes(backend, args, positions)
     if op in type(backend).complex_unordered and any(d.kind is complex for d in tensors):
         raise ArgumentTypeError(
@@ -526,7 +563,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         target = operand or (result.dtype if isinstance(result, _shape_dtype()) else None)
         if target is not None and args and isinstance(args[0], (list, tuple)):
             if any(not backend.is_tensor(v, only_native=True) or backend.dtype(v) != target for v in args[0]):
-                plan.operand, casts = target, [0]
+                plan.operand, casts, plan.sequence = target, [0], True
     else:
         for i, a in enumerate(args):
             if i not in positions:
@@ -564,6 +601,34 @@ def _shape_dtype() -> type:
     from ._specs import ShapeDtype
 
     return ShapeDtype
+
+
+def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...], result: Any) -> Any:
+    """The dtype the tensor operands of a `COMMON_OPERANDS` operation are computed in, or None."""
+    from ._context import get_precision
+    from ._rules.weak import weak_result
+
+    strong, kinds = [], []
+    for i, a in enumerate(args):
+        if i not in positions:
+            continue
+        if type(a) in PYTHON_NUMBERS:
+            kinds.append(type(a))
+        elif backend.is_tensor(a, only_native=True):
+            strong.append(backend.dtype(a))
+        elif hasattr(a, "dtype") and hasattr(a, "shape"):
+            strong.append(_template(None, a).dtype if not isinstance(a.dtype, DType) else a.dtype)
+        else:
+            return None  # a list or another value: as the kernel takes it
+    if not strong or all(d == strong[0] for d in strong) and not kinds:
+        return None  # one dtype already: nothing to cast
+    try:
+        common = weak_result(tuple(strong), tuple(kinds), get_precision())
+    except Exception:
+        return None
+    if isinstance(result, _shape_dtype()) and result.dtype.kind in (float, complex) and common.kind in (bool, int):
+        return result.dtype
+    return common
 
 
 def _numbers_only(value: Any) -> bool:
@@ -626,11 +691,10 @@ def _run(backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, posi
         if constant is not None:
             return constant
     if plan.casts:
-        operand = plan.operand
         if positions == _SEQUENCE:
-            args = (type(args[0])(_as_operand(backend, v, operand) for v in args[0]), *args[1:])
+            args = (type(args[0])(_as_operand(backend, v, plan.operand) for v in args[0]), *args[1:])
         else:
-            args = tuple(_as_operand(backend, a, operand) if i in plan.casts else a for i, a in enumerate(args))
+            args = _prepare(backend, plan, args)
     if plan.int_power:
         check_integer_power(backend, args[1])
     if plan.composite is not None:
@@ -668,10 +732,37 @@ def _cast_results(backend: Backend, plan: Plan, result: Any) -> Any:
     return result
 
 
+def _prepare(backend: Backend, plan: Plan, args: tuple[Any, ...]) -> list[Any]:
+    """The arguments with the plan's conversions and casts: Python numbers converted once per value
+    (`Plan.constants`), tensors cast to the operand dtype."""
+    prepared = list(args)
+    operand = plan.operand
+    constants = plan.constants
+    for i in plan.casts:
+        value = prepared[i]
+        kind = type(value)
+        if kind is float:
+            token: Any = (value, kind, _copysign(1.0, value))  # -0.0 apart from 0.0
+        elif kind is int or kind is bool:
+            token = (value, kind)
+        else:
+            prepared[i] = _as_operand(backend, value, operand)
+            continue
+        tensor = constants.get(token)
+        if tensor is None:
+            tensor = _as_operand(backend, value, operand)
+            if len(constants) >= 16:
+                constants.clear()
+            constants[token] = tensor
+        prepared[i] = tensor
+    return prepared
+
+
 def _settle(plan: Plan) -> None:
     plan.check_results = False
-    if not (plan.casts or plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate):
-        plan.direct = True
+    if not (plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate):
+        plan.direct = not plan.casts
+        plan.plain = bool(plan.casts) and plan.sequence is False
 
 
 def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
@@ -725,4 +816,5 @@ def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
 
 
 _PYTHON_SCALARS: Final = frozenset((int, float, complex))
+_copysign: Final = math.copysign
 INT64: Final = DType(int, 64)

@@ -21,8 +21,8 @@ _AXES: Final = (
 )
 _WIDENS: Final = "bool and signed ints narrower than 64 bits widen to int64, unsigned ints to uint64 (NumPy 2); floats and complex values keep their dtype, or take the set precision"
 
-reduction("sum", WIDEN, f"Sum over axis: {_WIDENS}. The sum of nothing is 0. {_AXES}")
-reduction("prod", WIDEN, f"Product over axis (no keepdims argument): {_WIDENS}. The product of nothing is 1. {_AXES}", keepdims=False)
+reduction("sum", WIDEN, f"Sum over axis: {_WIDENS}. The sum of nothing is 0. {_AXES}", compute=WIDEN)  # summed in the wide type
+reduction("prod", WIDEN, f"Product over axis (no keepdims argument): {_WIDENS}. The product of nothing is 1. {_AXES}", keepdims=False, compute=WIDEN)
 reduction("mean", float_of, compute=float_of, rule=f"Mean over axis: bool and ints give the default float, floats and complex values keep their dtype or take the set precision. The mean of nothing is NaN. {_AXES}")
 reduction(
     "std",
@@ -66,9 +66,15 @@ def _argmin(x: Tensor, axis: Axis, keepdims: bool = False) -> ShapeDtype:
     return _arg_reduction("argmin", x, axis, keepdims)
 
 
+def _widened(x: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """The dtype a cumulative sum or product computes in: the wide type of its result (int8 sums in int64)."""
+    return WIDEN(strong(x, "cumsum", "x").dtype)
+
+
 @spec_rule(
     "cumsum",
     f"Cumulative sum along axis (one int, negative from the end), same shape: {_WIDENS}. axis None raises ArgumentTypeError, an axis out of range AxisError.",
+    operands=_widened,
 )
 def _cumsum(x: Tensor, axis: Axis) -> ShapeDtype:
     operand = strong(x, "cumsum", "x")

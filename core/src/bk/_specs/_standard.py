@@ -229,12 +229,17 @@ def _cumulative(op: str, x: Tensor, axis: Axis, include_initial: bool) -> ShapeD
     return ShapeDtype(tuple(size if i == position else n for i, n in enumerate(operand.shape)), WIDEN(operand.dtype))
 
 
-@spec_rule("cumulative_sum", "Cumulative sums along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as sum.")
+def _widened(x: Tensor, *args: Any, **kwargs: Any) -> Any:
+    """The dtype a cumulative sum or product computes in: the wide type of its result (int8 sums in int64)."""
+    return WIDEN(strong(x, "cumulative_sum", "x").dtype)
+
+
+@spec_rule("cumulative_sum", "Cumulative sums along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as sum.", operands=_widened)
 def _cumulative_sum(x: Tensor, axis: Axis = None, include_initial: bool = False) -> ShapeDtype:
     return _cumulative("cumulative_sum", x, axis, include_initial)
 
 
-@spec_rule("cumulative_prod", "Cumulative products along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as prod.")
+@spec_rule("cumulative_prod", "Cumulative products along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as prod.", operands=_widened)
 def _cumulative_prod(x: Tensor, axis: Axis = None, include_initial: bool = False) -> ShapeDtype:
     return _cumulative("cumulative_prod", x, axis, include_initial)
 
@@ -304,7 +309,7 @@ def _take_along_axis(x: Tensor, indices: Tensor, axis: Axis = -1) -> ShapeDtype:
     return ShapeDtype((*batch[:position], index.shape[position], *batch[position:]), operand.dtype)
 
 
-reduction("var", lambda dtype: real_of(FLOAT_RESULT(dtype)), "Population variance over axis, as floats (bool and int give the default float); complex values give real variances.", argument="x")
+reduction("var", lambda dtype: real_of(FLOAT_RESULT(dtype)), "Population variance over axis, as floats (bool and int give the default float); complex values give real variances.", argument="x", compute=FLOAT_RESULT)
 
 
 # ---------------------------------------------------------------- extras

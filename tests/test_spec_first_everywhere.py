@@ -1,4 +1,4 @@
-"""Argument mistakes raise the spec's error before any kernel runs (`Backend.spec_first`), alike on every
+"""Argument mistakes raise the spec's error before any kernel runs (the plan of `bk._dispatcher`), alike on every
 installed backend, and the plugins hold no copies of these checks (#21)."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from .conftest import Minimal
 class Composing(Minimal):
     """The catalogue operations the composite is built of, on NumPy; nothing else."""
 
-    core_rules = False
+    trusted_operations = frozenset(("equal", "where", "floordiv", "mod", "real", "imag", "isnan", "isinf", "isfinite", "signbit", "and_", "expm1", "log1p", "greater_than"))  # called as they are
 
     def equal(self, x, y):
         return np.equal(x, y)

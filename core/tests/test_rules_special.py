@@ -20,7 +20,7 @@ MIRROR = {"+0": "-0", "+inf": "-inf", "positive": "negative"}
 class Kernels(Minimal):
     """Bare NumPy kernels, with the frameworks' disagreements at the special values (NumPy's expm1 and log1p)."""
 
-    core_rules = False
+    trusted_operations = frozenset(("equal", "where", "floordiv", "mod", "real", "imag", "isnan", "isinf", "isfinite", "signbit", "and_", "expm1", "log1p", "greater_than"))  # called as they are
 
     def real(self, x):
         return np.real(x)

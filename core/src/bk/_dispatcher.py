@@ -244,7 +244,7 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
     specs = op_specs()
     trusted = frozenset(cls.trusted_operations)
     for name in catalogue:
-        if name in _NEVER and name != "as_tensor":
+        if name in _NEVER and name not in ("as_tensor", "cast"):
             continue
         owner = next((k for k in cls.__mro__ if name in vars(k)), None)
         if owner is None or owner is Backend or owner in Backend.__mro__:
@@ -261,9 +261,9 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             continue
         if name in SPECIAL_VALUES:
             method = _with_special_values(name, method)
-        if name == "as_tensor":
+        if name == "as_tensor" or name == "cast":
             if name not in trusted:
-                setattr(cls, name, _ruled_as_tensor(method))
+                setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
         elif name in trusted or name not in specs:
             setattr(cls, name, _wrap(name, method))
         else:
@@ -281,10 +281,31 @@ def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
     specs = op_specs()
     for name in catalogue:
         method: Any = getattr(base, name, None)
-        if name in _NEVER or name not in specs or not _is_plain_function(method) or uses_of(method) is None:
+        if not _is_plain_function(method) or uses_of(method) is None:
             continue
         owner = next(k for k in base.__mro__ if name in vars(k))  # the defaults' module keeps the method
-        setattr(owner, name, dispatch(name, method))
+        if name in _GUARDED:
+            setattr(owner, name, _guarded(name, method))
+        elif name not in _NEVER and name in specs:
+            setattr(owner, name, dispatch(name, method, default=True))
+
+
+_GUARDED: Final = frozenset(
+    ("vectorized_call", "numpy_call", "while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear", "jacobian", "hessian", "custom_gradient", "variable")
+)  # the generic defaults without a spec: function transforms and algorithms
+
+
+def _guarded(op: str, default: Callable[..., Any]) -> Callable[..., Any]:
+    """A generic default without a spec behind `supports()`: a backend that does not support it gets
+    `NotImplementedError` naming what is missing, never a failure deep inside the default."""
+
+    @functools.wraps(default)
+    def guarded(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        if not self.supports(op):
+            _unsupported_default(self, op)
+        return default(self, *args, **kwargs)
+
+    return guarded
 
 
 def _with_special_values(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
@@ -439,10 +460,12 @@ _DIRECT: Final = Plan()
 _DIRECT.direct = True
 
 
-def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Callable[..., Any]:
     """`kernel` of the operation `op` behind the one call path: the plan of each call signature is
     compiled once from the spec (`_compile`), cached (at most 4,096 signatures per operation), and
-    run around the kernel; a plan of identities is a direct call."""
+    run around the kernel; a plan of identities is a direct call. For a generic `default`, a backend
+    that does not support it (`supports()` is False: an operation it uses is missing) gets
+    `NotImplementedError` before anything runs, as for any feature it does not claim."""
     from ._context import GLOBALS, get_precision
     from ._specs import FAMILY, op_spec
 
@@ -484,6 +507,8 @@ def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
         except _Unkeyable:
             key = plan = None
         if plan is None:
+            if default and not self.supports(op):
+                _unsupported_default(self, op)
             plan = _compile(self, op, spec, family, positions, args, kwargs)
             if key is not None:
                 if len(cache) >= _CACHE_LIMIT:
@@ -501,6 +526,17 @@ def dispatch(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     setattr(dispatched, _WRAPPED, kernel)
     dispatched.__bk_plans__ = cache  # type: ignore[attr-defined]  # for tests and `bk.info`-style introspection
     return dispatched
+
+
+def _unsupported_default(backend: Backend, op: str) -> NoReturn:
+    from ._backend import Backend
+    from ._features import native_of, uses_of
+
+    default = getattr(Backend, op)
+    missing = [u for u in (uses_of(default) or ()) if not backend.supports(u)]
+    missing += [d for d in native_of(default) if not backend._has_native(d)]
+    needs = f": its generic default needs {', '.join(missing)}" if missing else ""
+    raise NotImplementedError(f"{op}: backend {backend.name!r} does not support {op}{needs}")
 
 
 def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]:
@@ -540,9 +576,10 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     if operand is None and op in COMMON_OPERANDS:
         operand = _common_operand(backend, args, positions, result)
     tensors = _operand_dtypes(backend, args, positions)
-    if op in type(backend).complex_unordered and any(d.kind is complex for d in tensors):
+    if op in type(backend).complex_unordered and (any(d.kind is complex for d in tensors) or (operand is not None and operand.kind is complex)):
+        named = sorted({d.name for d in tensors if d.kind is complex}) or [operand.name]
         raise ArgumentTypeError(
-            f"{op}: {backend.name} cannot order complex values ({', '.join(sorted({d.name for d in tensors if d.kind is complex}))}); "
+            f"{op}: {backend.name} cannot order complex values ({', '.join(named)}); "
             "compare their real parts or absolute values instead"
         )
     if operand is None and op in COMPARISONS:
@@ -678,6 +715,8 @@ def _degenerate_reduction(op: str) -> Callable[..., Any]:
         if op in ("var", "std"):  # the spread of one value: 0, NaN where the value is not finite
             spread = backend.abs(backend.sub(value, value))
             value = backend.mul(spread, spread) if op == "var" else spread
+        elif op == "count_nonzero":  # one element counts 1 where it is not zero
+            value = backend.not_equal(value, 0)
         return value if backend.dtype(value) == dtype else raw_kernel(backend, "cast")(value, dtype)
 
     return alone
@@ -793,6 +832,30 @@ def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
     return as_tensor
 
 
+def _ruled_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`cast` with the errors of docs/semantics.md: None or a string raises `bk.ArgumentTypeError`; a kernel
+    that fails on a Python number or list gets it converted first."""
+
+    @functools.wraps(kernel)
+    def cast(self: Backend, x: Any, dtype: Any) -> Any:
+        if x is None or x.__class__ is str:
+            raise ArgumentTypeError(f"cast: x must be a tensor, got {x!r}; pass a tensor, a number or a list")
+        try:
+            return kernel(self, x, dtype)
+        except (TypeError, ValueError, AttributeError, *self.kernel_errors) as error:  # type: ignore[misc]
+            from ._errors import check_tensor_argument
+
+            check_tensor_argument(x, "cast", "x")  # None or a string: ArgumentTypeError
+            if not self.is_tensor(x, only_native=True) and self.is_tensor(x):
+                return kernel(self, _converted(self, x), dtype)
+            if isinstance(error, AttributeError):
+                raise ArgumentTypeError(f"cast: x must be a tensor of {self.name}, got {type(x).__name__}") from error
+            explain_failure(self, "cast", error, (x, dtype), {})
+
+    setattr(cast, _WRAPPED, kernel)
+    return cast
+
+
 def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
     from ._context import GLOBALS, get_precision
 
@@ -804,7 +867,7 @@ def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
         return result  # a Python number kept as it is (convert_external=False)
     dtype = backend.dtype(result)
     if dtype.kind is int and python and dtype != INT64:
-        return raw_kernel(backend, "cast")(result, _INT64)  # Python ints are int64
+        return raw_kernel(backend, "cast")(result, INT64)  # Python ints are int64
     if dtype.kind not in (float, complex):
         return result
     precision = get_precision()

@@ -211,7 +211,7 @@ def test_other_edges(b: ArrayAPIBackend) -> None:
 
 
 def test_the_spec_refuses_bad_arguments_before_the_kernel(b: ArrayAPIBackend) -> None:
-    """The kernels keep no copy of the spec's rules (issue #21): `Backend.spec_first` refuses these
+    """The kernels keep no copy of the spec's rules (issue #21): the core's plan refuses these
     calls with the spec's class, named after the operation, before the kernel runs."""
     x, grid, m = t(b, np.ones((2, 3)), "float32"), t(b, np.zeros((2, 3, 4, 1)), "float32"), t(b, np.eye(3), "float32")
     ones = t(b, np.ones((2, 5, 1)), "float32")

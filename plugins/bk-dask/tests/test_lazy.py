@@ -124,7 +124,7 @@ def test_the_testkit_fails_an_operation_that_computes_behind_the_users_back() ->
 
 
 def test_the_spec_refuses_bad_arguments_before_the_kernel(b: bk.Backend, x: da.Array) -> None:
-    """The kernels keep no copy of the spec's rules (issue #21): `Backend.spec_first` refuses these
+    """The kernels keep no copy of the spec's rules (issue #21): the core's plan refuses these
     calls with the spec's class, named after the operation, at call time."""
     calls: list[tuple[type[Exception], str, Any]] = [
         (bk.ShapeMismatchError, "reshape", lambda: b.reshape(x, (-1, 3))),

@@ -2,7 +2,7 @@
 
 Every kernel is a bare NumPy call that raises NumPy's own errors; nothing here knows a rule of
 docs/semantics.md (promotion, precision, integer division by zero, error classes): the core applies
-them around the kernels (`bk.Backend.core_rules`). `LiarBackend` returns wrong values for `sum` and
+them around the kernels (the one call path, `bk._dispatcher`). `LiarBackend` returns wrong values for `sum` and
 `cos` and must fail on exactly those.
 """
 import numpy as np

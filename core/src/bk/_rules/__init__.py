@@ -7,5 +7,5 @@ bounds of `clip`, integer division by zero, reductions of empty tensors, the ind
 `gather`, `unravel_index` and `quantile`. Their decisions live in this package, one module per
 family, as functions of bk `DType`s and Python values (no framework import), and their
 composites as functions of catalogue operations. A plugin's kernel calls them instead of
-carrying its own copy; the core's `_ruled` kernels (`Backend.core_rules`) call the same ones.
+carrying its own copy; the core's plans (`bk._dispatcher`) call the same ones.
 """

@@ -76,7 +76,7 @@ def compare_beyond_range(backend: Backend, op: str, left: Any, right: Any) -> An
     """`op(left, right)` as a full bool tensor where `comparison_constant` decides it; `None` otherwise.
 
     The core's composite for backends whose comparison kernels cannot take the int (the generic
-    defaults, `Backend.core_rules`); plugins call `comparison_constant` and fill their own tensor.
+    defaults, the one call path); plugins call `comparison_constant` and fill their own tensor.
     """
     tensor = right if type(left) is int else left
     constant = comparison_constant(op, left, right, backend.dtype(tensor))

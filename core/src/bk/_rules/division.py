@@ -2,8 +2,8 @@
 
 NumPy 2 gives 0 (and warns); PyTorch and TensorFlow's CPU kernels refuse, JAX's floor division and
 namespaces of the Array API give what their hardware gives. The rule is one composite of catalogue
-operations, `divide_integers`, which every kernel that needs it calls: the core's `_ruled` kernels
-(`Backend.core_rules`) and the plugins' own (bk-torch, bk-jax, bk-tf, bk-arrayapi). A kernel whose
+operations, `divide_integers`, which every kernel that needs it calls: the core's plans
+(the one call path, `bk._dispatcher`) and the plugins' own (bk-torch, bk-jax, bk-tf, bk-arrayapi). A kernel whose
 framework already gives 0 (NumPy's ufuncs, and with them bk-dask's and bk-lazy's blocks; JAX's
 `remainder`) needs nothing.
 """

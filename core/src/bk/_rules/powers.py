@@ -3,8 +3,8 @@
 NumPy and TensorFlow refuse it; PyTorch, JAX and namespaces of the Array API give 0, 1 or garbage.
 A negative Python int exponent is the spec's to refuse (`pow`'s spec sees its value); a negative
 entry of a tensor exponent needs the data, so it is `check_integer_power`, a composite of
-catalogue operations that every kernel needing it calls: the core's `_ruled` kernels
-(`Backend.core_rules`) and the plugins' own (bk-torch, bk-jax, bk-arrayapi).
+catalogue operations that every kernel needing it calls: the core's plans
+(the one call path, `bk._dispatcher`) and the plugins' own (bk-torch, bk-jax, bk-arrayapi).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ __all__ = ["INLINE", "MathMixin"]
 Tensor = Any
 
 INLINE: list[str] = []
-"""The operators that map their errors inline (`Backend.unchecked_operations`): the hot path."""
+"""The operators that map their errors inline (trusted kernels, `Backend.trusted_operations`): the hot path."""
 
 
 def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, check_kinds: bool = False, **promotion: bool) -> Callable[..., Any]:

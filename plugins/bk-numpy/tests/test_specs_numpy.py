@@ -419,17 +419,12 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
     "reductions": {
         r"bfloat16\[.* at precision (32|64) \| bk-numpy .*bfloat16": _BF16_PRECISION,
     },
-    "where-clip-cast": {
-        r"bfloat16\[.* at precision (32|64) \| bk-numpy .*bfloat16": _BF16_PRECISION,
-    },
+    "where-clip-cast": {},
     "shapes": {},
     "indexing": {
-        r"^batched_bincount\(int64\[2, 4\], bool\[4\], 5\)": "bk-numpy's batched_bincount keeps bool weights as bool (its bincount gives int64)",
         r"^batched_bincount\(int64\[2, 4\], complex64\[4\], 5\)": "bk-numpy's batched_bincount cannot sum complex weights (its bincount can)",
     },
-    "linalg": {
-        r"^einsum\(.* at precision (32|64) \|": "bk-numpy's einsum does not apply the set precision (tensordot does)",
-    },
+    "linalg": {},
 }
 
 

@@ -16,6 +16,7 @@ from _harness import print_table
 SUITES = {
     "Import and discovery": "bench_import",
     "Dispatch": "bench_dispatch",
+    "The one call path (a kernels-only plugin)": "bench_plan",
     "NumPy backend arithmetic": "bench_ops",
     "Linear solves": "bench_solvers",
     "Conversion between backends": "bench_convert",

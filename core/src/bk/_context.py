@@ -41,15 +41,18 @@ class _Globals:
         precision_free: True while no precision is set anywhere (global None, no such block open):
             then `get_precision()` is None in every context. Fast paths of backends read this one
             attribute (a slot: the fastest attribute read there is).
+        profiling: True while `bk.profile` has instrumented backends: the dispatcher's own calls
+            (keys, conversions, result checks) are then kept out of the profile.
     """
 
-    __slots__ = ("default_backend", "precision", "precision_blocks", "precision_free")
+    __slots__ = ("default_backend", "precision", "precision_blocks", "precision_free", "profiling")
 
     def __init__(self) -> None:
         self.default_backend: Backend | None = None
         self.precision: int | None = None
         self.precision_blocks = 0
         self.precision_free = True
+        self.profiling = False  # True while a profile's instrumentation is installed (the dispatcher hides its own calls then)
 
 
 _LOCK: Final = _thread.allocate_lock()

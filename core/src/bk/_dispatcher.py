@@ -406,13 +406,25 @@ def _value_key(backend: Backend, value: Any) -> Any:
     return (kind, value)
 
 
-def _operand_key(backend: Backend, value: Any) -> Any:
-    """`_value_key` for an operand of an elementwise operation: a Python number counts by kind and range."""
+def _operand_part(backend: Backend, value: Any) -> Any:
+    """`_value_key` for an operand of an elementwise operation: a Python number counts by kind (an int
+    by its range); a tensor with a tuple shape (NumPy, JAX, Array API) by its type, dtype and shape."""
     kind = type(value)
     if kind is float or kind is bool or kind is complex:
         return kind
     if kind is int:
-        return _number_key(value)
+        return (int, value < 0, (value if value >= 0 else ~value).bit_length())
+    shape = getattr(value, "shape", None)
+    if shape.__class__ is tuple:
+        return (kind, value.dtype, shape)
+    return _value_key(backend, value)
+
+
+def _value_part(backend: Backend, value: Any) -> Any:
+    """`_value_key`, with the tensors of a tuple shape keyed first (the common case)."""
+    shape = getattr(value, "shape", None)
+    if shape.__class__ is tuple:
+        return (type(value), value.dtype, shape)
     return _value_key(backend, value)
 
 
@@ -474,42 +486,37 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
     elementwise = family in ("unary", "binary") or op in ("where", "clip")
     positions = _tensor_positions(spec, op, family)
     cache: dict[Any, Plan] = {}
-    number_key = _number_key
     value_key = _value_key
-    natives = _NATIVE
     settings = GLOBALS
+
+    part = _operand_part if elementwise else _value_part
 
     @functools.wraps(kernel)
     def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
-        cls = self.__class__
         try:
-            key: Any = [cls, None if settings.precision_free else get_precision()]
-            if elementwise:  # Python numbers by kind (ints by range), tensors by type, dtype and shape: inlined, the hot path
-                for a in args:
-                    kind = type(a)
-                    if kind is float or kind is bool or kind is complex:
-                        key.append(kind)
-                    elif kind is int:
-                        key.append(number_key(a))
-                    else:
-                        shape = getattr(a, "shape", None)
-                        key.append((kind, a.dtype, shape) if shape.__class__ is tuple and natives.get((cls, kind)) else value_key(self, a))
+            precision = None if settings.precision_free else get_precision()
+            count = len(args)
+            if count == 2:  # the common arities spelled out: a tuple built at once is the cheapest key
+                key: Any = (self.__class__, precision, part(self, args[0]), part(self, args[1]))
+            elif count == 1:
+                key = (self.__class__, precision, part(self, args[0]))
             else:
-                for a in args:
-                    key.append(value_key(self, a))
+                key = (self.__class__, precision, *[part(self, a) for a in args])
             if kwargs:
-                for k, v in kwargs.items():
-                    key.append((k, value_key(self, v)))
-            key = tuple(key)
+                key = (*key, *[(k, value_key(self, v)) for k, v in kwargs.items()])
             plan = cache.get(key)
         except _Foreign:
             key, plan = None, _DIRECT
-        except _Unkeyable:
+        except (_Unkeyable, AttributeError):
             key = plan = None
         if plan is None:
             if default and not self.supports(op):
                 _unsupported_default(self, op)
-            plan = _compile(self, op, spec, family, positions, args, kwargs)
+            if settings.profiling:
+                with _quiet():
+                    plan = _compile(self, op, spec, family, positions, args, kwargs)
+            else:
+                plan = _compile(self, op, spec, family, positions, args, kwargs)
             if key is not None:
                 if len(cache) >= _CACHE_LIMIT:
                     cache.clear()
@@ -517,6 +524,8 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
         try:
             if plan.direct:
                 return kernel(self, *args, **kwargs)
+            if settings.profiling:  # the plan's own calls are kept out of the profile
+                return _run(self, op, kernel, plan, positions, args, kwargs, quiet=True)
             if plan.plain:  # operands converted and cast, nothing else
                 return kernel(self, *_prepare(self, plan, args), **kwargs)
             return _run(self, op, kernel, plan, positions, args, kwargs)
@@ -539,6 +548,15 @@ def _unsupported_default(backend: Backend, op: str) -> NoReturn:
     raise NotImplementedError(f"{op}: backend {backend.name!r} does not support {op}{needs}")
 
 
+def _foreign(backend: Backend, value: Any) -> bool:
+    """Whether `value` (or a tensor in a list of them) is a tensor of another framework (NumPy's values are constants)."""
+    if isinstance(value, (list, tuple)):
+        return any(_foreign(backend, v) for v in value)
+    if not (hasattr(value, "shape") and hasattr(value, "dtype")) or backend.is_tensor(value, only_native=True):
+        return False
+    return type(value).__module__.partition(".")[0] != "numpy"
+
+
 def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]:
     """The positions of the arguments the operand dtype applies to: the spec's tensor parameters."""
     if op in _OPERANDS:
@@ -556,6 +574,8 @@ def _bound_positions(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -
 
 def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Plan:
     """The plan of one call signature. Raises the spec's error for a call the spec refuses."""
+    if any(_foreign(backend, a) for a in (*args, *kwargs.values())):
+        return _DIRECT  # another framework's tensor: the kernel raises the error that names the mix-up
     try:
         templates = tuple(_template(backend, a) for a in args)
         named = {k: _template(backend, v) for k, v in kwargs.items()}
@@ -722,7 +742,15 @@ def _degenerate_reduction(op: str) -> Callable[..., Any]:
     return alone
 
 
-def _run(backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+def _quiet() -> Any:
+    from ._profile import quiet
+
+    return quiet()
+
+
+def _run(
+    backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any], quiet: bool = False
+) -> Any:
     if plan.degenerate is not None:
         return plan.degenerate(backend, args[0] if args else next(iter(kwargs.values())), plan.results)
     if plan.by_value is not None:  # an int beyond the tensor's range: every element compares alike
@@ -730,10 +758,11 @@ def _run(backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, posi
         if constant is not None:
             return constant
     if plan.casts:
-        if positions == _SEQUENCE:
-            args = (type(args[0])(_as_operand(backend, v, plan.operand) for v in args[0]), *args[1:])
+        if quiet:  # under a profile: the conversions unrecorded
+            with _quiet():
+                args = _converted_operands(backend, plan, positions, args)
         else:
-            args = _prepare(backend, plan, args)
+            args = _converted_operands(backend, plan, positions, args)
     if plan.int_power:
         check_integer_power(backend, args[1])
     if plan.composite is not None:
@@ -743,8 +772,17 @@ def _run(backend: Backend, op: str, kernel: Callable[..., Any], plan: Plan, posi
     else:
         result = kernel(backend, *args, **kwargs)
     if plan.check_results:
+        if quiet:
+            with _quiet():
+                return _cast_results(backend, plan, result)
         result = _cast_results(backend, plan, result)
     return result
+
+
+def _converted_operands(backend: Backend, plan: Plan, positions: tuple[int, ...], args: tuple[Any, ...]) -> Any:
+    if positions == _SEQUENCE:
+        return (type(args[0])(_as_operand(backend, v, plan.operand) for v in args[0]), *args[1:])
+    return _prepare(backend, plan, args)
 
 
 def _cast_results(backend: Backend, plan: Plan, result: Any) -> Any:
@@ -860,7 +898,7 @@ def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
     from ._context import GLOBALS, get_precision
 
     kind = type(x)
-    python = kind in _PYTHON_SCALARS or ((kind is list or kind is tuple) and not backend.is_tensor(x, only_native=True))
+    python = kind in _PYTHON_SCALARS or ((kind is list or kind is tuple) and _numbers_only(x))
     if not python and GLOBALS.precision_free:
         return result  # a tensor kept as it is: nothing to apply
     if result is x and kind in PYTHON_NUMBERS:

@@ -10,6 +10,8 @@ as that call's `children`; `backend_calls` and the timeline hold the outermost c
 
 from __future__ import annotations
 
+import contextlib
+
 import _thread
 import functools
 import inspect
@@ -346,6 +348,7 @@ class _Instrumentation:
     def start(self, backends: Sequence[Backend]) -> None:
         with self.lock:
             self.active += 1
+            _context.GLOBALS.profiling = True
             for backend in backends:
                 if type(backend) not in self.classes:
                     self.classes[type(backend)] = _wrap(type(backend))
@@ -357,9 +360,20 @@ class _Instrumentation:
                 for cls, saved in reversed(list(self.classes.items())):
                     _unwrap(cls, saved)
                 self.classes.clear()
+                _context.GLOBALS.profiling = False
 
 
 _INSTRUMENTATION: Final = _Instrumentation()
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Calls made inside are not recorded (the dispatcher's own bookkeeping: keys, conversions, checks)."""
+    token = _DESCRIBING.set(True)
+    try:
+        yield
+    finally:
+        _DESCRIBING.reset(token)
 _ABSENT: Final = object()
 
 

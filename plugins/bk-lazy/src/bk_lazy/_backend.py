@@ -232,6 +232,19 @@ class LazyBackend(Backend):
             found = _remember(key, infer("matmul", (a, b), {}))
         return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
 
+    def multi_slice(self, tensor: Tensor, slices: Any) -> Tensor:
+        """`tensor[slices]` as NumPy indexes (ints, slices with any step, None, `...`, integer and bool
+        arrays and lists, in any combination): a `multi_slice` node. A bool mask whose values are
+        known (a NumPy array, a list of bools, a leaf holding one) indexes as its `nonzero()` integer
+        arrays, as NumPy does, so the node's shape is NumPy's; a mask without data (a node) leaves its
+        sizes `None`."""
+        x = self._operand(tensor, "multi_slice")
+        key = slices if isinstance(slices, tuple) else (slices,)
+        if any(_known_mask(k) is not None for k in key):
+            self._infer("multi_slice", (x, self._leaves(key)), {})  # the mask's shape is checked as it is given
+            key = _masks_as_indices(key)
+        return self._record("multi_slice", (x, key), {})
+
     # ------------------------------------------------------------ recording
 
     def _operand(self, x: Any, op: str = "") -> LazyArray:
@@ -352,6 +365,38 @@ class LazyBackend(Backend):
 
 
 # ---------------------------------------------------------------- signatures and rules
+
+
+def _known_mask(item: Any) -> np.ndarray | None:
+    """The values of a bool mask index that holds data (NumPy, a list of bools, a leaf), else `None`."""
+    if type(item) is LazyArray:
+        item = item._data if item._fn_name is None else NO_DATA
+        if item is NO_DATA or not isinstance(item, (np.ndarray, np.generic)):
+            return None
+    if isinstance(item, (np.ndarray, np.generic)):
+        return item if item.dtype == np.bool_ else None  # type: ignore[return-value]
+    if isinstance(item, (list, tuple)):
+        try:
+            values = np.asarray(item)
+        except (ValueError, TypeError):
+            return None
+        return values if values.dtype == np.bool_ else None
+    return None
+
+
+def _masks_as_indices(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`key` with each mask of known values replaced by its `nonzero()` integer arrays (a 0-d one by
+    a Python bool, which the spec reads as NumPy does)."""
+    out: list[Any] = []
+    for item in key:
+        mask = _known_mask(item)
+        if mask is None:
+            out.append(item)
+        elif mask.ndim == 0:
+            out.append(bool(mask))
+        else:
+            out.extend(np.nonzero(mask))
+    return tuple(out)
 
 _PLAIN_KINDS: Final = frozenset({"Axis", "Axes", "Shape", "int", "bool", "str"})
 """Argument kinds of the specs that are Python values, never tensors: NumPy integers there are ints."""

@@ -9,7 +9,7 @@ import bk
 from bk import Backend
 
 from ._compute import compute, kernel, unbound
-from ._graph import RANDOM, LazyArray, node_key, rebuild, structure_of, topological
+from ._graph import RANDOM, LazyArray, has_any_dtype, node_key, rebuild, structure_of, topological
 from ._plan import Plan
 
 __all__ = ["CODEGEN_LIMIT", "Function"]
@@ -65,7 +65,7 @@ class Function:
         self._fold = fold_constants
         self._jit = jit
         self._n_inputs = len(in_nodes)
-        self._in_specs = [(n._name, n._shape, n._dtype) for n in in_nodes]
+        self._in_specs = [(n._name, n._shape, None if has_any_dtype(n) else n._dtype) for n in in_nodes]
         self._compiled: dict[Backend, Any] = {}
         stop = frozenset(id(n) for n in in_nodes)
         order = topological(out_nodes, stop, deepest=False)
@@ -111,7 +111,7 @@ class Function:
             run = self._checks.get(type(args[0]))
             if run is not None:
                 return run(args)
-        if kwargs or len(args) != self._n_inputs or self._nested:
+        if kwargs or len(args) != self._n_inputs or self._nested or (args and type(args[0]) in _SEQUENCES):
             args = self._arguments(args, kwargs)
         target = bk.choose_backend(*args) if args else self._default_target()
         run = self._checks.get(target)
@@ -145,24 +145,56 @@ class Function:
         return run
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        """The flat arguments, from a call with the inputs' structure."""
+        """The flat arguments, from a call in any of the forms of the inputs' tree.
+
+        The forms, tried in this order: keywords for a dict of inputs; one argument holding the whole
+        tree (`f([a])` for `inputs=[v]`, `f({"a": a})`); the top level of a list or tuple of inputs
+        unpacked (`f(a, b)`, `f(a, [b, c])`); every input flat, in the order of the tree.
+        """
         structure = self._in_structure
         if kwargs:
             if args or not isinstance(structure, dict):
                 raise TypeError(f"{self!r} takes keyword arguments only when its inputs are a dict of nodes")
             tree: Any = kwargs
-        elif not self._nested and len(args) == 1 and isinstance(args[0], (tuple, list)):
-            tree = list(args[0])
-            structure = list(structure) if isinstance(structure, (tuple, list)) else structure
-        elif self._nested and len(args) == 1:
+        elif len(args) == 1 and self._is_tree(args[0]):
             tree = args[0]
-        elif not self._nested:
-            raise TypeError(f"{self!r} takes {self._n_inputs} arguments, got {len(args)}")
+        elif isinstance(structure, _SEQUENCES) and len(args) == len(structure) and _fits(structure, args):
+            tree = args
+        elif len(args) == self._n_inputs and not any(isinstance(a, dict) for a in args):  # a dict is never a value
+            return args
+        elif len(args) == 1 and isinstance(args[0], (dict, list, tuple)):  # the tree, wrong somewhere: the error says where
+            tree = args[0]
+        elif isinstance(structure, _SEQUENCES) and len(args) == len(structure):
+            tree = args
         else:
-            raise TypeError(f"{self!r} takes one argument with the structure of its inputs, got {len(args)} arguments")
+            raise TypeError(
+                f"{self!r} takes the tree of its inputs ({_describe(structure)}): as one argument, as the "
+                f"items of its top level, or as {self._n_inputs} flat arguments; got {len(args)} arguments"
+            )
         flat: list[Any] = [None] * self._n_inputs
         _unflatten(structure, tree, flat, "inputs")
         return tuple(flat)
+
+    def _is_tree(self, arg: Any) -> bool:
+        """Whether one argument is the whole tree of the inputs (rather than the first of them).
+
+        For inputs `[v]`, `f([x])` could also be `f(x)` with `x` a list holding `v`'s data: it is the
+        tree unless `x`, read as an array, has `v`'s number of dimensions (a tensor inside is always
+        the tree).
+        """
+        structure = self._in_structure
+        if not _fits(structure, arg):
+            return False
+        if isinstance(structure, (tuple, list)) and len(structure) == 1 and type(structure[0]) is int:
+            inner = arg[0]
+            if isinstance(inner, (tuple, list)) or type(inner) in _HOLDS:
+                import numpy as np
+
+                try:
+                    return bool(np.ndim(arg) != len(self._in_specs[0][1]))
+                except (ValueError, TypeError):
+                    return True
+        return True
 
     def _default_target(self) -> Backend:
         datas = [c for c in self._constants if not isinstance(c, (int, float, complex, bool, str))]
@@ -209,7 +241,7 @@ class Function:
         print(self.source)
 
     def __repr__(self) -> str:
-        inputs = ", ".join(f"{name or '?'}: {dtype} {shape}" for name, shape, dtype in self._in_specs)
+        inputs = ", ".join(f"{name or '?'}: {'any dtype' if dtype is None else dtype} {shape}" for name, shape, dtype in self._in_specs)
         operations, fixed, folded = self._stats
         return f"<bk_lazy.Function ({inputs}) -> {_count_outputs(self._out_structure)} output(s); {operations} operations, {fixed} constants ({folded} folded)>"
 
@@ -221,6 +253,32 @@ class Function:
             setattr(self, name, value)
         self._compiled = {}
         self._checks = {}
+
+
+_SEQUENCES: Final = (list, tuple)
+
+
+def _fits(structure: Any, tree: Any) -> bool:
+    """Whether `tree` has the lists, tuples (either for either) and dict keys of `structure`."""
+    if type(structure) is int:
+        return True
+    if isinstance(structure, dict):
+        return isinstance(tree, dict) and tree.keys() == structure.keys() and all(_fits(p, tree[k]) for k, p in structure.items())
+    return (
+        isinstance(tree, _SEQUENCES)
+        and len(tree) == len(structure)
+        and all(_fits(p, t) for p, t in zip(structure, tree, strict=True))
+    )
+
+
+def _describe(structure: Any) -> str:
+    """The inputs' tree in words: `[x, {'k': x}]`."""
+    if type(structure) is int:
+        return "x"
+    if isinstance(structure, dict):
+        return "{" + ", ".join(f"{k!r}: {_describe(p)}" for k, p in structure.items()) + "}"
+    inner = ", ".join(_describe(p) for p in structure)
+    return f"({inner},)" if isinstance(structure, tuple) and len(structure) == 1 else f"({inner})" if isinstance(structure, tuple) else f"[{inner}]"
 
 
 def _unflatten(structure: Any, tree: Any, flat: list[Any], path: str) -> None:
@@ -254,7 +312,7 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
     import numpy as np
 
     exact = None not in shape
-    numpy_dtype = bk.to_numpy_dtype(dtype) if dtype.kind is not object else None
+    numpy_dtype = bk.to_numpy_dtype(dtype) if dtype is not None and dtype.kind is not object else None
 
     def fail_shape(got: Any) -> None:
         raise bk.ShapeMismatchError(
@@ -268,16 +326,17 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
         if type(arg) in _HOLDS:  # a Python number: fits a 0-d Variable of a kind that holds it
             if shape:
                 fail_shape(())
-            if dtype.kind not in _HOLDS[type(arg)]:
+            if dtype is not None and dtype.kind not in _HOLDS[type(arg)]:
                 fail_dtype(type(arg).__name__)
             return
         owner = target if target.is_tensor(arg, only_native=True) else bk.choose_backend(arg)
         got = tuple(owner.staticshape(arg))
         if len(got) != len(shape) or any(s is not None and g is not None and g != s for g, s in zip(got, shape, strict=True)):
             fail_shape(got)
-        got_dtype = owner.dtype(arg)
-        if got_dtype != dtype:
-            fail_dtype(got_dtype)
+        if dtype is not None:
+            got_dtype = owner.dtype(arg)
+            if got_dtype != dtype:
+                fail_dtype(got_dtype)
 
     ndim = len(shape)
     known = [i for i, s in enumerate(shape) if s is not None]
@@ -295,9 +354,11 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
 
     ndarray = np.ndarray
 
+    any_dtype = dtype is None
+
     def check(arg: Any) -> None:
         if type(arg) is ndarray:  # the common case, in a few attribute reads
-            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+            if not any_dtype and arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             got = arg.shape
             if got != shape and (exact or not fits(got)):
@@ -307,7 +368,7 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
 
     def check_rank(arg: Any) -> None:  # every size unknown: only the number of dimensions counts
         if type(arg) is ndarray:
-            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+            if not any_dtype and arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             if arg.ndim != ndim:
                 fail_shape(arg.shape)

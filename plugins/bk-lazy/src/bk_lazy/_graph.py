@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -716,12 +717,23 @@ def _as_shape(shape: Any) -> Shape:
     return shape
 
 
+_UNTYPED: Final[weakref.WeakSet[LazyArray]] = weakref.WeakSet()
+"""The `Variable`s made without a dtype: a `Function` binds them to values of any dtype."""
+
+
+def has_any_dtype(node: LazyArray) -> bool:
+    """Whether `node` is a `Variable` made without a dtype (it takes values of any dtype)."""
+    return node in _UNTYPED
+
+
 def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArray:
     """A placeholder leaf that has a shape and a dtype but never data; bound by `Function` calls.
 
     Args:
         shape: Its shape; `None` for a size not known in advance.
-        dtype: Its `DType` (or a NumPy dtype or name); the default float type when `None`.
+        dtype: Its `DType` (or a NumPy dtype or name). `None`: any dtype, as a `None` size is any
+            size; a `Function` then takes values of any dtype for it, and the graph is built as if it
+            had the default float type (what `dtype` reports).
         name: Shown in the source code and in errors; `v0`, `v1`, ... when `None`.
     """
     if name is None:
@@ -729,12 +741,16 @@ def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArra
         _VARIABLES[0] += 1
     elif not name.isidentifier():
         raise ValueError(f"Variable: name must be a Python identifier, got {name!r}")
-    dtype = _lazy().float_type if dtype is None else _as_dtype(dtype)
+    untyped = dtype is None
+    dtype = _lazy().float_type if untyped else _as_dtype(dtype)
     try:
         shape = _as_shape(shape)
     except ValueError as error:
         raise ValueError(f"Variable: {error}") from None
-    return LazyArray(None, (), {}, (), shape, dtype, name=name)
+    node = LazyArray(None, (), {}, (), shape, dtype, name=name)
+    if untyped:
+        _UNTYPED.add(node)
+    return node
 
 
 # ---------------------------------------------------------------- traversal

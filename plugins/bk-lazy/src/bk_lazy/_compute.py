@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Final
 
 import bk
@@ -16,7 +17,18 @@ from bk import Backend
 
 from ._graph import NO_DATA, RANDOM, LazyArray, UnboundVariableError, _consumers, flatten, topological
 
-__all__ = ["compute", "compute_constants", "compute_count", "evaluate", "kernel", "substitute", "target_backend", "unbound"]
+__all__ = [
+    "compute",
+    "compute_constants",
+    "compute_count",
+    "evaluate",
+    "kernel",
+    "move_to_device",
+    "resolve_device",
+    "substitute",
+    "target_backend",
+    "unbound",
+]
 
 _COUNTER: list[int] = [0]  # computes so far (a list: mutated in place, read by compute_count)
 
@@ -92,6 +104,45 @@ def _matmul_kernel(target: Backend, function: Any) -> Callable[..., Any]:
     return matmul
 
 
+def move_to_device(target: Backend, value: Any, device: Any = None) -> Any:
+    """What a `to_device` node computes: `value` (a tensor of `target`) on `device`, or as it is
+    for `None` (it stays where it was computed, as autoray's `to_device(x, None)`)."""
+    if device is None:
+        return value
+    return target.allocate_on_device(value, resolve_device(target, device))
+
+
+def resolve_device(target: Backend, device: Any) -> bk.ComputeDevice:
+    """The device of `target` that `device` names: a `ComputeDevice` of that backend, or a string
+    matched against its devices' `ref`, name or type (`'cpu'`, `'gpu'`, `'gpu:1'`; any case).
+
+    Raises:
+        ValueError: for a device of another backend, or a name that matches none of `target`'s devices.
+    """
+    devices = target.list_devices()
+    if isinstance(device, bk.ComputeDevice):
+        if device.backend is target or device in devices:
+            return device
+        raise ValueError(
+            f"to_device: {device} belongs to backend {getattr(device.backend, 'name', '?')!r}, but this graph "
+            f"computes on {target.name!r}; name the device by type ('cpu', 'gpu') instead"
+        )
+    if not isinstance(device, str):
+        raise TypeError(f"to_device: device must be a bk.ComputeDevice, a string or None, got {type(device).__name__}")
+    wanted = device.lower()
+    for candidate in devices:
+        if wanted in (str(candidate.ref).lower(), str(candidate.name).lower()):
+            return candidate
+    kind, _, number = wanted.partition(":")
+    of_kind = [d for d in devices if str(d.device_type).lower() == kind]
+    if number.isdigit() and int(number) < len(of_kind):
+        return of_kind[int(number)]
+    if of_kind and not number:
+        return of_kind[0]
+    listed = ", ".join(f"{d.device_type}:{d.ref}" for d in devices)
+    raise ValueError(f"to_device: backend {target.name!r} has no device {device!r}; its devices: {listed}")
+
+
 def kernel(target: Backend, name: str) -> Callable[..., Any]:
     """The function that evaluates a node of operation `name` on `target`.
 
@@ -103,6 +154,8 @@ def kernel(target: Backend, name: str) -> Callable[..., Any]:
         return operator.getitem
     if name == "call":
         return _call
+    if name == "to_device":
+        return partial(move_to_device, target)
     function = getattr(target, name, None)
     if name == "matmul":
         return _matmul_kernel(target, function)

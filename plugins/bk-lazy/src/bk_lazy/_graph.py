@@ -18,6 +18,7 @@ import bk
 from bk import Backend, DType
 
 __all__ = [
+    "AUTORAY_NAMES",
     "LazyArray",
     "UnboundVariableError",
     "Variable",
@@ -27,6 +28,7 @@ __all__ = [
     "descend",
     "flatten",
     "shared_intermediates",
+    "to_device",
 ]
 
 Shape = tuple[int | None, ...]
@@ -374,6 +376,18 @@ class LazyArray:
     def astype(self, dtype: Any) -> LazyArray:
         return _lazy().cast(self, _as_dtype(dtype))
 
+    def to_device(self, device: Any = None, /, *, stream: Any = None) -> LazyArray:
+        """`bk_lazy.to_device(self, device)`: a `to_device` node (the Array API's `x.to_device`)."""
+        if stream is not None:
+            raise ValueError("to_device: bk-lazy has no streams; leave stream=None")
+        return to_device(self, device)
+
+    def get_function(self, variables: Any, fold_constants: bool = True) -> Any:
+        """autoray's `lz.get_function(variables)`: `bk_lazy.Function(variables, self, fold_constants)`."""
+        from ._function import Function
+
+        return Function(variables, self, fold_constants=fold_constants)
+
     def compute_constants(self) -> LazyArray:
         """`bk_lazy.compute_constants(self)`: the parts that depend on no `Variable` become leaves."""
         from ._compute import compute_constants
@@ -402,13 +416,16 @@ class LazyArray:
         """The number of distinct nodes (leaves included) this node depends on, itself included."""
         return sum(1 for _ in ascend(self))
 
-    def history_fn_frequencies(self) -> dict[str, int]:
-        """How often each operation appears in the graph (leaves as `'array'` and `'Variable'`)."""
-        counts: dict[str, int] = {}
-        for node in ascend(self):
-            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
-            counts[name] = counts.get(name, 0) + 1
-        return counts
+    def history_fn_frequencies(self, names: str = "bk") -> dict[str, int]:
+        """How often each operation appears in the graph.
+
+        Args:
+            names: `'bk'`: bk's operation names, leaves as `'array'` and `'Variable'`; `'autoray'`:
+                the function names autoray.lazy records for the same graph (`'truediv'` for `div`,
+                `'absolute'` for `abs`, `'getitem'` for `multi_slice`, leaves as `'None'`; see
+                `AUTORAY_NAMES`).
+        """
+        return self.history_stats("count", names=names)  # type: ignore[return-value]
 
     def history_max_size(self) -> int:
         """The largest number of elements of any node (sizes that depend on data count as 0)."""
@@ -434,19 +451,34 @@ class LazyArray:
         """
         return max(footprint(self, include_inputs, bytes_=True, during=True), default=0)
 
-    def history_stats(self, fn: str | Callable[[LazyArray], float]) -> dict[str, float]:
-        """Sums `fn` over the nodes of each operation: `'count'`, `'sizein'`, `'sizeout'` or a function."""
+    def history_stats(self, fn: str | Callable[[LazyArray], float], names: str = "bk") -> dict[str, float]:
+        """Sums `fn` over the nodes of each operation: `'count'`, `'sizein'`, `'sizeout'` or a function.
+
+        Args:
+            names: `'bk'` or `'autoray'`, as in `history_fn_frequencies`.
+        """
         measures: dict[str, Callable[[LazyArray], float]] = {
             "count": lambda n: 1,
             "sizeout": lambda n: (n.size or 0) if n._shape is not None else 0,
             "sizein": lambda n: sum((d.size or 0) for d in n._deps if d._shape is not None),
         }
+        if isinstance(fn, str) and fn not in measures:
+            raise ValueError(f"history_stats: fn must be 'count', 'sizein', 'sizeout' or a function, got {fn!r}")
+        if names not in ("bk", "autoray"):
+            raise ValueError(f"history_stats: names must be 'bk' or 'autoray', got {names!r}")
         measure = measures[fn] if isinstance(fn, str) else fn
+        name_of = autoray_name if names == "autoray" else bk_name
         stats: dict[str, float] = {}
         for node in ascend(self):
-            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+            name = name_of(node)
             stats[name] = stats.get(name, 0) + measure(node)
         return stats
+
+    def show(self, filler: str = " ", max_lines: int | None = None, max_depth: int | None = None, show_args: bool = True) -> None:
+        """`bk_lazy.show(self, ...)`: prints the graph as a tree of text, one node a line."""
+        from ._draw import show
+
+        show(self, filler=filler, max_lines=max_lines, max_depth=max_depth, show_args=show_args)
 
     def draw(self, filename: str | None = None, **options: Any) -> Any:
         """`bk_lazy.draw(self, filename, ...)`: a Graphviz picture of the graph (needs `bk-lazy[draw]`)."""
@@ -534,6 +566,51 @@ _UFUNCS: Final = {
     },
 }
 """NumPy ufuncs (by name) and the lazy operations `LazyArray.__array_ufunc__` records for them."""
+
+
+AUTORAY_NAMES: Final = {
+    "div": "truediv",
+    "abs": "absolute",
+    "conj": "conjugate",
+    "cast": "astype",
+    "multi_slice": "getitem",
+    "concat": "concatenate",
+    "greater_than": "gt",
+    "greater_or_equal": "ge",
+    "equal": "eq",
+    "not_equal": "ne",
+}
+"""bk operation names whose autoray.lazy function has another name (the others are the same)."""
+
+
+def bk_name(node: LazyArray) -> str:
+    """The name `history_fn_frequencies` gives a node: its operation; `'array'` or `'Variable'` for a leaf."""
+    return node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+
+
+def autoray_name(node: LazyArray) -> str:
+    """The function name autoray.lazy records for the same node: `'None'` for a leaf, the callable's
+    name for a `call` node, `AUTORAY_NAMES` where autoray's name differs from bk's."""
+    name = node._fn_name
+    if name is None:
+        return "None"
+    if name == "call":
+        return str(getattr(node._args[0], "__name__", "call"))
+    return AUTORAY_NAMES.get(name, name)
+
+
+def to_device(x: Any, device: Any = None) -> LazyArray:
+    """A `to_device` node: `x` moved to `device` when computed.
+
+    `device` is a `bk.ComputeDevice` of the backend the graph computes on, or a string matched
+    against that backend's devices when it computes (`'cpu'`, `'gpu'`, `'gpu:1'`, a device's
+    name); `None` leaves the value where it is computed (as autoray's `to_device(x, None)`). The
+    node has `x`'s shape and dtype; an unknown device raises `ValueError` when it computes.
+    """
+    if device is not None and not isinstance(device, (str, bk.ComputeDevice)):
+        raise TypeError(f"to_device: device must be a bk.ComputeDevice, a string or None, got {type(device).__name__}")
+    node = _lazy()._operand(x, "to_device")
+    return make_node("to_device", (node, device), {}, (node,), node.shape, node.dtype)
 
 
 def _as_dtype(dtype: Any) -> DType:

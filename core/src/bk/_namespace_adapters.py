@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
 from ._axes import normalize_axes, normalize_axis
 from ._context import get_precision, precision
 from ._dtype import DType, to_numpy_dtype
+from ._errors import ArgumentTypeError
 from ._rules.arguments import is_python_number
 from ._rules.weak import weak_result
 
@@ -47,25 +48,60 @@ def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> An
     return b.reshape(result, tuple(1 if i in axes else s for i, s in enumerate(shape)))
 
 
-def _placer(b: Any, ns: Any) -> Callable[[Any, Any], Any]:
-    """A function that moves a new array to `device` (None: the default device stays)."""
-    from ._device import ComputeDevice
+class _Placement:
+    """`device=` of one namespace: new arrays moved to a device given in any of its spellings.
 
-    def place(x: Any, device: Any) -> Any:
-        if device is None:
-            return x
-        if not isinstance(device, ComputeDevice):
-            try:
-                device = b.get_device_by_ref(device)
-            except KeyError:
-                raise ValueError(
-                    f"{b.name}: {device!r} is not a device of this namespace; see xp.__array_namespace_info__().devices()"
-                ) from None
-        if device == b.get_default_device() or not b.supports("allocate_on_device"):
-            return x
-        return b.allocate_on_device(x, device)
+    Creation functions call it only when a device is given, so `device=None` costs nothing.
+    """
 
-    return place
+    def __init__(self, b: Any, ns: Any) -> None:
+        self.b, self.devices = b, ns._devices
+        self._single: bool | None = None  # whether the backend has one device only (asked once)
+
+    def new(self, x: Any, device: Any, op: str) -> Any:
+        """`x`, just created on the default device, on `device`."""
+        target = self.devices.resolve(device, op)
+        return x if target == self.b.get_default_device() else self._move(x, target, op)
+
+    def existing(self, x: Any, device: Any, op: str) -> Any:
+        """`x`, an array of the namespace, on `device` (itself when it is there already)."""
+        target = self.devices.resolve(device, op)
+        return x if target == self.b.get_device(x) else self._move(x, target, op)
+
+    def like(self, result: Any, x: Any) -> Any:
+        """`result`, created on the default device, on the device of `x` (`*_like` with `device=None`)."""
+        if self._single is None:
+            self._single = len(self.b.list_devices()) <= 1
+        if self._single:
+            return result
+        source = self.b.get_device(x)
+        return result if source == self.b.get_default_device() else self._move(result, source, "like")
+
+    def _move(self, x: Any, target: Any, op: str) -> Any:
+        if not self.b.supports("allocate_on_device"):
+            raise ValueError(f"{op}: the {self.b.name!r} backend cannot place arrays on {target.name!r}; it creates them on its default device")
+        return self.b.allocate_on_device(x, target)
+
+
+def _placer(b: Any, ns: Any) -> _Placement:
+    """The namespace's `_Placement` (one per namespace)."""
+    placement = vars(ns).get("_placement")
+    if placement is None:
+        placement = ns._placement = _Placement(b, ns)
+    return placement
+
+
+def refuse_keywords(name: str, keywords: dict[str, Any], backend: str) -> NoReturn:
+    """The error for keywords outside the standard's signature of `name` that this namespace does not honour."""
+    from ._namespace_table import NATIVE_KEYWORDS
+
+    names = ", ".join(repr(k) for k in keywords)
+    elsewhere = sorted(b for b, table in NATIVE_KEYWORDS.items() if set(keywords) <= set(table.get(name, ())))
+    hint = f" (the {' and '.join(repr(b) for b in elsewhere)} namespace takes it)" if elsewhere else ""
+    raise ArgumentTypeError(
+        f"{name}: the keyword argument(s) {names} are not in the Array API standard's signature of {name}, "
+        f"and the {backend!r} namespace does not take them{hint}; see inspect.signature(xp.{name})"
+    )
 
 
 def _default_dtype(value: Any) -> DType:
@@ -94,44 +130,61 @@ def _accumulation_dtype(x_dtype: DType, dtype: DType | None) -> DType:
 
 
 def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
-    import numpy as np
-
-    from ._dtype import to_numpy_dtype
-
     place = _placer(b, ns)
+    is_native = b.is_tensor
 
-    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
-        native = b.is_tensor(obj, only_native=True)
+    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("asarray", keywords, b.name)
         target = None if dtype is None else ns.as_dtype(dtype, "asarray")
-        if native:
-            result = obj if target is None else b.cast(obj, target)
-        elif target is not None:
-            result = b.cast(b.as_tensor(np.asarray(obj, dtype=to_numpy_dtype(target))), target)
+        if isinstance(obj, np.generic):  # a NumPy scalar: a new, writeable 0-d array
+            if copy is False:
+                raise ValueError(f"asarray: copy=False, but a NumPy scalar ({type(obj).__name__}) becomes an array only by a copy")
+            obj, copy = np.array(obj), None
+            fresh = True
         else:
-            result = b.as_tensor(obj)
-        if copy is False and result is not obj and not (isinstance(obj, np.ndarray) and b.name == "numpy"):
+            fresh = not is_native(obj, only_native=True)
+        if not fresh:
+            result = obj if target is None or b.dtype(obj) == target else b.cast(obj, target)
+        else:
+            result = b.as_tensor(obj if target is None else np.asarray(obj, dtype=to_numpy_dtype(target)))
+            if target is not None and b.dtype(result) != target:
+                result = b.cast(result, target)
+            if isinstance(result, np.generic):  # NumPy reduces 0-d results to read-only scalars
+                result = np.array(result)
+        if copy is False and result is not obj:
             raise ValueError(f"asarray: copy=False, but converting this {type(obj).__name__} needs a copy")
-        if copy and (result is obj or not native):
+        if copy and (result is obj or (fresh and _may_share(obj))):
             result = b.copy(result)
-        return place(result, device)
+        return result if device is None else place.existing(result, device, "asarray")
 
     return asarray
 
 
+def _may_share(obj: Any) -> bool:
+    """Whether a converted object may share its memory with the result (buffers do; Python values never)."""
+    return not isinstance(obj, (bool, int, float, complex, list, tuple))
+
+
 def _arange(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.range
 
-    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
+    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("arange", keywords, b.name)
         if dtype is None:
-            ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+            ints = type(start) is int and type(step) is int and (stop is None or type(stop) is int)
             target = _INT64 if ints else _FLOAT32
         else:
             target = ns.as_dtype(dtype, "arange")
         if stop is None:
             start, stop = 0, start
         if target.kind is int and target != _INT64:  # frameworks count in fewer int types than they store
-            return place(b.cast(b.range(start, stop, step, dtype=_INT64), target), device)
-        return place(b.range(start, stop, step, dtype=target), device)
+            result = b.cast(kernel(start, stop, step, dtype=_INT64), target)
+        else:
+            result = kernel(start, stop, step, dtype=target)
+        return result if device is None else place.new(result, device, "arange")
 
     return arange
 
@@ -140,10 +193,13 @@ def _filled(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         make = getattr(b, op)
         place = _placer(b, ns)
+        lookup = ns.as_dtype
 
-        def filled(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-            target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)
-            return place(make(_as_shape(shape), target), device)
+        def filled(shape: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(op, keywords, b.name)
+            result = make((shape,) if type(shape) is int else tuple(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
+            return result if device is None else place.new(result, device, op)
 
         return filled
 
@@ -154,11 +210,16 @@ def _filled_like(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         make, like = getattr(b, op), getattr(b, f"{op}_like")
         place = _placer(b, ns)
+        name = f"{op}_like"
 
-        def filled_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        def filled_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(name, keywords, b.name)
             if dtype is None:
-                return place(like(x), device)
-            return place(make(_shape_of(b, x), ns.as_dtype(dtype, f"{op}_like")), device)
+                result = like(x)  # on the device of x
+                return result if device is None else place.existing(result, device, name)
+            result = make(_shape_of(b, x), ns.as_dtype(dtype, name))
+            return place.like(result, x) if device is None else place.new(result, device, name)
 
         return filled_like
 
@@ -168,17 +229,21 @@ def _filled_like(op: str) -> Factory:
 def _exact(value: Any, dtype: DType) -> Any:
     """A Python float or complex fill value as a NumPy scalar of the (inexact) `dtype`, so that no
     backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0)."""
-    if type(value) in (float, complex) and dtype.kind in (float, complex):
+    if dtype.precision == 64 and type(value) in (float, complex):
         return np.asarray(value, dtype=to_numpy_dtype(dtype))[()]
     return value
 
 
 def _full(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.full
 
-    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("full", keywords, b.name)
         target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
-        return place(b.full(_as_shape(shape), _exact(fill_value, target), target), device)
+        result = kernel((shape,) if type(shape) is int else tuple(shape), _exact(fill_value, target), target)
+        return result if device is None else place.new(result, device, "full")
 
     return full
 
@@ -186,39 +251,43 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
 def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("full_like", keywords, b.name)
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        return place(b.full(_shape_of(b, x), _exact(fill_value, target), target), device)
+        result = b.full(_shape_of(b, x), _exact(fill_value, target), target)
+        return place.like(result, x) if device is None else place.new(result, device, "full_like")
 
     return full_like
 
 
 def _empty(b: Any, ns: Any) -> Callable[..., Any]:
-    place = _placer(b, ns)
-
-    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "empty")
-        return place(b.empty(_as_shape(shape), target), device)
-
-    return empty
+    return _filled("empty")(b, ns)
 
 
 def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.empty
 
-    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("empty_like", keywords, b.name)
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "empty_like")
-        return place(b.empty(_shape_of(b, x), target), device)
+        result = kernel(_shape_of(b, x), target)
+        return place.like(result, x) if device is None else place.new(result, device, "empty_like")
 
     return empty_like
 
 
 def _eye(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.eye
 
-    def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Any:
-        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye")
-        return place(b.eye(n_rows, n_cols, k=k, dtype=target), device)
+    def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("eye", keywords, b.name)
+        result = kernel(n_rows, n_cols, k=k, dtype=_FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
+        return result if device is None else place.new(result, device, "eye")
 
     return eye
 
@@ -226,11 +295,17 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
 def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True) -> Any:
+    def linspace(
+        start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True, **keywords: Any
+    ) -> Any:
+        if keywords:
+            refuse_keywords("linspace", keywords, b.name)
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
         with precision(target.precision or 32):  # computed in the precision of the dtype asked for
             values = b.linspace(start, stop, num) if endpoint else b.linspace_without_last(start, stop, num)
-        return place(b.cast(values, target), device)
+        if b.dtype(values) != target:
+            values = b.cast(values, target)
+        return values if device is None else place.new(values, device, "linspace")
 
     return linspace
 
@@ -266,9 +341,33 @@ def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
         result = b.from_dlpack(x)
         if copy:
             result = b.copy(result)
-        return place(result, device)
+        return result if device is None else place.existing(result, device, "from_dlpack")
 
     return from_dlpack
+
+
+def _device(b: Any, ns: Any) -> Callable[..., Any]:
+    of = ns._devices.of
+
+    def device(x: Any, /) -> Any:
+        """The device `x` lives on, as the framework spells it (`x.device` where arrays carry one)."""
+        return of(x)
+
+    return device
+
+
+def _to_device(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def to_device(x: Any, device: Any, /, *, stream: Any = None) -> Any:
+        """`x` on `device` (any spelling of one of the namespace's devices); `x` itself when it is there."""
+        if stream is not None:
+            raise ValueError(f"to_device: the {b.name!r} namespace takes no stream; pass stream=None")
+        if not b.is_tensor(x, only_native=True):
+            raise ArgumentTypeError(f"to_device: expected an array of the {b.name!r} namespace but got {type(x).__name__}")
+        return place.existing(x, device, "to_device")
+
+    return to_device
 
 
 # ---------------------------------------------------------------- data types
@@ -279,9 +378,8 @@ def _astype(b: Any, ns: Any) -> Callable[..., Any]:
 
     def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
         target = ns.as_dtype(dtype, "astype")
-        if b.dtype(x) == target:
-            return place(b.copy(x) if copy else x, device)
-        return place(b.cast(x, target), device)
+        result = (b.copy(x) if copy else x) if b.dtype(x) == target else b.cast(x, target)
+        return result if device is None else place.existing(result, device, "astype")
 
     return astype
 
@@ -682,11 +780,30 @@ def _argsort(b: Any, ns: Any) -> Callable[..., Any]:
     return argsort
 
 
+def _honoured(b: Any, name: str) -> frozenset[str]:
+    """The keywords outside the standard's signature of `name` that this backend's namespace takes."""
+    from ._namespace_table import NATIVE_KEYWORDS
+
+    return frozenset(NATIVE_KEYWORDS.get(b.name, {}).get(name, ()))
+
+
+def _checked_keywords(b: Any, name: str, keywords: dict[str, Any], honoured: frozenset[str]) -> None:
+    unknown = {k: v for k, v in keywords.items() if k not in honoured}
+    if unknown:
+        refuse_keywords(name, unknown, b.name)
+
+
 def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
-    def nonzero(x: Any, /) -> tuple[Any, ...]:
+    honoured = _honoured(b, "nonzero")
+
+    def nonzero(x: Any, /, **keywords: Any) -> tuple[Any, ...]:
+        if keywords:
+            _checked_keywords(b, "nonzero", keywords, honoured)
         if not b.staticshape(x):
             raise ValueError("nonzero: a 0-d array has no indices; use xp.reshape(x, (1,)) first")
-        return tuple(b.unstack(b.nonzero(x), 1))
+        size, fill_value = keywords.get("size"), keywords.get("fill_value")
+        indices = b.nonzero(x) if size is None else b.nonzero(x, size, 0 if fill_value is None else fill_value)
+        return tuple(b.unstack(indices, 1))
 
     return nonzero
 
@@ -712,31 +829,107 @@ def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _unique(kind: str) -> Factory:
-    def factory(b: Any, ns: Any) -> Callable[..., Any]:
-        kernel = b.unique
+    """`unique_values`, `unique_counts`, `unique_inverse`, `unique_all`: every NaN is a distinct value, as
+    the standard says (the catalogue's `unique` merges NaNs, as `numpy.unique`'s default does)."""
 
-        def unique(x: Any, /) -> Any:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        name = f"unique_{kind}"
+        honoured = _honoured(b, name)
+        inverse, counts = kind in ("inverse", "all"), kind in ("counts", "all")
+
+        def unique(x: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                _checked_keywords(b, name, keywords, honoured)
             shape = _shape_of(b, x)
             flat = b.reshape(x, (-1,))
-            inverse = kind in ("inverse", "all")
-            counts = kind in ("counts", "all")
-            results = kernel(flat, inverse or kind == "all", counts, 0)
-            values = results[0] if isinstance(results, tuple) else results
+            if b.dtype(flat).kind in (float, complex):
+                values, inverse_flat, counts_of, first = _unique_nans_apart(b, flat, inverse, counts, kind == "all")
+            else:
+                values, inverse_flat, counts_of, first = _unique_parts(b, flat, inverse, counts, kind == "all")
+            size = keywords.get("size")
+            if size is not None:
+                values, counts_of, first = _sized(b, values, counts_of, first, size, keywords.get("fill_value"))
             if kind == "values":
                 return values
             if kind == "counts":
-                return UniqueCountsResult(values, results[-1])
-            inverse_indices = b.reshape(results[1], shape)
+                return UniqueCountsResult(values, counts_of)
+            inverse_indices = b.reshape(inverse_flat, shape)
             if kind == "inverse":
                 return UniqueInverseResult(values, inverse_indices)
-            # first occurrence of each value: the first index of each group in a stable sort by group
-            order = b.argsort(results[1], 0)
-            starts = b.sub(b.cumsum(results[2], 0), results[2])
-            return UniqueAllResult(values, b.gather(order, starts, 0), inverse_indices, results[2])
+            return UniqueAllResult(values, first, inverse_indices, counts_of)
 
         return unique
 
     return factory
+
+
+def _unique_parts(b: Any, flat: Any, inverse: bool, counts: bool, first: bool) -> tuple[Any, Any, Any, Any]:
+    """The catalogue's `unique` of a 1-d array: values, inverse, counts and first indices (those asked for)."""
+    results = b.unique(flat, inverse or first, counts or first, 0)
+    values = results[0]
+    inverse_of = results[1] if inverse or first else None
+    counts_of = results[-1] if counts or first else None
+    first_of = None
+    if first:  # the first index of each group in a stable sort by group
+        order = b.argsort(inverse_of, 0)
+        first_of = b.gather(order, b.sub(b.cumsum(counts_of, 0), counts_of), 0)
+    return values, inverse_of, counts_of, first_of
+
+
+def _unique_nans_apart(b: Any, flat: Any, inverse: bool, counts: bool, first: bool) -> tuple[Any, Any, Any, Any]:
+    """`_unique_parts` with each NaN a value of its own, after the others (as `numpy.unique_values`).
+
+    The catalogue's `unique` merges NaNs (`docs/semantics.md`), so the values are the elements of a stable
+    sort that differ from their predecessor, and NaN differs from everything. Every operation whose size
+    depends on the data takes an input of known size, so lazy backends (Dask) run it too.
+    """
+    n = b.staticshape(flat)[0]
+    if n is None:
+        raise ValueError("unique: a float array whose size is not known yet; compute its size first (dask: x.compute_chunk_sizes())")
+    if n == 0:
+        return _unique_parts(b, flat, inverse, counts, first)
+    order = b.argsort(flat, 0)  # stable: NaNs last, equal values in the order they come
+    ordered = b.gather(flat, order, 0)
+    starts = b.full((1,), True, _BOOL)
+    if n > 1:
+        later, earlier = b.gather(ordered, b.range(1, n, 1, dtype=_INT64), 0), b.gather(ordered, b.range(0, n - 1, 1, dtype=_INT64), 0)
+        starts = b.concat([starts, b.not_equal(later, earlier)], 0)  # the first element of each value (each NaN)
+    values = b.boolean_mask(ordered, starts, 0)
+    group = b.sub(b.cumsum(b.cast(starts, _INT64), 0), 1) if inverse or counts else None  # of each sorted element
+    inverse_of = b.gather(group, b.argsort(order, 0), 0) if inverse else None
+    counts_of = None
+    if counts:
+        per_group = b.bincount(group, None, n)
+        counts_of = b.boolean_mask(per_group, b.greater_than(per_group, 0), 0)
+    first_of = b.boolean_mask(order, starts, 0) if first else None
+    return values, inverse_of, counts_of, first_of
+
+
+def _head(b: Any, x: Any, k: int) -> Any:
+    """The first `k` elements of a 1-d array (`None` stays `None`)."""
+    return None if x is None else b.gather(x, b.range(0, k, 1, dtype=_INT64), 0)
+
+
+def _sized(b: Any, values: Any, counts: Any, first: Any, size: int, fill_value: Any) -> tuple[Any, Any, Any]:
+    """JAX's `size=`: the first `size` unique values, padded with `fill_value` (default: the smallest value);
+    counts padded with 0 and first indices with that of the smallest value, as `jax.numpy.unique_all`."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"unique: size must be a non-negative int, not {size!r}")
+    n = b.staticshape(values)[0]
+    if n is None:
+        raise ValueError("unique: size= needs the number of unique values, which this backend does not know before computing")
+    if n >= size:
+        return _head(b, values, size), _head(b, counts, size), _head(b, first, size)
+    if n == 0 and fill_value is None:
+        raise ValueError("unique: size= pads with the smallest value, but there is none; pass fill_value")
+    pad = (size - n,)
+    fill = b.full(pad, fill_value, b.dtype(values)) if fill_value is not None else b.tile(_head(b, values, 1), pad)
+    values = b.concat([values, fill], 0)
+    if counts is not None:
+        counts = b.concat([counts, b.zeros(pad, b.dtype(counts))], 0)
+    if first is not None:
+        first = b.concat([first, b.tile(_head(b, first, 1), pad)], 0)
+    return values, counts, first
 
 
 def _take(b: Any, ns: Any) -> Callable[..., Any]:
@@ -1001,7 +1194,8 @@ def _fft_freq(op: str) -> Factory:
         place = _placer(b, ns)
 
         def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-            return place(kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)), device)
+            result = kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op))
+            return result if device is None else place.new(result, device, op)
 
         return freq
 

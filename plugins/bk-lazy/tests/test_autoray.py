@@ -90,7 +90,11 @@ def shapes_and_keys(draw: Any, masks: bool = True) -> tuple[tuple[int, ...], Any
 
 def _has_bools(key: Any) -> bool:
     items = key if isinstance(key, tuple) else (key,)
-    return any(isinstance(i, bool) or np.asarray(i).dtype == bool for i in items if i is not None and i is not Ellipsis and not isinstance(i, slice))
+    return any(
+        isinstance(i, bool) or np.asarray(i).dtype == bool
+        for i in items
+        if i is not None and i is not Ellipsis and not isinstance(i, slice)
+    )
 
 
 @settings(derandomize=True, max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -124,7 +128,9 @@ def test_getitem_on_dask_matches_numpy(case: tuple[tuple[int, ...], Any]) -> Non
     data = np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
     expected = data[key]
     leaf = bk_lazy.array(dask.as_tensor(data))
-    node = leaf.transpose(tuple(range(len(shape)))[::-1]).transpose(tuple(range(len(shape)))[::-1])[key]  # a chain that simplifies away
+    node = leaf.transpose(tuple(range(len(shape)))[::-1]).transpose(tuple(range(len(shape)))[::-1])[
+        key
+    ]  # a chain that simplifies away
     assert node.shape == expected.shape and node.args[0] is leaf
     value = bk_lazy.compute(node)
     assert bk.choose_backend(value) is dask
@@ -139,7 +145,9 @@ def test_transpose_chain_on_dask() -> None:
     twice = once.transpose((1, 0, 3, 2, 4))
     assert twice is leaf and once.history_num_nodes() == 2
     moved = once[1, ::-1, None, [0, 2]]
-    np.testing.assert_allclose(dask.numpy(bk_lazy.compute(moved)), data.transpose(1, 0, 3, 2, 4)[1, ::-1, None, [0, 2]], rtol=0, atol=0)
+    np.testing.assert_allclose(
+        dask.numpy(bk_lazy.compute(moved)), data.transpose(1, 0, 3, 2, 4)[1, ::-1, None, [0, 2]], rtol=0, atol=0
+    )
 
 
 def test_getitem_mask_errors_and_masks_without_data(lazy: bk.Backend) -> None:
@@ -273,7 +281,7 @@ def test_traced_functions_pickle_and_compute_the_same(lazy: bk.Backend) -> None:
     a = bk_lazy.Variable((2, 3), name="a")
     b = bk_lazy.Variable((3, 4), "float64", name="b")
     c = lazy.tanh(a @ b)
-    u, s, vh = lazy.svd(b, full_matrices=False)
+    u, s, _vh = lazy.svd(b, full_matrices=False)
     parts = {
         "c": c,
         "picked": c[::-1, None, [0, 3]],
@@ -316,7 +324,16 @@ def test_history_names_are_autorays(lazy: bk.Backend) -> None:
     ours = _autoray_example(bk_lazy, lambda name, *args: getattr(lazy, name)(*args))
     theirs = _autoray_example(alazy, autoray.do)
     assert ours.history_fn_frequencies(names="autoray") == theirs.history_fn_frequencies()
-    assert ours.history_fn_frequencies() == {"array": 4, "matmul": 2, "tanh": 1, "add": 1, "abs": 1, "div": 1, "einsum": 1, "sum": 1}
+    assert ours.history_fn_frequencies() == {
+        "array": 4,
+        "matmul": 2,
+        "tanh": 1,
+        "add": 1,
+        "abs": 1,
+        "div": 1,
+        "einsum": 1,
+        "sum": 1,
+    }
     assert ours.history_stats("sizeout", names="autoray") == theirs.history_stats("sizeout")
     assert ours.history_num_nodes() == theirs.history_num_nodes() and ours.history_max_size() == theirs.history_max_size()
     np.testing.assert_allclose(bk_lazy.compute(ours), theirs.compute(), rtol=1e-12, atol=1e-12)
@@ -358,7 +375,12 @@ def test_to_device_is_a_node(lazy: bk.Backend) -> None:
     data = np.arange(6.0).reshape(2, 3)
     leaf = bk_lazy.array(data)
     numpy = bk.backend("numpy")
-    for node in (leaf.to_device(), leaf.to_device("cpu"), bk_lazy.to_device(leaf, numpy.list_devices()[0]), leaf.to_device("CPU:0")):
+    for node in (
+        leaf.to_device(),
+        leaf.to_device("cpu"),
+        bk_lazy.to_device(leaf, numpy.list_devices()[0]),
+        leaf.to_device("CPU:0"),
+    ):
         assert (node.fn_name, node.shape, node.dtype) == ("to_device", (2, 3), bk.DType(float, 64))
         np.testing.assert_array_equal(bk_lazy.compute(node), data)
     x = bk_lazy.Variable((2, 3), "float64", name="x")
@@ -386,7 +408,9 @@ def test_matmul_shape_errors_are_value_errors(shape1: tuple[int, ...], shape2: t
     with pytest.raises(ValueError, match="matmul"):
         bk_lazy.Variable(shape1) @ bk_lazy.Variable(shape2)
     # autoray.lazy also refuses (2, 2, 3, 4) @ (1, 2, 4, 5); NumPy broadcasts the batch sizes, and so does bk-lazy
-    assert (bk_lazy.Variable((2, 2, 3, 4)) @ bk_lazy.Variable((1, 2, 4, 5))).shape == (np.ones((2, 2, 3, 4)) @ np.ones((1, 2, 4, 5))).shape
+    assert (bk_lazy.Variable((2, 2, 3, 4)) @ bk_lazy.Variable((1, 2, 4, 5))).shape == (
+        np.ones((2, 2, 3, 4)) @ np.ones((1, 2, 4, 5))
+    ).shape
 
 
 def _backend(name: str) -> bk.Backend:

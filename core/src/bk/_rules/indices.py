@@ -212,7 +212,7 @@ def is_array_index(item: Any) -> bool:
     array of 1 dimension or more, a bool (of any rank, Python's `True` and `False` too), or a list or
     tuple (NumPy reads a sequence inside an index tuple as an array). Python ints, slices, None, `...`
     and 0-d integer tensors are basic indices."""
-    if isinstance(item, (list, tuple)) or isinstance(item, bool):
+    if isinstance(item, (list, tuple, bool)):
         return True
     shape = getattr(item, "shape", None)
     if shape is None or isinstance(item, (int, float, complex)):

@@ -888,7 +888,11 @@ def _unique_nans_apart(b: Any, flat: Any, inverse: bool, counts: bool, first: bo
         raise ValueError("unique: a float array whose size is not known yet; compute its size first (dask: x.compute_chunk_sizes())")
     if n == 0:
         return _unique_parts(b, flat, inverse, counts, first)
-    order = b.argsort(flat, 0)  # stable: NaNs last, equal values in the order they come
+    if b.dtype(flat).kind is complex:  # by real part, then imaginary part (NumPy's order), from stable sorts
+        by_imag = b.argsort(b.imag(flat), 0)
+        order = b.gather(by_imag, b.argsort(b.gather(b.real(flat), by_imag, 0), 0), 0)
+    else:
+        order = b.argsort(flat, 0)  # stable: NaNs last, equal values in the order they come
     ordered = b.gather(flat, order, 0)
     starts = b.full((1,), True, _BOOL)
     if n > 1:

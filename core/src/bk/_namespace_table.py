@@ -139,7 +139,7 @@ _DIRECT: Final = {
 # unique_*: the catalogue's unique of the numbers, each NaN apart (the catalogue merges NaNs)
 _UNIQUE: Final = (
     "unique", "reshape", "argsort", "cumsum", "sub", "gather", "boolean_mask", "concat", "cast", "not_equal",
-    "bincount", "greater_than", "range", "full", "tile", "zeros",
+    "bincount", "greater_than", "range", "full", "tile", "zeros", "real", "imag",
 )  # fmt: skip
 
 NATIVE_KEYWORDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {

@@ -309,6 +309,21 @@ def test_traced_functions_pickle_and_compute_the_same(lazy: bk.Backend) -> None:
     np.testing.assert_allclose(again([x, y]), their_f([x, y]), rtol=1e-12, atol=1e-12)
 
 
+def _exp_times(x: Any, y: Any) -> Any:
+    lazy = bk.backend("lazy")
+    return lazy.exp(x) * y + lazy.exp(x)
+
+
+def test_jit_compiled_functions_pickle(lazy: bk.Backend) -> None:
+    compiled = lazy.jit_compile(_exp_times)
+    a, b = lazy.as_tensor(np.arange(3.0)), lazy.as_tensor(np.full(3, 2.0))
+    first = lazy.numpy(compiled(a, b))
+    again = pickle.loads(pickle.dumps(compiled))
+    assert again.__name__ == "_exp_times" and len(again.traced) == 1  # the traced Function comes along
+    np.testing.assert_allclose(lazy.numpy(again(a, b)), first, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(first, np.exp(np.arange(3.0)) * 3, rtol=1e-12, atol=1e-12)
+
+
 # ---------------------------------------------------------------- names, text, devices
 
 

@@ -23,7 +23,7 @@ from bk.rules import PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
-from ._graph import NO_DATA, LazyArray, array, find_deps, make_node, multi_output, shared_cache
+from ._graph import NO_DATA, LazyArray, _lazy, array, find_deps, make_node, multi_output, shared_cache
 from ._shapes import infer, numpy_backend, spec_of
 
 __all__ = ["LazyBackend"]
@@ -304,27 +304,9 @@ class LazyBackend(Backend):
     def jit_compile(self, f: Callable[..., Any]) -> Callable[..., Any]:
         """`f` traced once per signature (shapes and dtypes of the tensor arguments, values of the
         others) into a `bk_lazy.Function`, which then builds each call's graph from its compiled
-        steps: common subexpressions merged, dead nodes dropped, constant parts folded."""
-        from ._function import Function
-        from ._graph import Variable
-
-        traced: dict[Any, Function] = {}
-
-        def compiled(*args: Any) -> Any:
-            values = [a if is_python_number(a) else self._operand(a, "jit_compile") for a in args]
-            key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
-            function = traced.get(key)
-            if function is None:
-                stand_ins = [
-                    Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)
-                ]
-                inputs = [v for v in stand_ins if isinstance(v, LazyArray)]
-                function = traced[key] = Function(inputs, f(*stand_ins))
-            return function(*[v for v in values if isinstance(v, LazyArray)])
-
-        compiled.__name__ = getattr(f, "__name__", "compiled")
-        compiled.__doc__ = getattr(f, "__doc__", None)
-        return compiled
+        steps: common subexpressions merged, dead nodes dropped, constant parts folded. The result
+        pickles (with its traced Functions) where `f` does."""
+        return Traced(f)
 
     # ------------------------------------------------------------ operations that compute by design
 
@@ -362,6 +344,33 @@ class LazyBackend(Backend):
             specs = [(tuple(s), d) for s, d in zip(output_shapes, output_dtypes, strict=True)]
             return multi_output("numpy_call", every, aux_args, deps, specs)
         return make_node("numpy_call", every, aux_args, deps, tuple(output_shapes), output_dtypes)
+
+
+class Traced:
+    """What `LazyBackend.jit_compile(f)` returns: `f`, traced into one `bk_lazy.Function` per signature."""
+
+    def __init__(self, f: Callable[..., Any], traced: dict[Any, Any] | None = None) -> None:
+        self.f = f
+        self.traced: dict[Any, Any] = {} if traced is None else traced
+        self.__name__ = getattr(f, "__name__", "compiled")
+        self.__doc__ = getattr(f, "__doc__", None)
+
+    def __call__(self, *args: Any) -> Any:
+        lazy = _lazy()
+        values = [a if is_python_number(a) else lazy._operand(a, "jit_compile") for a in args]
+        key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
+        function = self.traced.get(key)
+        if function is None:
+            from ._function import Function
+            from ._graph import Variable
+
+            stand_ins = [Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)]
+            inputs = [v for v in stand_ins if isinstance(v, LazyArray)]
+            function = self.traced[key] = Function(inputs, self.f(*stand_ins))
+        return function(*[v for v in values if isinstance(v, LazyArray)])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Traced, (self.f, self.traced))
 
 
 # ---------------------------------------------------------------- signatures and rules

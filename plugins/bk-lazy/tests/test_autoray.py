@@ -245,9 +245,14 @@ def test_function_of_one_input_in_a_list(lazy: bk.Backend) -> None:
     theirs = alazy.Variable((4, 5), backend="numpy")
     their_f = autoray.do("sum", theirs, axis=0).get_function([theirs])
     np.testing.assert_allclose(f([a]), their_f([a]), rtol=1e-12, atol=1e-12)
+    single = bk_lazy.Function(v, lazy.sum(v, axis=0))  # inputs: one node, not a list
+    their_single = alazy.Function(theirs, autoray.do("sum", theirs, axis=0))
+    for args in ((a,), ([a],), ((a,),)):
+        np.testing.assert_allclose(single(*args), their_single(*args), rtol=1e-12, atol=1e-12)
     row = bk_lazy.Variable((1, 3))
-    h = bk_lazy.Function([row], row * 2)
-    assert h([[1.0, 2.0, 3.0]]).shape == (1, 3) and h([[[1.0, 2.0, 3.0]]]).shape == (1, 3)  # data, or the tree of data
+    for h in (bk_lazy.Function([row], row * 2), bk_lazy.Function(row, row * 2)):
+        assert h([[1.0, 2.0, 3.0]]).shape == (1, 3) and h([[[1.0, 2.0, 3.0]]]).shape == (1, 3)  # data, or the tree of data
+        assert h([np.ones((1, 3))]).shape == (1, 3)
     with pytest.raises(TypeError, match="or as 1 flat arguments; got 2"):
         f(a, a)
     with pytest.raises(TypeError, match=r"inputs\[1\] must be a sequence of 1"):

@@ -152,6 +152,8 @@ class Function:
         unpacked (`f(a, b)`, `f(a, [b, c])`); every input flat, in the order of the tree.
         """
         structure = self._in_structure
+        if type(structure) is int and len(args) == 1 and _boxes(args[0], len(self._in_specs[0][1])):
+            return (args[0][0],)  # f([a]) for a Function of one node, as autoray reads it
         if kwargs:
             if args or not isinstance(structure, dict):
                 raise TypeError(f"{self!r} takes keyword arguments only when its inputs are a dict of nodes")
@@ -186,14 +188,7 @@ class Function:
         if not _fits(structure, arg):
             return False
         if isinstance(structure, (tuple, list)) and len(structure) == 1 and type(structure[0]) is int:
-            inner = arg[0]
-            if isinstance(inner, (tuple, list)) or type(inner) in _HOLDS:
-                import numpy as np
-
-                try:
-                    return bool(np.ndim(arg) != len(self._in_specs[0][1]))
-                except (ValueError, TypeError):
-                    return True
+            return _rank(arg) != len(self._in_specs[0][1]) or _rank(arg[0]) == len(self._in_specs[0][1])
         return True
 
     def _default_target(self) -> Backend:
@@ -256,6 +251,25 @@ class Function:
 
 
 _SEQUENCES: Final = (list, tuple)
+
+
+def _rank(value: Any) -> int:
+    """The number of dimensions of a tensor, or of a (nested) list or tuple read as an array."""
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        try:
+            return len(tuple(shape))
+        except TypeError:  # a shape of unknown rank
+            return -1
+    if isinstance(value, _SEQUENCES):
+        return 1 + (_rank(value[0]) if value else 0)
+    return 0
+
+
+def _boxes(arg: Any, ndim: int) -> bool:
+    """Whether `arg` is a list or tuple of one value of rank `ndim`, which is not itself of rank `ndim`
+    (then `[x]` is the tree of one input holding `x`, not that input's data)."""
+    return isinstance(arg, _SEQUENCES) and len(arg) == 1 and _rank(arg) != ndim and _rank(arg[0]) == ndim
 
 
 def _fits(structure: Any, tree: Any) -> bool:

@@ -96,11 +96,12 @@ def refuse_keywords(name: str, keywords: dict[str, Any], backend: str) -> NoRetu
     from ._namespace_table import NATIVE_KEYWORDS
 
     names = ", ".join(repr(k) for k in keywords)
+    what = f"keyword {names} is not an argument" if len(keywords) == 1 else f"keywords {names} are not arguments"
     elsewhere = sorted(b for b, table in NATIVE_KEYWORDS.items() if set(keywords) <= set(table.get(name, ())))
-    hint = f" (the {' and '.join(repr(b) for b in elsewhere)} namespace takes it)" if elsewhere else ""
+    hint = f" (the {' and '.join(repr(b) for b in elsewhere)} namespace does)" if elsewhere else ""
     raise ArgumentTypeError(
-        f"{name}: the keyword argument(s) {names} are not in the Array API standard's signature of {name}, "
-        f"and the {backend!r} namespace does not take them{hint}; see inspect.signature(xp.{name})"
+        f"{name}: {what} of the Array API standard's {name}, and the {backend!r} namespace does not honour "
+        f"{'it' if len(keywords) == 1 else 'them'}{hint}; see inspect.signature(xp.{name})"
     )
 
 
@@ -228,8 +229,9 @@ def _filled_like(op: str) -> Factory:
 
 def _exact(value: Any, dtype: DType) -> Any:
     """A Python float or complex fill value as a NumPy scalar of the (inexact) `dtype`, so that no
-    backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0)."""
-    if dtype.precision == 64 and type(value) in (float, complex):
+    backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0);
+    float32 and complex64 values need not (rounding to them first is rounding once)."""
+    if dtype.precision != 32 and type(value) in (float, complex) and dtype.kind in (float, complex):
         return np.asarray(value, dtype=to_numpy_dtype(dtype))[()]
     return value
 
@@ -301,8 +303,13 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
         if keywords:
             refuse_keywords("linspace", keywords, b.name)
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
-        with precision(target.precision or 32):  # computed in the precision of the dtype asked for
-            values = b.linspace(start, stop, num) if endpoint else b.linspace_without_last(start, stop, num)
+        wanted = target.precision or 32
+        kernel = b.linspace if endpoint else b.linspace_without_last
+        if (get_precision() or 32) == wanted:
+            values = kernel(start, stop, num)
+        else:
+            with precision(wanted):  # computed in the precision of the dtype asked for
+                values = kernel(start, stop, num)
         if b.dtype(values) != target:
             values = b.cast(values, target)
         return values if device is None else place.new(values, device, "linspace")
@@ -687,8 +694,10 @@ def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
 def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.reshape
 
-    def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
-        result = kernel(x, _as_shape(shape))
+    def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("reshape", keywords, b.name)
+        result = kernel(x, shape if type(shape) is tuple else _as_shape(shape))
         return b.copy(result) if copy else result
 
     return reshape

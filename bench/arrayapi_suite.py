@@ -15,7 +15,8 @@ unexpected failure exits 1). The backend `strict` is array-api-strict served by 
 expected failures `bench/arrayapi_xfails/BACKEND.txt` and, in the same run, its peer (the namespace
 another project offers for the same arrays, `PEERS`) on the same tests (the standard's 2024.12
 version, which bk's namespaces declare; peers declare 2025.12). It writes the table of passed and
-failed tests, each beside its peer, to `REPORT/arrayapi-suite.md` and `.json`, and exits 1 when a
+failed tests, each beside its peer, to `REPORT/arrayapi-suite.md` and `.json` (a run of fewer
+backends replaces their rows and keeps the others, each dated), and exits 1 when a
 bk namespace fails a test its list does not expect, or, for the backends of `AT_LEAST_PEER`,
 passes fewer tests than its peer.
 
@@ -37,7 +38,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE_CANDIDATES = (ROOT.parent / "shared" / "array-api-tests", ROOT / "shared" / "array-api-tests")
@@ -59,7 +60,7 @@ AT_LEAST_PEER: Final = ("numpy", "torch", "jax", "dask")
 
 # A pytest plugin written next to the suite's copy: Hypothesis reports the first failing example
 # instead of shrinking it (a failing test fails either way; shrinking only makes the example small).
-_NO_SHRINK_PLUGIN: Final = '''
+_NO_SHRINK_PLUGIN: Final = """
 import pytest
 from hypothesis import Phase, settings
 
@@ -69,7 +70,7 @@ def pytest_configure(config):
     base = settings.get_profile("array-api-tests")
     settings.register_profile("array-api-tests-no-shrink", base, phases=(Phase.explicit, Phase.reuse, Phase.generate))
     settings.load_profile("array-api-tests-no-shrink")
-'''
+"""
 
 
 def module_expression(backend: str) -> str:
@@ -131,7 +132,15 @@ def run_suite(
         if keyword:
             command += ["-k", keyword]
         report = Path(folder) / "report.json"
-        command += ["--json-report", f"--json-report-file={report}", "--json-report-omit", "collectors", "log", "streams", "warnings"]
+        command += [
+            "--json-report",
+            f"--json-report-file={report}",
+            "--json-report-omit",
+            "collectors",
+            "log",
+            "streams",
+            "warnings",
+        ]
         if xfails:
             command += ["--xfails-file", str(xfails.resolve())]
         result = subprocess.run([*command, *pytest_args], cwd=folder, env=env, capture_output=True, text=True)
@@ -180,9 +189,15 @@ def compare(backends: list[str], suite: Path, report: Path | None, args: argpars
     rows = []
     for backend in backends:
         xfails = XFAILS / f"{backend}.txt"
-        options = dict(max_examples=args.max_examples, api_version=VERSION, no_deadline=args.no_deadline, shrink=args.shrink,
-                       keyword=args.keyword, files=args.files)  # fmt: skip
-        ours = run_suite(suite, module_expression(backend), f'bk.array_namespace("{backend}")', xfails=xfails if xfails.exists() else None, **options)
+        options = {"max_examples": args.max_examples, "api_version": VERSION, "no_deadline": args.no_deadline,
+                   "shrink": args.shrink, "keyword": args.keyword, "files": args.files}  # fmt: skip
+        ours = run_suite(
+            suite,
+            module_expression(backend),
+            f'bk.array_namespace("{backend}")',
+            xfails=xfails if xfails.exists() else None,
+            **options,
+        )
         print(summary(ours), flush=True)
         peer_name = PEERS.get(backend)
         peer = run_suite(suite, peer_name, peer_name, **options) if peer_name else None
@@ -192,21 +207,36 @@ def compare(backends: list[str], suite: Path, report: Path | None, args: argpars
     document = {
         "suite": _suite_version(suite),
         "api_version": VERSION,
-        "date": datetime.date.today().isoformat(),
         "flags": f"--max-examples={args.max_examples} --hypothesis-seed=0" + (" --disable-deadline" if args.no_deadline else ""),
         "rows": rows,
     }
-    table = markdown(document)
-    print(table)
+    print(markdown(document))
     if report:
+        written = _merge(report / "arrayapi-suite.json", document)
         report.mkdir(parents=True, exist_ok=True)
-        (report / "arrayapi-suite.json").write_text(json.dumps(document, indent=1) + "\n")
-        (report / "arrayapi-suite.md").write_text(table)
+        (report / "arrayapi-suite.json").write_text(json.dumps(written, indent=1) + "\n")
+        (report / "arrayapi-suite.md").write_text(markdown(written))
         print(f"written: {report / 'arrayapi-suite.md'} and .json")
     problems = [r["backend"] for r in rows if r["verdict"] != "ok"]
     if problems:
         print(f"not as expected: {', '.join(problems)} (see the verdict column)", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _merge(path: Path, document: dict[str, Any]) -> dict[str, Any]:
+    """`document` with the rows of an earlier report at `path` for other backends, when that report
+    ran the same suite, version and flags (`SUITE_BACKENDS=dask` updates the dask row only)."""
+    try:
+        earlier = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return document
+    if any(earlier.get(key) != document[key] for key in ("suite", "api_version", "flags")):
+        return document
+    mine = {row["backend"] for row in document["rows"]}
+    kept = [row for row in earlier.get("rows", []) if row["backend"] not in mine]
+    order = list(PEERS)
+    rows = sorted([*kept, *document["rows"]], key=lambda row: order.index(row["backend"]))
+    return {**document, "rows": rows}
 
 
 def _row(backend: str, ours: Outcome, peer: Outcome | None) -> dict[str, object]:
@@ -217,7 +247,8 @@ def _row(backend: str, ours: Outcome, peer: Outcome | None) -> dict[str, object]
         verdict = f"{len(ours.unexpected)} unexpected failure(s)"
     elif peer and backend in AT_LEAST_PEER and ours.passed < peer.passed:
         verdict = f"{peer.passed - ours.passed} passed fewer than the peer"
-    return {"backend": backend, "bk": asdict(ours), "peer": asdict(peer) if peer else None, "verdict": verdict}
+    date = datetime.date.today().isoformat()
+    return {"backend": backend, "date": date, "bk": asdict(ours), "peer": asdict(peer) if peer else None, "verdict": verdict}
 
 
 def _suite_version(suite: Path) -> str:
@@ -226,15 +257,15 @@ def _suite_version(suite: Path) -> str:
     return f"data-apis/array-api-tests {found.group(1)[:12]}" if found else str(suite)
 
 
-def markdown(document: dict[str, object]) -> str:
+def markdown(document: dict[str, Any]) -> str:
     lines = [
         f"Official Array API tests ({document['suite']}, the {document['api_version']} tests), "
-        f"{document['date']}, {document['flags']}; passed / failed, each beside its peer of the same run.",
+        f"{document['flags']}; passed / failed (seconds), each beside its peer of the same run.",
         "",
-        "| backend | `bk.array_namespace` | peer | peer's figure | bk − peer (passed) | listed failures that passed | verdict |",
-        "|---|---|---|---|---|---|---|",
+        "| backend | date | `bk.array_namespace` | peer | peer's figure | bk - peer (passed) | listed failures that passed | verdict |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for row in document["rows"]:  # type: ignore[attr-defined]
+    for row in document["rows"]:
         ours, peer = row["bk"], row["peer"]
         figure = f"{ours['passed']:,} / {ours['failed']:,} ({ours['seconds']:.0f} s)"
         if peer:
@@ -243,7 +274,9 @@ def markdown(document: dict[str, object]) -> str:
         else:
             peer_figure, delta = "none", ""
         peer_name = f"`{peer['namespace']}`" if peer else "none"
-        lines.append(f"| {row['backend']} | {figure} | {peer_name} | {peer_figure} | {delta} | {len(ours['stale'])} | {row['verdict']} |")
+        lines.append(
+            f"| {row['backend']} | {row.get('date', '')} | {figure} | {peer_name} | {peer_figure} | {delta} | {len(ours['stale'])} | {row['verdict']} |"
+        )
     return "\n".join(lines) + "\n"
 
 

@@ -11,6 +11,7 @@ operation of the same name of the target backend.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar, Final
@@ -551,7 +552,7 @@ def _generic(op: str) -> Callable[..., Any]:
                 kind = type(a)
                 if kind is LazyArray and a._shape is not None:
                     key.append((LazyArray, a._shape, a._dtype))
-                    if a not in deps:
+                    if all(a is not d for d in deps):  # by identity: `in` would call the nodes' elementwise ==
                         deps.append(a)
                 elif kind in _SIMPLE or (kind is tuple and all(type(i) is int for i in a)):
                     key.append((kind, a))
@@ -603,6 +604,7 @@ def _install() -> None:
         method.__qualname__ = f"LazyBackend.{name}"
         doc = (getattr(Backend, name).__doc__ or "").strip().splitlines()
         method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype from the operation's spec)."
+        method.__signature__ = inspect.signature(getattr(Backend, name))  # type: ignore[attr-defined]  # not (*args, **kwargs)
         setattr(LazyBackend, name, method)
 
 

@@ -184,6 +184,11 @@ class LazyArray:
         return _lazy().transpose(self, tuple(range(self.ndim))[::-1])
 
     @property
+    def mT(self) -> LazyArray:
+        """The transpose of the last two axes (the Array API's `x.mT`)."""
+        return _lazy().matrix_transpose(self)  # type: ignore[no-any-return]
+
+    @property
     def H(self) -> LazyArray:
         """The conjugate transpose."""
         return _lazy().conj(self.T)
@@ -233,6 +238,9 @@ class LazyArray:
 
     def __int__(self) -> int:
         return int(_lazy().numpy(self))
+
+    def __complex__(self) -> complex:
+        return complex(_lazy().numpy(self))
 
     def __index__(self) -> int:
         return int(_lazy().numpy(self))
@@ -355,6 +363,21 @@ class LazyArray:
     def __le__(self, other: Any) -> LazyArray:
         return _lazy().greater_or_equal(other, self)
 
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        """Elementwise `==`, a node (as NumPy's); `NotImplemented` (identity) for what is no array or number."""
+        if not _comparable(other):
+            return NotImplemented
+        return _lazy().equal(self, other)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        """Elementwise `!=`, a node; `NotImplemented` (identity) for what is no array or number."""
+        if not _comparable(other):
+            return NotImplemented
+        return _lazy().not_equal(self, other)
+
+    # `==` makes nodes, so hashing stays by identity (graphs key their nodes by `id` anyway)
+    __hash__ = object.__hash__
+
     def reshape(self, *shape: Any) -> LazyArray:
         return _lazy().reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
@@ -375,6 +398,10 @@ class LazyArray:
 
     def astype(self, dtype: Any) -> LazyArray:
         return _lazy().cast(self, _as_dtype(dtype))
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """`bk.array_namespace("lazy")`: the Array API namespace of bk-lazy graphs."""
+        return bk.array_namespace(_lazy(), api_version=api_version)
 
     def to_device(self, device: Any = None, /, *, stream: Any = None) -> LazyArray:
         """`bk_lazy.to_device(self, device)`: a `to_device` node (the Array API's `x.to_device`)."""
@@ -624,6 +651,13 @@ def _as_dtype(dtype: Any) -> DType:
 _LAZY: list[Any] = []
 
 
+def _comparable(value: Any) -> bool:
+    """Whether `==` with `value` is elementwise: a node, a Python or NumPy number, or an array."""
+    import numpy as np
+
+    return isinstance(value, (LazyArray, bool, int, float, complex, np.generic, np.ndarray))
+
+
 def _lazy() -> Any:
     """The lazy backend (loaded on first use)."""
     if not _LAZY:
@@ -794,13 +828,14 @@ def _as_shape(shape: Any) -> Shape:
     return shape
 
 
-_UNTYPED: Final[weakref.WeakSet[LazyArray]] = weakref.WeakSet()
-"""The `Variable`s made without a dtype: a `Function` binds them to values of any dtype."""
+_UNTYPED: Final[weakref.WeakValueDictionary[int, LazyArray]] = weakref.WeakValueDictionary()
+"""The `Variable`s made without a dtype, by `id` (a `WeakSet` would compare nodes with their
+elementwise `==`): a `Function` binds them to values of any dtype."""
 
 
 def has_any_dtype(node: LazyArray) -> bool:
     """Whether `node` is a `Variable` made without a dtype (it takes values of any dtype)."""
-    return node in _UNTYPED
+    return _UNTYPED.get(id(node)) is node
 
 
 def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArray:
@@ -826,7 +861,7 @@ def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArra
         raise ValueError(f"Variable: {error}") from None
     node = LazyArray(None, (), {}, (), shape, dtype, name=name)
     if untyped:
-        _UNTYPED.add(node)
+        _UNTYPED[id(node)] = node
     return node
 
 

@@ -134,5 +134,5 @@ def test_jax_takes_size_and_fill_value_as_jax_numpy_does() -> None:
 
 def test_signatures_stay_the_standards(xp) -> None:
     parameters = inspect.signature(xp.unique_values).parameters
-    assert list(parameters)[0] == "x" and parameters["x"].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert next(iter(parameters)) == "x" and parameters["x"].kind is inspect.Parameter.POSITIONAL_ONLY
     assert list(inspect.signature(xp.zeros).parameters)[:3] == ["shape", "dtype", "device"]

@@ -260,6 +260,7 @@ def is_kind(dtype: DType, kind: Any, namespace: Namespace) -> bool:
         return any(is_kind(dtype, k, namespace) for k in kind)
     return has_kind(dtype, kind if isinstance(kind, str) else namespace.as_dtype(kind, "isdtype"))
 
+
 class Info:
     """`__array_namespace_info__()`: what the namespace offers."""
 
@@ -339,7 +340,9 @@ class Devices:
         if reported is not None:
             return reported
         if not self.backend.is_tensor(x, only_native=True):
-            raise ArgumentTypeError(f"device: expected an array of the {self.backend.name!r} namespace but got {type(x).__name__}")
+            raise ArgumentTypeError(
+                f"device: expected an array of the {self.backend.name!r} namespace but got {type(x).__name__}"
+            )
         return self.spelling(self.backend.get_device(x))
 
     def default(self) -> Any:
@@ -365,7 +368,9 @@ class Devices:
 
         if isinstance(device, ComputeDevice):
             if device.backend is not self.backend:
-                raise ValueError(f"{operation}: {device.name!r} is a device of backend {device.backend}, not of {self.backend.name!r}")
+                raise ValueError(
+                    f"{operation}: {device.name!r} is a device of backend {device.backend}, not of {self.backend.name!r}"
+                )
             return device
         try:
             return self._known[device]

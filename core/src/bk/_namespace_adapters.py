@@ -79,13 +79,15 @@ class _Placement:
 
     def _move(self, x: Any, target: Any, op: str) -> Any:
         if not self.b.supports("allocate_on_device"):
-            raise ValueError(f"{op}: the {self.b.name!r} backend cannot place arrays on {target.name!r}; it creates them on its default device")
+            raise ValueError(
+                f"{op}: the {self.b.name!r} backend cannot place arrays on {target.name!r}; it creates them on its default device"
+            )
         return self.b.allocate_on_device(x, target)
 
 
 def _placer(b: Any, ns: Any) -> _Placement:
     """The namespace's `_Placement` (one per namespace)."""
-    placement = vars(ns).get("_placement")
+    placement: _Placement | None = vars(ns).get("_placement")
     if placement is None:
         placement = ns._placement = _Placement(b, ns)
     return placement
@@ -140,7 +142,9 @@ def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
         target = None if dtype is None else ns.as_dtype(dtype, "asarray")
         if isinstance(obj, np.generic):  # a NumPy scalar: a new, writeable 0-d array
             if copy is False:
-                raise ValueError(f"asarray: copy=False, but a NumPy scalar ({type(obj).__name__}) becomes an array only by a copy")
+                raise ValueError(
+                    f"asarray: copy=False, but a NumPy scalar ({type(obj).__name__}) becomes an array only by a copy"
+                )
             obj, copy = np.array(obj), None
             fresh = True
         else:
@@ -285,7 +289,9 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
     kernel = b.eye
 
-    def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+    def eye(
+        n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None, **keywords: Any
+    ) -> Any:
         if keywords:
             refuse_keywords("eye", keywords, b.name)
         result = kernel(n_rows, n_cols, k=k, dtype=_FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
@@ -399,7 +405,9 @@ def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
         strong = [ns.dtype_of(v) for v in arrays_and_dtypes if not is_python_number(v)]
         if not strong:
             raise ValueError("result_type: at least one array or dtype is required beside Python scalars")
-        result = weak_result(tuple(strong), tuple(type(v) for v in scalars), get_precision()) if scalars else b.combine_types(*strong)
+        result = (
+            weak_result(tuple(strong), tuple(type(v) for v in scalars), get_precision()) if scalars else b.combine_types(*strong)
+        )
         return ns.as_native(result)
 
     return result_type
@@ -894,7 +902,9 @@ def _unique_nans_apart(b: Any, flat: Any, inverse: bool, counts: bool, first: bo
     """
     n = b.staticshape(flat)[0]
     if n is None:
-        raise ValueError("unique: a float array whose size is not known yet; compute its size first (dask: x.compute_chunk_sizes())")
+        raise ValueError(
+            "unique: a float array whose size is not known yet; compute its size first (dask: x.compute_chunk_sizes())"
+        )
     if n == 0:
         return _unique_parts(b, flat, inverse, counts, first)
     if b.dtype(flat).kind is complex:  # by real part, then imaginary part (NumPy's order), from stable sorts
@@ -905,7 +915,10 @@ def _unique_nans_apart(b: Any, flat: Any, inverse: bool, counts: bool, first: bo
     ordered = b.gather(flat, order, 0)
     starts = b.full((1,), True, _BOOL)
     if n > 1:
-        later, earlier = b.gather(ordered, b.range(1, n, 1, dtype=_INT64), 0), b.gather(ordered, b.range(0, n - 1, 1, dtype=_INT64), 0)
+        later, earlier = (
+            b.gather(ordered, b.range(1, n, 1, dtype=_INT64), 0),
+            b.gather(ordered, b.range(0, n - 1, 1, dtype=_INT64), 0),
+        )
         starts = b.concat([starts, b.not_equal(later, earlier)], 0)  # the first element of each value (each NaN)
     values = b.boolean_mask(ordered, starts, 0)
     group = b.sub(b.cumsum(b.cast(starts, _INT64), 0), 1) if inverse or counts else None  # of each sorted element

@@ -144,7 +144,7 @@ _UNIQUE: Final = (
 
 NATIVE_KEYWORDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     "jax": {
-        **{name: ("size", "fill_value") for name in ("unique_all", "unique_counts", "unique_inverse", "unique_values")},
+        **dict.fromkeys(("unique_all", "unique_counts", "unique_inverse", "unique_values"), ("size", "fill_value")),
         "nonzero": ("size", "fill_value"),
     },
 }

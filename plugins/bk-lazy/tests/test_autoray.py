@@ -329,6 +329,25 @@ def test_jit_compiled_functions_pickle(lazy: bk.Backend) -> None:
     np.testing.assert_allclose(first, np.exp(np.arange(3.0)) * 3, rtol=1e-12, atol=1e-12)
 
 
+def test_constants_follow_the_arguments_device_on_backends_of_several_devices(
+    lazy: bk.Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The path a GPU takes (checked on CUDA through bk-torch), run here with NumPy posing as a
+    backend of two devices: per-device compilation, constants and leaves moved where needed."""
+    from bk_lazy import _compute
+
+    numpy = bk.backend("numpy")
+    monkeypatch.setitem(_compute._DEVICE_COUNTS, numpy, 2)
+    w = bk_lazy.Variable((3,), "float64", name="w")
+    f = bk_lazy.Function([w], w * lazy.as_tensor(np.array([1.0, 2.0, 3.0])))
+    np.testing.assert_allclose(f(np.ones(3)), [1.0, 2.0, 3.0], rtol=0, atol=0)
+    np.testing.assert_allclose(f([np.full(3, 2.0)]), [2.0, 4.0, 6.0], rtol=0, atol=0)
+    assert list(f._compiled) == [(numpy, numpy.get_device(np.ones(3)))]  # compiled for the arguments' device
+    leaf = bk_lazy.array(np.ones(3))
+    assert _compute.leaf_device([leaf], numpy) == numpy.get_device(np.ones(3))
+    np.testing.assert_allclose(bk_lazy.compute(leaf * lazy.as_tensor(np.full(3, 3.0))), [3.0] * 3, rtol=0, atol=0)
+
+
 # ---------------------------------------------------------------- names, text, devices
 
 

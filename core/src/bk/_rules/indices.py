@@ -325,8 +325,8 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
         index, size = parts[k], shape[k]
         if isinstance(index, np.ndarray) or not backend.is_tensor(index, only_native=True):
             index = _like(backend, np.asarray(index, np.int64), y)
-        else:
-            index = backend.cast(index, _INT64)
+        else:  # a tensor of indices may live elsewhere (on the host, for a GPU tensor), as NumPy's do
+            index = _on_device_of(backend, backend.cast(index, _INT64), y)
         index = wrap_indices(backend, index, size, op)
         term = index if stride == 1 else backend.mul(index, stride)
         flat = term if type(flat) is int and flat == 0 else backend.add(term, flat)
@@ -509,7 +509,11 @@ def _interpolated(backend: Backend, x: Tensor, q: Any, concrete: bool) -> Tensor
 
 def _like(backend: Backend, values: np.ndarray, like: Tensor) -> Tensor:
     """Host values as a tensor on the device of `like`."""
-    tensor = backend.as_tensor(values)
+    return _on_device_of(backend, backend.as_tensor(values), like)
+
+
+def _on_device_of(backend: Backend, tensor: Tensor, like: Tensor) -> Tensor:
+    """`tensor` on the device of `like` (moved where the backend can move tensors)."""
     device = backend.get_device(like)
     if backend.get_device(tensor) != device and backend.supports("allocate_on_device"):
         tensor = backend.allocate_on_device(tensor, device)

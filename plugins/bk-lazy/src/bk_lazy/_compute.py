@@ -21,9 +21,12 @@ __all__ = [
     "compute",
     "compute_constants",
     "compute_count",
+    "device_count",
     "evaluate",
     "kernel",
+    "leaf_device",
     "move_to_device",
+    "on_device",
     "resolve_device",
     "substitute",
     "target_backend",
@@ -60,6 +63,39 @@ def compute(nodes: Any, backend: Backend | str | None = None) -> Any:
     _COUNTER[0] += 1
     values = evaluate(order, roots, target)
     return rebuild([values[id(r)] for r in roots])
+
+
+_DEVICE_COUNTS: dict[Backend, int] = {}
+
+
+def device_count(target: Backend) -> int:
+    """How many devices `target` has (asked once per backend)."""
+    count = _DEVICE_COUNTS.get(target)
+    if count is None:
+        try:
+            count = len(target.list_devices())
+        except NotImplementedError:
+            count = 1
+        count = _DEVICE_COUNTS[target] = count
+    return count
+
+
+def on_device(target: Backend, value: Any, device: Any) -> Any:
+    """`value`, a tensor of `target`, moved to `device` unless it is there (or `device` is `None`)."""
+    if device is None or not target.supports("allocate_on_device") or target.get_device(value) == device:
+        return value
+    return target.allocate_on_device(value, device)
+
+
+def leaf_device(order: list[LazyArray], target: Backend) -> Any:
+    """Where the converted leaves of a graph go: the device of its first leaf that is already a
+    tensor of `target` (a GPU tensor), on a backend of several devices; else `None` (the default)."""
+    if device_count(target) < 2:
+        return None
+    for node in order:
+        if node._fn_name is None and node._data is not NO_DATA and target.is_tensor(node._data, only_native=True):
+            return target.get_device(node._data)
+    return None
 
 
 def target_backend(order: list[LazyArray]) -> Backend:
@@ -180,6 +216,7 @@ def evaluate(
     values: dict[int, Any] = {}
     kernels: dict[str, Callable[..., Any]] = {}
     current = bk.get_precision()
+    device = leaf_device(order, target)
     for node in order:
         key = id(node)
         if key in bound:
@@ -188,7 +225,7 @@ def evaluate(
         name = node._fn_name
         if name is None:
             data = node._data
-            values[key] = data if target.is_tensor(data, only_native=True) else bk.convert(data, target)
+            values[key] = data if target.is_tensor(data, only_native=True) else on_device(target, bk.convert(data, target), device)
         elif name in RANDOM:  # a node is one value: drawn once per target backend, then kept
             cached = node._data
             if cached is NO_DATA or cached[0] is not target:

@@ -8,7 +8,7 @@ from typing import Any, Final
 import bk
 from bk import Backend
 
-from ._compute import compute, kernel, unbound
+from ._compute import compute, device_count, kernel, on_device, unbound
 from ._graph import RANDOM, LazyArray, has_any_dtype, node_key, rebuild, structure_of, topological
 from ._plan import Plan
 
@@ -66,7 +66,7 @@ class Function:
         self._jit = jit
         self._n_inputs = len(in_nodes)
         self._in_specs = [(n._name, n._shape, None if has_any_dtype(n) else n._dtype) for n in in_nodes]
-        self._compiled: dict[Backend, Any] = {}
+        self._compiled: dict[tuple[Backend, Any], Any] = {}
         stop = frozenset(id(n) for n in in_nodes)
         order = topological(out_nodes, stop, deepest=False)
         unbound(order, stop)
@@ -122,9 +122,31 @@ class Function:
         return run(args)
 
     def _runner(self, target: Backend) -> Any:
-        """The call on `target`'s tensors: argument checks, the compiled function, the outputs' tree."""
+        """The call on `target`'s tensors: argument checks, the compiled function, the outputs' tree.
+
+        On a backend of several devices (PyTorch with a GPU) the constants follow the arguments: the
+        function is compiled once per device of the first tensor argument, its constants there.
+        """
+        if device_count(target) < 2:
+            return self._device_runner(target, None)
+        per_device: dict[Any, Any] = {}
+        is_tensor = target.is_tensor
+
+        def run_on_device(args: tuple[Any, ...]) -> Any:
+            first = next((a for a in args if is_tensor(a, only_native=True)), None)
+            key = getattr(first, "device", None)  # the framework's own device object: cheap, hashable
+            run = per_device.get(key)
+            if run is None:
+                device = None if first is None else target.get_device(first)
+                run = per_device[key] = self._device_runner(target, device)
+            return run(args)
+
+        return run_on_device
+
+    def _device_runner(self, target: Backend, device: Any) -> Any:
+        """`_runner` for arguments on `device` (`None`: the default one)."""
         checks = _checks_for(target, self._in_specs)
-        function = self._compiled.get(target) or self._compile(target)
+        function = self._compiled.get((target, device)) or self._compile(target, device)
         structure = self._out_structure
         if len(checks) == 1 and type(structure) is int:  # one argument, one output: the common case
             check = checks[0]
@@ -195,8 +217,8 @@ class Function:
         datas = [c for c in self._constants if not isinstance(c, (int, float, complex, bool, str))]
         return bk.choose_backend(*datas) if datas else bk.backend("numpy")
 
-    def _compile(self, target: Backend) -> Any:
-        constants = [_to(c, target) for c in self._constants]
+    def _compile(self, target: Backend, device: Any = None) -> Any:
+        constants = [_to(c, target, device) for c in self._constants]
         plan = self._plan
         single = type(self._out_structure) is int  # the function returns that output as it is
         if len(plan.steps) <= CODEGEN_LIMIT:
@@ -215,7 +237,7 @@ class Function:
 
         if self._jit and target.supports("jit_compile"):
             function = target.jit_compile(function)
-        self._compiled[target] = function
+        self._compiled[(target, device)] = function
         return function
 
     # ------------------------------------------------------------ looking at it
@@ -399,20 +421,23 @@ def _count_outputs(structure: Any) -> int:
     return sum(_count_outputs(v) for v in values)
 
 
-def _to(value: Any, target: Backend) -> Any:
-    if isinstance(value, (int, float, complex, bool, str)) or target.is_tensor(value, only_native=True):
+def _to(value: Any, target: Backend, device: Any = None) -> Any:
+    """A constant as a tensor of `target` (on `device` where one is given), or as it is when it is
+    not a tensor (a number, a function passed to an operation)."""
+    if isinstance(value, (int, float, complex, bool, str)):
         return value
-    try:
-        owner = bk.choose_backend(value)
-    except bk.NoBackendFound:
-        return value  # a function or another object passed to an operation
-    if owner is target:
-        return value
-    if target.name == "lazy":
-        from ._graph import array
+    if not target.is_tensor(value, only_native=True):
+        try:
+            owner = bk.choose_backend(value)
+        except bk.NoBackendFound:
+            return value  # a function or another object passed to an operation
+        if owner is not target:
+            if target.name == "lazy":
+                from ._graph import array
 
-        return array(value)
-    return bk.convert(value, target)
+                return array(value)
+            value = bk.convert(value, target)
+    return on_device(target, value, device)
 
 
 def _merge_common(order: list[LazyArray], stop: frozenset[int]) -> dict[int, LazyArray]:

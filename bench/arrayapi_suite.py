@@ -94,6 +94,7 @@ class Outcome:
     failures: list[str] = field(default_factory=list)
     messages: dict[str, str] = field(default_factory=dict)
     error: str = ""  # set when pytest produced no report (the namespace failed to import, ...)
+    listed: bool = False  # whether a list of expected failures was given
 
 
 def find_suite(path: Path | None) -> Path | None:
@@ -146,7 +147,7 @@ def run_suite(
         result = subprocess.run([*command, *pytest_args], cwd=folder, env=env, capture_output=True, text=True)
         tests = json.loads(report.read_text())["tests"] if report.exists() else []
     output = result.stdout + result.stderr
-    outcome = Outcome(namespace, seconds=round(time.perf_counter() - start, 1))
+    outcome = Outcome(namespace, seconds=round(time.perf_counter() - start, 1), listed=xfails is not None)
     for t in tests:
         kind, nodeid = t["outcome"], t["nodeid"]
         if kind in ("passed", "xpassed"):
@@ -174,7 +175,7 @@ def summary(outcome: Outcome) -> str:
     if outcome.error:
         return f"{outcome.namespace}: no result\n{outcome.error}"
     text = f"{outcome.namespace}: {outcome.passed} passed, {outcome.failed} failed, {outcome.skipped} skipped in {outcome.seconds:.0f} s"
-    if outcome.unexpected:
+    if outcome.listed and outcome.unexpected:
         text += f"; {len(outcome.unexpected)} unexpected failure(s)"
     if outcome.stale:
         text += f"; {len(outcome.stale)} listed failure(s) passed"

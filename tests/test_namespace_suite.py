@@ -91,3 +91,14 @@ def test_lazy_mT_and_array_namespace(lazy):
     assert x.mT.shape == (1, 3, 2)
     assert lazy.backend.numpy(x.mT).tolist() == [[[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]]
     assert x.__array_namespace__() is lazy
+
+
+def test_lazy_full_takes_a_numpy_scalar_fill_value(lazy):
+    # the namespace passes np.float64(v) so that no backend rounds v through float32; bk-lazy made
+    # it a 0-d leaf, which full's spec refuses (the suite's test_full_like)
+    import numpy as np
+
+    b = lazy.backend
+    assert b.numpy(lazy.full((2,), 16777217.0, dtype=lazy.float64)).tolist() == [16777217.0] * 2
+    assert b.numpy(lazy.full_like(lazy.asarray([1.0, 2.0]), 1.5)).tolist() == [1.5, 1.5]
+    assert b.dtype(b.full((2,), np.int8(3))) == bk.DType(int, 8)  # a NumPy scalar's dtype, as on bk-numpy

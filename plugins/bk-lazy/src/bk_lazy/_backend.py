@@ -233,6 +233,14 @@ class LazyBackend(Backend):
             found = _remember(key, infer("matmul", (a, b), {}))
         return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
 
+    def full(self, shape: Any, fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """A `full` node. A NumPy scalar fill value stays a scalar (of its own dtype unless `dtype`
+        says otherwise, as on bk-numpy), never a 0-d leaf, which the spec refuses as a fill value."""
+        if isinstance(fill_value, np.generic):
+            args = (_plain(shape), fill_value, dtype)
+            return make_node("full", args, {}, (), *self._infer("full", args, {}))
+        return self._record("full", (shape, fill_value, dtype), {})
+
     def multi_slice(self, tensor: Tensor, slices: Any) -> Tensor:
         """`tensor[slices]` as NumPy indexes (ints, slices with any step, None, `...`, integer and bool
         arrays and lists, in any combination): a `multi_slice` node. A bool mask whose values are

@@ -324,7 +324,9 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _meshgrid(b: Any, ns: Any) -> Callable[..., Any]:
-    def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    def meshgrid(*arrays: Any, indexing: str = "xy", **keywords: Any) -> list[Any]:
+        if keywords:
+            refuse_keywords(meshgrid.__name__, keywords, b.name)
         if indexing not in ("xy", "ij"):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', not {indexing!r}")
         if indexing == "ij" or len(arrays) < 2:
@@ -339,7 +341,9 @@ def _triangle(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def triangle(x: Any, /, *, k: int = 0) -> Any:
+        def triangle(x: Any, /, *, k: int = 0, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(triangle.__name__, keywords, b.name)
             return kernel(x, k)
 
         return triangle
@@ -350,7 +354,9 @@ def _triangle(op: str) -> Factory:
 def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(from_dlpack.__name__, keywords, b.name)
         result = b.from_dlpack(x)
         if copy:
             result = b.copy(result)
@@ -362,8 +368,10 @@ def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
 def _device(b: Any, ns: Any) -> Callable[..., Any]:
     of = ns._devices.of
 
-    def device(x: Any, /) -> Any:
+    def device(x: Any, /, **keywords: Any) -> Any:
         """The device `x` lives on, as the framework spells it (`x.device` where arrays carry one)."""
+        if keywords:
+            refuse_keywords(device.__name__, keywords, b.name)
         return of(x)
 
     return device
@@ -372,8 +380,10 @@ def _device(b: Any, ns: Any) -> Callable[..., Any]:
 def _to_device(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def to_device(x: Any, device: Any, /, *, stream: Any = None) -> Any:
+    def to_device(x: Any, device: Any, /, *, stream: Any = None, **keywords: Any) -> Any:
         """`x` on `device` (any spelling of one of the namespace's devices); `x` itself when it is there."""
+        if keywords:
+            refuse_keywords(to_device.__name__, keywords, b.name)
         if stream is not None:
             raise ValueError(f"to_device: the {b.name!r} namespace takes no stream; pass stream=None")
         if not b.is_tensor(x, only_native=True):
@@ -389,7 +399,9 @@ def _to_device(b: Any, ns: Any) -> Callable[..., Any]:
 def _astype(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(astype.__name__, keywords, b.name)
         target = ns.as_dtype(dtype, "astype")
         result = (b.copy(x) if copy else x) if b.dtype(x) == target else b.cast(x, target)
         return result if device is None else place.existing(result, device, "astype")
@@ -398,7 +410,9 @@ def _astype(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
-    def result_type(*arrays_and_dtypes: Any) -> Any:
+    def result_type(*arrays_and_dtypes: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(result_type.__name__, keywords, b.name)
         if not arrays_and_dtypes:
             raise ValueError("result_type: at least one array or dtype is required")
         scalars = [v for v in arrays_and_dtypes if is_python_number(v)]
@@ -414,7 +428,9 @@ def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _can_cast(b: Any, ns: Any) -> Callable[..., Any]:
-    def can_cast(from_: Any, to: Any, /) -> bool:
+    def can_cast(from_: Any, to: Any, /, **keywords: Any) -> bool:
+        if keywords:
+            refuse_keywords(can_cast.__name__, keywords, b.name)
         source, target = ns.dtype_of(from_), ns.as_dtype(to, "can_cast")
         if source.kind is not target.kind and not (
             source.kind is bool or (source.kind, target.kind) in ((int, float), (int, complex), (float, complex))
@@ -430,7 +446,9 @@ def _can_cast(b: Any, ns: Any) -> Callable[..., Any]:
 def _finfo(b: Any, ns: Any) -> Callable[..., Any]:
     from ._namespace import finfo as info
 
-    def finfo(type: Any, /) -> Any:
+    def finfo(type: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(finfo.__name__, keywords, b.name)
         return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "finfo"))
 
     return finfo
@@ -439,7 +457,9 @@ def _finfo(b: Any, ns: Any) -> Callable[..., Any]:
 def _iinfo(b: Any, ns: Any) -> Callable[..., Any]:
     from ._namespace import iinfo as info
 
-    def iinfo(type: Any, /) -> Any:
+    def iinfo(type: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(iinfo.__name__, keywords, b.name)
         return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "iinfo"))
 
     return iinfo
@@ -461,7 +481,9 @@ def _swapped(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def swapped(x1: Any, x2: Any, /) -> Any:
+        def swapped(x1: Any, x2: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(swapped.__name__, keywords, b.name)
             return kernel(x2, x1)
 
         return swapped
@@ -470,7 +492,9 @@ def _swapped(op: str) -> Factory:
 
 
 def _negative(b: Any, ns: Any) -> Callable[..., Any]:
-    def negative(x: Any, /) -> Any:
+    def negative(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(negative.__name__, keywords, b.name)
         dtype = b.dtype(x)
         if dtype.kind is int and not dtype.signed:
             return b.sub(0, x)  # wraps as the standard asks
@@ -480,7 +504,9 @@ def _negative(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _positive(b: Any, ns: Any) -> Callable[..., Any]:
-    def positive(x: Any, /) -> Any:
+    def positive(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(positive.__name__, keywords, b.name)
         return x
 
     return positive
@@ -489,7 +515,9 @@ def _positive(b: Any, ns: Any) -> Callable[..., Any]:
 def _square(b: Any, ns: Any) -> Callable[..., Any]:
     mul = b.mul
 
-    def square(x: Any, /) -> Any:
+    def square(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(square.__name__, keywords, b.name)
         return mul(x, x)
 
     return square
@@ -498,7 +526,9 @@ def _square(b: Any, ns: Any) -> Callable[..., Any]:
 def _clip(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.clip
 
-    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    def clip(x: Any, /, min: Any = None, max: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(clip.__name__, keywords, b.name)
         if max is None:
             return x if min is None else b.maximum(x, min)
         if min is None:
@@ -524,7 +554,9 @@ def _accumulate(op: str, keepdims_native: bool) -> Factory:
             result = kernel(x, axis)
             return _kept(b, result, _shape_of(b, x), axis, op) if keepdims else result
 
-        def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(accumulate.__name__, keywords, b.name)
             if dtype is None and keepdims_native:
                 return kernel(x, axis, keepdims)  # the fast path: one call
             if dtype is None:
@@ -541,7 +573,9 @@ def _reduce(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def reduce(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        def reduce(x: Any, /, *, axis: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(reduce.__name__, keywords, b.name)
             return kernel(x, axis, keepdims)
 
         return reduce
@@ -553,7 +587,9 @@ def _spread(squared: bool) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         std = b.std
 
-        def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+        def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(spread.__name__, keywords, b.name)
             result = std(x, axis, keepdims)
             if squared:
                 result = b.mul(result, result)
@@ -574,7 +610,9 @@ def _arg_reduce(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def arg_reduce(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
+        def arg_reduce(x: Any, /, *, axis: int | None = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(arg_reduce.__name__, keywords, b.name)
             if axis is not None:
                 return kernel(x, axis, keepdims)
             shape = _shape_of(b, x)
@@ -591,7 +629,11 @@ def _cumulative(op: str) -> Factory:
         kernel = getattr(b, op)
         name = "cumulative_sum" if op == "cumsum" else op
 
-        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+        def cumulative(
+            x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False, **keywords: Any
+        ) -> Any:
+            if keywords:
+                refuse_keywords(cumulative.__name__, keywords, b.name)
             shape = _shape_of(b, x)
             if axis is None:
                 if len(shape) != 1:
@@ -614,14 +656,18 @@ def _cumulative(op: str) -> Factory:
 
 
 def _diff(b: Any, ns: Any) -> Callable[..., Any]:
-    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diff.__name__, keywords, b.name)
         return b.diff(x, axis=axis, n=n, prepend=prepend, append=append)
 
     return diff
 
 
 def _count_nonzero(b: Any, ns: Any) -> Callable[..., Any]:
-    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(count_nonzero.__name__, keywords, b.name)
         return b.count_nonzero(x, axis=axis, keepdims=keepdims)
 
     return count_nonzero
@@ -633,7 +679,9 @@ def _count_nonzero(b: Any, ns: Any) -> Callable[..., Any]:
 def _concat(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.concat
 
-    def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+    def concat(arrays: Sequence[Any], /, *, axis: int | None = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(concat.__name__, keywords, b.name)
         if axis is None:
             return kernel([b.reshape(a, (-1,)) for a in arrays], 0)
         return kernel(list(arrays), axis)
@@ -644,7 +692,9 @@ def _concat(b: Any, ns: Any) -> Callable[..., Any]:
 def _stack(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.stack
 
-    def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> Any:
+    def stack(arrays: Sequence[Any], /, *, axis: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(stack.__name__, keywords, b.name)
         return kernel(list(arrays), axis)
 
     return stack
@@ -653,7 +703,9 @@ def _stack(b: Any, ns: Any) -> Callable[..., Any]:
 def _unstack(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.unstack
 
-    def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    def unstack(x: Any, /, *, axis: int = 0, **keywords: Any) -> tuple[Any, ...]:
+        if keywords:
+            refuse_keywords(unstack.__name__, keywords, b.name)
         return tuple(kernel(x, axis))
 
     return unstack
@@ -662,7 +714,9 @@ def _unstack(b: Any, ns: Any) -> Callable[..., Any]:
 def _expand_dims(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.expand_dims
 
-    def expand_dims(x: Any, /, axis: int = 0) -> Any:
+    def expand_dims(x: Any, /, axis: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(expand_dims.__name__, keywords, b.name)
         ndim = len(b.staticshape(x))
         return kernel(x, normalize_axis(axis, ndim + 1, "expand_dims"))
 
@@ -670,7 +724,9 @@ def _expand_dims(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
-    def squeeze(x: Any, /, axis: Any) -> Any:
+    def squeeze(x: Any, /, axis: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(squeeze.__name__, keywords, b.name)
         shape = _shape_of(b, x)
         axes = normalize_axes(axis, len(shape), "squeeze") or ()
         for i in axes:
@@ -684,7 +740,9 @@ def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
 def _squeeze_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.squeeze
 
-    def squeeze(x: Any, /, axis: Any) -> Any:
+    def squeeze(x: Any, /, axis: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(squeeze.__name__, keywords, b.name)
         return kernel(x, axis)
 
     return squeeze
@@ -693,7 +751,9 @@ def _squeeze_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
 def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.transpose
 
-    def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    def permute_dims(x: Any, /, axes: tuple[int, ...], **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(permute_dims.__name__, keywords, b.name)
         return kernel(x, tuple(axes))
 
     return permute_dims
@@ -714,7 +774,9 @@ def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
 def _flip(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.flip
 
-    def flip(x: Any, /, *, axis: Any = None) -> Any:
+    def flip(x: Any, /, *, axis: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(flip.__name__, keywords, b.name)
         return kernel(x, tuple(range(len(b.staticshape(x)))) if axis is None else axis)
 
     return flip
@@ -723,7 +785,9 @@ def _flip(b: Any, ns: Any) -> Callable[..., Any]:
 def _tile(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.tile
 
-    def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
+    def tile(x: Any, repetitions: tuple[int, ...], /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(tile.__name__, keywords, b.name)
         reps = tuple(repetitions)
         missing = len(b.staticshape(x)) - len(reps)
         return kernel(x, (1,) * missing + reps if missing > 0 else reps)
@@ -734,7 +798,9 @@ def _tile(b: Any, ns: Any) -> Callable[..., Any]:
 def _repeat(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.repeat
 
-    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(repeat.__name__, keywords, b.name)
         if axis is None:
             x, axis = b.reshape(x, (-1,)), 0
         return kernel(x, repeats, axis)
@@ -743,28 +809,36 @@ def _repeat(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _roll(b: Any, ns: Any) -> Callable[..., Any]:
-    def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    def roll(x: Any, /, shift: Any, *, axis: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(roll.__name__, keywords, b.name)
         return b.roll(x, shift, axis=axis)
 
     return roll
 
 
 def _moveaxis(b: Any, ns: Any) -> Callable[..., Any]:
-    def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    def moveaxis(x: Any, source: Any, destination: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(moveaxis.__name__, keywords, b.name)
         return b.moveaxis(x, source, destination)
 
     return moveaxis
 
 
 def _broadcast_to(b: Any, ns: Any) -> Callable[..., Any]:
-    def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
+    def broadcast_to(x: Any, /, shape: tuple[int, ...], **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(broadcast_to.__name__, keywords, b.name)
         return b.broadcast_to(x, _as_shape(shape))
 
     return broadcast_to
 
 
 def _broadcast_arrays(b: Any, ns: Any) -> Callable[..., Any]:
-    def broadcast_arrays(*arrays: Any) -> list[Any]:
+    def broadcast_arrays(*arrays: Any, **keywords: Any) -> list[Any]:
+        if keywords:
+            refuse_keywords(broadcast_arrays.__name__, keywords, b.name)
         return list(b.broadcast_arrays(*arrays))
 
     return broadcast_arrays
@@ -776,7 +850,9 @@ def _broadcast_arrays(b: Any, ns: Any) -> Callable[..., Any]:
 def _sort(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.sort
 
-    def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+    def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(sort.__name__, keywords, b.name)
         result = kernel(x, axis)
         return b.flip(result, axis) if descending else result
 
@@ -786,7 +862,9 @@ def _sort(b: Any, ns: Any) -> Callable[..., Any]:
 def _argsort(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.argsort
 
-    def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+    def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(argsort.__name__, keywords, b.name)
         if not descending:
             return kernel(x, axis)
         # stable descending: ascending order of the reversed array, reversed, as indices of x
@@ -828,7 +906,9 @@ def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
 def _where(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.where
 
-    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    def where(condition: Any, x1: Any, x2: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(where.__name__, keywords, b.name)
         return kernel(condition, x1, x2)
 
     return where
@@ -837,7 +917,9 @@ def _where(b: Any, ns: Any) -> Callable[..., Any]:
 def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.searchsorted
 
-    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(searchsorted.__name__, keywords, b.name)
         if sorter is not None:
             x1 = b.gather(x1, sorter, 0)
         return kernel(x1, x2, side, _INT64)
@@ -961,7 +1043,9 @@ def _sized(b: Any, values: Any, counts: Any, first: Any, size: int, fill_value: 
 def _take(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.gather
 
-    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    def take(x: Any, indices: Any, /, *, axis: int | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(take.__name__, keywords, b.name)
         if axis is None:
             if len(b.staticshape(x)) != 1:
                 raise ValueError("take: axis is required for arrays that are not 1-d")
@@ -972,7 +1056,9 @@ def _take(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _take_along_axis(b: Any, ns: Any) -> Callable[..., Any]:
-    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(take_along_axis.__name__, keywords, b.name)
         return b.take_along_axis(x, indices, axis)
 
     return take_along_axis
@@ -984,7 +1070,9 @@ def _take_along_axis(b: Any, ns: Any) -> Callable[..., Any]:
 def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.tensordot
 
-    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(tensordot.__name__, keywords, b.name)
         if isinstance(axes, int):
             if axes < 0:
                 raise ValueError(f"tensordot: axes must be non-negative, not {axes}")
@@ -996,7 +1084,9 @@ def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _diagonal(b: Any, ns: Any) -> Callable[..., Any]:
-    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    def diagonal(x: Any, /, *, offset: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diagonal.__name__, keywords, b.name)
         shape = _shape_of(b, x)
         if len(shape) < 2:
             raise ValueError(f"diagonal: a matrix or a stack of matrices is required, not a {len(shape)}-d array")
@@ -1008,7 +1098,9 @@ def _diagonal(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _matrix_rank(b: Any, ns: Any) -> Callable[..., Any]:
-    def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    def matrix_rank(x: Any, /, *, rtol: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_rank.__name__, keywords, b.name)
         if rtol is not None:
             raise NotImplementedError(
                 f"matrix_rank: {b.name} computes the rank with the framework's default tolerance; rtol is not supported"
@@ -1019,7 +1111,9 @@ def _matrix_rank(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _svd(b: Any, ns: Any) -> Callable[..., Any]:
-    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+    def svd(x: Any, /, *, full_matrices: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(svd.__name__, keywords, b.name)
         return SVDResult(*b.svd(x, full_matrices))
 
     return svd
@@ -1040,7 +1134,9 @@ def _named(op: str, result: Any) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def named(x: Any, /) -> Any:
+        def named(x: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(named.__name__, keywords, b.name)
             return result(*kernel(x))
 
         return named
@@ -1051,7 +1147,9 @@ def _named(op: str, result: Any) -> Factory:
 def _cholesky(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.cholesky
 
-    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    def cholesky(x: Any, /, *, upper: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(cholesky.__name__, keywords, b.name)
         return kernel(x, upper)
 
     return cholesky
@@ -1060,7 +1158,9 @@ def _cholesky(b: Any, ns: Any) -> Callable[..., Any]:
 def _qr(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.qr
 
-    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+    def qr(x: Any, /, *, mode: str = "reduced", **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(qr.__name__, keywords, b.name)
         return QRResult(*kernel(x, mode))
 
     return qr
@@ -1069,7 +1169,9 @@ def _qr(b: Any, ns: Any) -> Callable[..., Any]:
 def _cross(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.cross
 
-    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(cross.__name__, keywords, b.name)
         return kernel(x1, x2, axis)
 
     return cross
@@ -1078,7 +1180,9 @@ def _cross(b: Any, ns: Any) -> Callable[..., Any]:
 def _vecdot(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.vecdot
 
-    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(vecdot.__name__, keywords, b.name)
         return kernel(x1, x2, axis)
 
     return vecdot
@@ -1087,7 +1191,9 @@ def _vecdot(b: Any, ns: Any) -> Callable[..., Any]:
 def _diagonal_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.diagonal
 
-    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    def diagonal(x: Any, /, *, offset: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diagonal.__name__, keywords, b.name)
         return kernel(x, offset)
 
     return diagonal
@@ -1097,7 +1203,9 @@ def _rtol(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def with_rtol(x: Any, /, *, rtol: Any = None) -> Any:
+        def with_rtol(x: Any, /, *, rtol: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(with_rtol.__name__, keywords, b.name)
             return kernel(x, rtol)
 
         return with_rtol
@@ -1108,7 +1216,9 @@ def _rtol(op: str) -> Factory:
 def _matrix_norm(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.matrix_norm
 
-    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_norm.__name__, keywords, b.name)
         return kernel(x, keepdims, ord)
 
     return matrix_norm
@@ -1117,7 +1227,9 @@ def _matrix_norm(b: Any, ns: Any) -> Callable[..., Any]:
 def _vector_norm(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.vector_norm
 
-    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(vector_norm.__name__, keywords, b.name)
         return kernel(x, axis, keepdims, ord)
 
     return vector_norm
@@ -1126,7 +1238,9 @@ def _vector_norm(b: Any, ns: Any) -> Callable[..., Any]:
 def _trace(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.trace
 
-    def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(trace.__name__, keywords, b.name)
         return kernel(x, offset, None if dtype is None else ns.as_dtype(dtype, "trace"))
 
     return trace
@@ -1135,7 +1249,9 @@ def _trace(b: Any, ns: Any) -> Callable[..., Any]:
 def _matrix_power(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.matrix_power
 
-    def matrix_power(x: Any, n: int, /) -> Any:
+    def matrix_power(x: Any, n: int, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_power.__name__, keywords, b.name)
         return kernel(x, n)
 
     return matrix_power
@@ -1144,7 +1260,9 @@ def _matrix_power(b: Any, ns: Any) -> Callable[..., Any]:
 def _var(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.var
 
-    def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+    def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(var.__name__, keywords, b.name)
         result = kernel(x, axis, keepdims)
         return _corrected(b, result, x, axis, correction, "var") if correction else result
 
@@ -1164,7 +1282,11 @@ def _catalogue_cumulative(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+        def cumulative(
+            x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False, **keywords: Any
+        ) -> Any:
+            if keywords:
+                refuse_keywords(cumulative.__name__, keywords, b.name)
             if dtype is None:
                 return kernel(x, axis, include_initial)
             target = ns.as_dtype(dtype, op)
@@ -1182,7 +1304,9 @@ def _fft_1d(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def one_axis(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+        def one_axis(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(one_axis.__name__, keywords, b.name)
             return kernel(x, None if n is None else (n,), (axis,), norm)
 
         return one_axis
@@ -1194,7 +1318,9 @@ def _fft_nd(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def n_axes(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+        def n_axes(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(n_axes.__name__, keywords, b.name)
             return kernel(x, s, axes, norm)
 
         return n_axes
@@ -1206,7 +1332,9 @@ def _fft_real(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def real_1d(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+        def real_1d(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(real_1d.__name__, keywords, b.name)
             return kernel(x, n, axis, norm)
 
         return real_1d
@@ -1219,7 +1347,9 @@ def _fft_freq(op: str) -> Factory:
         kernel = getattr(b, op)
         place = _placer(b, ns)
 
-        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(freq.__name__, keywords, b.name)
             result = kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op))
             return result if device is None else place.new(result, device, op)
 
@@ -1232,7 +1362,9 @@ def _fft_shift(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def shift(x: Any, /, *, axes: Any = None) -> Any:
+        def shift(x: Any, /, *, axes: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(shift.__name__, keywords, b.name)
             return kernel(x, axes)
 
         return shift

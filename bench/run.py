@@ -20,7 +20,7 @@ SUITES = {
     "NumPy backend arithmetic": "bench_ops",
     "Linear solves": "bench_solvers",
     "Conversion between backends": "bench_convert",
-    "Any Array-API library (bk-arrayapi on array-api-strict)": "bench_arrayapi",
+    "The Array API both ways (bk-arrayapi on array-api-strict; bk.array_namespace beside array_api_compat)": "bench_arrayapi",
     "Profiling": "bench_profile",
     "Testkit": "bench_certify",
     "Lazy graphs (bk-lazy)": "bench_lazy",

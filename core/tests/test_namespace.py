@@ -167,9 +167,12 @@ def test_unsupported_functions_are_absent_and_say_why(xp) -> None:
 
 def test_signatures_follow_the_standard(xp) -> None:
     parameters = inspect.signature(xp.sum).parameters
-    assert [p.kind for p in parameters.values()] == [inspect.Parameter.POSITIONAL_ONLY] + [inspect.Parameter.KEYWORD_ONLY] * 3
-    assert list(parameters) == ["x", "axis", "dtype", "keepdims"]
+    kinds = [inspect.Parameter.POSITIONAL_ONLY] + [inspect.Parameter.KEYWORD_ONLY] * 3 + [inspect.Parameter.VAR_KEYWORD]
+    assert [p.kind for p in parameters.values()] == kinds
+    assert list(parameters) == ["x", "axis", "dtype", "keepdims", "keywords"]  # others: a bk error, not Python's
     assert xp.sum.__name__ == "sum"
+    with pytest.raises(bk.ArgumentTypeError, match=r"^sum: keyword 'out' is not an argument of the Array API standard's sum"):
+        xp.sum(FakeTensor([1.0]), out=None)
 
 
 def test_constants_and_info(xp) -> None:

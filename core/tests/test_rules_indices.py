@@ -332,6 +332,12 @@ _KEYS = [
     (1, np.array([True, False, True]), slice(None, None, -1)),
     (slice(1, None), np.zeros((0,), np.int64)),
     (Ellipsis, np.ones((4, 5), bool)),
+    (0, slice(None), [1, 0]),  # a list is an array: the int apart from it still counts among the arrays
+    (slice(None), (2, 0), None, [[1], [3]]),  # a tuple inside the key too
+    ([True, False], Ellipsis, [0, 4]),  # a list of bools is a mask
+    (0, slice(None), True),  # a 0-d mask adds an axis of 1, among the arrays
+    (np.array(False), 1),
+    (Ellipsis, np.array(True), [2, 0]),
 ]
 
 
@@ -387,3 +393,18 @@ def test_array_key_layout():
     assert rules.array_key_layout((i, None, i)) == (2, False)
     assert rules.array_key_layout((Ellipsis, i, i)) == (2, True)
     assert not rules.is_array_index(np.array(3)) and rules.is_array_index(np.array(True)) and not rules.is_array_index(5)
+    assert rules.is_array_index([0, 1]) and rules.is_array_index((0,)) and rules.is_array_index(True)
+    assert rules.is_mask_index([[True], [False]]) and not rules.is_mask_index([1, 0]) and rules.is_mask_index(False)
+    assert rules.index_axes(np.array(True)) == 0 and rules.index_axes([[True, False]]) == 2 and rules.index_axes([3, 1]) == 1
+    assert rules.array_key_layout((0, slice(None), [1])) == (1, False)
+
+
+@pytest.mark.parametrize("key", _KEYS, ids=range(len(_KEYS)))
+def test_multi_slice_spec_is_numpys(key):
+    x = np.zeros((2, 3, 4, 5), np.float32)
+    expected = x[key].shape
+    shape = bk.eval_shape("multi_slice", x, key).shape
+    masks = [k for k in key if rules.is_mask_index(k) and not isinstance(k, bool)]
+    assert len(shape) == len(expected)  # a mask's size is its data's: None, unless it is a Python bool
+    assert all(s == e for s, e in zip(shape, expected, strict=True) if s is not None)
+    assert None not in shape or masks

@@ -8,6 +8,7 @@ catalogue call plus, at most, one dict lookup (for a `dtype=` argument).
 
 from __future__ import annotations
 
+import contextlib
 import math
 import types
 from dataclasses import dataclass
@@ -119,6 +120,7 @@ class Namespace(types.ModuleType):
                 setattr(self, name, self._native[dtype])
         self.e, self.pi, self.inf, self.nan, self.newaxis = math.e, math.pi, math.inf, math.nan, None
         self._missing: dict[str, str] = {}
+        self._devices = Devices(backend)
         table.install(self, backend, table.MAIN, self)
         self.linalg = _Sub(f"{self.__name__}.linalg", backend)
         table.install(self.linalg, backend, table.LINALG, self)
@@ -258,6 +260,7 @@ def is_kind(dtype: DType, kind: Any, namespace: Namespace) -> bool:
         return any(is_kind(dtype, k, namespace) for k in kind)
     return has_kind(dtype, kind if isinstance(kind, str) else namespace.as_dtype(kind, "isdtype"))
 
+
 class Info:
     """`__array_namespace_info__()`: what the namespace offers."""
 
@@ -271,26 +274,160 @@ class Info:
         return {"boolean indexing": dds and _boolean_indexing(b), "data-dependent shapes": dds, "max dimensions": None}
 
     def default_device(self) -> Any:
-        """The native device new arrays are created on."""
-        return self._ns.backend.get_default_device().ref
+        """The device new arrays are created on, as their `device` reports it."""
+        devices: Devices = self._ns._devices
+        return devices.default()
 
     def devices(self) -> list[Any]:
-        """The native devices of the backend."""
-        return [d.ref for d in self._ns.backend.list_devices()]
+        """The devices of the backend, as the arrays created on each report them (`device(x)`)."""
+        devices: Devices = self._ns._devices
+        return devices.listed()
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
-        """The default dtypes: float32, complex64, int64 and int64 for indices."""
+        """The default dtypes: float32, complex64, int64 and int64 for indices (the same on every device)."""
         ns = self._ns
+        if device is not None:
+            ns._devices.resolve(device, "default_dtypes")
         return {kind: ns.as_native(dtype) for kind, dtype in ns._default.items()}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
-        """The dtypes of the namespace by name, optionally only those of `kind`."""
+        """The dtypes of the namespace by name, optionally only those of `kind` (the same on every device)."""
         ns = self._ns
+        if device is not None:
+            ns._devices.resolve(device, "dtypes")
         return {
             name: ns.as_native(d)
             for name, d in STANDARD_DTYPES.items()
             if d in ns._native and (kind is None or is_kind(d, kind, ns))
         }
+
+
+class Devices:
+    """The devices of one namespace, spelled as the namespace's arrays report them.
+
+    A device's *spelling* is what `x.device` gives for an array `x` created on it: the framework's
+    own object or string (`'cpu'` for NumPy, `torch.device('cpu')`, a JAX `Device`, TensorFlow's
+    `'/job:localhost/replica:0/task:0/device:CPU:0'`). A backend whose arrays carry no `device`
+    declares the spelling with a method `array_api_device(device: ComputeDevice)` (bk-dask: `'cpu'`,
+    as `array_api_compat.device` says of Dask arrays); otherwise it is read from a one-element array
+    allocated there, or is the device's `ref` when arrays tell nothing (bk-lazy: `'graph'`).
+
+    `resolve` accepts every spelling of a device: the one its arrays report, its `ref`, a
+    `bk.ComputeDevice`, and whatever the plugin's `get_device_by_ref` understands (the framework's
+    other spellings: `'cpu'` for PyTorch, `'/device:CPU:0'` or `'CPU:0'` for TensorFlow, a worker's
+    address for Dask).
+    """
+
+    def __init__(self, backend: Any) -> None:
+        self.backend = backend
+        self._spelled: dict[Any, Any] = {}  # ComputeDevice -> the device its arrays report
+        self._known: dict[Any, Any] = {}  # a spelling already resolved -> ComputeDevice
+
+    def spelling(self, device: Any) -> Any:
+        """What arrays created on `device` (a `ComputeDevice` of the backend) report as their device."""
+        try:
+            return self._spelled[device]
+        except KeyError:
+            pass
+        declared = getattr(self.backend, "array_api_device", None)
+        spelled = declared(device) if callable(declared) else _probe_device(self.backend, device)
+        self._spelled[device] = spelled
+        return spelled
+
+    def of(self, x: Any) -> Any:
+        """`device(x)`: the device an array of this namespace reports, or that of the backend's device for it."""
+        reported = reported_device(x)
+        if reported is not None:
+            return reported
+        if not self.backend.is_tensor(x, only_native=True):
+            raise ArgumentTypeError(
+                f"device: expected an array of the {self.backend.name!r} namespace but got {type(x).__name__}"
+            )
+        return self.spelling(self.backend.get_device(x))
+
+    def default(self) -> Any:
+        """The spelling of the backend's default device."""
+        return self.spelling(self.backend.get_default_device())
+
+    def listed(self) -> list[Any]:
+        """The spellings of the backend's devices, each once, the default's first."""
+        result = [self.default()]
+        for device in self.backend.list_devices():
+            spelled = self.spelling(device)
+            if not any(_same(spelled, seen) for seen in result):
+                result.append(spelled)
+        return result
+
+    def resolve(self, device: Any, operation: str) -> Any:
+        """The `ComputeDevice` of any spelling of one of the backend's devices.
+
+        Raises:
+            ValueError: naming `operation` and the namespace's devices, for anything else.
+        """
+        from ._device import ComputeDevice
+
+        if isinstance(device, ComputeDevice):
+            if device.backend is not self.backend:
+                raise ValueError(
+                    f"{operation}: {device.name!r} is a device of backend {device.backend}, not of {self.backend.name!r}"
+                )
+            return device
+        try:
+            return self._known[device]
+        except (KeyError, TypeError):
+            pass
+        found = self._find(device)
+        if found is None:
+            raise ValueError(
+                f"{operation}: {device!r} is not a device of the {self.backend.name!r} namespace; "
+                f"its devices are {self.listed()} (xp.__array_namespace_info__().devices())"
+            )
+        with contextlib.suppress(TypeError):  # an unhashable spelling is resolved each time
+            self._known[device] = found
+        return found
+
+    def _find(self, device: Any) -> Any:
+        default = self.backend.get_default_device()
+        if _same(device, self.spelling(default)) or _same(device, default.ref):
+            return default
+        with contextlib.suppress(KeyError, ValueError, TypeError, AttributeError):
+            return self.backend.get_device_by_ref(device)
+        for candidate in self.backend.list_devices():
+            if _same(device, self.spelling(candidate)):
+                return candidate
+        return None
+
+
+def reported_device(x: Any) -> Any:
+    """`x.device` where an array carries it (NumPy, PyTorch, JAX, TensorFlow, Array API arrays); `None` where
+    it does not, or where it tells nothing (JAX tracers under `jit`, symbolic TensorFlow tensors: `''`)."""
+    try:
+        reported = x.device
+    except Exception:  # no such attribute, or a property that refuses (tracers)
+        return None
+    if reported is None or callable(reported) or (isinstance(reported, str) and not reported):
+        return None
+    return reported
+
+
+def _probe_device(backend: Any, device: Any) -> Any:
+    """The device a one-element array allocated on `device` reports, or `device.ref` where it reports none."""
+    try:
+        x = backend.zeros((1,), DType(float, 32))
+        if device != backend.get_default_device():
+            x = backend.allocate_on_device(x, device)
+    except Exception:  # a device the backend cannot allocate on from here (a busy worker, a lost GPU)
+        return device.ref
+    reported = reported_device(x)
+    return device.ref if reported is None else reported
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two device spellings are equal (objects of different frameworks may refuse to compare)."""
+    try:
+        return a is b or (type(a) is type(b) and bool(a == b))
+    except Exception:
+        return False
 
 
 def _boolean_indexing(backend: Any) -> bool:

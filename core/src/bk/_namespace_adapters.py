@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from collections import namedtuple
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 import numpy as np
 
 from ._axes import normalize_axes, normalize_axis
 from ._context import get_precision, precision
 from ._dtype import DType, to_numpy_dtype
+from ._errors import ArgumentTypeError
 from ._rules.arguments import is_python_number
 from ._rules.weak import weak_result
 
@@ -47,25 +48,63 @@ def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> An
     return b.reshape(result, tuple(1 if i in axes else s for i, s in enumerate(shape)))
 
 
-def _placer(b: Any, ns: Any) -> Callable[[Any, Any], Any]:
-    """A function that moves a new array to `device` (None: the default device stays)."""
-    from ._device import ComputeDevice
+class _Placement:
+    """`device=` of one namespace: new arrays moved to a device given in any of its spellings.
 
-    def place(x: Any, device: Any) -> Any:
-        if device is None:
-            return x
-        if not isinstance(device, ComputeDevice):
-            try:
-                device = b.get_device_by_ref(device)
-            except KeyError:
-                raise ValueError(
-                    f"{b.name}: {device!r} is not a device of this namespace; see xp.__array_namespace_info__().devices()"
-                ) from None
-        if device == b.get_default_device() or not b.supports("allocate_on_device"):
-            return x
-        return b.allocate_on_device(x, device)
+    Creation functions call it only when a device is given, so `device=None` costs nothing.
+    """
 
-    return place
+    def __init__(self, b: Any, ns: Any) -> None:
+        self.b, self.devices = b, ns._devices
+        self._single: bool | None = None  # whether the backend has one device only (asked once)
+
+    def new(self, x: Any, device: Any, op: str) -> Any:
+        """`x`, just created on the default device, on `device`."""
+        target = self.devices.resolve(device, op)
+        return x if target == self.b.get_default_device() else self._move(x, target, op)
+
+    def existing(self, x: Any, device: Any, op: str) -> Any:
+        """`x`, an array of the namespace, on `device` (itself when it is there already)."""
+        target = self.devices.resolve(device, op)
+        return x if target == self.b.get_device(x) else self._move(x, target, op)
+
+    def like(self, result: Any, x: Any) -> Any:
+        """`result`, created on the default device, on the device of `x` (`*_like` with `device=None`)."""
+        if self._single is None:
+            self._single = len(self.b.list_devices()) <= 1
+        if self._single:
+            return result
+        source = self.b.get_device(x)
+        return result if source == self.b.get_default_device() else self._move(result, source, "like")
+
+    def _move(self, x: Any, target: Any, op: str) -> Any:
+        if not self.b.supports("allocate_on_device"):
+            raise ValueError(
+                f"{op}: the {self.b.name!r} backend cannot place arrays on {target.name!r}; it creates them on its default device"
+            )
+        return self.b.allocate_on_device(x, target)
+
+
+def _placer(b: Any, ns: Any) -> _Placement:
+    """The namespace's `_Placement` (one per namespace)."""
+    placement: _Placement | None = vars(ns).get("_placement")
+    if placement is None:
+        placement = ns._placement = _Placement(b, ns)
+    return placement
+
+
+def refuse_keywords(name: str, keywords: dict[str, Any], backend: str) -> NoReturn:
+    """The error for keywords outside the standard's signature of `name` that this namespace does not honour."""
+    from ._namespace_table import NATIVE_KEYWORDS
+
+    names = ", ".join(repr(k) for k in keywords)
+    what = f"keyword {names} is not an argument" if len(keywords) == 1 else f"keywords {names} are not arguments"
+    elsewhere = sorted(b for b, table in NATIVE_KEYWORDS.items() if set(keywords) <= set(table.get(name, ())))
+    hint = f" (the {' and '.join(repr(b) for b in elsewhere)} namespace does)" if elsewhere else ""
+    raise ArgumentTypeError(
+        f"{name}: {what} of the Array API standard's {name}, and the {backend!r} namespace does not honour "
+        f"{'it' if len(keywords) == 1 else 'them'}{hint}; see inspect.signature(xp.{name})"
+    )
 
 
 def _default_dtype(value: Any) -> DType:
@@ -94,44 +133,63 @@ def _accumulation_dtype(x_dtype: DType, dtype: DType | None) -> DType:
 
 
 def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
-    import numpy as np
-
-    from ._dtype import to_numpy_dtype
-
     place = _placer(b, ns)
+    is_native = b.is_tensor
 
-    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
-        native = b.is_tensor(obj, only_native=True)
+    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("asarray", keywords, b.name)
         target = None if dtype is None else ns.as_dtype(dtype, "asarray")
-        if native:
-            result = obj if target is None else b.cast(obj, target)
-        elif target is not None:
-            result = b.cast(b.as_tensor(np.asarray(obj, dtype=to_numpy_dtype(target))), target)
+        if isinstance(obj, np.generic):  # a NumPy scalar: a new, writeable 0-d array
+            if copy is False:
+                raise ValueError(
+                    f"asarray: copy=False, but a NumPy scalar ({type(obj).__name__}) becomes an array only by a copy"
+                )
+            obj, copy = np.array(obj), None
+            fresh = True
         else:
-            result = b.as_tensor(obj)
-        if copy is False and result is not obj and not (isinstance(obj, np.ndarray) and b.name == "numpy"):
+            fresh = not is_native(obj, only_native=True)
+        if not fresh:
+            result = obj if target is None or b.dtype(obj) == target else b.cast(obj, target)
+        else:
+            result = b.as_tensor(obj if target is None else np.asarray(obj, dtype=to_numpy_dtype(target)))
+            if target is not None and b.dtype(result) != target:
+                result = b.cast(result, target)
+            if isinstance(result, np.generic):  # NumPy reduces 0-d results to read-only scalars
+                result = np.array(result)
+        if copy is False and result is not obj:
             raise ValueError(f"asarray: copy=False, but converting this {type(obj).__name__} needs a copy")
-        if copy and (result is obj or not native):
+        if copy and (result is obj or (fresh and _may_share(obj))):
             result = b.copy(result)
-        return place(result, device)
+        return result if device is None else place.existing(result, device, "asarray")
 
     return asarray
 
 
+def _may_share(obj: Any) -> bool:
+    """Whether a converted object may share its memory with the result (buffers do; Python values never)."""
+    return not isinstance(obj, (bool, int, float, complex, list, tuple))
+
+
 def _arange(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.range
 
-    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
+    def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("arange", keywords, b.name)
         if dtype is None:
-            ints = all(isinstance(v, int) for v in (start, stop, step) if v is not None)
+            ints = type(start) is int and type(step) is int and (stop is None or type(stop) is int)
             target = _INT64 if ints else _FLOAT32
         else:
             target = ns.as_dtype(dtype, "arange")
         if stop is None:
             start, stop = 0, start
         if target.kind is int and target != _INT64:  # frameworks count in fewer int types than they store
-            return place(b.cast(b.range(start, stop, step, dtype=_INT64), target), device)
-        return place(b.range(start, stop, step, dtype=target), device)
+            result = b.cast(kernel(start, stop, step, dtype=_INT64), target)
+        else:
+            result = kernel(start, stop, step, dtype=target)
+        return result if device is None else place.new(result, device, "arange")
 
     return arange
 
@@ -140,10 +198,13 @@ def _filled(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         make = getattr(b, op)
         place = _placer(b, ns)
+        lookup = ns.as_dtype
 
-        def filled(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-            target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)
-            return place(make(_as_shape(shape), target), device)
+        def filled(shape: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(op, keywords, b.name)
+            result = make((shape,) if type(shape) is int else tuple(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
+            return result if device is None else place.new(result, device, op)
 
         return filled
 
@@ -154,11 +215,16 @@ def _filled_like(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         make, like = getattr(b, op), getattr(b, f"{op}_like")
         place = _placer(b, ns)
+        name = f"{op}_like"
 
-        def filled_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        def filled_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(name, keywords, b.name)
             if dtype is None:
-                return place(like(x), device)
-            return place(make(_shape_of(b, x), ns.as_dtype(dtype, f"{op}_like")), device)
+                result = like(x)  # on the device of x
+                return result if device is None else place.existing(result, device, name)
+            result = make(_shape_of(b, x), ns.as_dtype(dtype, name))
+            return place.like(result, x) if device is None else place.new(result, device, name)
 
         return filled_like
 
@@ -167,18 +233,23 @@ def _filled_like(op: str) -> Factory:
 
 def _exact(value: Any, dtype: DType) -> Any:
     """A Python float or complex fill value as a NumPy scalar of the (inexact) `dtype`, so that no
-    backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0)."""
-    if type(value) in (float, complex) and dtype.kind in (float, complex):
+    backend rounds it through its default float32 first (16777217.0 as float64 stays 16777217.0);
+    float32 and complex64 values need not (rounding to them first is rounding once)."""
+    if dtype.precision != 32 and type(value) in (float, complex) and dtype.kind in (float, complex):
         return np.asarray(value, dtype=to_numpy_dtype(dtype))[()]
     return value
 
 
 def _full(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.full
 
-    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("full", keywords, b.name)
         target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
-        return place(b.full(_as_shape(shape), _exact(fill_value, target), target), device)
+        result = kernel((shape,) if type(shape) is int else tuple(shape), _exact(fill_value, target), target)
+        return result if device is None else place.new(result, device, "full")
 
     return full
 
@@ -186,39 +257,45 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
 def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("full_like", keywords, b.name)
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        return place(b.full(_shape_of(b, x), _exact(fill_value, target), target), device)
+        result = b.full(_shape_of(b, x), _exact(fill_value, target), target)
+        return place.like(result, x) if device is None else place.new(result, device, "full_like")
 
     return full_like
 
 
 def _empty(b: Any, ns: Any) -> Callable[..., Any]:
-    place = _placer(b, ns)
-
-    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "empty")
-        return place(b.empty(_as_shape(shape), target), device)
-
-    return empty
+    return _filled("empty")(b, ns)
 
 
 def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.empty
 
-    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("empty_like", keywords, b.name)
         target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "empty_like")
-        return place(b.empty(_shape_of(b, x), target), device)
+        result = kernel(_shape_of(b, x), target)
+        return place.like(result, x) if device is None else place.new(result, device, "empty_like")
 
     return empty_like
 
 
 def _eye(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.eye
 
-    def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Any:
-        target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye")
-        return place(b.eye(n_rows, n_cols, k=k, dtype=target), device)
+    def eye(
+        n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None, **keywords: Any
+    ) -> Any:
+        if keywords:
+            refuse_keywords("eye", keywords, b.name)
+        result = kernel(n_rows, n_cols, k=k, dtype=_FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
+        return result if device is None else place.new(result, device, "eye")
 
     return eye
 
@@ -226,17 +303,30 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
 def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True) -> Any:
+    def linspace(
+        start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True, **keywords: Any
+    ) -> Any:
+        if keywords:
+            refuse_keywords("linspace", keywords, b.name)
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
-        with precision(target.precision or 32):  # computed in the precision of the dtype asked for
-            values = b.linspace(start, stop, num) if endpoint else b.linspace_without_last(start, stop, num)
-        return place(b.cast(values, target), device)
+        wanted = target.precision or 32
+        kernel = b.linspace if endpoint else b.linspace_without_last
+        if (get_precision() or 32) == wanted:
+            values = kernel(start, stop, num)
+        else:
+            with precision(wanted):  # computed in the precision of the dtype asked for
+                values = kernel(start, stop, num)
+        if b.dtype(values) != target:
+            values = b.cast(values, target)
+        return values if device is None else place.new(values, device, "linspace")
 
     return linspace
 
 
 def _meshgrid(b: Any, ns: Any) -> Callable[..., Any]:
-    def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    def meshgrid(*arrays: Any, indexing: str = "xy", **keywords: Any) -> list[Any]:
+        if keywords:
+            refuse_keywords(meshgrid.__name__, keywords, b.name)
         if indexing not in ("xy", "ij"):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', not {indexing!r}")
         if indexing == "ij" or len(arrays) < 2:
@@ -251,7 +341,9 @@ def _triangle(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def triangle(x: Any, /, *, k: int = 0) -> Any:
+        def triangle(x: Any, /, *, k: int = 0, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(triangle.__name__, keywords, b.name)
             return kernel(x, k)
 
         return triangle
@@ -262,13 +354,43 @@ def _triangle(op: str) -> Factory:
 def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(from_dlpack.__name__, keywords, b.name)
         result = b.from_dlpack(x)
         if copy:
             result = b.copy(result)
-        return place(result, device)
+        return result if device is None else place.existing(result, device, "from_dlpack")
 
     return from_dlpack
+
+
+def _device(b: Any, ns: Any) -> Callable[..., Any]:
+    of = ns._devices.of
+
+    def device(x: Any, /, **keywords: Any) -> Any:
+        """The device `x` lives on, as the framework spells it (`x.device` where arrays carry one)."""
+        if keywords:
+            refuse_keywords(device.__name__, keywords, b.name)
+        return of(x)
+
+    return device
+
+
+def _to_device(b: Any, ns: Any) -> Callable[..., Any]:
+    place = _placer(b, ns)
+
+    def to_device(x: Any, device: Any, /, *, stream: Any = None, **keywords: Any) -> Any:
+        """`x` on `device` (any spelling of one of the namespace's devices); `x` itself when it is there."""
+        if keywords:
+            refuse_keywords(to_device.__name__, keywords, b.name)
+        if stream is not None:
+            raise ValueError(f"to_device: the {b.name!r} namespace takes no stream; pass stream=None")
+        if not b.is_tensor(x, only_native=True):
+            raise ArgumentTypeError(f"to_device: expected an array of the {b.name!r} namespace but got {type(x).__name__}")
+        return place.existing(x, device, "to_device")
+
+    return to_device
 
 
 # ---------------------------------------------------------------- data types
@@ -277,31 +399,38 @@ def _from_dlpack(b: Any, ns: Any) -> Callable[..., Any]:
 def _astype(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
 
-    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(astype.__name__, keywords, b.name)
         target = ns.as_dtype(dtype, "astype")
-        if b.dtype(x) == target:
-            return place(b.copy(x) if copy else x, device)
-        return place(b.cast(x, target), device)
+        result = (b.copy(x) if copy else x) if b.dtype(x) == target else b.cast(x, target)
+        return result if device is None else place.existing(result, device, "astype")
 
     return astype
 
 
 def _result_type(b: Any, ns: Any) -> Callable[..., Any]:
-    def result_type(*arrays_and_dtypes: Any) -> Any:
+    def result_type(*arrays_and_dtypes: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(result_type.__name__, keywords, b.name)
         if not arrays_and_dtypes:
             raise ValueError("result_type: at least one array or dtype is required")
         scalars = [v for v in arrays_and_dtypes if is_python_number(v)]
         strong = [ns.dtype_of(v) for v in arrays_and_dtypes if not is_python_number(v)]
         if not strong:
             raise ValueError("result_type: at least one array or dtype is required beside Python scalars")
-        result = weak_result(tuple(strong), tuple(type(v) for v in scalars), get_precision()) if scalars else b.combine_types(*strong)
+        result = (
+            weak_result(tuple(strong), tuple(type(v) for v in scalars), get_precision()) if scalars else b.combine_types(*strong)
+        )
         return ns.as_native(result)
 
     return result_type
 
 
 def _can_cast(b: Any, ns: Any) -> Callable[..., Any]:
-    def can_cast(from_: Any, to: Any, /) -> bool:
+    def can_cast(from_: Any, to: Any, /, **keywords: Any) -> bool:
+        if keywords:
+            refuse_keywords(can_cast.__name__, keywords, b.name)
         source, target = ns.dtype_of(from_), ns.as_dtype(to, "can_cast")
         if source.kind is not target.kind and not (
             source.kind is bool or (source.kind, target.kind) in ((int, float), (int, complex), (float, complex))
@@ -317,7 +446,9 @@ def _can_cast(b: Any, ns: Any) -> Callable[..., Any]:
 def _finfo(b: Any, ns: Any) -> Callable[..., Any]:
     from ._namespace import finfo as info
 
-    def finfo(type: Any, /) -> Any:
+    def finfo(type: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(finfo.__name__, keywords, b.name)
         return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "finfo"))
 
     return finfo
@@ -326,7 +457,9 @@ def _finfo(b: Any, ns: Any) -> Callable[..., Any]:
 def _iinfo(b: Any, ns: Any) -> Callable[..., Any]:
     from ._namespace import iinfo as info
 
-    def iinfo(type: Any, /) -> Any:
+    def iinfo(type: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(iinfo.__name__, keywords, b.name)
         return info(ns, ns.dtype_of(type) if b.is_tensor(type, only_native=True) else ns.as_dtype(type, "iinfo"))
 
     return iinfo
@@ -348,7 +481,9 @@ def _swapped(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def swapped(x1: Any, x2: Any, /) -> Any:
+        def swapped(x1: Any, x2: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(swapped.__name__, keywords, b.name)
             return kernel(x2, x1)
 
         return swapped
@@ -357,7 +492,9 @@ def _swapped(op: str) -> Factory:
 
 
 def _negative(b: Any, ns: Any) -> Callable[..., Any]:
-    def negative(x: Any, /) -> Any:
+    def negative(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(negative.__name__, keywords, b.name)
         dtype = b.dtype(x)
         if dtype.kind is int and not dtype.signed:
             return b.sub(0, x)  # wraps as the standard asks
@@ -367,7 +504,9 @@ def _negative(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _positive(b: Any, ns: Any) -> Callable[..., Any]:
-    def positive(x: Any, /) -> Any:
+    def positive(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(positive.__name__, keywords, b.name)
         return x
 
     return positive
@@ -376,7 +515,9 @@ def _positive(b: Any, ns: Any) -> Callable[..., Any]:
 def _square(b: Any, ns: Any) -> Callable[..., Any]:
     mul = b.mul
 
-    def square(x: Any, /) -> Any:
+    def square(x: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(square.__name__, keywords, b.name)
         return mul(x, x)
 
     return square
@@ -385,7 +526,9 @@ def _square(b: Any, ns: Any) -> Callable[..., Any]:
 def _clip(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.clip
 
-    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    def clip(x: Any, /, min: Any = None, max: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(clip.__name__, keywords, b.name)
         if max is None:
             return x if min is None else b.maximum(x, min)
         if min is None:
@@ -411,7 +554,9 @@ def _accumulate(op: str, keepdims_native: bool) -> Factory:
             result = kernel(x, axis)
             return _kept(b, result, _shape_of(b, x), axis, op) if keepdims else result
 
-        def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        def accumulate(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(accumulate.__name__, keywords, b.name)
             if dtype is None and keepdims_native:
                 return kernel(x, axis, keepdims)  # the fast path: one call
             if dtype is None:
@@ -428,7 +573,9 @@ def _reduce(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def reduce(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        def reduce(x: Any, /, *, axis: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(reduce.__name__, keywords, b.name)
             return kernel(x, axis, keepdims)
 
         return reduce
@@ -440,7 +587,9 @@ def _spread(squared: bool) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         std = b.std
 
-        def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+        def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(spread.__name__, keywords, b.name)
             result = std(x, axis, keepdims)
             if squared:
                 result = b.mul(result, result)
@@ -461,7 +610,9 @@ def _arg_reduce(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def arg_reduce(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
+        def arg_reduce(x: Any, /, *, axis: int | None = None, keepdims: bool = False, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(arg_reduce.__name__, keywords, b.name)
             if axis is not None:
                 return kernel(x, axis, keepdims)
             shape = _shape_of(b, x)
@@ -478,7 +629,11 @@ def _cumulative(op: str) -> Factory:
         kernel = getattr(b, op)
         name = "cumulative_sum" if op == "cumsum" else op
 
-        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+        def cumulative(
+            x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False, **keywords: Any
+        ) -> Any:
+            if keywords:
+                refuse_keywords(cumulative.__name__, keywords, b.name)
             shape = _shape_of(b, x)
             if axis is None:
                 if len(shape) != 1:
@@ -501,14 +656,18 @@ def _cumulative(op: str) -> Factory:
 
 
 def _diff(b: Any, ns: Any) -> Callable[..., Any]:
-    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
+    def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diff.__name__, keywords, b.name)
         return b.diff(x, axis=axis, n=n, prepend=prepend, append=append)
 
     return diff
 
 
 def _count_nonzero(b: Any, ns: Any) -> Callable[..., Any]:
-    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(count_nonzero.__name__, keywords, b.name)
         return b.count_nonzero(x, axis=axis, keepdims=keepdims)
 
     return count_nonzero
@@ -520,7 +679,9 @@ def _count_nonzero(b: Any, ns: Any) -> Callable[..., Any]:
 def _concat(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.concat
 
-    def concat(arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+    def concat(arrays: Sequence[Any], /, *, axis: int | None = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(concat.__name__, keywords, b.name)
         if axis is None:
             return kernel([b.reshape(a, (-1,)) for a in arrays], 0)
         return kernel(list(arrays), axis)
@@ -531,7 +692,9 @@ def _concat(b: Any, ns: Any) -> Callable[..., Any]:
 def _stack(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.stack
 
-    def stack(arrays: Sequence[Any], /, *, axis: int = 0) -> Any:
+    def stack(arrays: Sequence[Any], /, *, axis: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(stack.__name__, keywords, b.name)
         return kernel(list(arrays), axis)
 
     return stack
@@ -540,7 +703,9 @@ def _stack(b: Any, ns: Any) -> Callable[..., Any]:
 def _unstack(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.unstack
 
-    def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    def unstack(x: Any, /, *, axis: int = 0, **keywords: Any) -> tuple[Any, ...]:
+        if keywords:
+            refuse_keywords(unstack.__name__, keywords, b.name)
         return tuple(kernel(x, axis))
 
     return unstack
@@ -549,7 +714,9 @@ def _unstack(b: Any, ns: Any) -> Callable[..., Any]:
 def _expand_dims(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.expand_dims
 
-    def expand_dims(x: Any, /, axis: int = 0) -> Any:
+    def expand_dims(x: Any, /, axis: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(expand_dims.__name__, keywords, b.name)
         ndim = len(b.staticshape(x))
         return kernel(x, normalize_axis(axis, ndim + 1, "expand_dims"))
 
@@ -557,7 +724,9 @@ def _expand_dims(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
-    def squeeze(x: Any, /, axis: Any) -> Any:
+    def squeeze(x: Any, /, axis: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(squeeze.__name__, keywords, b.name)
         shape = _shape_of(b, x)
         axes = normalize_axes(axis, len(shape), "squeeze") or ()
         for i in axes:
@@ -571,7 +740,9 @@ def _squeeze(b: Any, ns: Any) -> Callable[..., Any]:
 def _squeeze_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.squeeze
 
-    def squeeze(x: Any, /, axis: Any) -> Any:
+    def squeeze(x: Any, /, axis: Any, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(squeeze.__name__, keywords, b.name)
         return kernel(x, axis)
 
     return squeeze
@@ -580,7 +751,9 @@ def _squeeze_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
 def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.transpose
 
-    def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    def permute_dims(x: Any, /, axes: tuple[int, ...], **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(permute_dims.__name__, keywords, b.name)
         return kernel(x, tuple(axes))
 
     return permute_dims
@@ -589,8 +762,10 @@ def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
 def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.reshape
 
-    def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
-        result = kernel(x, _as_shape(shape))
+    def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords("reshape", keywords, b.name)
+        result = kernel(x, shape if type(shape) is tuple else _as_shape(shape))
         return b.copy(result) if copy else result
 
     return reshape
@@ -599,7 +774,9 @@ def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
 def _flip(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.flip
 
-    def flip(x: Any, /, *, axis: Any = None) -> Any:
+    def flip(x: Any, /, *, axis: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(flip.__name__, keywords, b.name)
         return kernel(x, tuple(range(len(b.staticshape(x)))) if axis is None else axis)
 
     return flip
@@ -608,7 +785,9 @@ def _flip(b: Any, ns: Any) -> Callable[..., Any]:
 def _tile(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.tile
 
-    def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
+    def tile(x: Any, repetitions: tuple[int, ...], /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(tile.__name__, keywords, b.name)
         reps = tuple(repetitions)
         missing = len(b.staticshape(x)) - len(reps)
         return kernel(x, (1,) * missing + reps if missing > 0 else reps)
@@ -619,7 +798,9 @@ def _tile(b: Any, ns: Any) -> Callable[..., Any]:
 def _repeat(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.repeat
 
-    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(repeat.__name__, keywords, b.name)
         if axis is None:
             x, axis = b.reshape(x, (-1,)), 0
         return kernel(x, repeats, axis)
@@ -628,28 +809,36 @@ def _repeat(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _roll(b: Any, ns: Any) -> Callable[..., Any]:
-    def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    def roll(x: Any, /, shift: Any, *, axis: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(roll.__name__, keywords, b.name)
         return b.roll(x, shift, axis=axis)
 
     return roll
 
 
 def _moveaxis(b: Any, ns: Any) -> Callable[..., Any]:
-    def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    def moveaxis(x: Any, source: Any, destination: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(moveaxis.__name__, keywords, b.name)
         return b.moveaxis(x, source, destination)
 
     return moveaxis
 
 
 def _broadcast_to(b: Any, ns: Any) -> Callable[..., Any]:
-    def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
+    def broadcast_to(x: Any, /, shape: tuple[int, ...], **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(broadcast_to.__name__, keywords, b.name)
         return b.broadcast_to(x, _as_shape(shape))
 
     return broadcast_to
 
 
 def _broadcast_arrays(b: Any, ns: Any) -> Callable[..., Any]:
-    def broadcast_arrays(*arrays: Any) -> list[Any]:
+    def broadcast_arrays(*arrays: Any, **keywords: Any) -> list[Any]:
+        if keywords:
+            refuse_keywords(broadcast_arrays.__name__, keywords, b.name)
         return list(b.broadcast_arrays(*arrays))
 
     return broadcast_arrays
@@ -661,7 +850,9 @@ def _broadcast_arrays(b: Any, ns: Any) -> Callable[..., Any]:
 def _sort(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.sort
 
-    def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+    def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(sort.__name__, keywords, b.name)
         result = kernel(x, axis)
         return b.flip(result, axis) if descending else result
 
@@ -671,7 +862,9 @@ def _sort(b: Any, ns: Any) -> Callable[..., Any]:
 def _argsort(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.argsort
 
-    def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
+    def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(argsort.__name__, keywords, b.name)
         if not descending:
             return kernel(x, axis)
         # stable descending: ascending order of the reversed array, reversed, as indices of x
@@ -682,11 +875,30 @@ def _argsort(b: Any, ns: Any) -> Callable[..., Any]:
     return argsort
 
 
+def _honoured(b: Any, name: str) -> frozenset[str]:
+    """The keywords outside the standard's signature of `name` that this backend's namespace takes."""
+    from ._namespace_table import NATIVE_KEYWORDS
+
+    return frozenset(NATIVE_KEYWORDS.get(b.name, {}).get(name, ()))
+
+
+def _checked_keywords(b: Any, name: str, keywords: dict[str, Any], honoured: frozenset[str]) -> None:
+    unknown = {k: v for k, v in keywords.items() if k not in honoured}
+    if unknown:
+        refuse_keywords(name, unknown, b.name)
+
+
 def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
-    def nonzero(x: Any, /) -> tuple[Any, ...]:
+    honoured = _honoured(b, "nonzero")
+
+    def nonzero(x: Any, /, **keywords: Any) -> tuple[Any, ...]:
+        if keywords:
+            _checked_keywords(b, "nonzero", keywords, honoured)
         if not b.staticshape(x):
             raise ValueError("nonzero: a 0-d array has no indices; use xp.reshape(x, (1,)) first")
-        return tuple(b.unstack(b.nonzero(x), 1))
+        size, fill_value = keywords.get("size"), keywords.get("fill_value")
+        indices = b.nonzero(x) if size is None else b.nonzero(x, size, 0 if fill_value is None else fill_value)
+        return tuple(b.unstack(indices, 1))
 
     return nonzero
 
@@ -694,7 +906,9 @@ def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
 def _where(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.where
 
-    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    def where(condition: Any, x1: Any, x2: Any, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(where.__name__, keywords, b.name)
         return kernel(condition, x1, x2)
 
     return where
@@ -703,7 +917,9 @@ def _where(b: Any, ns: Any) -> Callable[..., Any]:
 def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.searchsorted
 
-    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(searchsorted.__name__, keywords, b.name)
         if sorter is not None:
             x1 = b.gather(x1, sorter, 0)
         return kernel(x1, x2, side, _INT64)
@@ -712,37 +928,124 @@ def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _unique(kind: str) -> Factory:
-    def factory(b: Any, ns: Any) -> Callable[..., Any]:
-        kernel = b.unique
+    """`unique_values`, `unique_counts`, `unique_inverse`, `unique_all`: every NaN is a distinct value, as
+    the standard says (the catalogue's `unique` merges NaNs, as `numpy.unique`'s default does)."""
 
-        def unique(x: Any, /) -> Any:
+    def factory(b: Any, ns: Any) -> Callable[..., Any]:
+        name = f"unique_{kind}"
+        honoured = _honoured(b, name)
+        inverse, counts = kind in ("inverse", "all"), kind in ("counts", "all")
+
+        def unique(x: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                _checked_keywords(b, name, keywords, honoured)
             shape = _shape_of(b, x)
             flat = b.reshape(x, (-1,))
-            inverse = kind in ("inverse", "all")
-            counts = kind in ("counts", "all")
-            results = kernel(flat, inverse or kind == "all", counts, 0)
-            values = results[0] if isinstance(results, tuple) else results
+            if b.dtype(flat).kind in (float, complex):
+                values, inverse_flat, counts_of, first = _unique_nans_apart(b, flat, inverse, counts, kind == "all")
+            else:
+                values, inverse_flat, counts_of, first = _unique_parts(b, flat, inverse, counts, kind == "all")
+            size = keywords.get("size")
+            if size is not None:
+                values, counts_of, first = _sized(b, values, counts_of, first, size, keywords.get("fill_value"))
             if kind == "values":
                 return values
             if kind == "counts":
-                return UniqueCountsResult(values, results[-1])
-            inverse_indices = b.reshape(results[1], shape)
+                return UniqueCountsResult(values, counts_of)
+            inverse_indices = b.reshape(inverse_flat, shape)
             if kind == "inverse":
                 return UniqueInverseResult(values, inverse_indices)
-            # first occurrence of each value: the first index of each group in a stable sort by group
-            order = b.argsort(results[1], 0)
-            starts = b.sub(b.cumsum(results[2], 0), results[2])
-            return UniqueAllResult(values, b.gather(order, starts, 0), inverse_indices, results[2])
+            return UniqueAllResult(values, first, inverse_indices, counts_of)
 
         return unique
 
     return factory
 
 
+def _unique_parts(b: Any, flat: Any, inverse: bool, counts: bool, first: bool) -> tuple[Any, Any, Any, Any]:
+    """The catalogue's `unique` of a 1-d array: values, inverse, counts and first indices (those asked for)."""
+    results = b.unique(flat, inverse or first, counts or first, 0)
+    values = results[0]
+    inverse_of = results[1] if inverse or first else None
+    counts_of = results[-1] if counts or first else None
+    first_of = None
+    if first:  # the first index of each group in a stable sort by group
+        order = b.argsort(inverse_of, 0)
+        first_of = b.gather(order, b.sub(b.cumsum(counts_of, 0), counts_of), 0)
+    return values, inverse_of, counts_of, first_of
+
+
+def _unique_nans_apart(b: Any, flat: Any, inverse: bool, counts: bool, first: bool) -> tuple[Any, Any, Any, Any]:
+    """`_unique_parts` with each NaN a value of its own, after the others (as `numpy.unique_values`).
+
+    The catalogue's `unique` merges NaNs (`docs/semantics.md`), so the values are the elements of a stable
+    sort that differ from their predecessor, and NaN differs from everything. Every operation whose size
+    depends on the data takes an input of known size, so lazy backends (Dask) run it too.
+    """
+    n = b.staticshape(flat)[0]
+    if n is None:
+        raise ValueError(
+            "unique: a float array whose size is not known yet; compute its size first (dask: x.compute_chunk_sizes())"
+        )
+    if n == 0:
+        return _unique_parts(b, flat, inverse, counts, first)
+    if b.dtype(flat).kind is complex:  # by real part, then imaginary part (NumPy's order), from stable sorts
+        by_imag = b.argsort(b.imag(flat), 0)
+        order = b.gather(by_imag, b.argsort(b.gather(b.real(flat), by_imag, 0), 0), 0)
+    else:
+        order = b.argsort(flat, 0)  # stable: NaNs last, equal values in the order they come
+    ordered = b.gather(flat, order, 0)
+    starts = b.full((1,), True, _BOOL)
+    if n > 1:
+        later, earlier = (
+            b.gather(ordered, b.range(1, n, 1, dtype=_INT64), 0),
+            b.gather(ordered, b.range(0, n - 1, 1, dtype=_INT64), 0),
+        )
+        starts = b.concat([starts, b.not_equal(later, earlier)], 0)  # the first element of each value (each NaN)
+    values = b.boolean_mask(ordered, starts, 0)
+    group = b.sub(b.cumsum(b.cast(starts, _INT64), 0), 1) if inverse or counts else None  # of each sorted element
+    inverse_of = b.gather(group, b.argsort(order, 0), 0) if inverse else None
+    counts_of = None
+    if counts:
+        per_group = b.bincount(group, None, n)
+        counts_of = b.boolean_mask(per_group, b.greater_than(per_group, 0), 0)
+    first_of = b.boolean_mask(order, starts, 0) if first else None
+    return values, inverse_of, counts_of, first_of
+
+
+def _head(b: Any, x: Any, k: int) -> Any:
+    """The first `k` elements of a 1-d array (`None` stays `None`)."""
+    return None if x is None else b.gather(x, b.range(0, k, 1, dtype=_INT64), 0)
+
+
+def _sized(b: Any, values: Any, counts: Any, first: Any, size: int, fill_value: Any) -> tuple[Any, Any, Any]:
+    """JAX's `size=`: the first `size` unique values, padded with `fill_value` (default: the smallest value);
+    counts padded with 0 and first indices with that of the smallest value, as `jax.numpy.unique_all`."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"unique: size must be a non-negative int, not {size!r}")
+    n = b.staticshape(values)[0]
+    if n is None:
+        raise ValueError("unique: size= needs the number of unique values, which this backend does not know before computing")
+    if n >= size:
+        return _head(b, values, size), _head(b, counts, size), _head(b, first, size)
+    if n == 0 and fill_value is None:
+        raise ValueError("unique: size= pads with the smallest value, but there is none; pass fill_value")
+    pad = (size - n,)
+    fill = b.full(pad, fill_value, b.dtype(values)) if fill_value is not None else b.tile(_head(b, values, 1), pad)
+    values = b.concat([values, fill], 0)
+    if counts is not None:
+        counts = b.concat([counts, b.zeros(pad, b.dtype(counts))], 0)
+    if first is not None:
+        first = b.concat([first, b.tile(_head(b, first, 1), pad)], 0)
+    return values, counts, first
+
+
 def _take(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.gather
 
-    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    def take(x: Any, indices: Any, /, *, axis: int | None = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(take.__name__, keywords, b.name)
         if axis is None:
             if len(b.staticshape(x)) != 1:
                 raise ValueError("take: axis is required for arrays that are not 1-d")
@@ -753,7 +1056,9 @@ def _take(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _take_along_axis(b: Any, ns: Any) -> Callable[..., Any]:
-    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(take_along_axis.__name__, keywords, b.name)
         return b.take_along_axis(x, indices, axis)
 
     return take_along_axis
@@ -765,7 +1070,9 @@ def _take_along_axis(b: Any, ns: Any) -> Callable[..., Any]:
 def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.tensordot
 
-    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(tensordot.__name__, keywords, b.name)
         if isinstance(axes, int):
             if axes < 0:
                 raise ValueError(f"tensordot: axes must be non-negative, not {axes}")
@@ -777,7 +1084,9 @@ def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _diagonal(b: Any, ns: Any) -> Callable[..., Any]:
-    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    def diagonal(x: Any, /, *, offset: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diagonal.__name__, keywords, b.name)
         shape = _shape_of(b, x)
         if len(shape) < 2:
             raise ValueError(f"diagonal: a matrix or a stack of matrices is required, not a {len(shape)}-d array")
@@ -789,7 +1098,9 @@ def _diagonal(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _matrix_rank(b: Any, ns: Any) -> Callable[..., Any]:
-    def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    def matrix_rank(x: Any, /, *, rtol: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_rank.__name__, keywords, b.name)
         if rtol is not None:
             raise NotImplementedError(
                 f"matrix_rank: {b.name} computes the rank with the framework's default tolerance; rtol is not supported"
@@ -800,7 +1111,9 @@ def _matrix_rank(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _svd(b: Any, ns: Any) -> Callable[..., Any]:
-    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+    def svd(x: Any, /, *, full_matrices: bool = True, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(svd.__name__, keywords, b.name)
         return SVDResult(*b.svd(x, full_matrices))
 
     return svd
@@ -821,7 +1134,9 @@ def _named(op: str, result: Any) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def named(x: Any, /) -> Any:
+        def named(x: Any, /, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(named.__name__, keywords, b.name)
             return result(*kernel(x))
 
         return named
@@ -832,7 +1147,9 @@ def _named(op: str, result: Any) -> Factory:
 def _cholesky(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.cholesky
 
-    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    def cholesky(x: Any, /, *, upper: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(cholesky.__name__, keywords, b.name)
         return kernel(x, upper)
 
     return cholesky
@@ -841,7 +1158,9 @@ def _cholesky(b: Any, ns: Any) -> Callable[..., Any]:
 def _qr(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.qr
 
-    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+    def qr(x: Any, /, *, mode: str = "reduced", **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(qr.__name__, keywords, b.name)
         return QRResult(*kernel(x, mode))
 
     return qr
@@ -850,7 +1169,9 @@ def _qr(b: Any, ns: Any) -> Callable[..., Any]:
 def _cross(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.cross
 
-    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(cross.__name__, keywords, b.name)
         return kernel(x1, x2, axis)
 
     return cross
@@ -859,7 +1180,9 @@ def _cross(b: Any, ns: Any) -> Callable[..., Any]:
 def _vecdot(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.vecdot
 
-    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(vecdot.__name__, keywords, b.name)
         return kernel(x1, x2, axis)
 
     return vecdot
@@ -868,7 +1191,9 @@ def _vecdot(b: Any, ns: Any) -> Callable[..., Any]:
 def _diagonal_catalogue(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.diagonal
 
-    def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    def diagonal(x: Any, /, *, offset: int = 0, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(diagonal.__name__, keywords, b.name)
         return kernel(x, offset)
 
     return diagonal
@@ -878,7 +1203,9 @@ def _rtol(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def with_rtol(x: Any, /, *, rtol: Any = None) -> Any:
+        def with_rtol(x: Any, /, *, rtol: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(with_rtol.__name__, keywords, b.name)
             return kernel(x, rtol)
 
         return with_rtol
@@ -889,7 +1216,9 @@ def _rtol(op: str) -> Factory:
 def _matrix_norm(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.matrix_norm
 
-    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro", **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_norm.__name__, keywords, b.name)
         return kernel(x, keepdims, ord)
 
     return matrix_norm
@@ -898,7 +1227,9 @@ def _matrix_norm(b: Any, ns: Any) -> Callable[..., Any]:
 def _vector_norm(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.vector_norm
 
-    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(vector_norm.__name__, keywords, b.name)
         return kernel(x, axis, keepdims, ord)
 
     return vector_norm
@@ -907,7 +1238,9 @@ def _vector_norm(b: Any, ns: Any) -> Callable[..., Any]:
 def _trace(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.trace
 
-    def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    def trace(x: Any, /, *, offset: int = 0, dtype: Any = None, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(trace.__name__, keywords, b.name)
         return kernel(x, offset, None if dtype is None else ns.as_dtype(dtype, "trace"))
 
     return trace
@@ -916,7 +1249,9 @@ def _trace(b: Any, ns: Any) -> Callable[..., Any]:
 def _matrix_power(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.matrix_power
 
-    def matrix_power(x: Any, n: int, /) -> Any:
+    def matrix_power(x: Any, n: int, /, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(matrix_power.__name__, keywords, b.name)
         return kernel(x, n)
 
     return matrix_power
@@ -925,7 +1260,9 @@ def _matrix_power(b: Any, ns: Any) -> Callable[..., Any]:
 def _var(b: Any, ns: Any) -> Callable[..., Any]:
     kernel = b.var
 
-    def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False) -> Any:
+    def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
+        if keywords:
+            refuse_keywords(var.__name__, keywords, b.name)
         result = kernel(x, axis, keepdims)
         return _corrected(b, result, x, axis, correction, "var") if correction else result
 
@@ -945,7 +1282,11 @@ def _catalogue_cumulative(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def cumulative(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
+        def cumulative(
+            x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False, **keywords: Any
+        ) -> Any:
+            if keywords:
+                refuse_keywords(cumulative.__name__, keywords, b.name)
             if dtype is None:
                 return kernel(x, axis, include_initial)
             target = ns.as_dtype(dtype, op)
@@ -963,7 +1304,9 @@ def _fft_1d(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def one_axis(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+        def one_axis(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(one_axis.__name__, keywords, b.name)
             return kernel(x, None if n is None else (n,), (axis,), norm)
 
         return one_axis
@@ -975,7 +1318,9 @@ def _fft_nd(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def n_axes(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+        def n_axes(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(n_axes.__name__, keywords, b.name)
             return kernel(x, s, axes, norm)
 
         return n_axes
@@ -987,7 +1332,9 @@ def _fft_real(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def real_1d(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+        def real_1d(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward", **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(real_1d.__name__, keywords, b.name)
             return kernel(x, n, axis, norm)
 
         return real_1d
@@ -1000,8 +1347,11 @@ def _fft_freq(op: str) -> Factory:
         kernel = getattr(b, op)
         place = _placer(b, ns)
 
-        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
-            return place(kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op)), device)
+        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(freq.__name__, keywords, b.name)
+            result = kernel(n, d, _FLOAT32 if dtype is None else ns.as_dtype(dtype, op))
+            return result if device is None else place.new(result, device, op)
 
         return freq
 
@@ -1012,7 +1362,9 @@ def _fft_shift(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
         kernel = getattr(b, op)
 
-        def shift(x: Any, /, *, axes: Any = None) -> Any:
+        def shift(x: Any, /, *, axes: Any = None, **keywords: Any) -> Any:
+            if keywords:
+                refuse_keywords(shift.__name__, keywords, b.name)
             return kernel(x, axes)
 
         return shift

@@ -34,6 +34,7 @@ from ._namespace_adapters import (
     _count_nonzero,
     _cross,
     _cumulative,
+    _device,
     _diagonal,
     _diagonal_catalogue,
     _diff,
@@ -86,6 +87,7 @@ from ._namespace_adapters import (
     _take,
     _take_along_axis,
     _tile,
+    _to_device,
     _trace,
     _triangle,
     _unique,
@@ -134,6 +136,22 @@ _DIRECT: Final = {
     "matmul": "matmul", "matrix_transpose": "matrix_transpose", "broadcast_shapes": "broadcast_shapes",
 }  # fmt: skip
 
+# unique_*: the catalogue's unique of the numbers, each NaN apart (the catalogue merges NaNs)
+_UNIQUE: Final = (
+    "unique", "reshape", "argsort", "cumsum", "sub", "gather", "boolean_mask", "concat", "cast", "not_equal",
+    "bincount", "greater_than", "range", "full", "tile", "zeros", "real", "imag",
+)  # fmt: skip
+
+NATIVE_KEYWORDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+    "jax": {
+        **dict.fromkeys(("unique_all", "unique_counts", "unique_inverse", "unique_values"), ("size", "fill_value")),
+        "nonzero": ("size", "fill_value"),
+    },
+}
+"""Keywords outside the standard's signatures that a backend's own namespace documents and bk honours there
+(`jax.numpy.unique_values(x, size=3, fill_value=0)`). Any other keyword raises `bk.ArgumentTypeError`
+naming the function, the keyword and the namespaces that take it."""
+
 MAIN: Final[dict[str, Entry]] = {
     **{name: ((op,), None) for name, op in _DIRECT.items()},
     # creation
@@ -153,6 +171,9 @@ MAIN: Final[dict[str, Entry]] = {
     "triu": (("triu",), _triangle("triu")),
     "zeros": (("zeros",), _filled("zeros")),
     "zeros_like": (("zeros", "zeros_like"), _filled_like("zeros")),
+    # devices (array_api_compat's helpers: not every framework's arrays have .device and .to_device)
+    "device": ((), _device),
+    "to_device": ((), _to_device),
     # data types
     "astype": (("cast", "copy"), _astype),
     "can_cast": (("combine_types",), _can_cast),
@@ -208,10 +229,10 @@ MAIN: Final[dict[str, Entry]] = {
     "sort": (("sort", "flip"), _sort),
     "take": (("gather",), _take),
     "take_along_axis": (("take_along_axis",), _take_along_axis),
-    "unique_all": (("unique", "reshape", "argsort", "cumsum", "sub", "gather"), _unique("all")),
-    "unique_counts": (("unique", "reshape"), _unique("counts")),
-    "unique_inverse": (("unique", "reshape"), _unique("inverse")),
-    "unique_values": (("unique", "reshape"), _unique("values")),
+    "unique_all": (_UNIQUE, _unique("all")),
+    "unique_counts": (_UNIQUE, _unique("counts")),
+    "unique_inverse": (_UNIQUE, _unique("inverse")),
+    "unique_values": (_UNIQUE, _unique("values")),
     "where": (("where",), _where),
     # linear algebra in the main namespace
     "tensordot": (("tensordot",), _matmul_tensordot),

@@ -209,8 +209,11 @@ def check_nonnegative(backend: Backend, x: Tensor, op: str, what: str) -> None:
 
 def is_array_index(item: Any) -> bool:
     """Whether `item` in an index tuple indexes as an array (NumPy's advanced indexing): a tensor or
-    array of 1 dimension or more, or of bools. Python ints, slices, None, `...` and 0-d integer
-    tensors are basic indices."""
+    array of 1 dimension or more, a bool (of any rank, Python's `True` and `False` too), or a list or
+    tuple (NumPy reads a sequence inside an index tuple as an array). Python ints, slices, None, `...`
+    and 0-d integer tensors are basic indices."""
+    if isinstance(item, (list, tuple, bool)):
+        return True
     shape = getattr(item, "shape", None)
     if shape is None or isinstance(item, (int, float, complex)):
         return False
@@ -222,18 +225,32 @@ def is_array_index(item: Any) -> bool:
 
 def is_mask_index(item: Any) -> bool:
     """Whether `item` in an index tuple is a mask: a tensor or array of bools (of any framework: its
-    dtype's name ends in `bool`, as `bool`, `torch.bool` or TensorFlow's `<dtype: 'bool'>`)."""
+    dtype's name ends in `bool`, as `bool`, `torch.bool` or TensorFlow's `<dtype: 'bool'>`), a Python
+    bool, or a list or tuple of bools."""
+    if isinstance(item, bool):
+        return True
+    if isinstance(item, (list, tuple)):
+        return _sequence_kind(item) == "b"
     return getattr(item, "shape", None) is not None and "bool" in str(getattr(item, "dtype", ""))
+
+
+def _sequence_kind(item: Any) -> str:
+    """The NumPy dtype kind of a list or tuple index (`'O'` where NumPy cannot read it as one array)."""
+    try:
+        return str(np.asarray(item).dtype.kind)
+    except (ValueError, TypeError):
+        return "O"
 
 
 def index_axes(item: Any) -> int:
     """How many axes of the indexed tensor `item` of an index tuple takes: none for None and `...`
-    (which takes what is left), as many as a mask has (at least 1), else 1."""
+    (which takes what is left), as many as a mask has (none for a 0-d mask, which adds an axis, as
+    in NumPy), else 1."""
     if item is None or item is Ellipsis:
         return 0
     if isinstance(item, slice) or type(item) is int or not is_mask_index(item):
         return 1
-    return max(len(item.shape), 1)
+    return len(item.shape) if hasattr(item, "shape") else int(np.ndim(item))
 
 
 def array_key_layout(key: Any) -> tuple[int, bool]:
@@ -289,7 +306,12 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
             new_axes.append(len(parts))
             parts.append(slice(None))
         elif is_mask_index(item):
-            parts.extend(np.nonzero(np.asarray(item if isinstance(item, np.ndarray) else backend.numpy(item))))
+            mask = np.asarray(item if isinstance(item, (np.ndarray, np.generic, bool, list, tuple)) else backend.numpy(item))
+            if mask.ndim == 0:  # a 0-d mask adds an axis of 1 and keeps it (true) or none of it (false), as NumPy
+                new_axes.append(len(parts))
+                parts.append(np.zeros(1 if mask else 0, np.int64))
+            else:
+                parts.extend(np.nonzero(mask))
         else:
             parts.append(item)
     for axis in new_axes:
@@ -303,8 +325,8 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
         index, size = parts[k], shape[k]
         if isinstance(index, np.ndarray) or not backend.is_tensor(index, only_native=True):
             index = _like(backend, np.asarray(index, np.int64), y)
-        else:
-            index = backend.cast(index, _INT64)
+        else:  # a tensor of indices may live elsewhere (on the host, for a GPU tensor), as NumPy's do
+            index = _on_device_of(backend, backend.cast(index, _INT64), y)
         index = wrap_indices(backend, index, size, op)
         term = index if stride == 1 else backend.mul(index, stride)
         flat = term if type(flat) is int and flat == 0 else backend.add(term, flat)
@@ -487,7 +509,11 @@ def _interpolated(backend: Backend, x: Tensor, q: Any, concrete: bool) -> Tensor
 
 def _like(backend: Backend, values: np.ndarray, like: Tensor) -> Tensor:
     """Host values as a tensor on the device of `like`."""
-    tensor = backend.as_tensor(values)
+    return _on_device_of(backend, backend.as_tensor(values), like)
+
+
+def _on_device_of(backend: Backend, tensor: Tensor, like: Tensor) -> Tensor:
+    """`tensor` on the device of `like` (moved where the backend can move tensors)."""
     device = backend.get_device(like)
     if backend.get_device(tensor) != device and backend.supports("allocate_on_device"):
         tensor = backend.allocate_on_device(tensor, device)

@@ -322,6 +322,10 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
                 advanced.append(())
                 advanced_at.append(len(result))
                 result.append(_ADVANCED)
+        elif isinstance(item, bool):  # a 0-d mask (NumPy): a new axis of 1 (True) or 0 (False), among the arrays
+            advanced.append((int(item),))
+            advanced_at.append(len(result))
+            result.append(_ADVANCED)
         else:
             operand = as_operand(item, op, "index")
             if not isinstance(operand, ShapeDtype) or operand.dtype.kind not in (bool, int):
@@ -334,7 +338,7 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
                 if any(m is not None and n is not None and m != n for m, n in zip(operand.shape, covered, strict=False)):
                     raise IndexOutOfRangeError(f"{op}: a mask of shape {tuple(operand.shape)} for the dimensions {tuple(covered)}; a mask must have their sizes")
                 advanced.append((None,))
-                dim += max(operand.ndim, 1)
+                dim += operand.ndim  # a 0-d mask takes no axis: it adds one (NumPy)
             else:
                 advanced.append(operand.shape)
                 dim += 1

@@ -37,7 +37,7 @@ from bk import (
 )
 
 from ._blocks import numpy_backend
-from ._devices import active_client, configured_workers, local_device, worker_devices
+from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices
 from ._dtypes import as_dask, check_operands, to_precision
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
@@ -227,15 +227,24 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         return [d for d in devices if device_type in (None, d.device_type)]
 
     def get_device_by_ref(self, ref: Any) -> ComputeDevice:
-        """The device with native reference `ref`: a worker address, or 'local' for this machine.
+        """The device with native reference `ref`: a worker address, or 'local' for this machine (also
+        spelled `'cpu'`, as Dask arrays report their device through `array_api_compat.device`).
 
         Raises:
             KeyError: if no device has that reference.
         """
+        if ref == ARRAY_DEVICE and isinstance(ref, str):
+            return self._devices[0]
         for device in (*self.list_devices(), self._devices[0]):
             if device.ref == ref:
                 return device
         raise KeyError(f"dask has no device with ref {ref!r}; available: {[d.ref for d in self.list_devices()]}")
+
+    def array_api_device(self, device: ComputeDevice) -> str:
+        """The device that arrays on `device` report in `bk.array_namespace('dask')`: `'cpu'` for every
+        device, as `array_api_compat.device` says of every NumPy-backed Dask array (Dask arrays carry no
+        `device` of their own, and one computed on a worker is a NumPy array like any other)."""
+        return ARRAY_DEVICE
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
         """`tensor` placed on `device`: the local device leaves it as it is (lazy).

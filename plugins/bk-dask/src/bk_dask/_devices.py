@@ -12,7 +12,10 @@ from bk import ComputeDevice
 if TYPE_CHECKING:
     from bk import Backend
 
-__all__ = ["active_client", "configured_workers", "local_device", "worker_devices"]
+__all__ = ["ARRAY_DEVICE", "active_client", "configured_workers", "local_device", "worker_devices"]
+
+ARRAY_DEVICE = "cpu"
+"""The device every NumPy-backed Dask array reports (`array_api_compat.device`), wherever it computes."""
 
 
 def active_client() -> Any:

@@ -6,6 +6,7 @@ results follow bk's rules exactly. Reductions are `dask.array`'s own tree reduct
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Callable
 from functools import partial
@@ -14,7 +15,7 @@ from typing import Any
 import dask.array as da
 import numpy as np
 
-from bk import check_tensor_argument, get_precision, normalize_axes, normalize_axis
+from bk import Backend, check_tensor_argument, get_precision, normalize_axes, normalize_axis
 from bk.rules import check_nonempty, numpy_accumulation_type, spec_verdict
 
 from ._blocks import elementwise, kernel, probe, task
@@ -29,8 +30,13 @@ def _elementwise(name: str, doc: str) -> Callable[..., Any]:
     def operation(self: Any, *args: Tensor) -> Tensor:
         return elementwise(name, *args)
 
-    operation.__name__ = name
+    operation.__name__ = operation.__qualname__ = name
     operation.__doc__ = doc + " Lazy: bk-numpy on every block."
+    # The catalogue's parameters, positional-only as `*args` takes them: `inspect.signature` (and
+    # so the Array API suite's signature tests of `bk.array_namespace("dask")`) sees `add(a, b, /)`.
+    catalogue = inspect.signature(getattr(Backend, name))
+    positional = [p.replace(kind=inspect.Parameter.POSITIONAL_ONLY) for p in catalogue.parameters.values()]
+    operation.__signature__ = catalogue.replace(parameters=positional)  # type: ignore[attr-defined]
     return operation
 
 

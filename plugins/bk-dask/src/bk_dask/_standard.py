@@ -9,23 +9,9 @@ operations of the standard use the core's generic defaults (built from bk-dask's
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from ._blocks import elementwise
+from ._math import _elementwise
 
 __all__ = ["StandardMixin"]
-
-Tensor = Any
-
-
-def _elementwise(name: str, doc: str) -> Callable[..., Any]:
-    def operation(self: Any, *args: Tensor) -> Tensor:
-        return elementwise(name, *args)
-
-    operation.__name__ = operation.__qualname__ = name
-    operation.__doc__ = doc + " Lazy: bk-numpy on every block."
-    return operation
 
 
 class StandardMixin:

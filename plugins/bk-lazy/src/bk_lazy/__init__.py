@@ -12,7 +12,7 @@ Importing this package imports no framework; the backend is loaded by `bk.backen
 _LAZY = {
     "Function": "._function",
     **dict.fromkeys(("compute", "compute_constants", "compute_count"), "._compute"),
-    "draw": "._draw",
+    **dict.fromkeys(("draw", "show"), "._draw"),
     "__version__": "._version",
     "get_source": "._source",
     **dict.fromkeys(
@@ -25,12 +25,15 @@ _LAZY = {
             "call",
             "descend",
             "shared_intermediates",
+            "to_device",
+            "AUTORAY_NAMES",
         ),
         "._graph",
     ),
 }
 
 __all__ = [
+    "AUTORAY_NAMES",
     "Function",
     "LazyArray",
     "UnboundVariableError",
@@ -46,6 +49,8 @@ __all__ = [
     "draw",
     "get_source",
     "shared_intermediates",
+    "show",
+    "to_device",
 ]
 
 

@@ -11,6 +11,7 @@ operation of the same name of the target backend.
 
 from __future__ import annotations
 
+import inspect
 import numbers
 from collections.abc import Callable
 from typing import Any, ClassVar, Final
@@ -23,7 +24,7 @@ from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
-from ._graph import NO_DATA, LazyArray, array, find_deps, make_node, multi_output, shared_cache
+from ._graph import NO_DATA, LazyArray, _lazy, array, find_deps, make_node, multi_output, shared_cache
 from ._shapes import infer, numpy_backend, spec_of
 
 __all__ = ["LazyBackend"]
@@ -232,6 +233,27 @@ class LazyBackend(Backend):
             found = _remember(key, infer("matmul", (a, b), {}))
         return make_node("matmul", (a, b), {}, (a, b) if a is not b else (a,), *found)
 
+    def full(self, shape: Any, fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """A `full` node. A NumPy scalar fill value stays a scalar (of its own dtype unless `dtype`
+        says otherwise, as on bk-numpy), never a 0-d leaf, which the spec refuses as a fill value."""
+        if isinstance(fill_value, np.generic):
+            args = (_plain(shape), fill_value, dtype)
+            return make_node("full", args, {}, (), *self._infer("full", args, {}))
+        return self._record("full", (shape, fill_value, dtype), {})
+
+    def multi_slice(self, tensor: Tensor, slices: Any) -> Tensor:
+        """`tensor[slices]` as NumPy indexes (ints, slices with any step, None, `...`, integer and bool
+        arrays and lists, in any combination): a `multi_slice` node. A bool mask whose values are
+        known (a NumPy array, a list of bools, a leaf holding one) indexes as its `nonzero()` integer
+        arrays, as NumPy does, so the node's shape is NumPy's; a mask without data (a node) leaves its
+        sizes `None`."""
+        x = self._operand(tensor, "multi_slice")
+        key = slices if isinstance(slices, tuple) else (slices,)
+        if any(_known_mask(k) is not None for k in key):
+            self._infer("multi_slice", (x, self._leaves(key)), {})  # the mask's shape is checked as it is given
+            key = _masks_as_indices(key)
+        return self._record("multi_slice", (x, key), {})
+
     # ------------------------------------------------------------ recording
 
     def _operand(self, x: Any, op: str = "") -> LazyArray:
@@ -291,27 +313,9 @@ class LazyBackend(Backend):
     def jit_compile(self, f: Callable[..., Any]) -> Callable[..., Any]:
         """`f` traced once per signature (shapes and dtypes of the tensor arguments, values of the
         others) into a `bk_lazy.Function`, which then builds each call's graph from its compiled
-        steps: common subexpressions merged, dead nodes dropped, constant parts folded."""
-        from ._function import Function
-        from ._graph import Variable
-
-        traced: dict[Any, Function] = {}
-
-        def compiled(*args: Any) -> Any:
-            values = [a if is_python_number(a) else self._operand(a, "jit_compile") for a in args]
-            key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
-            function = traced.get(key)
-            if function is None:
-                stand_ins = [
-                    Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)
-                ]
-                inputs = [v for v in stand_ins if isinstance(v, LazyArray)]
-                function = traced[key] = Function(inputs, f(*stand_ins))
-            return function(*[v for v in values if isinstance(v, LazyArray)])
-
-        compiled.__name__ = getattr(f, "__name__", "compiled")
-        compiled.__doc__ = getattr(f, "__doc__", None)
-        return compiled
+        steps: common subexpressions merged, dead nodes dropped, constant parts folded. The result
+        pickles (with its traced Functions) where `f` does."""
+        return Traced(f)
 
     # ------------------------------------------------------------ operations that compute by design
 
@@ -351,7 +355,66 @@ class LazyBackend(Backend):
         return make_node("numpy_call", every, aux_args, deps, tuple(output_shapes), output_dtypes)
 
 
+class Traced:
+    """What `LazyBackend.jit_compile(f)` returns: `f`, traced into one `bk_lazy.Function` per signature."""
+
+    def __init__(self, f: Callable[..., Any], traced: dict[Any, Any] | None = None) -> None:
+        self.f = f
+        self.traced: dict[Any, Any] = {} if traced is None else traced
+        self.__name__ = getattr(f, "__name__", "compiled")
+        self.__doc__ = getattr(f, "__doc__", None)
+
+    def __call__(self, *args: Any) -> Any:
+        lazy = _lazy()
+        values = [a if is_python_number(a) else lazy._operand(a, "jit_compile") for a in args]
+        key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
+        function = self.traced.get(key)
+        if function is None:
+            from ._function import Function
+            from ._graph import Variable
+
+            stand_ins = [Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)]
+            inputs = [v for v in stand_ins if isinstance(v, LazyArray)]
+            function = self.traced[key] = Function(inputs, self.f(*stand_ins))
+        return function(*[v for v in values if isinstance(v, LazyArray)])
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Traced, (self.f, self.traced))
+
+
 # ---------------------------------------------------------------- signatures and rules
+
+
+def _known_mask(item: Any) -> np.ndarray | None:
+    """The values of a bool mask index that holds data (NumPy, a list of bools, a leaf), else `None`."""
+    if type(item) is LazyArray:
+        item = item._data if item._fn_name is None else NO_DATA
+        if item is NO_DATA or not isinstance(item, (np.ndarray, np.generic)):
+            return None
+    if isinstance(item, (np.ndarray, np.generic)):
+        return item if item.dtype == np.bool_ else None  # type: ignore[return-value]
+    if isinstance(item, (list, tuple)):
+        try:
+            values = np.asarray(item)
+        except (ValueError, TypeError):
+            return None
+        return values if values.dtype == np.bool_ else None
+    return None
+
+
+def _masks_as_indices(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """`key` with each mask of known values replaced by its `nonzero()` integer arrays (a 0-d one by
+    a Python bool, which the spec reads as NumPy does)."""
+    out: list[Any] = []
+    for item in key:
+        mask = _known_mask(item)
+        if mask is None:
+            out.append(item)
+        elif mask.ndim == 0:
+            out.append(bool(mask))
+        else:
+            out.extend(np.nonzero(mask))
+    return tuple(out)
 
 _PLAIN_KINDS: Final = frozenset({"Axis", "Axes", "Shape", "int", "bool", "str"})
 """Argument kinds of the specs that are Python values, never tensors: NumPy integers there are ints."""
@@ -497,7 +560,7 @@ def _generic(op: str) -> Callable[..., Any]:
                 kind = type(a)
                 if kind is LazyArray and a._shape is not None:
                     key.append((LazyArray, a._shape, a._dtype))
-                    if a not in deps:
+                    if all(a is not d for d in deps):  # by identity: `in` would call the nodes' elementwise ==
                         deps.append(a)
                 elif kind in _SIMPLE or (kind is tuple and all(type(i) is int for i in a)):
                     key.append((kind, a))
@@ -549,6 +612,7 @@ def _install() -> None:
         method.__qualname__ = f"LazyBackend.{name}"
         doc = (getattr(Backend, name).__doc__ or "").strip().splitlines()
         method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype from the operation's spec)."
+        method.__signature__ = inspect.signature(getattr(Backend, name))  # type: ignore[attr-defined]  # not (*args, **kwargs)
         setattr(LazyBackend, name, method)
 
 

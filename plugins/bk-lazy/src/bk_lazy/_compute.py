@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Final
 
 import bk
@@ -16,7 +17,21 @@ from bk import Backend
 
 from ._graph import NO_DATA, RANDOM, LazyArray, UnboundVariableError, _consumers, flatten, topological
 
-__all__ = ["compute", "compute_constants", "compute_count", "evaluate", "kernel", "substitute", "target_backend", "unbound"]
+__all__ = [
+    "compute",
+    "compute_constants",
+    "compute_count",
+    "device_count",
+    "evaluate",
+    "kernel",
+    "leaf_device",
+    "move_to_device",
+    "on_device",
+    "resolve_device",
+    "substitute",
+    "target_backend",
+    "unbound",
+]
 
 _COUNTER: list[int] = [0]  # computes so far (a list: mutated in place, read by compute_count)
 
@@ -48,6 +63,39 @@ def compute(nodes: Any, backend: Backend | str | None = None) -> Any:
     _COUNTER[0] += 1
     values = evaluate(order, roots, target)
     return rebuild([values[id(r)] for r in roots])
+
+
+_DEVICE_COUNTS: dict[Backend, int] = {}
+
+
+def device_count(target: Backend) -> int:
+    """How many devices `target` has (asked once per backend)."""
+    count = _DEVICE_COUNTS.get(target)
+    if count is None:
+        try:
+            count = len(target.list_devices())
+        except NotImplementedError:
+            count = 1
+        count = _DEVICE_COUNTS[target] = count
+    return count
+
+
+def on_device(target: Backend, value: Any, device: Any) -> Any:
+    """`value`, a tensor of `target`, moved to `device` unless it is there (or `device` is `None`)."""
+    if device is None or not target.supports("allocate_on_device") or target.get_device(value) == device:
+        return value
+    return target.allocate_on_device(value, device)
+
+
+def leaf_device(order: list[LazyArray], target: Backend) -> Any:
+    """Where the converted leaves of a graph go: the device of its first leaf that is already a
+    tensor of `target` (a GPU tensor), on a backend of several devices; else `None` (the default)."""
+    if device_count(target) < 2:
+        return None
+    for node in order:
+        if node._fn_name is None and node._data is not NO_DATA and target.is_tensor(node._data, only_native=True):
+            return target.get_device(node._data)
+    return None
 
 
 def target_backend(order: list[LazyArray]) -> Backend:
@@ -92,6 +140,45 @@ def _matmul_kernel(target: Backend, function: Any) -> Callable[..., Any]:
     return matmul
 
 
+def move_to_device(target: Backend, value: Any, device: Any = None) -> Any:
+    """What a `to_device` node computes: `value` (a tensor of `target`) on `device`, or as it is
+    for `None` (it stays where it was computed, as autoray's `to_device(x, None)`)."""
+    if device is None:
+        return value
+    return target.allocate_on_device(value, resolve_device(target, device))
+
+
+def resolve_device(target: Backend, device: Any) -> bk.ComputeDevice:
+    """The device of `target` that `device` names: a `ComputeDevice` of that backend, or a string
+    matched against its devices' `ref`, name or type (`'cpu'`, `'gpu'`, `'gpu:1'`; any case).
+
+    Raises:
+        ValueError: for a device of another backend, or a name that matches none of `target`'s devices.
+    """
+    devices = target.list_devices()
+    if isinstance(device, bk.ComputeDevice):
+        if device.backend is target or device in devices:
+            return device
+        raise ValueError(
+            f"to_device: {device} belongs to backend {getattr(device.backend, 'name', '?')!r}, but this graph "
+            f"computes on {target.name!r}; name the device by type ('cpu', 'gpu') instead"
+        )
+    if not isinstance(device, str):
+        raise TypeError(f"to_device: device must be a bk.ComputeDevice, a string or None, got {type(device).__name__}")
+    wanted = device.lower()
+    for candidate in devices:
+        if wanted in (str(candidate.ref).lower(), str(candidate.name).lower()):
+            return candidate
+    kind, _, number = wanted.partition(":")
+    of_kind = [d for d in devices if str(d.device_type).lower() == kind]
+    if number.isdigit() and int(number) < len(of_kind):
+        return of_kind[int(number)]
+    if of_kind and not number:
+        return of_kind[0]
+    listed = ", ".join(f"{d.device_type}:{d.ref}" for d in devices)
+    raise ValueError(f"to_device: backend {target.name!r} has no device {device!r}; its devices: {listed}")
+
+
 def kernel(target: Backend, name: str) -> Callable[..., Any]:
     """The function that evaluates a node of operation `name` on `target`.
 
@@ -103,6 +190,8 @@ def kernel(target: Backend, name: str) -> Callable[..., Any]:
         return operator.getitem
     if name == "call":
         return _call
+    if name == "to_device":
+        return partial(move_to_device, target)
     function = getattr(target, name, None)
     if name == "matmul":
         return _matmul_kernel(target, function)
@@ -127,6 +216,7 @@ def evaluate(
     values: dict[int, Any] = {}
     kernels: dict[str, Callable[..., Any]] = {}
     current = bk.get_precision()
+    device = leaf_device(order, target)
     for node in order:
         key = id(node)
         if key in bound:
@@ -135,7 +225,7 @@ def evaluate(
         name = node._fn_name
         if name is None:
             data = node._data
-            values[key] = data if target.is_tensor(data, only_native=True) else bk.convert(data, target)
+            values[key] = data if target.is_tensor(data, only_native=True) else on_device(target, bk.convert(data, target), device)
         elif name in RANDOM:  # a node is one value: drawn once per target backend, then kept
             cached = node._data
             if cached is NO_DATA or cached[0] is not target:

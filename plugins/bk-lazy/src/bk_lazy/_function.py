@@ -8,8 +8,8 @@ from typing import Any, Final
 import bk
 from bk import Backend
 
-from ._compute import compute, kernel, unbound
-from ._graph import RANDOM, LazyArray, node_key, rebuild, structure_of, topological
+from ._compute import compute, device_count, kernel, on_device, unbound
+from ._graph import RANDOM, LazyArray, has_any_dtype, node_key, rebuild, structure_of, topological
 from ._plan import Plan
 
 __all__ = ["CODEGEN_LIMIT", "Function"]
@@ -65,8 +65,8 @@ class Function:
         self._fold = fold_constants
         self._jit = jit
         self._n_inputs = len(in_nodes)
-        self._in_specs = [(n._name, n._shape, n._dtype) for n in in_nodes]
-        self._compiled: dict[Backend, Any] = {}
+        self._in_specs = [(n._name, n._shape, None if has_any_dtype(n) else n._dtype) for n in in_nodes]
+        self._compiled: dict[tuple[Backend, Any], Any] = {}
         stop = frozenset(id(n) for n in in_nodes)
         order = topological(out_nodes, stop, deepest=False)
         unbound(order, stop)
@@ -111,7 +111,7 @@ class Function:
             run = self._checks.get(type(args[0]))
             if run is not None:
                 return run(args)
-        if kwargs or len(args) != self._n_inputs or self._nested:
+        if kwargs or len(args) != self._n_inputs or self._nested or (args and type(args[0]) in _SEQUENCES):
             args = self._arguments(args, kwargs)
         target = bk.choose_backend(*args) if args else self._default_target()
         run = self._checks.get(target)
@@ -122,9 +122,31 @@ class Function:
         return run(args)
 
     def _runner(self, target: Backend) -> Any:
-        """The call on `target`'s tensors: argument checks, the compiled function, the outputs' tree."""
+        """The call on `target`'s tensors: argument checks, the compiled function, the outputs' tree.
+
+        On a backend of several devices (PyTorch with a GPU) the constants follow the arguments: the
+        function is compiled once per device of the first tensor argument, its constants there.
+        """
+        if device_count(target) < 2:
+            return self._device_runner(target, None)
+        per_device: dict[Any, Any] = {}
+        is_tensor = target.is_tensor
+
+        def run_on_device(args: tuple[Any, ...]) -> Any:
+            first = next((a for a in args if is_tensor(a, only_native=True)), None)
+            key = getattr(first, "device", None)  # the framework's own device object: cheap, hashable
+            run = per_device.get(key)
+            if run is None:
+                device = None if first is None else target.get_device(first)
+                run = per_device[key] = self._device_runner(target, device)
+            return run(args)
+
+        return run_on_device
+
+    def _device_runner(self, target: Backend, device: Any) -> Any:
+        """`_runner` for arguments on `device` (`None`: the default one)."""
         checks = _checks_for(target, self._in_specs)
-        function = self._compiled.get(target) or self._compile(target)
+        function = self._compiled.get((target, device)) or self._compile(target, device)
         structure = self._out_structure
         if len(checks) == 1 and type(structure) is int:  # one argument, one output: the common case
             check = checks[0]
@@ -145,31 +167,58 @@ class Function:
         return run
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
-        """The flat arguments, from a call with the inputs' structure."""
+        """The flat arguments, from a call in any of the forms of the inputs' tree.
+
+        The forms, tried in this order: keywords for a dict of inputs; one argument holding the whole
+        tree (`f([a])` for `inputs=[v]`, `f({"a": a})`); the top level of a list or tuple of inputs
+        unpacked (`f(a, b)`, `f(a, [b, c])`); every input flat, in the order of the tree.
+        """
         structure = self._in_structure
+        if type(structure) is int and len(args) == 1 and _boxes(args[0], len(self._in_specs[0][1])):
+            return (args[0][0],)  # f([a]) for a Function of one node, as autoray reads it
         if kwargs:
             if args or not isinstance(structure, dict):
                 raise TypeError(f"{self!r} takes keyword arguments only when its inputs are a dict of nodes")
             tree: Any = kwargs
-        elif not self._nested and len(args) == 1 and isinstance(args[0], (tuple, list)):
-            tree = list(args[0])
-            structure = list(structure) if isinstance(structure, (tuple, list)) else structure
-        elif self._nested and len(args) == 1:
+        elif len(args) == 1 and self._is_tree(args[0]):
             tree = args[0]
-        elif not self._nested:
-            raise TypeError(f"{self!r} takes {self._n_inputs} arguments, got {len(args)}")
+        elif isinstance(structure, _SEQUENCES) and len(args) == len(structure) and _fits(structure, args):
+            tree = args
+        elif len(args) == self._n_inputs and not any(isinstance(a, dict) for a in args):  # a dict is never a value
+            return args
+        elif len(args) == 1 and isinstance(args[0], (dict, list, tuple)):  # the tree, wrong somewhere: the error says where
+            tree = args[0]
+        elif isinstance(structure, _SEQUENCES) and len(args) == len(structure):
+            tree = args
         else:
-            raise TypeError(f"{self!r} takes one argument with the structure of its inputs, got {len(args)} arguments")
+            raise TypeError(
+                f"{self!r} takes the tree of its inputs ({_describe(structure)}): as one argument, as the "
+                f"items of its top level, or as {self._n_inputs} flat arguments; got {len(args)} arguments"
+            )
         flat: list[Any] = [None] * self._n_inputs
         _unflatten(structure, tree, flat, "inputs")
         return tuple(flat)
+
+    def _is_tree(self, arg: Any) -> bool:
+        """Whether one argument is the whole tree of the inputs (rather than the first of them).
+
+        For inputs `[v]`, `f([x])` could also be `f(x)` with `x` a list holding `v`'s data: it is the
+        tree unless `x`, read as an array, has `v`'s number of dimensions (a tensor inside is always
+        the tree).
+        """
+        structure = self._in_structure
+        if not _fits(structure, arg):
+            return False
+        if isinstance(structure, (tuple, list)) and len(structure) == 1 and type(structure[0]) is int:
+            return _rank(arg) != len(self._in_specs[0][1]) or _rank(arg[0]) == len(self._in_specs[0][1])
+        return True
 
     def _default_target(self) -> Backend:
         datas = [c for c in self._constants if not isinstance(c, (int, float, complex, bool, str))]
         return bk.choose_backend(*datas) if datas else bk.backend("numpy")
 
-    def _compile(self, target: Backend) -> Any:
-        constants = [_to(c, target) for c in self._constants]
+    def _compile(self, target: Backend, device: Any = None) -> Any:
+        constants = [_to(c, target, device) for c in self._constants]
         plan = self._plan
         single = type(self._out_structure) is int  # the function returns that output as it is
         if len(plan.steps) <= CODEGEN_LIMIT:
@@ -188,7 +237,7 @@ class Function:
 
         if self._jit and target.supports("jit_compile"):
             function = target.jit_compile(function)
-        self._compiled[target] = function
+        self._compiled[(target, device)] = function
         return function
 
     # ------------------------------------------------------------ looking at it
@@ -209,7 +258,7 @@ class Function:
         print(self.source)
 
     def __repr__(self) -> str:
-        inputs = ", ".join(f"{name or '?'}: {dtype} {shape}" for name, shape, dtype in self._in_specs)
+        inputs = ", ".join(f"{name or '?'}: {'any dtype' if dtype is None else dtype} {shape}" for name, shape, dtype in self._in_specs)
         operations, fixed, folded = self._stats
         return f"<bk_lazy.Function ({inputs}) -> {_count_outputs(self._out_structure)} output(s); {operations} operations, {fixed} constants ({folded} folded)>"
 
@@ -221,6 +270,51 @@ class Function:
             setattr(self, name, value)
         self._compiled = {}
         self._checks = {}
+
+
+_SEQUENCES: Final = (list, tuple)
+
+
+def _rank(value: Any) -> int:
+    """The number of dimensions of a tensor, or of a (nested) list or tuple read as an array."""
+    shape = getattr(value, "shape", None)
+    if shape is not None:
+        try:
+            return len(tuple(shape))
+        except TypeError:  # a shape of unknown rank
+            return -1
+    if isinstance(value, _SEQUENCES):
+        return 1 + (_rank(value[0]) if value else 0)
+    return 0
+
+
+def _boxes(arg: Any, ndim: int) -> bool:
+    """Whether `arg` is a list or tuple of one value of rank `ndim`, which is not itself of rank `ndim`
+    (then `[x]` is the tree of one input holding `x`, not that input's data)."""
+    return isinstance(arg, _SEQUENCES) and len(arg) == 1 and _rank(arg) != ndim and _rank(arg[0]) == ndim
+
+
+def _fits(structure: Any, tree: Any) -> bool:
+    """Whether `tree` has the lists, tuples (either for either) and dict keys of `structure`."""
+    if type(structure) is int:
+        return True
+    if isinstance(structure, dict):
+        return isinstance(tree, dict) and tree.keys() == structure.keys() and all(_fits(p, tree[k]) for k, p in structure.items())
+    return (
+        isinstance(tree, _SEQUENCES)
+        and len(tree) == len(structure)
+        and all(_fits(p, t) for p, t in zip(structure, tree, strict=True))
+    )
+
+
+def _describe(structure: Any) -> str:
+    """The inputs' tree in words: `[x, {'k': x}]`."""
+    if type(structure) is int:
+        return "x"
+    if isinstance(structure, dict):
+        return "{" + ", ".join(f"{k!r}: {_describe(p)}" for k, p in structure.items()) + "}"
+    inner = ", ".join(_describe(p) for p in structure)
+    return f"({inner},)" if isinstance(structure, tuple) and len(structure) == 1 else f"({inner})" if isinstance(structure, tuple) else f"[{inner}]"
 
 
 def _unflatten(structure: Any, tree: Any, flat: list[Any], path: str) -> None:
@@ -254,7 +348,7 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
     import numpy as np
 
     exact = None not in shape
-    numpy_dtype = bk.to_numpy_dtype(dtype) if dtype.kind is not object else None
+    numpy_dtype = bk.to_numpy_dtype(dtype) if dtype is not None and dtype.kind is not object else None
 
     def fail_shape(got: Any) -> None:
         raise bk.ShapeMismatchError(
@@ -268,16 +362,17 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
         if type(arg) in _HOLDS:  # a Python number: fits a 0-d Variable of a kind that holds it
             if shape:
                 fail_shape(())
-            if dtype.kind not in _HOLDS[type(arg)]:
+            if dtype is not None and dtype.kind not in _HOLDS[type(arg)]:
                 fail_dtype(type(arg).__name__)
             return
         owner = target if target.is_tensor(arg, only_native=True) else bk.choose_backend(arg)
         got = tuple(owner.staticshape(arg))
         if len(got) != len(shape) or any(s is not None and g is not None and g != s for g, s in zip(got, shape, strict=True)):
             fail_shape(got)
-        got_dtype = owner.dtype(arg)
-        if got_dtype != dtype:
-            fail_dtype(got_dtype)
+        if dtype is not None:
+            got_dtype = owner.dtype(arg)
+            if got_dtype != dtype:
+                fail_dtype(got_dtype)
 
     ndim = len(shape)
     known = [i for i, s in enumerate(shape) if s is not None]
@@ -295,9 +390,11 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
 
     ndarray = np.ndarray
 
+    any_dtype = dtype is None
+
     def check(arg: Any) -> None:
         if type(arg) is ndarray:  # the common case, in a few attribute reads
-            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+            if not any_dtype and arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             got = arg.shape
             if got != shape and (exact or not fits(got)):
@@ -307,7 +404,7 @@ def _check(target: Backend, name: str, shape: tuple[int | None, ...], dtype: Any
 
     def check_rank(arg: Any) -> None:  # every size unknown: only the number of dimensions counts
         if type(arg) is ndarray:
-            if arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
+            if not any_dtype and arg.dtype is not numpy_dtype and arg.dtype != numpy_dtype:
                 fail_dtype(bk.from_numpy_dtype(arg.dtype))
             if arg.ndim != ndim:
                 fail_shape(arg.shape)
@@ -324,20 +421,23 @@ def _count_outputs(structure: Any) -> int:
     return sum(_count_outputs(v) for v in values)
 
 
-def _to(value: Any, target: Backend) -> Any:
-    if isinstance(value, (int, float, complex, bool, str)) or target.is_tensor(value, only_native=True):
+def _to(value: Any, target: Backend, device: Any = None) -> Any:
+    """A constant as a tensor of `target` (on `device` where one is given), or as it is when it is
+    not a tensor (a number, a function passed to an operation)."""
+    if isinstance(value, (int, float, complex, bool, str)):
         return value
-    try:
-        owner = bk.choose_backend(value)
-    except bk.NoBackendFound:
-        return value  # a function or another object passed to an operation
-    if owner is target:
-        return value
-    if target.name == "lazy":
-        from ._graph import array
+    if not target.is_tensor(value, only_native=True):
+        try:
+            owner = bk.choose_backend(value)
+        except bk.NoBackendFound:
+            return value  # a function or another object passed to an operation
+        if owner is not target:
+            if target.name == "lazy":
+                from ._graph import array
 
-        return array(value)
-    return bk.convert(value, target)
+                return array(value)
+            value = bk.convert(value, target)
+    return on_device(target, value, device)
 
 
 def _merge_common(order: list[LazyArray], stop: frozenset[int]) -> dict[int, LazyArray]:

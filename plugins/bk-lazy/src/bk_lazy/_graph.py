@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -17,6 +18,7 @@ import bk
 from bk import Backend, DType
 
 __all__ = [
+    "AUTORAY_NAMES",
     "LazyArray",
     "UnboundVariableError",
     "Variable",
@@ -26,6 +28,7 @@ __all__ = [
     "descend",
     "flatten",
     "shared_intermediates",
+    "to_device",
 ]
 
 Shape = tuple[int | None, ...]
@@ -181,6 +184,11 @@ class LazyArray:
         return _lazy().transpose(self, tuple(range(self.ndim))[::-1])
 
     @property
+    def mT(self) -> LazyArray:
+        """The transpose of the last two axes (the Array API's `x.mT`)."""
+        return _lazy().matrix_transpose(self)  # type: ignore[no-any-return]
+
+    @property
     def H(self) -> LazyArray:
         """The conjugate transpose."""
         return _lazy().conj(self.T)
@@ -230,6 +238,9 @@ class LazyArray:
 
     def __int__(self) -> int:
         return int(_lazy().numpy(self))
+
+    def __complex__(self) -> complex:
+        return complex(_lazy().numpy(self))
 
     def __index__(self) -> int:
         return int(_lazy().numpy(self))
@@ -352,6 +363,21 @@ class LazyArray:
     def __le__(self, other: Any) -> LazyArray:
         return _lazy().greater_or_equal(other, self)
 
+    def __eq__(self, other: object) -> Any:  # type: ignore[override]
+        """Elementwise `==`, a node (as NumPy's); `NotImplemented` (identity) for what is no array or number."""
+        if not _comparable(other):
+            return NotImplemented
+        return _lazy().equal(self, other)
+
+    def __ne__(self, other: object) -> Any:  # type: ignore[override]
+        """Elementwise `!=`, a node; `NotImplemented` (identity) for what is no array or number."""
+        if not _comparable(other):
+            return NotImplemented
+        return _lazy().not_equal(self, other)
+
+    # `==` makes nodes, so hashing stays by identity (graphs key their nodes by `id` anyway)
+    __hash__ = object.__hash__
+
     def reshape(self, *shape: Any) -> LazyArray:
         return _lazy().reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
 
@@ -372,6 +398,22 @@ class LazyArray:
 
     def astype(self, dtype: Any) -> LazyArray:
         return _lazy().cast(self, _as_dtype(dtype))
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        """`bk.array_namespace("lazy")`: the Array API namespace of bk-lazy graphs."""
+        return bk.array_namespace(_lazy(), api_version=api_version)
+
+    def to_device(self, device: Any = None, /, *, stream: Any = None) -> LazyArray:
+        """`bk_lazy.to_device(self, device)`: a `to_device` node (the Array API's `x.to_device`)."""
+        if stream is not None:
+            raise ValueError("to_device: bk-lazy has no streams; leave stream=None")
+        return to_device(self, device)
+
+    def get_function(self, variables: Any, fold_constants: bool = True) -> Any:
+        """autoray's `lz.get_function(variables)`: `bk_lazy.Function(variables, self, fold_constants)`."""
+        from ._function import Function
+
+        return Function(variables, self, fold_constants=fold_constants)
 
     def compute_constants(self) -> LazyArray:
         """`bk_lazy.compute_constants(self)`: the parts that depend on no `Variable` become leaves."""
@@ -401,13 +443,16 @@ class LazyArray:
         """The number of distinct nodes (leaves included) this node depends on, itself included."""
         return sum(1 for _ in ascend(self))
 
-    def history_fn_frequencies(self) -> dict[str, int]:
-        """How often each operation appears in the graph (leaves as `'array'` and `'Variable'`)."""
-        counts: dict[str, int] = {}
-        for node in ascend(self):
-            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
-            counts[name] = counts.get(name, 0) + 1
-        return counts
+    def history_fn_frequencies(self, names: str = "bk") -> dict[str, int]:
+        """How often each operation appears in the graph.
+
+        Args:
+            names: `'bk'`: bk's operation names, leaves as `'array'` and `'Variable'`; `'autoray'`:
+                the function names autoray.lazy records for the same graph (`'truediv'` for `div`,
+                `'absolute'` for `abs`, `'getitem'` for `multi_slice`, leaves as `'None'`; see
+                `AUTORAY_NAMES`).
+        """
+        return self.history_stats("count", names=names)  # type: ignore[return-value]
 
     def history_max_size(self) -> int:
         """The largest number of elements of any node (sizes that depend on data count as 0)."""
@@ -433,19 +478,34 @@ class LazyArray:
         """
         return max(footprint(self, include_inputs, bytes_=True, during=True), default=0)
 
-    def history_stats(self, fn: str | Callable[[LazyArray], float]) -> dict[str, float]:
-        """Sums `fn` over the nodes of each operation: `'count'`, `'sizein'`, `'sizeout'` or a function."""
+    def history_stats(self, fn: str | Callable[[LazyArray], float], names: str = "bk") -> dict[str, float]:
+        """Sums `fn` over the nodes of each operation: `'count'`, `'sizein'`, `'sizeout'` or a function.
+
+        Args:
+            names: `'bk'` or `'autoray'`, as in `history_fn_frequencies`.
+        """
         measures: dict[str, Callable[[LazyArray], float]] = {
             "count": lambda n: 1,
             "sizeout": lambda n: (n.size or 0) if n._shape is not None else 0,
             "sizein": lambda n: sum((d.size or 0) for d in n._deps if d._shape is not None),
         }
+        if isinstance(fn, str) and fn not in measures:
+            raise ValueError(f"history_stats: fn must be 'count', 'sizein', 'sizeout' or a function, got {fn!r}")
+        if names not in ("bk", "autoray"):
+            raise ValueError(f"history_stats: names must be 'bk' or 'autoray', got {names!r}")
         measure = measures[fn] if isinstance(fn, str) else fn
+        name_of = autoray_name if names == "autoray" else bk_name
         stats: dict[str, float] = {}
         for node in ascend(self):
-            name = node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+            name = name_of(node)
             stats[name] = stats.get(name, 0) + measure(node)
         return stats
+
+    def show(self, filler: str = " ", max_lines: int | None = None, max_depth: int | None = None, show_args: bool = True) -> None:
+        """`bk_lazy.show(self, ...)`: prints the graph as a tree of text, one node a line."""
+        from ._draw import show
+
+        show(self, filler=filler, max_lines=max_lines, max_depth=max_depth, show_args=show_args)
 
     def draw(self, filename: str | None = None, **options: Any) -> Any:
         """`bk_lazy.draw(self, filename, ...)`: a Graphviz picture of the graph (needs `bk-lazy[draw]`)."""
@@ -535,6 +595,51 @@ _UFUNCS: Final = {
 """NumPy ufuncs (by name) and the lazy operations `LazyArray.__array_ufunc__` records for them."""
 
 
+AUTORAY_NAMES: Final = {
+    "div": "truediv",
+    "abs": "absolute",
+    "conj": "conjugate",
+    "cast": "astype",
+    "multi_slice": "getitem",
+    "concat": "concatenate",
+    "greater_than": "gt",
+    "greater_or_equal": "ge",
+    "equal": "eq",
+    "not_equal": "ne",
+}
+"""bk operation names whose autoray.lazy function has another name (the others are the same)."""
+
+
+def bk_name(node: LazyArray) -> str:
+    """The name `history_fn_frequencies` gives a node: its operation; `'array'` or `'Variable'` for a leaf."""
+    return node._fn_name or ("Variable" if node._data is NO_DATA else "array")
+
+
+def autoray_name(node: LazyArray) -> str:
+    """The function name autoray.lazy records for the same node: `'None'` for a leaf, the callable's
+    name for a `call` node, `AUTORAY_NAMES` where autoray's name differs from bk's."""
+    name = node._fn_name
+    if name is None:
+        return "None"
+    if name == "call":
+        return str(getattr(node._args[0], "__name__", "call"))
+    return AUTORAY_NAMES.get(name, name)
+
+
+def to_device(x: Any, device: Any = None) -> LazyArray:
+    """A `to_device` node: `x` moved to `device` when computed.
+
+    `device` is a `bk.ComputeDevice` of the backend the graph computes on, or a string matched
+    against that backend's devices when it computes (`'cpu'`, `'gpu'`, `'gpu:1'`, a device's
+    name); `None` leaves the value where it is computed (as autoray's `to_device(x, None)`). The
+    node has `x`'s shape and dtype; an unknown device raises `ValueError` when it computes.
+    """
+    if device is not None and not isinstance(device, (str, bk.ComputeDevice)):
+        raise TypeError(f"to_device: device must be a bk.ComputeDevice, a string or None, got {type(device).__name__}")
+    node = _lazy()._operand(x, "to_device")
+    return make_node("to_device", (node, device), {}, (node,), node.shape, node.dtype)
+
+
 def _as_dtype(dtype: Any) -> DType:
     if isinstance(dtype, DType):
         return dtype
@@ -544,6 +649,13 @@ def _as_dtype(dtype: Any) -> DType:
 
 
 _LAZY: list[Any] = []
+
+
+def _comparable(value: Any) -> bool:
+    """Whether `==` with `value` is elementwise: a node, a Python or NumPy number, or an array."""
+    import numpy as np
+
+    return isinstance(value, (LazyArray, bool, int, float, complex, np.generic, np.ndarray))
 
 
 def _lazy() -> Any:
@@ -716,12 +828,24 @@ def _as_shape(shape: Any) -> Shape:
     return shape
 
 
+_UNTYPED: Final[weakref.WeakValueDictionary[int, LazyArray]] = weakref.WeakValueDictionary()
+"""The `Variable`s made without a dtype, by `id` (a `WeakSet` would compare nodes with their
+elementwise `==`): a `Function` binds them to values of any dtype."""
+
+
+def has_any_dtype(node: LazyArray) -> bool:
+    """Whether `node` is a `Variable` made without a dtype (it takes values of any dtype)."""
+    return _UNTYPED.get(id(node)) is node
+
+
 def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArray:
     """A placeholder leaf that has a shape and a dtype but never data; bound by `Function` calls.
 
     Args:
         shape: Its shape; `None` for a size not known in advance.
-        dtype: Its `DType` (or a NumPy dtype or name); the default float type when `None`.
+        dtype: Its `DType` (or a NumPy dtype or name). `None`: any dtype, as a `None` size is any
+            size; a `Function` then takes values of any dtype for it, and the graph is built as if it
+            had the default float type (what `dtype` reports).
         name: Shown in the source code and in errors; `v0`, `v1`, ... when `None`.
     """
     if name is None:
@@ -729,12 +853,16 @@ def Variable(shape: Any, dtype: Any = None, name: str | None = None) -> LazyArra
         _VARIABLES[0] += 1
     elif not name.isidentifier():
         raise ValueError(f"Variable: name must be a Python identifier, got {name!r}")
-    dtype = _lazy().float_type if dtype is None else _as_dtype(dtype)
+    untyped = dtype is None
+    dtype = _lazy().float_type if untyped else _as_dtype(dtype)
     try:
         shape = _as_shape(shape)
     except ValueError as error:
         raise ValueError(f"Variable: {error}") from None
-    return LazyArray(None, (), {}, (), shape, dtype, name=name)
+    node = LazyArray(None, (), {}, (), shape, dtype, name=name)
+    if untyped:
+        _UNTYPED[id(node)] = node
+    return node
 
 
 # ---------------------------------------------------------------- traversal

@@ -141,6 +141,11 @@ class Program:
         args += [f"{k}={render(v, names, self.params)}" for k, v in node._kwargs.items()]
         if op == "call":  # a Python callable (`bk_lazy.call`): called as it is
             return f"{name} = {args[0]}({', '.join(args[1:])})"
+        if op == "to_device" and call != "{op}":  # not a backend method: the evaluator's function, given `b`
+            from ._compute import move_to_device
+
+            self.params["to_device"] = move_to_device
+            return f"{name} = to_device(b, {', '.join(args)})"
         if op not in self.ops:
             self.ops.append(op)
         return f"{name} = {call.format(op=op)}({', '.join(args)})"

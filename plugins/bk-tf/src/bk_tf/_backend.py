@@ -40,7 +40,7 @@ from bk.rules import (
 )
 
 from ._autodiff import AutodiffMixin
-from ._devices import device_of, list_tf_devices
+from ._devices import canonical_device, device_of, list_tf_devices
 from ._dtypes import (
     PYTHON_SCALARS,
     common_dtype,
@@ -286,6 +286,22 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return self.get_device_by_ref(device_of(tensor))
         except KeyError:
             return self._default_device
+
+    def get_device_by_ref(self, ref: Any) -> ComputeDevice:
+        """The device of `ref` in any of TensorFlow's spellings: `'/device:CPU:0'` (the `ref`), what tensors
+        report (`'/job:localhost/replica:0/task:0/device:CPU:0'`), `'/CPU:0'`, `'cpu:0'`, `'GPU'`, a `tf.DeviceSpec`.
+
+        Raises:
+            KeyError: if no device of this backend has that reference.
+        """
+        for device in self._devices:
+            if device.ref == ref:
+                return device
+        canonical = canonical_device(ref)
+        for device in self._devices:
+            if canonical is not None and device.ref == canonical:
+                return device
+        raise KeyError(f"tf has no device {ref!r}; available: {[d.ref for d in self._devices]}")
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
         """A copy of `tensor` on `device` (`tensor` itself when it is there already).

@@ -13,7 +13,7 @@ from ._framework import tf
 if TYPE_CHECKING:
     from bk import Backend
 
-__all__ = ["device_of", "list_tf_devices"]
+__all__ = ["canonical_device", "device_of", "list_tf_devices"]
 
 
 def list_tf_devices(backend: Backend) -> list[ComputeDevice]:
@@ -58,3 +58,16 @@ def device_of(tensor: Any) -> str:
     if marker < 0:
         return "/device:CPU:0"
     return "/" + name[marker:].upper().replace("DEVICE:", "device:")
+
+
+def canonical_device(spelling: Any) -> str | None:
+    """The canonical name (`'/device:GPU:0'`) of any spelling TensorFlow accepts for a local device:
+    `'/job:localhost/replica:0/task:0/device:CPU:0'` (what tensors report), `'/device:CPU:0'`,
+    `'/CPU:0'`, `'cpu:0'`, `'GPU'` (index 0), a `tf.DeviceSpec`; `None` for anything else."""
+    try:
+        spec = spelling if isinstance(spelling, tf.DeviceSpec) else tf.DeviceSpec.from_string(str(spelling))
+    except (ValueError, TypeError):
+        return None
+    if spec.device_type is None or spec.job not in (None, "localhost"):
+        return None
+    return f"/device:{spec.device_type.upper()}:{spec.device_index or 0}"

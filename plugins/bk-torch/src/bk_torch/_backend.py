@@ -212,6 +212,24 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return self._default_device
         return self.get_device_by_ref(normalize_device(tensor.device))
 
+    def get_device_by_ref(self, ref: Any) -> ComputeDevice:
+        """The device of `ref` in any of PyTorch's spellings: a `torch.device`, `'cpu'`, `'cuda'`, `'cuda:1'`, an index.
+
+        Raises:
+            KeyError: if no device of this backend has that reference.
+        """
+        for device in self._devices:
+            if device.ref == ref:
+                return device
+        try:
+            normalized = normalize_device(ref)
+        except (RuntimeError, TypeError, ValueError):
+            normalized = None
+        for device in self._devices:
+            if normalized is not None and device.ref == normalized:
+                return device
+        raise KeyError(f"torch has no device {ref!r}; available: {[str(d.ref) for d in self._devices]}")
+
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
         """`tensor` on `device` (the same tensor if it is already there).
 

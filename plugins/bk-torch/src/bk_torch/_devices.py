@@ -16,8 +16,9 @@ if TYPE_CHECKING:
 __all__ = ["list_torch_devices", "normalize_device"]
 
 
-def normalize_device(device: torch.device | str) -> torch.device:
-    """`device` with an explicit index for accelerators, so that `cuda` and `cuda:0` compare equal."""
+def normalize_device(device: torch.device | str | int) -> torch.device:
+    """`device` with an explicit index for accelerators, so that `cuda` and `cuda:0` compare equal
+    (an int is a CUDA index, as PyTorch reads it)."""
     device = torch.device(device)
     if device.type != "cpu" and device.index is None:
         index = torch.cuda.current_device() if device.type == "cuda" else 0

@@ -1,0 +1,138 @@
+"""The Array API standard's semantics where its own suite is thin, on every installed backend's
+`bk.array_namespace` (issue 32): distinct NaNs in `unique_*`, writeable 0-d results of `asarray`
+that honour `copy=`, and framework keywords accepted or refused with a bk error."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+
+import numpy as np
+import pytest
+
+import bk
+
+NAMES = [name for name in ("numpy", "torch", "jax", "tf", "lazy", "dask") if name in bk.backends()]
+if importlib.util.find_spec("array_api_strict") and importlib.util.find_spec("bk_arrayapi"):
+    NAMES.append("strict")
+
+NAN = float("nan")
+UNIQUES = ("unique_values", "unique_counts", "unique_inverse", "unique_all")
+
+
+@pytest.fixture(scope="module", params=NAMES)
+def xp(request: pytest.FixtureRequest):
+    if request.param != "strict":
+        yield bk.array_namespace(request.param)
+        return
+    import bk_arrayapi
+
+    bk_arrayapi.register("nssemstrict", "array_api_strict")
+    try:
+        yield bk.array_namespace("nssemstrict")
+    finally:
+        bk_arrayapi.unregister("nssemstrict")
+
+
+def _np(xp, x) -> np.ndarray:
+    """The values of a result: bk-lazy graphs and Dask arrays are computed by their backend."""
+    return np.asarray(xp.backend.numpy(x))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [[3.0, NAN, 1.0, NAN, 3.0, -0.0, 0.0], [NAN, NAN], [2.0, 1.0], [], [[NAN, 1.0], [1.0, NAN]], [5.0]],
+    ids=["mixed", "only-nan", "no-nan", "empty", "2-d", "one"],
+)
+def test_each_nan_is_a_distinct_value(xp, data: list) -> None:
+    x = xp.asarray(data, dtype=xp.float32)
+    reference = np.asarray(data, dtype=np.float32)
+    expected = np.unique_all(reference)  # NumPy 2: equal_nan=False, as the standard
+    values = _np(xp, xp.unique_values(x))
+    np.testing.assert_array_equal(values, expected.values)
+    counts = xp.unique_counts(x)
+    np.testing.assert_array_equal(_np(xp, counts.values), expected.values)
+    np.testing.assert_array_equal(_np(xp, counts.counts), expected.counts)
+    inverse = xp.unique_inverse(x)
+    np.testing.assert_array_equal(_np(xp, inverse.inverse_indices), expected.inverse_indices)
+    result = xp.unique_all(x)
+    np.testing.assert_array_equal(_np(xp, result.indices), expected.indices)
+    np.testing.assert_array_equal(_np(xp, result.inverse_indices), expected.inverse_indices)
+    np.testing.assert_array_equal(_np(xp, result.counts), expected.counts)
+    # the values at the inverse indices rebuild the input, NaNs included
+    rebuilt = _np(xp, result.values)[_np(xp, result.inverse_indices)] if reference.size else reference
+    np.testing.assert_array_equal(rebuilt, reference)
+
+
+def test_unique_of_integers_and_complex(xp) -> None:
+    ints = xp.asarray([3, 1, 3, 2], dtype=xp.int32)
+    np.testing.assert_array_equal(_np(xp, xp.unique_counts(ints).counts), [1, 1, 2])
+    if not hasattr(xp, "complex64"):
+        return
+    z = xp.asarray(np.array([complex(NAN, 0.0), 1j, complex(0.0, NAN), 1j], dtype=np.complex64))
+    values = _np(xp, xp.unique_values(z))
+    assert values.shape == (3,) and np.isnan(values).sum() == 2  # 1j once, each complex NaN apart
+
+
+def test_asarray_of_numpy_scalars_and_0d_inputs_is_a_writeable_0d_array(xp) -> None:
+    for source in (np.float32(1.5), np.int64(3), np.bool_(True), np.asarray(2.0, dtype=np.float32), 1.5, 3):
+        for copy in (None, True):
+            result = xp.asarray(source, copy=copy)
+            assert xp.backend.is_tensor(result, only_native=True) and tuple(xp.backend.staticshape(result)) == ()
+            assert _np(xp, result) == np.asarray(source)
+            if isinstance(result, np.generic | np.ndarray):  # NumPy: a 0-d array, not a scalar, and writeable
+                assert isinstance(result, np.ndarray) and result.flags.writeable
+    assert xp.asarray(np.float32(1.5)).dtype == xp.float32 and xp.asarray(np.int16(3)).dtype == xp.int16
+    with pytest.raises(ValueError, match=r"^asarray: copy=False"):
+        xp.asarray(np.float32(0), copy=False)
+
+
+def test_asarray_copy_true_never_shares_memory_on_numpy() -> None:
+    xp = bk.array_namespace("numpy")
+    source = np.asarray(2.0, dtype=np.float32)
+    copied = xp.asarray(source, copy=True)
+    copied[()] = 5.0
+    assert source == 2.0 and xp.asarray(source, copy=False) is source
+    scalar = xp.asarray(np.float32(0), copy=True)
+    scalar[()] = 1.0  # the issue's example: was a read-only NumPy scalar
+    assert scalar == 1.0
+    with pytest.raises(ValueError, match=r"^asarray: copy=False"):
+        xp.asarray(np.ones(3), dtype=xp.float32, copy=False)  # a cast copies
+
+
+@pytest.mark.parametrize("name", UNIQUES)
+def test_framework_keywords_are_refused_with_a_bk_error_where_not_honoured(xp, name: str) -> None:
+    if xp.backend.name == "jax":
+        pytest.skip("jax.numpy takes size= and fill_value=: see the next test")
+    x = xp.asarray([1.0, 2.0])
+    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: .*'size'.*\(the 'jax' namespace does\)"):
+        getattr(xp, name)(x, size=3)
+    with pytest.raises(bk.ArgumentTypeError, match=r"^zeros: .*'order'"):
+        xp.zeros(2, order="C")
+    with pytest.raises(bk.ArgumentTypeError, match=r"^asarray: .*'like'"):
+        xp.asarray([1.0], like=x)
+
+
+def test_jax_takes_size_and_fill_value_as_jax_numpy_does() -> None:
+    if "jax" not in NAMES:
+        pytest.skip("bk-jax is not installed")
+    import jax.numpy as jnp
+
+    xp = bk.array_namespace("jax")
+    x = jnp.asarray([3.0, 1.0, 3.0, NAN, NAN])
+    for size in (2, 6):
+        for fill in (None, -1.0):
+            ours, theirs = xp.unique_all(x, size=size, fill_value=fill), jnp.unique_all(x, size=size, fill_value=fill)
+            for field in ("values", "indices", "inverse_indices", "counts"):
+                np.testing.assert_array_equal(np.asarray(getattr(ours, field)), np.asarray(getattr(theirs, field)), err_msg=field)
+            np.testing.assert_array_equal(np.asarray(xp.unique_values(x, size=size)), np.asarray(jnp.unique_values(x, size=size)))
+    ours = xp.nonzero(jnp.asarray([0, 1, 1]), size=4, fill_value=-1)
+    np.testing.assert_array_equal(np.asarray(ours[0]), np.asarray(jnp.nonzero(jnp.asarray([0, 1, 1]), size=4, fill_value=-1)[0]))
+    with pytest.raises(bk.ArgumentTypeError, match=r"^unique_values: .*'stable'"):
+        xp.unique_values(x, stable=True)
+
+
+def test_signatures_stay_the_standards(xp) -> None:
+    parameters = inspect.signature(xp.unique_values).parameters
+    assert next(iter(parameters)) == "x" and parameters["x"].kind is inspect.Parameter.POSITIONAL_ONLY
+    assert list(inspect.signature(xp.zeros).parameters)[:3] == ["shape", "dtype", "device"]

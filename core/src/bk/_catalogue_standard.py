@@ -21,10 +21,10 @@ from typing import Any, Final
 
 from ._axes import normalize_axes, normalize_axis
 from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
+from ._dispatcher import check_dtypes
 from ._dtype import DType
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
-from ._dispatcher import check_dtypes
 from ._rules.indices import index_needs_cast
 from ._rules.reductions import accumulation_type
 from ._rules.weak import check_python_ints

@@ -41,8 +41,8 @@ the framework's message:
 from __future__ import annotations
 
 import functools
-import math
 import inspect
+import math
 import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
@@ -597,9 +597,9 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         operand = _common_operand(backend, args, positions, result)
     tensors = _operand_dtypes(backend, args, positions)
     if op in type(backend).complex_unordered and (any(d.kind is complex for d in tensors) or (operand is not None and operand.kind is complex)):
-        named = sorted({d.name for d in tensors if d.kind is complex}) or [operand.name]
+        kinds = sorted({d.name for d in tensors if d.kind is complex}) or [operand.name]
         raise ArgumentTypeError(
-            f"{op}: {backend.name} cannot order complex values ({', '.join(named)}); "
+            f"{op}: {backend.name} cannot order complex values ({', '.join(kinds)}); "
             "compare their real parts or absolute values instead"
         )
     if operand is None and op in COMPARISONS:
@@ -618,9 +618,9 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     casts = []
     if positions == _SEQUENCE:
         target = operand or (result.dtype if isinstance(result, _shape_dtype()) else None)
-        if target is not None and args and isinstance(args[0], (list, tuple)):
-            if any(not backend.is_tensor(v, only_native=True) or backend.dtype(v) != target for v in args[0]):
-                plan.operand, casts, plan.sequence = target, [0], True
+        sequence = args[0] if target is not None and args and isinstance(args[0], (list, tuple)) else ()
+        if any(not backend.is_tensor(v, only_native=True) or backend.dtype(v) != target for v in sequence):
+            plan.operand, casts, plan.sequence = target, [0], True
     else:
         for i, a in enumerate(args):
             if i not in positions:
@@ -654,7 +654,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
 
 
 @functools.cache
-def _shape_dtype() -> type:
+def _shape_dtype() -> Any:
     from ._specs import ShapeDtype
 
     return ShapeDtype
@@ -677,7 +677,7 @@ def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[in
             strong.append(_template(None, a).dtype if not isinstance(a.dtype, DType) else a.dtype)
         else:
             return None  # a list or another value: as the kernel takes it
-    if not strong or all(d == strong[0] for d in strong) and not kinds:
+    if not strong or (all(d == strong[0] for d in strong) and not kinds):
         return None  # one dtype already: nothing to cast
     try:
         common = weak_result(tuple(strong), tuple(kinds), get_precision())

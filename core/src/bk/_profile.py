@@ -10,9 +10,8 @@ as that call's `children`; `backend_calls` and the timeline hold the outermost c
 
 from __future__ import annotations
 
-import contextlib
-
 import _thread
+import contextlib
 import functools
 import inspect
 import linecache

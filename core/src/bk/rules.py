@@ -27,7 +27,8 @@ Reductions
     small ints, and the error of a reduction without identity over no elements.
 Indices
     `index_needs_cast`, `check_indices`, `wrap_indices` (indices in range, negative ones from the end),
-    `check_nonnegative` (repeats, counts), `advanced_index` and `array_key_layout` (NumPy's integer
+    `check_nonnegative` (repeats, counts), `extrapolate_index` and `pad_source_indices` (indices beyond
+    an axis mapped back by `grid_sample`'s extrapolation and `pad`'s modes), `advanced_index` and `array_key_layout` (NumPy's integer
     and bool array indexing for frameworks without it), `unravel_index`, `quantile`, `check_bincount`,
     `check_counted_values`.
 Linear algebra and FFT
@@ -79,6 +80,7 @@ from ._rules.arguments import (
 from ._rules.clip import clip, limit
 from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
 from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
+from ._rules.extrapolation import extrapolate_index, pad_source_indices
 from ._rules.indices import (
     advanced_index,
     array_key_layout,
@@ -129,6 +131,7 @@ __all__ = [
     "compute_dtype",
     "divide_integers",
     "einsum_subscripts",
+    "extrapolate_index",
     "fft_sizes",
     "index_needs_cast",
     "int_range",
@@ -142,6 +145,7 @@ __all__ = [
     "matrix_operand",
     "numpy_accumulation_type",
     "only_python_numbers",
+    "pad_source_indices",
     "quantile",
     "raise_kind",
     "range_plan",

@@ -16,6 +16,7 @@ from typing import Any, Final
 import numpy as np
 
 from bk import ArgumentTypeError, DType, normalize_axis, rules
+from bk.rules import pad_source_indices
 
 from ._needs import needs
 
@@ -31,22 +32,6 @@ _INT8: Final = DType(int, 8)
 def _batch_size(*sizes: int) -> int:
     """The batch of sizes that are equal or 1 (the spec refuses others before the kernel runs)."""
     return next((s for s in sizes if s != 1), 1)
-
-
-def _pad_indices(n: int, lower: int, upper: int, mode: str) -> np.ndarray:
-    """Source indices of a padded axis of length `n` for the non-constant pad modes."""
-    positions = np.arange(-lower, n + upper)
-    if mode == "boundary":
-        return np.clip(positions, 0, n - 1)
-    if mode == "periodic":
-        return positions % n
-    if mode == "symmetric":
-        period = 2 * n
-        folded = positions % period
-        return np.where(folded < n, folded, period - 1 - folded)
-    period = max(2 * n - 2, 1)  # reflect: the edge is not repeated
-    folded = positions % period
-    return np.where(folded < n, folded, period - folded)
 
 
 class IndexingMixin:
@@ -288,7 +273,7 @@ class IndexingMixin:
             if mode == "constant":
                 x = self._pad_constant(x, axis, lower, upper, constant_values)
             else:
-                x = self.xp.take(x, self._indices(_pad_indices(x.shape[axis], lower, upper, mode), x), axis=axis)
+                x = self.xp.take(x, self._indices(pad_source_indices(x.shape[axis], lower, upper, mode), x), axis=axis)
         return x
 
     def _pad_constant(self, x: Tensor, axis: int, lower: int, upper: int, fill: Any) -> Tensor:

@@ -19,7 +19,6 @@ import dask.array as da
 import numpy as np
 from dask.callbacks import Callback
 
-from bk.rules import HOT_OPERATIONS
 from bk import (
     Backend,
     ComputeDevice,
@@ -35,6 +34,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
+from bk.rules import HOT_OPERATIONS
 
 from ._blocks import numpy_backend
 from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices

@@ -20,6 +20,7 @@ from bk import (
 from bk.rules import (
     axes_tuple,
     compute_dtype,
+    extrapolate_index,
     fft_sizes,
     matrix_operand,
     real_dtype,
@@ -283,12 +284,11 @@ class LinalgMixin(StandardLinalgKernels):
         for corner in itertools.product((0, 1), repeat=len(spatial)):
             index, weight, inside = [], 1, None
             for d, (offset, size) in enumerate(zip(corner, spatial, strict=True)):
-                i = lower[..., d] + offset
+                mapped, valid = extrapolate_index(self, lower[..., d] + offset, size, extrapolation)
                 weight = weight * (fraction[..., d] if offset else 1 - fraction[..., d])
                 if extrapolation == "zeros":
-                    valid = (i >= 0) & (i < size)
                     inside = valid if inside is None else inside & valid
-                index.append(_extrapolate_index(i, size, extrapolation))
+                index.append(mapped)
             values = self.batched_gather_nd(grid, jnp.stack(index, -1))  # type: ignore[attr-defined]
             if inside is not None:
                 values = jnp.where(inside[..., None], values, 0)
@@ -316,18 +316,6 @@ def _correlate(value: Tensor, kernel: Tensor, padding: list[tuple[int, int]], gr
         precision=jax.lax.Precision.HIGHEST,
     )
     return jnp.round(result).astype(original) if integer else result
-
-
-def _extrapolate_index(i: Tensor, size: int, extrapolation: str) -> Tensor:
-    if extrapolation == "periodic":
-        return jnp.remainder(i, size)
-    if extrapolation == "symmetric":
-        i = jnp.remainder(i, 2 * size)
-        return jnp.where(i < size, i, 2 * size - 1 - i)
-    if extrapolation == "reflect" and size > 1:
-        i = jnp.remainder(i, 2 * (size - 1))
-        return jnp.where(i < size, i, 2 * (size - 1) - i)
-    return jnp.clip(i, 0, size - 1)  # boundary, undefined, and zeros (masked by the caller)
 
 
 def _single_if_half(matrix: Any) -> Any:

@@ -17,7 +17,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
-from bk.rules import axes_tuple, compute_dtype, fft_sizes, matrix_operand, real_dtype
+from bk.rules import axes_tuple, compute_dtype, extrapolate_index, fft_sizes, matrix_operand, real_dtype
 
 from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -46,20 +46,6 @@ def _complex_of(x: Any) -> np.dtype[Any]:
     """The complex type matching the float precision of `x` (or the current precision)."""
     precision = get_precision() or (x.dtype.itemsize * 8 // (2 if x.dtype.kind == "c" else 1) if x.dtype.kind in "fc" else None)
     return complex_dtype(precision)
-
-
-def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
-    """Integer grid indices mapped into `[0, size)` by the extrapolation mode, and which were inside."""
-    inside = (index >= 0) & (index < size)
-    if mode == "periodic":
-        return index % size, inside
-    if mode == "symmetric":
-        index = index % (2 * size)
-        return np.where(index >= size, 2 * size - 1 - index, index), inside
-    if mode == "reflect" and size > 1:
-        index = index % (2 * size - 2)
-        return np.where(index >= size, 2 * size - 2 - index, index), inside
-    return np.clip(index, 0, size - 1), inside  # 'boundary', 'zeros' (masked later), 'undefined'
 
 
 # ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
@@ -370,7 +356,7 @@ class LinalgMixin(StandardLinalgKernels):
             weight = 1
             indices = []
             for d, (offset, size) in enumerate(zip(corner, spatial, strict=True)):
-                index, inside = _map_index(lower[..., d] + offset, size, extrapolation)
+                index, inside = extrapolate_index(self, lower[..., d] + offset, size, extrapolation)
                 weight = weight * (fraction[..., d] if offset else 1 - fraction[..., d])
                 if extrapolation == "zeros":
                     weight = weight * inside

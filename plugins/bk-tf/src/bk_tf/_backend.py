@@ -15,7 +15,6 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk.rules import HOT_OPERATIONS
 from bk import (
     ArgumentTypeError,
     Backend,
@@ -29,6 +28,7 @@ from bk import (
     normalize_axis,
 )
 from bk.rules import (
+    HOT_OPERATIONS,
     KINDS,
     advanced_index,
     check_indices,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from bk import combine_types, get_precision, normalize_axis, reraise_as
-from bk.rules import axes_tuple, compute_dtype, einsum_subscripts, matrix_operand
+from bk.rules import axes_tuple, compute_dtype, einsum_subscripts, extrapolate_index, matrix_operand
 
 from ._dtypes import float_tf, from_tf_dtype, to_tf_dtype
 from ._framework import tf
@@ -60,20 +60,6 @@ def _rank(matrix: Any) -> Any:
     )
     tolerance = tf.reduce_max(singular, axis=-1, keepdims=True) * tf.cast(size, real) * eps
     return tf.reduce_sum(tf.cast(singular > tolerance, tf.int64), axis=-1)
-
-
-def _map_index(index: Any, size: int, mode: str) -> tuple[Any, Any]:
-    """Integer grid indices mapped into `[0, size)` by the extrapolation mode, and which were inside."""
-    inside = tf.logical_and(index >= 0, index < size)
-    if mode == "periodic":
-        return index % size, inside
-    if mode == "symmetric":
-        index = index % (2 * size)
-        return tf.where(index >= size, 2 * size - 1 - index, index), inside
-    if mode == "reflect" and size > 1:
-        index = index % (2 * size - 2)
-        return tf.where(index >= size, 2 * size - 2 - index, index), inside
-    return tf.clip_by_value(index, 0, size - 1), inside
 
 
 # ---------------------------------------------------------------- the Array API standard's linalg and fft extensions
@@ -347,7 +333,7 @@ class LinalgMixin(StandardLinalgKernels):
             weight = 1
             indices = []
             for d, (offset, size) in enumerate(zip(corner, spatial, strict=True)):
-                index, inside = _map_index(lower[..., d] + offset, size, extrapolation)
+                index, inside = extrapolate_index(self, lower[..., d] + offset, size, extrapolation)
                 weight = weight * (fraction[..., d] if offset else 1 - fraction[..., d])
                 if extrapolation == "zeros":
                     weight = weight * tf.cast(inside, real)

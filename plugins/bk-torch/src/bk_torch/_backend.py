@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import torch
 
-from bk.rules import HOT_OPERATIONS
 from bk import (
     ArgumentTypeError,
     Backend,
@@ -26,6 +25,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
+from bk.rules import HOT_OPERATIONS
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device

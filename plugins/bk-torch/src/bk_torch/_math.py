@@ -8,7 +8,7 @@ from typing import Any
 import torch
 
 from bk import ArgumentTypeError, check_tensor_argument, get_precision, normalize_axes, normalize_axis
-from bk.rules import accumulation_type, advanced_index, array_key_layout, check_dtypes, check_nonempty
+from bk.rules import accumulation_type, advanced_index, array_key_layout, check_dtypes, check_nonempty, pad_source_indices
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -93,7 +93,7 @@ class MathMixin:
         for axis, (lower, upper) in enumerate(pad_width):
             if lower or upper:
                 value = _select(
-                    value, axis, _pad_indices(value.shape[axis], int(lower), int(upper), mode, value.device)
+                    value, axis, torch.as_tensor(pad_source_indices(value.shape[axis], int(lower), int(upper), mode), device=value.device)
                 )
         return value
 
@@ -456,22 +456,6 @@ def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torc
         rest.append(item)
         axis += 1
     return tensor, tuple(rest)
-
-
-def _pad_indices(size: int, lower: int, upper: int, mode: str, device: torch.device) -> torch.Tensor:
-    """Source indices of a padded axis for the non-constant modes."""
-    i = torch.arange(-lower, size + upper, device=device)
-    if mode == "boundary":
-        return torch.clamp(i, 0, size - 1)
-    if mode == "periodic":
-        return torch.remainder(i, size)
-    if mode == "symmetric":  # edge values repeat: period 2 * size
-        i = torch.remainder(i, 2 * size)
-        return torch.where(i < size, i, 2 * size - 1 - i)
-    if size == 1:  # reflect: edge values do not repeat: period 2 * (size - 1)
-        return torch.zeros_like(i)
-    i = torch.remainder(i, 2 * (size - 1))
-    return torch.where(i < size, i, 2 * (size - 1) - i)
 
 
 # ---------------------------------------------------------------- integer helpers

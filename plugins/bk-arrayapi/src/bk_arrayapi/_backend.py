@@ -75,6 +75,10 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
     """
 
     trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    # The standard's facts, declared once (the core's plan does the rest): its sorting functions take
+    # real numbers only, neither bools (computed as int8) nor complex values (refused).
+    complex_unordered = frozenset(("sort", "argsort", "searchsorted", "unique"))
+    lacking_kernels = dict.fromkeys(("sort", "argsort", "searchsorted", "unique"), frozenset({DType(bool)}))
 
     float16_supported: ClassVar[bool] = True
     """Whether the namespace has a float16 dtype (outside the standard; read by the testkit)."""

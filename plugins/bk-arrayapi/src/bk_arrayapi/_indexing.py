@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, normalize_axis, rules
+from bk import DType, normalize_axis, rules
 from bk.rules import pad_source_indices
 
 from ._needs import needs
@@ -292,23 +292,13 @@ class IndexingMixin:
         """`x` sorted ascending along `axis` (NaN last where the namespace sorts as NumPy)."""
         x = self._native(x, "sort")  # type: ignore[attr-defined]
         axis = normalize_axis(axis, len(x.shape), "sort")  # a 0-d tensor has no axis: AxisError
-        kind = self._dt(x).kind  # type: ignore[attr-defined]
-        if kind is bool:
-            return self._astype(self.xp.sort(self._astype(x, DType(int, 8)), axis=axis), DType(bool))  # type: ignore[attr-defined]
-        if kind is complex:  # the standard sorts real values only
-            raise ArgumentTypeError("sort: complex values have no order; take abs() or real() first")
-        return self.xp.sort(x, axis=axis)
+        return self.xp.sort(x, axis=axis)  # no bools, no complex values: the class declares them
 
     @needs("argsort")
     def argsort(self, x: Tensor, axis: int = -1) -> Tensor:
         """Int64 indices that sort `x` along `axis`; stable."""
         x = self._native(x, "argsort")  # type: ignore[attr-defined]
         axis = normalize_axis(axis, len(x.shape), "argsort")  # a 0-d tensor has no axis: AxisError
-        kind = self._dt(x).kind  # type: ignore[attr-defined]
-        if kind is bool:
-            x = self._astype(x, DType(int, 8))  # type: ignore[attr-defined]
-        elif kind is complex:  # the standard sorts real values only
-            raise ArgumentTypeError("argsort: complex values have no order; take abs() or real() first")
         return self._astype(self.xp.argsort(x, axis=axis, stable=True), _INT64)  # type: ignore[attr-defined]
 
     @needs("searchsorted")
@@ -319,11 +309,6 @@ class IndexingMixin:
             ValueError: if `side` is not 'left' or 'right'.
         """
         sequence, values = self._common("searchsorted", sorted_sequence, search_values)  # type: ignore[attr-defined]
-        kind = self._dt(sequence).kind  # type: ignore[attr-defined]
-        if kind is bool:
-            sequence, values = self._astype(sequence, _INT8), self._astype(values, _INT8)  # type: ignore[attr-defined]
-        elif kind is complex:  # the standard searches real values only
-            raise ArgumentTypeError("searchsorted: complex values have no order; take abs() or real() first")
         if len(sequence.shape) == 1:
             result = self.xp.searchsorted(sequence, values, side=side)
         elif math.prod(sequence.shape[:-1]) == 0:  # no rows: nothing to search (reshaping to (0, -1) is ambiguous)
@@ -342,12 +327,6 @@ class IndexingMixin:
         inverse indices and counts. Rows are ordered lexicographically by stable argsorts."""
         xp = self.xp
         x = self._native(x, "unique")  # type: ignore[attr-defined]
-        kind = self._dt(x).kind  # type: ignore[attr-defined]
-        if kind is bool:  # sorted as int8, returned as bool
-            result = self.unique(self._astype(x, _INT8), return_inverse, return_counts, axis)  # type: ignore[attr-defined]
-            return (self._astype(result[0], DType(bool)), *result[1:])  # type: ignore[attr-defined]
-        if kind is complex:  # the standard sorts real values only
-            raise ArgumentTypeError("unique: complex values have no order; take abs() or real() first")
         if not x.shape or axis is None:  # axis None: the unique elements of the flattened tensor
             x, axis = xp.reshape(x, (-1,)), 0
         axis = normalize_axis(axis, len(x.shape), "unique")

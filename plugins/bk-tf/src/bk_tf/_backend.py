@@ -86,6 +86,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     """
 
     trusted_operations = HOT_OPERATIONS | frozenset(INLINE)  # tuned kernels that apply docs/semantics.md with bk.rules
+    # TensorFlow's facts, declared once (the core's plan does the rest): its search kernels take neither
+    # complex values (refused) nor bools (computed as int8).
+    complex_unordered = frozenset(("searchsorted",))
+    lacking_kernels = {"searchsorted": frozenset({DType(bool)})}
 
     kernel_errors = DATA_ERRORS
     framework_errors = dict.fromkeys(NO_KERNEL, ArgumentTypeError)  # no kernel for a dtype the spec allows

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from bk import ArgumentTypeError, DType, normalize_axis, rules
+from bk import DType, normalize_axis, rules
 from bk.rules import index_needs_cast
 
 from ._dtypes import from_tf_dtype, to_tf_dtype
@@ -374,10 +374,6 @@ class IndexingMixin:
             ArgumentTypeError: for complex values (TensorFlow has no search kernel for them).
         """
         sequence, values = self._common((sorted_sequence, search_values))
-        if sequence.dtype == tf.bool:
-            sequence, values = tf.cast(sequence, tf.int8), tf.cast(values, tf.int8)
-        if sequence.dtype.is_complex:
-            raise ArgumentTypeError("searchsorted: complex sequences are not supported by TensorFlow's search kernels")
         shape = tf.shape(values)
         if sequence.shape.rank == 1:
             result = _search(sequence[None], tf.reshape(values, [1, -1]), side)

@@ -52,6 +52,10 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     """
 
     trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
+    # (its sort is ordered by the plugin), no bool kernel of searchsorted (computed as int8).
+    complex_unordered = frozenset(("max", "min", "maximum", "minimum", "greater_than", "greater_or_equal", "argmax", "argmin", "searchsorted", "unique"))
+    lacking_kernels = {"searchsorted": frozenset({DType(bool)})}
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, DType, normalize_axis, rules
+from bk import DType, normalize_axis, rules
 from bk.rules import check_indices, index_needs_cast, wrap_indices
 
 from ._dtypes import to_torch_dtype
@@ -40,16 +40,9 @@ class IndexingMixin:
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices; a 1-D sequence serves all values, else leading dimensions must match.
         NaN orders after `+inf`, as in NumPy.
-
-        Raises:
-            ArgumentTypeError: for complex values (PyTorch cannot order them).
         """
         sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
-        if sequence.is_complex():
-            raise ArgumentTypeError(f"searchsorted: PyTorch cannot order complex values ({sequence.dtype})")
-        if sequence.dtype == torch.bool:
-            sequence, values = sequence.to(torch.uint8), values.to(torch.uint8)
         sequence, values = _ordered(sequence)[0].contiguous(), _ordered(values)[0].contiguous()
         if not sequence.is_floating_point():
             result = torch.searchsorted(sequence, values, right=side == "right")
@@ -103,8 +96,6 @@ class IndexingMixin:
         """
         x = self._t(x)
         axis = None if axis is None else normalize_axis(axis, x.ndim, "unique")
-        if x.is_complex():
-            raise ArgumentTypeError(f"unique: PyTorch cannot order complex values ({x.dtype})")
         if axis is not None and x.ndim > 1 and x.numel() == 0:  # torch refuses empty dimensions it does not select
             return self._empty_unique(x, axis, return_inverse, return_counts)
         if axis is not None and x.ndim > 1:

@@ -314,7 +314,7 @@ def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float:
     a, b = _operands(a, b, dtype)
     try:
         return ufunc(a, b)
-    except ValueError as error:
+    except (ValueError, OverflowError) as error:  # OverflowError: a Python int beyond the tensor's range (NEP 50)
         _reraise(ufunc, error, a, b)
     except TypeError as error:  # object operands, or a dtype the ufunc does not take
         reraise_as(ArgumentTypeError, _NAMES.get(ufunc, ufunc.__name__), error)
@@ -329,7 +329,7 @@ _NAMES: Final = {
 }  # fmt: skip
 
 
-def _reraise(ufunc: Any, error: ValueError, a: Any, b: Any) -> NoReturn:
+def _reraise(ufunc: Any, error: ValueError | OverflowError, a: Any, b: Any) -> NoReturn:
     """NumPy's `ValueError` for operands `a` and `b` as the bk error of the operation's spec
     (`bk.ShapeMismatchError` for shapes that do not broadcast); others unchanged. These operators
     are not wrapped by the core (a wrapper call costs as much as the ufunc on small arrays)."""

@@ -1,0 +1,181 @@
+"""The one call path (#31): every rule the core applies around kernels, alike on every installed backend
+and on two third-party backends of bare kernels (bare NumPy calls, and bare array-api-strict calls that
+compute in whatever dtype they are given). A rule a kernel is left to apply fails here on the bare ones."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bk
+
+_TESTKIT = Path(__file__).parents[1] / "testkit" / "tests"
+INSTALLED = [name for name in ("numpy", "torch", "jax", "tf", "dask", "lazy", "strict") if name in bk.backends()]
+
+
+def _third_party(name: str) -> bk.Backend:
+    folder = _TESTKIT / ("plain_plugin" if name == "plain" else "bare_plugin")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    if name == "plain":
+        from plain_backend import PlainBackend
+
+        return PlainBackend()
+    pytest.importorskip("array_api_strict")
+    from bare_backend import BareBackend
+
+    return BareBackend()
+
+
+@pytest.fixture(params=[*INSTALLED, "plain", "bare"])
+def b(request: pytest.FixtureRequest) -> bk.Backend:
+    return bk.backend(request.param) if request.param in INSTALLED else _third_party(request.param)
+
+
+def values(b: bk.Backend, x) -> np.ndarray:  # noqa: ANN001
+    return np.asarray(b.numpy(x))
+
+
+def test_sums_of_small_ints_are_computed_in_the_wide_type(b):
+    total = b.sum(b.as_tensor(np.array([100, 100], np.int8)))
+    assert b.dtype(total) == bk.DType(int, 64) and int(values(b, total)) == 200  # not -56
+    if b.supports("cumsum"):
+        running = b.cumsum(b.as_tensor(np.array([100, 100], np.int8)), 0)
+        assert b.dtype(running) == bk.DType(int, 64)
+        np.testing.assert_array_equal(values(b, running), [100, 200])
+
+
+def test_variances_of_ints_are_computed_in_floats(b):
+    if not b.supports("var"):
+        pytest.skip(f"{b.name} does not support var")
+    result = b.var(b.as_tensor(np.array([1, 2, 3, 4], np.int32)))
+    assert b.dtype(result).kind is float
+    np.testing.assert_allclose(values(b, result), 1.25, atol=1e-6)
+
+
+def test_a_reduction_over_no_axes_reduces_nothing(b):
+    x = b.as_tensor(np.array([[1, -2], [0, 3]], np.int8))
+    for op, expected, dtype in (("sum", [[1, -2], [0, 3]], bk.DType(int, 64)), ("any", [[True, True], [False, True]], bk.DType(bool))):
+        result = getattr(b, op)(x, axis=())
+        assert b.dtype(result) == dtype, op
+        np.testing.assert_array_equal(values(b, result), expected)
+
+
+def test_complex_values_are_ordered_as_numpy_or_refused(b):
+    z = b.as_tensor(np.array([1 + 5j, 2 - 1j, 2 + 0j], np.complex64))
+    for op, call, expected in (("max", lambda: b.max(z), 2 + 0j), ("argmax", lambda: b.argmax(z, 0), 2), ("sort", lambda: b.sort(z), [1 + 5j, 2 - 1j, 2 + 0j])):
+        if not b.supports(op):
+            continue
+        try:
+            result = call()
+        except bk.ArgumentTypeError as error:
+            assert str(error).startswith(f"{op}: ")
+            assert op in type(b).complex_unordered  # refused only where the backend declares it cannot order
+        else:
+            np.testing.assert_array_equal(values(b, result), expected)
+
+
+def test_mixed_operands_reach_the_kernel_in_their_common_type(b):
+    if b.supports("matmul"):
+        result = b.matmul(b.as_tensor(np.eye(2, dtype=np.float32)), b.as_tensor(np.array([[1.0, 2.0], [3.0, 4.0]])))
+        assert b.dtype(result) == bk.DType(float, 64)
+        np.testing.assert_allclose(values(b, result), [[1, 2], [3, 4]], atol=1e-12)
+    if b.supports("tensordot"):
+        result = b.tensordot(b.as_tensor(np.ones((2, 3), np.float32)), (1,), b.as_tensor(np.ones((3, 2))), (0,))
+        assert b.dtype(result) == bk.DType(float, 64)
+
+
+def test_lists_and_python_numbers_are_tensors_for_the_kernel(b):
+    x = b.as_tensor(np.array([1, 2], np.int8))
+    result = b.add(x, [10, 20])
+    np.testing.assert_array_equal(values(b, result), [11, 22])
+    result = b.add(x, 3)
+    assert b.dtype(result) == bk.DType(int, 8)  # a Python int is weak
+    with pytest.raises(OverflowError, match="^add: "):
+        b.add(x, 300)
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")  # NumPy's kernels warn, as NumPy does
+def test_integer_division_by_zero_gives_zero(b):
+    if not b.supports("floordiv"):
+        pytest.skip(f"{b.name} does not support floordiv")
+    result = b.floordiv(b.as_tensor(np.array([7, 8, 9], np.int8)), [0, 2, 0])
+    np.testing.assert_array_equal(values(b, result), [0, 4, 0])
+
+
+def test_tuple_results_have_the_specs_dtypes(b):
+    m = b.as_tensor(np.array([[2.0, 1.0], [1.0, 3.0]], np.float32))
+    for op, call in (("eigh", lambda: b.eigh(m)), ("qr", lambda: b.qr(m)), ("svd", lambda: b.svd(m)), ("slogdet", lambda: b.slogdet(m))):
+        if not b.supports(op):
+            continue
+        result = call()
+        expected = bk.op_spec(op).infer(bk.ShapeDtype((2, 2), bk.DType(float, 32)))
+        assert [b.dtype(r) for r in result] == [t.dtype for t in expected], op
+
+
+def test_a_bad_call_after_a_valid_one_of_the_same_ranks_is_refused(b):
+    """The plan's key holds full shapes: a valid call does not let a bad call of the same ranks through."""
+    if b.supports("tensordot"):
+        b.tensordot(b.as_tensor(np.ones((3, 4))), (1,), b.as_tensor(np.ones((4, 6))), (0,))
+        with pytest.raises(bk.ShapeMismatchError, match="^tensordot: "):
+            b.tensordot(b.as_tensor(np.ones((3, 4))), (1,), b.as_tensor(np.ones((5, 6))), (0,))
+    if b.supports("solve"):
+        b.solve(b.as_tensor(np.tile(np.eye(3), (2, 1, 1))), b.as_tensor(np.ones((2, 3, 2))))
+        with pytest.raises(bk.ShapeMismatchError, match="^solve: "):
+            b.solve(b.as_tensor(np.tile(np.eye(3), (2, 1, 1))), b.as_tensor(np.ones((2, 2, 2))))
+    b.add(b.as_tensor(np.ones(3)), b.as_tensor(np.ones(3)))
+    with pytest.raises(bk.ShapeMismatchError, match="^add: "):
+        b.add(b.as_tensor(np.ones(3)), b.as_tensor(np.ones(4)))
+
+
+def test_out_of_range_indices_raise(b):
+    if not b.supports("scatter"):
+        pytest.skip(f"{b.name} does not support scatter")
+    grid = b.as_tensor(np.zeros((1, 4, 1), np.float32))
+    with pytest.raises(bk.IndexOutOfRangeError, match="^scatter: "):
+        b.numpy(b.scatter(grid, b.as_tensor(np.array([[[7]]])), b.as_tensor(np.ones((1, 1, 1), np.float32)), "update"))
+
+
+class Older(bk.Backend):
+    """A plugin written before the one call path, unchanged: the required set and no operators at all;
+    `and_`, `floordiv` and `add` come from the core's generic defaults over NumPy's operators."""
+
+    native_types = (np.ndarray,)
+
+    def __init__(self) -> None:
+        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "numpy", "cpu")
+        super().__init__("older", [cpu], cpu)
+
+    def is_tensor(self, x, only_native=False):  # noqa: ANN001, ANN201
+        return isinstance(x, np.ndarray) or (not only_native and isinstance(x, (bool, int, float, complex, list, tuple)))
+
+    def as_tensor(self, x, convert_external=True):  # noqa: ANN001, ANN201
+        return np.asarray(x)
+
+    def is_available(self, tensor):  # noqa: ANN001, ANN201
+        return True
+
+    def numpy(self, tensor):  # noqa: ANN001, ANN201
+        return np.asarray(tensor)
+
+    def dtype(self, array):  # noqa: ANN001, ANN201
+        return bk.from_numpy_dtype(np.asarray(array).dtype)
+
+    def staticshape(self, tensor):  # noqa: ANN001, ANN201
+        return np.shape(tensor)
+
+    def cast(self, x, dtype):  # noqa: ANN001, ANN201
+        return np.asarray(x).astype(bk.to_numpy_dtype(dtype))
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")
+def test_generic_defaults_take_the_same_path():
+    b = Older()
+    with pytest.raises(bk.ArgumentTypeError, match="^and_: "):  # the spec refuses floats before the operator runs
+        b.and_(np.ones(2, np.float32), np.ones(2, np.float32))
+    if b.supports("floordiv"):
+        np.testing.assert_array_equal(b.floordiv(np.array([7, 8, 9], np.int8), [0, 1, 0]), [0, 8, 0])
+    assert b.add(np.array([True]), np.array([True])).dtype == np.int32  # bools add as int32

@@ -642,7 +642,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high, lambda v, lo, hi: kernel(b, v, lo, hi))
     if family == "reduction":
         axis = (_bound_positions(spec, args, kwargs) or {}).get("axis", None)
-        if isinstance(axis, (tuple, list)) and len(axis) == 0:
+        needs = _DEGENERATE_NEEDS.get(op, ())
+        if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
     if isinstance(result, _shape_dtype()):
         plan.results = result.dtype
@@ -725,6 +726,11 @@ def _wider(dtype: Any, missing: frozenset[Any]) -> Any:
         if candidate not in missing:
             return candidate
     return None
+
+
+_DEGENERATE_NEEDS: Final = {"var": ("abs", "sub", "mul"), "std": ("abs", "sub"), "count_nonzero": ("not_equal",)}
+"""The operations the answer of a reduction over no axes uses, beyond `as_tensor` and `cast` (without them,
+the kernel answers)."""
 
 
 def _degenerate_reduction(op: str) -> Callable[..., Any]:

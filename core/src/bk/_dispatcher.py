@@ -542,10 +542,13 @@ def _unsupported_default(backend: Backend, op: str) -> NoReturn:
     from ._features import native_of, uses_of
 
     default = getattr(Backend, op)
+    dunders = [d for d in native_of(default) if not backend._has_native(d)]
     missing = [u for u in (uses_of(default) or ()) if not backend.supports(u)]
-    missing += [d for d in native_of(default) if not backend._has_native(d)]
-    needs = f": its generic default needs {', '.join(missing)}" if missing else ""
-    raise NotImplementedError(f"{op}: backend {backend.name!r} does not support {op}{needs}")
+    if dunders:
+        needs = f": its tensor type has no {', '.join(dunders)}"
+    else:
+        needs = f": its generic default needs {', '.join(missing)}" if missing else ""
+    raise NotImplementedError(f"{op}: {backend.name} does not support {op}{needs}")
 
 
 def _foreign(backend: Backend, value: Any) -> bool:
@@ -613,6 +616,9 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
             wider = _wider(computed, missing | type(backend).unsupported_dtypes)
             if wider is not None:
                 operand = plan.lacking = wider
+    absent = type(backend).unsupported_dtypes
+    if operand is not None and operand in absent:
+        operand = None  # never a cast to a dtype the framework lacks: the kernel computes as it can
     plan.operand = operand
     # the operands converted or cast before the kernel
     casts = []
@@ -646,9 +652,9 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
     if isinstance(result, _shape_dtype()):
-        plan.results = result.dtype
+        plan.results = None if result.dtype in absent else result.dtype
     elif isinstance(result, tuple) and result and all(isinstance(r, _shape_dtype()) or r is None for r in result):
-        plan.results = tuple(r.dtype if r is not None else None for r in result)
+        plan.results = tuple(r.dtype if r is not None and r.dtype not in absent else None for r in result)
     plan.check_results = plan.results is not None
     plan.direct = not (plan.casts or plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate or plan.check_results)
     return plan

@@ -38,7 +38,8 @@ Linear algebra and FFT
 Ranges and random numbers
     `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
 Declarations
-    `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `HOT_OPERATIONS`
+    `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
+    (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
     (the elementwise operations, reductions and `where`, which first-party plugins declare trusted).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
@@ -64,7 +65,7 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._dispatcher import ORDERING, check_dtypes, spec_verdict
+from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -102,6 +103,7 @@ from ._specs import reduce_shape
 from ._specs._linalg import einsum_subscripts
 
 __all__ = [
+    "COMMON_OPERANDS",
     "COMPARISONS",
     "HOT_OPERATIONS",
     "KINDS",

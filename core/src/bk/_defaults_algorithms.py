@@ -219,8 +219,9 @@ class AlgorithmDefaultsMixin(GenericDefaultsMixin):
 
     @generic("stop_gradient")
     def stop_gradient_tree(self, tree: Any) -> Any:
-        """`stop_gradient` applied to every tensor of a tree of tuples, lists and dicts."""
-        return _map_tree(self.stop_gradient, tree)
+        """`stop_gradient` applied to every tensor of a tree of tuples, lists and dicts; Python numbers
+        (which carry no gradient) stay as they are, in their full precision."""
+        return _map_tree(lambda leaf: leaf if type(leaf) in (bool, int, float, complex) else self.stop_gradient(leaf), tree)
 
     @generic("jit_compile", "jacobian")
     def jit_compile_grad(self, f: Callable[..., Any], wrt: Sequence[int], get_output: bool, is_f_scalar: bool) -> Callable[..., Any]:

@@ -47,7 +47,9 @@ import types
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
-from ._dtype import DType
+import numpy as np
+
+from ._dtype import DType, to_numpy_dtype
 from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError
 from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.compare import COMPARISONS, compare_beyond_range
@@ -447,7 +449,7 @@ class Plan:
     """
 
     __slots__ = (
-        "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lacking", "operand", "plain",
+        "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lacking", "lists", "operand", "plain",
         "results", "sequence", "zero_divisor",
     )  # fmt: skip
 
@@ -457,6 +459,7 @@ class Plan:
         self.sequence = False
         self.operand: Any = None
         self.casts: tuple[int, ...] = ()
+        self.lists: dict[int, Any] = {}  # position -> the dtype of a list of Python numbers there, where no operand dtype applies
         self.results: Any = None
         self.check_results = False
         self.degenerate: Callable[..., Any] | None = None
@@ -622,6 +625,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     plan.operand = operand
     # the operands converted or cast before the kernel
     casts = []
+    lists: dict[int, Any] = {}
     if positions == _SEQUENCE:
         target = operand or (result.dtype if isinstance(result, _shape_dtype()) else None)
         sequence = args[0] if target is not None and args and isinstance(args[0], (list, tuple)) else ()
@@ -639,7 +643,10 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
                     casts.append(i)
             elif isinstance(a, (list, tuple)) and _numbers_only(a):
                 casts.append(i)
+                if operand is None:  # a list of Python numbers is weak beside the tensors, as the numbers in it
+                    lists[i] = _weak_list_dtype(backend, a, tensors)
     plan.casts = tuple(casts)
+    plan.lists = lists
     plan.zero_divisor = zero_divisor_rule(op, operand) and backend.supports("equal") and backend.supports("where")
     plan.int_power = integer_power_rule(op, operand) and len(args) > 1
     if op == "clip":
@@ -693,6 +700,31 @@ def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[in
     if isinstance(result, _shape_dtype()) and result.dtype.kind in (float, complex) and common.kind in (bool, int):
         return result.dtype
     return common
+
+
+def _weak_list_dtype(backend: Backend, value: Any, tensors: list[Any]) -> Any:
+    """The dtype a list of Python numbers takes beside tensors of `tensors` dtypes: their common type
+    raised to the list's kind (NEP 50: `quantile(float64, [0.5])` is float64), or as `as_tensor` makes it alone."""
+    from ._context import get_precision
+    from ._rules.weak import KINDS, weak_result
+
+    kinds: set[type] = set()
+
+    def collect(items: Any) -> None:
+        for v in items:
+            if isinstance(v, (list, tuple)):
+                collect(v)
+            else:
+                kinds.add(type(v))
+
+    collect(value)
+    if not tensors or not kinds:
+        return None
+    kind = max(kinds, key=KINDS.index)
+    try:
+        return weak_result(tuple(tensors), (kind,), get_precision())
+    except Exception:
+        return None
 
 
 def _numbers_only(value: Any) -> bool:
@@ -835,7 +867,7 @@ def _prepare(backend: Backend, plan: Plan, args: tuple[Any, ...]) -> list[Any]:
         elif kind is int or kind is bool:
             token = (value, kind)
         else:
-            prepared[i] = _as_operand(backend, value, operand)
+            prepared[i] = _as_operand(backend, value, plan.lists.get(i, operand))
             continue
         tensor = constants.get(token)
         if tensor is None:
@@ -856,9 +888,13 @@ def _settle(plan: Plan) -> None:
 
 def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
     """`value` as a tensor of `dtype` (or as `as_tensor` makes it, when `dtype` is None), through the
-    backend's raw `as_tensor` and `cast`: a native tensor cast, a Python number or list converted."""
+    backend's raw `as_tensor` and `cast`: a native tensor cast, a Python number or list converted (at
+    `dtype` directly, through NumPy: `0.1` for a float64 operand is float64's 0.1, not float32's)."""
     if not backend.is_tensor(value, only_native=True):
-        value = _converted(backend, value)
+        if dtype is None:
+            value = _converted(backend, value)
+        else:
+            value = raw_kernel(backend, "as_tensor")(np.asarray(value, dtype=to_numpy_dtype(dtype)))
     if dtype is not None and backend.dtype(value) != dtype:
         return raw_kernel(backend, "cast")(value, dtype)
     return value
@@ -917,7 +953,10 @@ def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
         return result  # a Python number kept as it is (convert_external=False)
     dtype = backend.dtype(result)
     if dtype.kind is int and python and dtype != INT64:
-        return raw_kernel(backend, "cast")(result, INT64)  # Python ints are int64
+        try:
+            return raw_kernel(backend, "cast")(result, INT64)  # Python ints are int64
+        except (TypeError, ValueError):  # a framework that holds no int64 now (JAX without x64): its own int
+            return result
     if dtype.kind not in (float, complex):
         return result
     precision = get_precision()

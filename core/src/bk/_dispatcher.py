@@ -60,7 +60,7 @@ from ._rules.special import SPECIAL_VALUES, fix_special_values
 if TYPE_CHECKING:
     from ._backend import Backend
 
-__all__ = ["DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "raw_kernel", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
+__all__ = ["DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "raw_kernel", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
 
 _INDICES: Final = (
     "gather",
@@ -225,6 +225,15 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
+def explains_failures(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks a trusted kernel (`Backend.trusted_operations`) that maps its own failures to the spec's bk
+    errors inline (with `bk.explain_failure` in its `except` branch): the core then puts nothing at all
+    in front of it, not even the error mapping of other trusted kernels (whose call costs a few percent
+    of a small eager operation). The testkit checks its errors on every case, as for every kernel."""
+    kernel.__bk_explains__ = True  # type: ignore[attr-defined]
+    return kernel
+
+
 def raw_kernel(backend: Backend, name: str) -> Callable[..., Any]:
     """The kernel of `name` that `backend`'s class defines, without the dispatcher in front (a bound
     method): what the core calls for its own casts and conversions inside a plan."""
@@ -266,6 +275,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         if name == "as_tensor" or name == "cast":
             if name not in trusted:
                 setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
+        elif name in trusted and getattr(method, "__bk_explains__", False):
+            continue  # a trusted kernel that maps its own failures: called as it is
         elif name in trusted or name not in specs:
             setattr(cls, name, _wrap(name, method))
         else:

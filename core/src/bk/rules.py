@@ -40,7 +40,8 @@ Ranges and random numbers
 Declarations
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
-    (the elementwise operations, reductions and `where`, which first-party plugins declare trusted).
+    (the elementwise operations, reductions and `where`, which first-party plugins declare trusted),
+    `explains_failures` (marks a trusted kernel that maps its own failures: nothing is put in front of it).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
     kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
@@ -65,7 +66,7 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, spec_verdict
+from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, explains_failures, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -133,6 +134,7 @@ __all__ = [
     "compute_dtype",
     "divide_integers",
     "einsum_subscripts",
+    "explains_failures",
     "extrapolate_index",
     "fft_sizes",
     "index_needs_cast",

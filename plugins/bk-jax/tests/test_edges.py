@@ -156,13 +156,13 @@ def test_jax_shape_errors_become_bk_classes_named_after_the_operation(b: Backend
 
 def test_the_core_maps_kernel_errors_and_keeps_every_supports_answer(b: Backend) -> None:
     wrapped = [name for name in Backend.features() if getattr(getattr(type(b), name, None), "__bk_kernel__", None) is not None]
-    assert "gather" in wrapped and "tensordot" in wrapped and "add" not in wrapped  # add maps its errors inline
+    assert "gather" in wrapped and "tensordot" in wrapped and "add" not in wrapped  # add maps its errors inline (bk.rules.explains_failures)
     for name in wrapped:  # only the kernels bk-jax defines are wrapped: each is claimed
         assert b.supports(name), name
     assert not b.supports("csc_matrix_batched") and getattr(type(b).csc_matrix_batched, "__bk_kernel__", None) is None
     with pytest.raises(bk.ShapeMismatchError, match=r"^tensordot: axis 1 of a \(3, 4\) and axis 0 of b \(5, 6\)") as raised:
         b.tensordot(b.ones((3, 4)), (1,), b.ones((5, 6)), (0,))
-    assert raised.value.__cause__ is None  # the spec refused the call before JAX ran (Backend.spec_first)
+    assert raised.value.__cause__ is None  # the plan refused the call before JAX ran
 
 
 def test_reductions_widen_and_keep_complex_arithmetic(b: Backend) -> None:

@@ -24,6 +24,7 @@ from bk.rules import (
     check_nonnegative,
     comparison_constant,
     divide_integers,
+    explains_failures,
     is_python_number,
     numpy_accumulation_type,
     wrap_indices,
@@ -335,6 +336,7 @@ class MathMixin:
         a, b = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
         return a, b
 
+    @explains_failures
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         try:
             x, y = self._operands(a, b, bool_to_int=True)
@@ -342,6 +344,7 @@ class MathMixin:
         except (TypeError, ValueError, OverflowError) as error:  # mapped here: the core does not wrap these (too hot for a wrapper)
             explain_failure(self, "add", error, (a, b), {})
 
+    @explains_failures
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         try:
             x, y = self._operands(a, b, bool_to_int=True)
@@ -349,6 +352,7 @@ class MathMixin:
         except (TypeError, ValueError, OverflowError) as error:
             explain_failure(self, "sub", error, (a, b), {})
 
+    @explains_failures
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         try:
             x, y = self._operands(a, b)
@@ -356,6 +360,7 @@ class MathMixin:
         except (TypeError, ValueError, OverflowError) as error:
             explain_failure(self, "mul", error, (a, b), {})
 
+    @explains_failures
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division; integers divide as the float type of the precision (float32 by default)."""
         try:

@@ -27,8 +27,8 @@ from bk import (
 )
 from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
+from bk.rules import explains_failures, spec_verdict
 from bk.rules import quantile as quantile_rule
-from bk.rules import spec_verdict
 
 from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
 from ._errors import reraise
@@ -459,6 +459,7 @@ class MathMixin:
             reraise("divide_no_nan", error)
         return np.divide(x, y, out=np.zeros(shape, dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
+    @explains_failures
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""
         try:

@@ -21,6 +21,7 @@ from bk.rules import (
     check_nonempty,
     comparison_constant,
     divide_integers,
+    explains_failures,
     limit,
     spec_verdict,
 )
@@ -66,7 +67,7 @@ def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, check_kinds:
     method.__doc__ = doc
     method.__name__ = method.__qualname__ = op
     INLINE.append(op)
-    return method
+    return explains_failures(method)
 
 
 def _failed(self: Any, op: str, function: Callable[[Any, Any], Any], promotion: dict[str, bool], error: Exception, a: Any, b: Any) -> Any:

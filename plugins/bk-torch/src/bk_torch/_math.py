@@ -8,7 +8,15 @@ from typing import Any
 import torch
 
 from bk import ArgumentTypeError, check_tensor_argument, get_precision, normalize_axes, normalize_axis
-from bk.rules import accumulation_type, advanced_index, array_key_layout, check_dtypes, check_nonempty, pad_source_indices
+from bk.rules import (
+    accumulation_type,
+    advanced_index,
+    array_key_layout,
+    check_dtypes,
+    check_nonempty,
+    explains_failures,
+    pad_source_indices,
+)
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -178,6 +186,7 @@ class MathMixin:
     def sqrt(self, x: Tensor) -> Tensor:
         return self._float_op(torch.sqrt, x)
 
+    @explains_failures
     def exp(self, x: Tensor) -> Tensor:
         if type(x) is torch.Tensor and x.dtype in _INEXACT:
             return torch.exp(x)  # the hot path: what _float_op does for floats
@@ -212,6 +221,7 @@ class MathMixin:
         a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
         return torch.special.gammaincc(a, x)
 
+    @explains_failures
     def sin(self, x: Tensor) -> Tensor:
         if type(x) is torch.Tensor and x.dtype in _INEXACT:
             return torch.sin(x)  # the hot path: what _float_op does for floats
@@ -302,6 +312,7 @@ class MathMixin:
         x = self._t(value)
         return x, normalize_axes(axis, x.ndim, op)
 
+    @explains_failures
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
         if axis is None and not keepdims and type(value) is torch.Tensor and value.dtype in _INEXACT:
@@ -343,6 +354,7 @@ class MathMixin:
             return torch.full(shape, float("nan"), dtype=x.real.dtype, device=x.device)
         return torch.std(x, dim=dims, correction=0, keepdim=keepdims)
 
+    @explains_failures
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
         if axis is None and not keepdims and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():

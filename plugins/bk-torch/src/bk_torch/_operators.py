@@ -18,7 +18,15 @@ import torch
 
 from bk import BK_ERRORS, ArgumentTypeError, check_tensor_argument, explain_failure
 from bk.rules import SETTINGS as GLOBALS
-from bk.rules import check_integer_power, comparison_constant, divide_integers, int_range, limit, zero_divisor_rule
+from bk.rules import (
+    check_integer_power,
+    comparison_constant,
+    divide_integers,
+    explains_failures,
+    int_range,
+    limit,
+    zero_divisor_rule,
+)
 from bk.rules import clip as clip_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -108,24 +116,28 @@ class OperatorsMixin:
 
     # ------------------------------------------------------------ arithmetic
 
+    @explains_failures
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` in the common type; booleans add as int32."""
         if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
             return torch.add(a, b)  # the hot path: a Python number that keeps the tensor's dtype (NEP 50), in PyTorch too
         return self._binary("add", operator.add, a, b, bool_to_int=True)
 
+    @explains_failures
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` in the common type; booleans subtract as int32."""
         if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
             return torch.sub(a, b)
         return self._binary("sub", operator.sub, a, b, bool_to_int=True)
 
+    @explains_failures
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` in the common type."""
         if type(a) is torch.Tensor and type(b) in _WEAK and _joins_weakly(a.dtype, b):
             return torch.mul(a, b)
         return self._binary("mul", operator.mul, a, b)
 
+    @explains_failures
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division; integers and booleans divide into the default float (float32, or the precision)."""
         return self._binary("div", operator.truediv, numerator, denominator, bool_to_int=True, int_to_float=True)
@@ -208,6 +220,7 @@ class OperatorsMixin:
 
     # ------------------------------------------------------------ where and clip
 
+    @explains_failures
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (both promoted; Python scalars are weak);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""

@@ -161,7 +161,12 @@ def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
             raise ValueError(f"asarray: copy=False, but converting this {type(obj).__name__} needs a copy")
         if copy and (result is obj or (fresh and _may_share(obj))):
             result = b.copy(result)
-        return result if device is None else place.existing(result, device, "asarray")
+        if device is None:
+            return result
+        moved = place.existing(result, device, "asarray")
+        if copy is False and moved is not result:
+            raise ValueError(f"asarray: copy=False, but moving the array to {device!r} needs a copy")
+        return moved
 
     return asarray
 

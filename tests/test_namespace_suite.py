@@ -123,3 +123,15 @@ def test_info_dtypes_of_a_device_are_those_its_arrays_hold():
         assert "float64" not in info.dtypes(device=array_api_strict.Device("no_float64"))
     finally:
         bk_arrayapi.unregister("suitestrict")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64"])
+def test_torch_repeat_takes_repeats_of_every_integer_dtype(dtype):
+    # torch.repeat_interleave counts in int64 only: repeats of int8 raised "not implemented for 'Char'"
+    if "torch" not in bk.backends():
+        pytest.skip("bk-torch is not installed")
+    xp = bk.array_namespace("torch")
+    x = xp.asarray([1.0, 2.0, 3.0])
+    result = xp.repeat(x, xp.asarray([2, 0, 1], dtype=getattr(xp, dtype)))
+    assert xp.backend.numpy(result).tolist() == [1.0, 1.0, 3.0]
+    assert xp.backend.numpy(xp.repeat(x, xp.asarray(2, dtype=getattr(xp, dtype)))).shape == (6,)

@@ -21,7 +21,8 @@ bk namespace fails a test its list does not expect, or, for the backends of `AT_
 passes fewer tests than its peer.
 
 Hypothesis stops at the first failing example of a test instead of shrinking it (`--shrink` turns
-shrinking back on): which tests fail stays the same, and TensorFlow's run takes minutes less.
+shrinking back on): which tests fail stays the same, and TensorFlow's run takes under a minute
+instead of 27 (shrinking its 190 failures).
 """
 
 from __future__ import annotations

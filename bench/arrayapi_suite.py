@@ -21,7 +21,8 @@ bk namespace fails a test its list does not expect, or, for the backends of `AT_
 passes fewer tests than its peer.
 
 Hypothesis stops at the first failing example of a test instead of shrinking it (`--shrink` turns
-shrinking back on): which tests fail stays the same, and TensorFlow's run takes minutes less.
+shrinking back on): which tests fail stays the same, and TensorFlow's run takes under a minute
+instead of 27 (shrinking its 190 failures).
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ class Outcome:
     passed: int = 0
     failed: int = 0
     skipped: int = 0
+    tests: int = 0  # every test the report names (the suite collects 1,380 of the 2024.12 version)
     seconds: float = 0.0
     unexpected: list[str] = field(default_factory=list)  # failed, not listed
     stale: list[str] = field(default_factory=list)  # listed, passed
@@ -159,6 +161,7 @@ def run_suite(
             outcome.messages[nodeid] = message.splitlines()[0][:300] if message else ""
         elif kind == "skipped":
             outcome.skipped += 1
+        outcome.tests += 1
         if kind in ("failed", "error"):
             outcome.unexpected.append(nodeid)
         elif kind == "xpassed":

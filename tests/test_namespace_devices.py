@@ -153,3 +153,21 @@ def test_dask_follows_what_array_api_compat_says_of_its_arrays(dask_client) -> N
         assert info.devices() == ["cpu"] and info.default_device() == "cpu"
         y = xp.ones(2, device="cpu")
         np.testing.assert_array_equal(np.asarray(y), [1.0, 1.0])
+
+
+def test_jax_under_jit_reports_and_takes_the_default_device() -> None:
+    if "jax" not in NAMES:
+        pytest.skip("bk-jax is not installed")
+    import jax
+
+    xp = bk.array_namespace("jax")
+    default = xp.__array_namespace_info__().default_device()
+    seen = []
+
+    @jax.jit
+    def f(x):
+        seen.append(xp.device(x))  # a tracer has no device of its own: the default one
+        return xp.add(x, xp.ones(2, device=xp.device(x)))
+
+    np.testing.assert_array_equal(np.asarray(f(jax.numpy.zeros(2))), [1.0, 1.0])
+    assert seen == [default]

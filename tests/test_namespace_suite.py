@@ -102,3 +102,36 @@ def test_lazy_full_takes_a_numpy_scalar_fill_value(lazy):
     assert b.numpy(lazy.full((2,), 16777217.0, dtype=lazy.float64)).tolist() == [16777217.0] * 2
     assert b.numpy(lazy.full_like(lazy.asarray([1.0, 2.0]), 1.5)).tolist() == [1.5, 1.5]
     assert b.dtype(b.full((2,), np.int8(3))) == bk.DType(int, 8)  # a NumPy scalar's dtype, as on bk-numpy
+
+
+# ---------------------------------------------------------------- dtypes per device
+
+
+def test_info_dtypes_of_a_device_are_those_its_arrays_hold():
+    # array-api-strict's device 'no_float64' holds no float64; __array_namespace_info__().dtypes(device=)
+    # answered the same dtypes on every device, so the suite made float64 arrays there
+    pytest.importorskip("array_api_strict")
+    bk_arrayapi = pytest.importorskip("bk_arrayapi")
+    import array_api_strict
+
+    bk_arrayapi.register("suitestrict", "array_api_strict")
+    try:
+        info = bk.array_namespace("suitestrict").__array_namespace_info__()
+        theirs = array_api_strict.__array_namespace_info__()
+        for device in info.devices():
+            assert sorted(info.dtypes(device=device)) == sorted(theirs.dtypes(device=device)), device
+        assert "float64" not in info.dtypes(device=array_api_strict.Device("no_float64"))
+    finally:
+        bk_arrayapi.unregister("suitestrict")
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64"])
+def test_torch_repeat_takes_repeats_of_every_integer_dtype(dtype):
+    # torch.repeat_interleave counts in int64 only: repeats of int8 raised "not implemented for 'Char'"
+    if "torch" not in bk.backends():
+        pytest.skip("bk-torch is not installed")
+    xp = bk.array_namespace("torch")
+    x = xp.asarray([1.0, 2.0, 3.0])
+    result = xp.repeat(x, xp.asarray([2, 0, 1], dtype=getattr(xp, dtype)))
+    assert xp.backend.numpy(result).tolist() == [1.0, 1.0, 3.0]
+    assert xp.backend.numpy(xp.repeat(x, xp.asarray(2, dtype=getattr(xp, dtype)))).shape == (6,)

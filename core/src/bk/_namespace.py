@@ -291,15 +291,31 @@ class Info:
         return {kind: ns.as_native(dtype) for kind, dtype in ns._default.items()}
 
     def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
-        """The dtypes of the namespace by name, optionally only those of `kind` (the same on every device)."""
+        """The dtypes of the namespace by name, optionally only those of `kind`, or those that
+        arrays on `device` can hold (array-api-strict's device 'no_float64' has no float64)."""
         ns = self._ns
-        if device is not None:
-            ns._devices.resolve(device, "dtypes")
+        held = None if device is None else _held_on(ns, ns._devices.resolve(device, "dtypes"))
         return {
             name: ns.as_native(d)
             for name, d in STANDARD_DTYPES.items()
-            if d in ns._native and (kind is None or is_kind(d, kind, ns))
+            if d in ns._native and (kind is None or is_kind(d, kind, ns)) and (held is None or d in held)
         }
+
+
+def _held_on(ns: Namespace, device: Any) -> set[DType] | None:
+    """The dtypes an array on `device` can hold, found by moving an empty array of each there;
+    `None` (all of them) on the default device or where arrays cannot be moved."""
+    b = ns.backend
+    if not b.supports("allocate_on_device") or device == b.get_default_device():
+        return None
+    held = set()
+    for dtype in ns._native:
+        try:
+            b.allocate_on_device(b.zeros((0,), dtype), device)
+        except (ValueError, TypeError, RuntimeError):
+            continue
+        held.add(dtype)
+    return held
 
 
 class Devices:

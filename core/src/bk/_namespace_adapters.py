@@ -135,35 +135,56 @@ def _accumulation_dtype(x_dtype: DType, dtype: DType | None) -> DType:
 def _asarray(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
     is_native = b.is_tensor
+    numpy_dtypes: dict[DType, Any] = {}  # DType -> NumPy dtype, for conversions of Python values
+
+    def same_dtype(x: Any, target: DType) -> bool:
+        native = getattr(x, "dtype", None)  # the framework's own dtype compares without a bk call
+        if native is not None and native == ns._native.get(target):
+            return True
+        return bool(b.dtype(x) == target)
 
     def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords("asarray", keywords, b.name)
         target = None if dtype is None else ns.as_dtype(dtype, "asarray")
-        if isinstance(obj, np.generic):  # a NumPy scalar: a new, writeable 0-d array
+        if type(obj) in _PYTHON_VALUES:
+            fresh = True
+        elif isinstance(obj, np.generic):  # a NumPy scalar: a new, writeable 0-d array
             if copy is False:
                 raise ValueError(
                     f"asarray: copy=False, but a NumPy scalar ({type(obj).__name__}) becomes an array only by a copy"
                 )
-            obj, copy = np.array(obj), None
-            fresh = True
+            obj, copy, fresh = np.array(obj), None, True
         else:
             fresh = not is_native(obj, only_native=True)
         if not fresh:
-            result = obj if target is None or b.dtype(obj) == target else b.cast(obj, target)
+            result = obj if target is None or same_dtype(obj, target) else b.cast(obj, target)
+        elif target is None:
+            result = b.as_tensor(obj)
         else:
-            result = b.as_tensor(obj if target is None else np.asarray(obj, dtype=to_numpy_dtype(target)))
-            if target is not None and b.dtype(result) != target:
+            numpy_dtype = numpy_dtypes.get(target)
+            if numpy_dtype is None:
+                numpy_dtype = numpy_dtypes[target] = to_numpy_dtype(target)
+            result = b.as_tensor(np.asarray(obj, dtype=numpy_dtype))
+            if not same_dtype(result, target):  # a framework without the dtype, or a precision in effect
                 result = b.cast(result, target)
-            if isinstance(result, np.generic):  # NumPy reduces 0-d results to read-only scalars
-                result = np.array(result)
+        if fresh and isinstance(result, np.generic):  # NumPy reduces 0-d results to read-only scalars
+            result = np.array(result)
         if copy is False and result is not obj:
             raise ValueError(f"asarray: copy=False, but converting this {type(obj).__name__} needs a copy")
         if copy and (result is obj or (fresh and _may_share(obj))):
             result = b.copy(result)
-        return result if device is None else place.existing(result, device, "asarray")
+        if device is None:
+            return result
+        moved = place.existing(result, device, "asarray")
+        if copy is False and moved is not result:
+            raise ValueError(f"asarray: copy=False, but moving the array to {device!r} needs a copy")
+        return moved
 
     return asarray
+
+
+_PYTHON_VALUES: Final = frozenset((list, tuple, bool, int, float, complex))
 
 
 def _may_share(obj: Any) -> bool:

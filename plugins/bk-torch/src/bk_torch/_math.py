@@ -76,10 +76,11 @@ class MathMixin:
         x = self._t(x)
         axis = normalize_axis(axis, x.ndim, "repeat")
         if new_length is None:
-            repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device)
+            # torch counts repeats in int64 only ("repeat_interleave_cpu" not implemented for int8)
+            repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device, torch.int64)
             return _from_signed(torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype)  # errors: the core's spec
         size = x.shape[axis]
-        repeats = self._t(repeats).to(x.device)
+        repeats = self._t(repeats).to(x.device, torch.int64)
         indices = torch.repeat_interleave(torch.arange(size, device=x.device), repeats)
         if indices.shape[0] < new_length:
             last = indices[-1:] if indices.shape[0] else torch.full((1,), size - 1, device=x.device)

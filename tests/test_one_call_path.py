@@ -35,7 +35,7 @@ def b(request: pytest.FixtureRequest) -> bk.Backend:
     return bk.backend(request.param) if request.param in INSTALLED else _third_party(request.param)
 
 
-def values(b: bk.Backend, x) -> np.ndarray:  # noqa: ANN001
+def values(b: bk.Backend, x) -> np.ndarray:
     return np.asarray(b.numpy(x))
 
 
@@ -149,25 +149,25 @@ class Older(bk.Backend):
         cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "numpy", "cpu")
         super().__init__("older", [cpu], cpu)
 
-    def is_tensor(self, x, only_native=False):  # noqa: ANN001, ANN201
+    def is_tensor(self, x, only_native=False):
         return isinstance(x, np.ndarray) or (not only_native and isinstance(x, (bool, int, float, complex, list, tuple)))
 
-    def as_tensor(self, x, convert_external=True):  # noqa: ANN001, ANN201
+    def as_tensor(self, x, convert_external=True):
         return np.asarray(x)
 
-    def is_available(self, tensor):  # noqa: ANN001, ANN201
+    def is_available(self, tensor):
         return True
 
-    def numpy(self, tensor):  # noqa: ANN001, ANN201
+    def numpy(self, tensor):
         return np.asarray(tensor)
 
-    def dtype(self, array):  # noqa: ANN001, ANN201
+    def dtype(self, array):
         return bk.from_numpy_dtype(np.asarray(array).dtype)
 
-    def staticshape(self, tensor):  # noqa: ANN001, ANN201
+    def staticshape(self, tensor):
         return np.shape(tensor)
 
-    def cast(self, x, dtype):  # noqa: ANN001, ANN201
+    def cast(self, x, dtype):
         return np.asarray(x).astype(bk.to_numpy_dtype(dtype))
 
 

@@ -407,7 +407,7 @@ class GenericDefaultsMixin(CatalogueMixin):
         try:
             return tensor[slices]
         except (TypeError, NotImplementedError) as error:  # the native type cannot be indexed, or not with arrays
-            if array_key_layout(slices)[0] and all(self.supports(op) for op in ("transpose", "reshape", "gather")):
+            if array_key_layout(slices)[0] and all(cast("Backend", self).supports(op) for op in ("transpose", "reshape", "gather")):
                 return advanced_index(cast("Backend", self), tensor, slices, _basic_index)
             if isinstance(error, NotImplementedError):
                 raise

@@ -173,7 +173,7 @@ def wrap_indices(backend: Backend, indices: Tensor, sizes: int | Sequence[int], 
         return indices
     vector = not isinstance(sizes, (int, np.integer))
     largest = max(tuple(sizes), default=0) if vector else int(sizes)  # type: ignore[arg-type]
-    if largest > (1 << (dtype.bits - 1)) - 1:
+    if largest > (1 << (int(dtype.bits or 64) - 1)) - 1:
         dtype = _INT64
     limits = np.asarray(tuple(sizes) if vector else int(sizes), to_numpy_dtype(dtype))  # type: ignore[arg-type]
     if host is not None:  # small indices, on the host already: wrapped there, one copy back
@@ -317,7 +317,7 @@ def advanced_index(backend: Backend, x: Tensor, key: Any, basic: Callable[[Tenso
     for axis in new_axes:
         x = backend.expand_dims(x, axis)
     y = basic(x, tuple(p if isinstance(p, slice) else slice(None) for p in parts))
-    shape = tuple(backend.staticshape(y))
+    shape: tuple[Any, ...] = tuple(backend.staticshape(y))
     chosen = [k for k, p in enumerate(parts) if not isinstance(p, slice)]
     flat: Any = 0
     stride = 1

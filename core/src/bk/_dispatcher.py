@@ -878,7 +878,10 @@ def _prepare(backend: Backend, plan: Plan, args: tuple[Any, ...]) -> list[Any]:
         elif kind is int or kind is bool:
             token = (value, kind)
         else:
-            prepared[i] = _as_operand(backend, value, plan.lists.get(i, operand))
+            converted = _as_operand(backend, value, plan.lists.get(i, operand))
+            if (kind is list or kind is tuple) and len(backend._devices) > 1:  # beside tensors on a GPU: there too
+                converted = _on_device_of_operands(backend, converted, prepared)
+            prepared[i] = converted
             continue
         tensor = constants.get(token)
         if tensor is None:
@@ -888,6 +891,15 @@ def _prepare(backend: Backend, plan: Plan, args: tuple[Any, ...]) -> list[Any]:
             constants[token] = tensor
         prepared[i] = tensor
     return prepared
+
+
+def _on_device_of_operands(backend: Backend, tensor: Any, operands: list[Any]) -> Any:
+    """`tensor` (converted from a list) on the device of the first native tensor among `operands`."""
+    for other in operands:
+        if other is not tensor and backend.is_tensor(other, only_native=True):
+            device = backend.get_device(other)
+            return tensor if backend.get_device(tensor) == device else backend.allocate_on_device(tensor, device)
+    return tensor
 
 
 def _settle(plan: Plan) -> None:

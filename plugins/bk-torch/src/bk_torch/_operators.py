@@ -97,7 +97,7 @@ class OperatorsMixin:
                 constant = comparison_constant(op, a, b, from_torch_dtype(tensor.dtype))
                 if constant is not None:  # compared by value, as NumPy 2: every element alike
                     return torch.full(tensor.shape, constant, dtype=torch.bool, device=tensor.device)
-            raise err
+            explain_failure(self, op, err, (a, b), {})  # the spec's OverflowError, naming the operation
         if isinstance(err, BK_ERRORS):
             explain_failure(self, op, err, (a, b), {})
         for value in (a, b):

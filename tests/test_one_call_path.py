@@ -179,3 +179,13 @@ def test_generic_defaults_take_the_same_path():
     if b.supports("floordiv"):
         np.testing.assert_array_equal(b.floordiv(np.array([7, 8, 9], np.int8), [0, 1, 0]), [0, 8, 0])
     assert b.add(np.array([True]), np.array([True])).dtype == np.int32  # bools add as int32
+
+
+def test_a_dtype_without_a_kernel_is_computed_one_size_up(b):
+    """TensorFlow's igamma has no float16 kernel (declared in `lacking_kernels`); every backend computes it."""
+    if not b.supports("gamma_inc_l") or bk.DType(float, 16) in type(b).unsupported_dtypes:
+        pytest.skip(f"{b.name} does not support gamma_inc_l of float16")
+    a = b.as_tensor(np.array([1.0, 2.0], np.float16))
+    result = b.gamma_inc_l(a, b.as_tensor(np.array([2.0, 1.0], np.float16)))
+    assert b.dtype(result) == bk.DType(float, 16)
+    np.testing.assert_allclose(values(b, result).astype(np.float64), [1 - np.exp(-2.0), 1 - 2 * np.exp(-1.0)], atol=2e-3)

@@ -85,11 +85,17 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
 
-    trusted_operations = HOT_OPERATIONS | frozenset(INLINE)  # tuned kernels that apply docs/semantics.md with bk.rules
+    # tuned kernels that apply docs/semantics.md with bk.rules; the incomplete gamma functions take the plan
+    # (TensorFlow's igamma has no half-precision kernel: the plan computes float16 and bfloat16 in float32)
+    trusted_operations = (HOT_OPERATIONS | frozenset(INLINE)) - {"gamma_inc_l", "gamma_inc_u"}
     # TensorFlow's facts, declared once (the core's plan does the rest): its search kernels take neither
-    # complex values (refused) nor bools (computed as int8).
+    # complex values (refused) nor bools (computed as int8); igamma has no half precision.
     complex_unordered = frozenset(("searchsorted",))
-    lacking_kernels = {"searchsorted": frozenset({DType(bool)})}
+    lacking_kernels = {
+        "searchsorted": frozenset({DType(bool)}),
+        "gamma_inc_l": frozenset({DType(float, 16), DType(float, 16, brain=True)}),
+        "gamma_inc_u": frozenset({DType(float, 16), DType(float, 16, brain=True)}),
+    }
 
     kernel_errors = DATA_ERRORS
     framework_errors = dict.fromkeys(NO_KERNEL, ArgumentTypeError)  # no kernel for a dtype the spec allows

@@ -405,7 +405,10 @@ def _value_key(backend: Backend, value: Any) -> Any:
         except Exception as error:
             raise _Unkeyable from error
     if kind is tuple or kind is list:
-        return (kind, tuple([_value_key(backend, v) for v in value]))
+        for v in value:
+            if type(v) is not int:
+                return (kind, tuple([_value_key(backend, v) for v in value]))
+        return (kind, value if kind is tuple else tuple(value))  # ints only (a shape, axes): the values themselves
     if kind is slice:
         return (slice, value.start, value.stop, value.step)
     if hasattr(value, "shape") and hasattr(value, "dtype"):

@@ -735,6 +735,8 @@ def _weak_list_dtype(backend: Backend, value: Any, tensors: list[Any]) -> Any:
     if not tensors or not kinds:
         return None
     kind = max(kinds, key=KINDS.index)
+    if kind is bool or kind is int:
+        return None  # indices, counts, flags: as `as_tensor` makes them (int64, bool), never a tensor's float
     try:
         return weak_result(tuple(tensors), (kind,), get_precision())
     except Exception:

@@ -189,3 +189,12 @@ def test_a_dtype_without_a_kernel_is_computed_one_size_up(b):
     result = b.gamma_inc_l(a, b.as_tensor(np.array([2.0, 1.0], np.float16)))
     assert b.dtype(result) == bk.DType(float, 16)
     np.testing.assert_allclose(values(b, result).astype(np.float64), [1 - np.exp(-2.0), 1 - 2 * np.exp(-1.0)], atol=2e-3)
+
+
+def test_a_list_of_ints_stays_ints_beside_float_tensors(b):
+    """Indices given as a list are int64 for the kernel, never raised to the float of the tensor beside them."""
+    x = b.as_tensor(np.array([[1.0, 2.0], [3.0, 4.0]], np.float32))
+    if b.supports("gather"):
+        np.testing.assert_array_equal(values(b, b.gather(x, [1, 0], 0)), [[3.0, 4.0], [1.0, 2.0]])
+    if b.supports("quantile"):  # while a list of floats is weak beside them (NEP 50)
+        assert b.dtype(b.quantile(b.as_tensor(np.array([1.0, 2.0, 3.0])), [0.5])) == bk.DType(float, 64)

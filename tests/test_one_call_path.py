@@ -1,6 +1,7 @@
 """The one call path (#31): every rule the core applies around kernels, alike on every installed backend
 and on two third-party backends of bare kernels (bare NumPy calls, and bare array-api-strict calls that
-compute in whatever dtype they are given). A rule a kernel is left to apply fails here on the bare ones."""
+compute in whatever dtype they are given). A rule a kernel is left to apply fails here on the bare ones.
+A plugin of generic defaults only is in core/tests/test_dispatcher.py."""
 
 from __future__ import annotations
 
@@ -137,48 +138,6 @@ def test_out_of_range_indices_raise(b):
     grid = b.as_tensor(np.zeros((1, 4, 1), np.float32))
     with pytest.raises(bk.IndexOutOfRangeError, match="^scatter: "):
         b.numpy(b.scatter(grid, b.as_tensor(np.array([[[7]]])), b.as_tensor(np.ones((1, 1, 1), np.float32)), "update"))
-
-
-class Older(bk.Backend):
-    """A plugin written before the one call path, unchanged: the required set and no operators at all;
-    `and_`, `floordiv` and `add` come from the core's generic defaults over NumPy's operators."""
-
-    native_types = (np.ndarray,)
-
-    def __init__(self) -> None:
-        cpu = bk.ComputeDevice(self, "CPU", "CPU", -1, -1, "numpy", "cpu")
-        super().__init__("older", [cpu], cpu)
-
-    def is_tensor(self, x, only_native=False):
-        return isinstance(x, np.ndarray) or (not only_native and isinstance(x, (bool, int, float, complex, list, tuple)))
-
-    def as_tensor(self, x, convert_external=True):
-        return np.asarray(x)
-
-    def is_available(self, tensor):
-        return True
-
-    def numpy(self, tensor):
-        return np.asarray(tensor)
-
-    def dtype(self, array):
-        return bk.from_numpy_dtype(np.asarray(array).dtype)
-
-    def staticshape(self, tensor):
-        return np.shape(tensor)
-
-    def cast(self, x, dtype):
-        return np.asarray(x).astype(bk.to_numpy_dtype(dtype))
-
-
-@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")
-def test_generic_defaults_take_the_same_path():
-    b = Older()
-    with pytest.raises(bk.ArgumentTypeError, match="^and_: "):  # the spec refuses floats before the operator runs
-        b.and_(np.ones(2, np.float32), np.ones(2, np.float32))
-    if b.supports("floordiv"):
-        np.testing.assert_array_equal(b.floordiv(np.array([7, 8, 9], np.int8), [0, 1, 0]), [0, 8, 0])
-    assert b.add(np.array([True]), np.array([True])).dtype == np.int32  # bools add as int32
 
 
 def test_a_dtype_without_a_kernel_is_computed_one_size_up(b):

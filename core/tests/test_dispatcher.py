@@ -251,3 +251,37 @@ def test_check_dtypes_is_the_specs_kind_rule_cached_per_dtype(monkeypatch):
     for _ in range(3):
         check_dtypes(b, "signbit", np.ones(4, np.float16))
     assert asked == ["signbit"]  # once per (operation, dtype)
+
+
+@pytest.mark.filterwarnings("ignore:divide by zero:RuntimeWarning")
+def test_generic_defaults_of_an_older_plugin_take_the_same_path():
+    """A plugin written before the one call path, unchanged: the required set and no operators at all;
+    `and_`, `floordiv` and `add` come from the core's generic defaults over NumPy's operators."""
+    b = Minimal()
+    with pytest.raises(bk.ArgumentTypeError, match="^and_: "):  # the spec refuses floats before the operator runs
+        b.and_(np.ones(2, np.float32), np.ones(2, np.float32))
+    np.testing.assert_array_equal(b.floordiv(np.array([7, 8, 9], np.int8), [0, 1, 0]), [0, 8, 0])
+    assert b.add(np.array([True]), np.array([True])).dtype == np.int32  # bools add as int32
+
+
+def test_the_declared_operation_sets_name_catalogue_operations():
+    from bk.rules import COMMON_OPERANDS, HOT_OPERATIONS, ORDERING
+
+    features = set(bk.Backend.features())
+    assert features >= ORDERING and features >= COMMON_OPERANDS and features >= HOT_OPERATIONS
+
+
+class NoHalf(Ruled):
+    """Kernels without any float16 kernel, declared once for every operation ("*")."""
+
+    lacking_kernels = {"*": frozenset({bk.DType(float, 16)})}
+
+    def add(self, a, b):
+        if np.asarray(a).dtype == np.float16 or np.asarray(b).dtype == np.float16:
+            raise TypeError("no float16 kernel")
+        return np.add(a, b)
+
+
+def test_a_dtype_declared_lacking_for_every_operation_is_computed_one_size_up():
+    result = NoHalf().add(np.array([1.5], np.float16), np.array([2.0], np.float16))
+    assert result.dtype == np.float16 and float(result[0]) == 3.5

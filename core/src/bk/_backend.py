@@ -94,9 +94,10 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
 
     complex_unordered: ClassVar[frozenset[str]] = frozenset()
     """The ordering operations (`bk.rules.ORDERING`: `max`, `sort`, `argmax`, `maximum`, ...) that this
-    backend's framework cannot apply to complex values, declared once (PyTorch's `max`, TensorFlow's
-    `sort`). The core refuses such calls with `bk.ArgumentTypeError` before the kernel runs; NumPy and
-    the backends that leave an operation out order complex values lexicographically (real part first)."""
+    backend's framework cannot apply to complex values, declared once (PyTorch's `argmax`, TensorFlow's
+    `searchsorted`). The core's plan refuses such calls with `bk.ArgumentTypeError` before the kernel
+    runs (a trusted kernel, which gets no plan, refuses them itself); NumPy and the backends that leave
+    an operation out order complex values lexicographically (real part first)."""
 
     lacking_kernels: ClassVar[Mapping[str, frozenset[DType]]] = {}
     """The dtypes the framework has no kernel for, per operation (`"*"`: every operation), such as

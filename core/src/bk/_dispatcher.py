@@ -49,8 +49,8 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import numpy as np
 
-from ._dtype import DType, to_numpy_dtype
-from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError
+from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
+from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, check_tensor_argument
 from ._rules.arguments import PYTHON_NUMBERS
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.division import divide_integers, zero_divisor_rule
@@ -270,13 +270,13 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
                     f"operation's plan in front of it; list it in {cls.__name__}.trusted_operations"
                 )
             continue
+        if name in trusted and getattr(method, "__bk_explains__", False) and name not in SPECIAL_VALUES:
+            continue  # a trusted kernel that maps its own failures: called as it is
         if name in SPECIAL_VALUES:
             method = _with_special_values(name, method)
         if name == "as_tensor" or name == "cast":
             if name not in trusted:
                 setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
-        elif name in trusted and getattr(method, "__bk_explains__", False):
-            continue  # a trusted kernel that maps its own failures: called as it is
         elif name in trusted or name not in specs:
             setattr(cls, name, _wrap(name, method))
         else:
@@ -304,7 +304,7 @@ def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
 
 
 _GUARDED: Final = frozenset(
-    ("vectorized_call", "numpy_call", "while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear", "jacobian", "hessian", "custom_gradient", "variable")
+    ("vectorized_call", "numpy_call", "while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear")
 )  # the generic defaults without a spec: function transforms and algorithms
 
 
@@ -342,10 +342,8 @@ def _is_plain_function(method: Any) -> bool:
 
 ORDERING: Final = frozenset(
     (
-        "max", "min", "argmax", "argmin", "maximum", "minimum", "clip", "sort", "argsort", "searchsorted",
-        "unique", "unique_values", "unique_counts", "unique_inverse", "unique_all", "top_k", "topk",
-        "greater_than", "greater_or_equal", "less", "less_equal", "greater", "greater_equal", "quantile", "median",
-        "cummax", "cummin",
+        "max", "min", "argmax", "argmin", "maximum", "minimum", "clip", "sort", "argsort", "searchsorted", "unique",
+        "greater_than", "greater_or_equal", "quantile",
     )
 )  # fmt: skip
 """The operations that order values: a backend lists those it cannot apply to complex values in
@@ -365,11 +363,6 @@ operands (`solve` of ints): a kernel never sees `matmul(float32, float64)` or `i
 _SEQUENCE: Final = (-1,)  # the operands are the tensors of the first argument (a sequence)
 _OPERANDS: Final = {"where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE, "clip": ()}  # clip's bounds: the core composite
 _CACHE_LIMIT: Final = 4096
-_TENSOR_KINDS: Final = frozenset(("Tensor",))
-
-
-class _Foreign(Exception):
-    """An argument is a tensor of another framework: the plan is the kernel alone, whose error names the mix-up."""
 
 
 class _Unkeyable(Exception):
@@ -378,11 +371,6 @@ class _Unkeyable(Exception):
 
 _PLAIN: Final = frozenset((bool, float, complex, str, type(None), type(Ellipsis)))
 _NATIVE: dict[tuple[type, type], bool] = {}  # (backend class, value type) -> whether values of the type are native tensors
-
-
-def _number_key(value: Any) -> Any:
-    """A Python int as the plan sees an operand: its sign and bit length (the range checks of NEP 50)."""
-    return (int, value < 0, (value if value >= 0 else ~value).bit_length())
 
 
 def _value_key(backend: Backend, value: Any) -> Any:
@@ -411,10 +399,8 @@ def _value_key(backend: Backend, value: Any) -> Any:
         return (kind, value if kind is tuple else tuple(value))  # ints only (a shape, axes): the values themselves
     if kind is slice:
         return (slice, value.start, value.stop, value.step)
-    if hasattr(value, "shape") and hasattr(value, "dtype"):
-        if kind.__module__.partition(".")[0] == "numpy":
-            return (kind, value.dtype, value.shape)  # a NumPy constant beside another framework's tensors
-        raise _Foreign
+    if hasattr(value, "shape") and hasattr(value, "dtype"):  # a NumPy constant, or another framework's tensor (`_foreign`)
+        return (kind, value.dtype, tuple(value.shape))
     try:
         hash(value)
     except TypeError:
@@ -457,13 +443,12 @@ class Plan:
             once a kernel gave the spec's dtypes for a signature, it is not asked again.
         degenerate: A function answering the call without the kernel (`axis=()`), or None.
         by_value, zero_divisor, int_power, composite: the core composites around the kernel.
-        lacking: The wider dtype a lacking kernel computes in, or None.
         constants: The Python-number operands of this signature as tensors of the operand dtype, by
             value (at most 16), so that `add(x, 2.0)` converts `2.0` once. Kernels never change their inputs.
     """
 
     __slots__ = (
-        "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lacking", "lists", "operand", "plain",
+        "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lists", "operand", "plain",
         "results", "sequence", "zero_divisor",
     )  # fmt: skip
 
@@ -481,7 +466,6 @@ class Plan:
         self.zero_divisor = False
         self.int_power = False
         self.composite: Callable[..., Any] | None = None
-        self.lacking: Any = None
         self.constants: dict[Any, Any] = {}  # Python-number operands converted, by value (NaN never matches: converted again)
 
 
@@ -522,9 +506,7 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
             if kwargs:
                 key = (*key, *[(k, value_key(self, v)) for k, v in kwargs.items()])
             plan = cache.get(key)
-        except _Foreign:
-            key, plan = None, _DIRECT
-        except (_Unkeyable, AttributeError):
+        except (_Unkeyable, AttributeError, TypeError):  # TypeError: an unhashable dtype
             key = plan = None
         if plan is None:
             if default and not self.supports(op):
@@ -581,15 +563,7 @@ def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]
     """The positions of the arguments the operand dtype applies to: the spec's tensor parameters."""
     if op in _OPERANDS:
         return _OPERANDS[op]
-    return tuple(i for i, (_, kind) in enumerate(spec.params) if kind in _TENSOR_KINDS)
-
-
-def _bound_positions(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
-    try:
-        bound = _signature(spec).bind(*args, **kwargs)
-    except TypeError:
-        return None
-    return dict(bound.arguments)
+    return tuple(i for i, (_, kind) in enumerate(spec.params) if kind == "Tensor")
 
 
 def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions: tuple[int, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Plan:
@@ -602,7 +576,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     except Exception:  # a value the backend cannot describe (sparse tensors, ...): the kernel alone
         return _DIRECT
     try:
-        _signature(spec).bind(*templates, **named)
+        bound = _signature(spec).bind(*templates, **named).arguments
     except TypeError:  # the call does not fit the catalogue's signature: the kernel's Python error tells
         return _DIRECT
     try:
@@ -632,7 +606,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         if computed is not None and computed in missing:
             wider = _wider(computed, missing | type(backend).unsupported_dtypes)
             if wider is not None:
-                operand = plan.lacking = wider
+                operand = wider
     absent = type(backend).unsupported_dtypes
     if operand is not None and operand in absent:
         operand = None  # never a cast to a dtype the framework lacks: the kernel computes as it can
@@ -668,7 +642,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
 
         plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high, lambda v, lo, hi: kernel(b, v, lo, hi))
     if family == "reduction":
-        axis = (_bound_positions(spec, args, kwargs) or {}).get("axis", None)
+        axis = bound.get("axis")  # templates keep every value but tensors
         needs = _DEGENERATE_NEEDS.get(op, ())
         if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
@@ -701,8 +675,8 @@ def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[in
             kinds.append(type(a))
         elif backend.is_tensor(a, only_native=True):
             strong.append(backend.dtype(a))
-        elif hasattr(a, "dtype") and hasattr(a, "shape"):
-            strong.append(_template(None, a).dtype if not isinstance(a.dtype, DType) else a.dtype)
+        elif hasattr(a, "dtype") and hasattr(a, "shape"):  # a NumPy constant beside the backend's tensors
+            strong.append(from_numpy_dtype(a.dtype))
         else:
             return None  # a list or another value: as the kernel takes it
     if not strong or (all(d == strong[0] for d in strong) and not kinds):
@@ -952,14 +926,11 @@ def _ruled_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(kernel)
     def cast(self: Backend, x: Any, dtype: Any) -> Any:
-        if x is None or x.__class__ is str:
-            raise ArgumentTypeError(f"cast: x must be a tensor, got {x!r}; pass a tensor, a number or a list")
+        if x is None or x.__class__ is str or x.__class__ is bytes:
+            check_tensor_argument(x, "cast")  # ArgumentTypeError: a framework would make NaN or a string tensor of it
         try:
             return kernel(self, x, dtype)
         except (TypeError, ValueError, AttributeError, *self.kernel_errors) as error:  # type: ignore[misc]
-            from ._errors import check_tensor_argument
-
-            check_tensor_argument(x, "cast", "x")  # None or a string: ArgumentTypeError
             if not self.is_tensor(x, only_native=True) and self.is_tensor(x):
                 return kernel(self, _converted(self, x), dtype)
             if isinstance(error, AttributeError):

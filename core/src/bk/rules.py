@@ -40,7 +40,8 @@ Ranges and random numbers
 Declarations
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
-    (the elementwise operations, reductions and `where`, which first-party plugins declare trusted),
+    (the elementwise operations, reductions, `where`, `as_tensor` and `cast`, which first-party plugins
+    declare trusted),
     `explains_failures` (marks a trusted kernel that maps its own failures: nothing is put in front of it).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
@@ -167,10 +168,11 @@ __all__ = [
     "zero_divisor_rule",
 ]
 
-HOT_OPERATIONS: Final = frozenset(_FAMILY) | frozenset(("where",))
-"""The elementwise operations, the reductions and `where`: the operations whose kernels a first-party
-plugin tunes and declares trusted (`Backend.trusted_operations`), because a plan costs more than the
-kernel on small tensors. Such a kernel applies the rules itself, with the functions of this module."""
+HOT_OPERATIONS: Final = frozenset(_FAMILY) | frozenset(("where", "as_tensor", "cast"))
+"""The elementwise operations, the reductions, `where`, and the conversions `as_tensor` and `cast`: the
+operations whose kernels a first-party plugin tunes and declares trusted (`Backend.trusted_operations`),
+because a plan (or the core's number rules around `as_tensor`, its checks around `cast`) costs more
+than the kernel on small tensors. Such a kernel applies the rules itself, with the functions of this module."""
 
 SETTINGS: Final = GLOBALS
 """The context settings object; `SETTINGS.precision_free` is True while no precision is set anywhere."""

@@ -20,28 +20,26 @@ HERE = pathlib.Path(__file__).parent / "plain_plugin"
 BARE = pathlib.Path(__file__).parent / "bare_plugin"
 
 
+def install(root: pathlib.Path, folder: pathlib.Path, name: str) -> pathlib.Path:
+    """The plugin files of `folder` in `root`, installed there as the distribution `bk-NAME` (a
+    `.dist-info` with its entry point), for a subprocess with `root` on its `PYTHONPATH`."""
+    for source in folder.glob("*.py"):
+        shutil.copy(source, root / source.name)
+    info = root / f"bk_{name}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: bk-{name}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[bk.backends]\n{name} = {name}_plugin\n")
+    return root
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    root = tmp_path_factory.mktemp("plainsite")
-    for source in HERE.glob("*.py"):
-        shutil.copy(source, root / source.name)
-    info = root / "bk_plain-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bk-plain\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[bk.backends]\nplain = plain_plugin\n")
-    return root
+    return install(tmp_path_factory.mktemp("plainsite"), HERE, "plain")
 
 
 @pytest.fixture(scope="module")
 def bare_site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
-    root = tmp_path_factory.mktemp("baresite")
-    for source in BARE.glob("*.py"):
-        shutil.copy(source, root / source.name)
-    info = root / "bk_bare-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bk-bare\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[bk.backends]\nbare = bare_plugin\n")
-    return root
+    return install(tmp_path_factory.mktemp("baresite"), BARE, "bare")
 
 
 def certify(site: pathlib.Path, name: str, *args: str) -> tuple[subprocess.CompletedProcess[str], dict]:

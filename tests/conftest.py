@@ -1,0 +1,31 @@
+"""Fixtures shared by the cross-backend tests of this folder."""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Iterator
+
+import pytest
+
+import bk
+
+NAMESPACES = [name for name in ("numpy", "torch", "jax", "tf", "lazy", "dask") if name in bk.backends()]
+"""The installed backends whose `bk.array_namespace` the namespace tests run on, and `strict` (array-api-strict
+through bk-arrayapi) where both are installed."""
+if importlib.util.find_spec("array_api_strict") and importlib.util.find_spec("bk_arrayapi"):
+    NAMESPACES.append("strict")
+
+
+@pytest.fixture(scope="module", params=NAMESPACES)
+def xp(request: pytest.FixtureRequest) -> Iterator[object]:
+    """`bk.array_namespace` of each backend of `NAMESPACES` (array-api-strict registered for the module's tests)."""
+    if request.param != "strict":
+        yield bk.array_namespace(request.param)
+        return
+    import bk_arrayapi
+
+    bk_arrayapi.register("nsstrict", "array_api_strict")
+    try:
+        yield bk.array_namespace("nsstrict")
+    finally:
+        bk_arrayapi.unregister("nsstrict")

@@ -285,3 +285,61 @@ class NoHalf(Ruled):
 def test_a_dtype_declared_lacking_for_every_operation_is_computed_one_size_up():
     result = NoHalf().add(np.array([1.5], np.float16), np.array([2.0], np.float16))
     assert result.dtype == np.float16 and float(result[0]) == 3.5
+
+
+class _SizedShape(tuple):  # a tuple subclass as a shape, as PyTorch's `Size`
+    pass
+
+
+class _Described:
+    def __init__(self, shape: tuple[int, ...], dtype: object) -> None:
+        self.shape, self.dtype = shape, dtype
+
+
+_KEY_VALUES = [
+    np.ones(3, np.float32), np.ones((2, 0), np.int8), np.float64(2.0), np.int32(3), 2.0, True, False, 1j, 0, 1, -1, 7, -8,
+    2**62, -(2**63), 2**64, -(2**70), (), (2, 5), (1, None), (2, 3.0), None, bk.DType(float, 32), bk.DType(int, 8), "mean",
+    [1, 2], {"a": 1}, slice(1, 2), Ellipsis, _Described(_SizedShape((2, 3)), np.dtype("float32")), _Described([2, 3], np.dtype("int8")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("elementwise", [True, False])
+def test_the_c_front_builds_the_python_dispatchers_key_or_none(elementwise):
+    from bk import _dispatcher
+
+    if not _dispatcher.C_FRONT:
+        pytest.skip("built without the dispatcher's C front")
+    backend = bk.backend("numpy")
+    part = _dispatcher._operand_part if elementwise else _dispatcher._value_part
+    for a in _KEY_VALUES:
+        for b in (_KEY_VALUES[0], 2.0, (2, 5)):
+            ours = _dispatcher._FASTPLAN.key_of(elementwise, bk.DType, backend, a, b)
+            if ours is None:
+                continue  # the C front leaves this call to the Python dispatcher
+            expected = (type(backend), None, part(backend, a), part(backend, b))
+            assert ours == expected and hash(ours) == hash(expected), (a, b)
+
+
+def test_the_c_front_serves_the_plans_the_python_dispatcher_compiled():
+    from bk import _dispatcher
+
+    backend = bk.backend("numpy")
+    x = np.arange(6, dtype=np.int8)
+    assert backend.sum(x, None, False).dtype == np.int64  # a plan that casts: not direct
+    assert backend.sum(x, None, False) == 15
+    assert backend.reshape(x, (2, 3)).shape == (2, 3)  # a direct plan
+    with pytest.raises(bk.ShapeMismatchError, match="reshape"):
+        backend.reshape(x, (4, 2))  # the kernel fails under a new key: compiled, refused by the spec
+    plans = type(backend).reshape.__bk_plans__
+    assert any(plan.direct for plan in plans.values())
+    if _dispatcher.C_FRONT:
+        assert type(type(backend).reshape).__name__ == "Dispatched"
+
+
+def test_a_direct_kernels_failure_is_explained_under_a_cached_key():
+    backend = bk.backend("numpy")
+    x = np.arange(5.0)
+    for _ in range(2):  # the second call finds the direct plan (in C where the front is built)
+        np.testing.assert_array_equal(backend.gather(x, np.array([0, 1]), 0), [0.0, 1.0])
+    with pytest.raises(bk.IndexOutOfRangeError, match="gather"):
+        backend.gather(x, np.array([0, 9]), 0)  # the same key: the kernel's IndexError, explained

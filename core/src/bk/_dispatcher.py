@@ -423,7 +423,17 @@ def _operand_part(backend: Backend, value: Any) -> Any:
 
 
 def _value_part(backend: Backend, value: Any) -> Any:
-    """`_value_key`, with the tensors of a tuple shape keyed first (the common case)."""
+    """`_value_key`, with the common cases first: a tuple of ints (a shape, axes) and a `DType` key as
+    themselves (no other key is a tuple of ints, and DTypes are interned), `None` as itself, a tensor
+    of a tuple shape by its type, dtype and shape."""
+    kind = type(value)
+    if kind is tuple:
+        for v in value:
+            if type(v) is not int:
+                return _value_key(backend, value)
+        return value
+    if kind is DType or value is None:
+        return value
     shape = getattr(value, "shape", None)
     if shape.__class__ is tuple:
         return (type(value), value.dtype, shape)
@@ -471,6 +481,27 @@ class Plan:
 
 _DIRECT: Final = Plan()
 _DIRECT.direct = True
+
+
+def _load_fast_plan() -> Any:
+    """The C front of `dispatch` (`_fastplan.c`: the key and the plan lookup of a call in C), or None.
+
+    It is built at install time where a C compiler is found (core/hatch_build.py); without it, or
+    with `BK_PURE_PYTHON=1`, the same path runs in Python, with the same plans and results."""
+    import os
+
+    if os.environ.get("BK_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    try:
+        from . import _fastplan  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _fastplan
+
+
+_FASTPLAN: Final = _load_fast_plan()
+C_FRONT: Final = _FASTPLAN is not None
+"""Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
 
 
 def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Callable[..., Any]:
@@ -533,7 +564,31 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
 
     setattr(dispatched, _WRAPPED, kernel)
     dispatched.__bk_plans__ = cache  # type: ignore[attr-defined]  # for tests and `bk.info`-style introspection
-    return dispatched
+    if _FASTPLAN is None:
+        return dispatched
+
+    def run(self: Backend, plan: Plan, args: tuple[Any, ...]) -> Any:
+        """The C front's call of a plan that is not direct (found under the key it built)."""
+        try:
+            if settings.profiling:
+                return _run(self, op, kernel, plan, positions, args, {}, quiet=True)
+            if plan.plain:
+                return kernel(self, *_prepare(self, plan, args))
+            return _run(self, op, kernel, plan, positions, args, {})
+        except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+            explain_failure(self, op, error, args, {})
+
+    def failed(self: Backend, args: tuple[Any, ...], error: BaseException) -> NoReturn:
+        """The C front's direct kernel call failed with `error`: explained as `dispatched` does."""
+        if isinstance(error, (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors)):
+            explain_failure(self, op, error, args, {})
+        raise error
+
+    front = _FASTPLAN.Dispatched(kernel, dispatched, run, failed, cache, settings, DType, elementwise)
+    functools.update_wrapper(front, kernel)
+    setattr(front, _WRAPPED, kernel)
+    front.__bk_plans__ = cache
+    return front
 
 
 def _unsupported_default(backend: Backend, op: str) -> NoReturn:

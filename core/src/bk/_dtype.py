@@ -42,12 +42,11 @@ class DType:
         ValueError: if `kind` is not one of the kinds above or `bits` is not valid for it.
     """
 
-    __slots__ = ("_bits", "_brain", "_hash", "_kind", "_signed")
+    __slots__ = ("_bits", "_brain", "_kind", "_signed")
     _kind: type
     _bits: int | None
     _signed: bool
     _brain: bool
-    _hash: int
     _interned: ClassVar[dict[tuple[Any, ...], DType]] = {}
 
     def __new__(cls, kind: type, bits: int | None = None, *, precision: int | None = None, signed: bool = True, brain: bool = False) -> DType:
@@ -75,7 +74,6 @@ class DType:
         object.__setattr__(self, "_bits", bits)
         object.__setattr__(self, "_signed", signed)
         object.__setattr__(self, "_brain", brain)
-        object.__setattr__(self, "_hash", hash((kind, bits, signed, brain)))
         return cls._interned.setdefault((kind, bits, signed, brain), self)
 
     def __setattr__(self, key: str, value: Any) -> None:
@@ -140,8 +138,10 @@ class DType:
             other._brain,
         )
 
-    def __hash__(self) -> int:
-        return self._hash
+    # Every DType is interned (`__new__`, and unpickling through `_make_dtype`): equal DTypes are the same
+    # object, so the identity hash agrees with `__eq__`, and costs no Python call where DTypes key a dict
+    # (the dispatcher's plan keys, the backends' dtype tables).
+    __hash__ = object.__hash__
 
     def __repr__(self) -> str:
         return self.name

@@ -1,0 +1,427 @@
+/* The C front of the one call path (optional: see `_dispatcher.py` and core/hatch_build.py).
+ *
+ * A `Dispatched` is the method that `dispatch(op, kernel)` puts in front of a kernel: a method
+ * descriptor, like a Python function in a class body. Called as `backend.op(*args)` without
+ * keywords while no precision is set (`settings.precision_free`), it builds the call's signature key
+ * exactly as the Python dispatcher does (`_operand_part` / `_value_part` in `_dispatcher.py`) for
+ * the arguments it can describe, and looks the plan up in the operation's plan cache (the same dict
+ * the Python dispatcher fills):
+ *
+ * - a plan of identities (`plan.direct`): `kernel(backend, *args)`, its failure handed to
+ *   `failed(backend, args, error)` (which explains it as the Python dispatcher does);
+ * - any other plan: `run(backend, plan, args)`, the Python runner of plans;
+ * - no plan yet, an argument it cannot describe, keywords, a precision: `fallback(backend, *args,
+ *   **kwargs)`, the Python dispatcher, which compiles the plan and caches it.
+ *
+ * The key parts it builds, per argument (anything else goes to the fallback):
+ *   elementwise operands: a Python float, bool or complex -> its type; a Python int that fits 64 bits ->
+ *     (int, negative, bit length of its magnitude as `int.bit_length` of `value` or `~value`);
+ *   other arguments: a tuple of Python ints -> the tuple; None or a `DType` -> itself; a Python bool,
+ *     int, float, complex or str -> (type, value);
+ *   both: an object whose `shape` is a tuple (NumPy, PyTorch's `Size`, JAX, Array API arrays) ->
+ *     (type, dtype, shape).
+ * The key is `(backend class, None, part, part, ...)`: the Python dispatcher's key of the same call.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *kernel;    /* the raw kernel, called as kernel(backend, *args) */
+    PyObject *fallback;  /* the Python dispatcher: dispatched(backend, *args, **kwargs) */
+    PyObject *run;       /* run(backend, plan, args): a plan that is not direct */
+    PyObject *failed;    /* failed(backend, args, error): explains a direct kernel's failure */
+    PyObject *cache;     /* dict: key -> Plan */
+    PyObject *settings;  /* bk's GLOBALS: `precision_free` */
+    PyObject *dtype_type;  /* bk.DType */
+    int elementwise;
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} Dispatched;
+
+static PyObject *precision_free_name, *direct_name, *shape_name, *dtype_name;
+
+#define MAX_ARGS 8
+
+/* The key part of a tensor whose `shape` is a tuple: (type, dtype, shape); NULL without an exception: not one. */
+static PyObject *
+tensor_part(PyObject *value)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    if (value == Py_None || type == &PyList_Type || type == &PyDict_Type || type == &PyUnicode_Type) {
+        return NULL;
+    }
+    PyObject *shape = PyObject_GetAttr(value, shape_name);
+    if (shape == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyTuple_Check(shape)) {
+        Py_DECREF(shape);
+        return NULL;
+    }
+    PyObject *dtype = PyObject_GetAttr(value, dtype_name);
+    if (dtype == NULL) {
+        PyErr_Clear();
+        Py_DECREF(shape);
+        return NULL;
+    }
+    PyObject *part = PyTuple_Pack(3, (PyObject *)type, dtype, shape);
+    Py_DECREF(dtype);
+    Py_DECREF(shape);
+    if (part == NULL) {
+        PyErr_Clear();
+    }
+    return part;
+}
+
+static PyObject *
+operand_part(PyObject *value)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    if (type == &PyFloat_Type || type == &PyBool_Type || type == &PyComplex_Type) {
+        return Py_NewRef((PyObject *)type);
+    }
+    if (type == &PyLong_Type) {
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return NULL;
+        }
+        unsigned long long magnitude = v >= 0 ? (unsigned long long)v : (unsigned long long)(~v);
+        long bits = 0;
+        while (magnitude) {
+            bits++;
+            magnitude >>= 1;
+        }
+        PyObject *count = PyLong_FromLong(bits);
+        if (count == NULL) {
+            PyErr_Clear();
+            return NULL;
+        }
+        PyObject *part = PyTuple_Pack(3, (PyObject *)&PyLong_Type, v < 0 ? Py_True : Py_False, count);
+        Py_DECREF(count);
+        if (part == NULL) {
+            PyErr_Clear();
+        }
+        return part;
+    }
+    return tensor_part(value);
+}
+
+static PyObject *
+value_part(PyObject *value, PyObject *dtype_type)
+{
+    PyTypeObject *type = Py_TYPE(value);
+    if (type == &PyTuple_Type) {
+        Py_ssize_t n = PyTuple_GET_SIZE(value);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            if (Py_TYPE(PyTuple_GET_ITEM(value, i)) != &PyLong_Type) {
+                return NULL;
+            }
+        }
+        return Py_NewRef(value);
+    }
+    if (value == Py_None || (PyObject *)type == dtype_type) {
+        return Py_NewRef(value);
+    }
+    if (type == &PyBool_Type || type == &PyLong_Type || type == &PyFloat_Type || type == &PyComplex_Type || type == &PyUnicode_Type) {
+        PyObject *part = PyTuple_Pack(2, (PyObject *)type, value);
+        if (part == NULL) {
+            PyErr_Clear();
+        }
+        return part;
+    }
+    return tensor_part(value);
+}
+
+/* The signature key of (backend, *args), or NULL without an exception where an argument is not described here. */
+static PyObject *
+signature_key(PyObject *const *args, Py_ssize_t nargs, int elementwise, PyObject *dtype_type)
+{
+    if (nargs < 1 || nargs > MAX_ARGS + 1) {
+        return NULL;
+    }
+    PyObject *key = PyTuple_New(nargs + 1);
+    if (key == NULL) {
+        PyErr_Clear();
+        return NULL;
+    }
+    PyTuple_SET_ITEM(key, 0, Py_NewRef((PyObject *)Py_TYPE(args[0])));
+    PyTuple_SET_ITEM(key, 1, Py_NewRef(Py_None));
+    for (Py_ssize_t i = 1; i < nargs; i++) {
+        PyObject *part = elementwise ? operand_part(args[i]) : value_part(args[i], dtype_type);
+        if (part == NULL) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(key, i + 1, part);
+    }
+    return key;
+}
+
+static PyObject *
+args_tuple(PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *tuple = PyTuple_New(nargs - 1);
+    if (tuple == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 1; i < nargs; i++) {
+        PyTuple_SET_ITEM(tuple, i - 1, Py_NewRef(args[i]));
+    }
+    return tuple;
+}
+
+static PyObject *
+dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs < 1) {
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
+    if (flag == NULL) {
+        return NULL;
+    }
+    Py_DECREF(flag);  /* settings keeps it alive */
+    if (flag != Py_True) {
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    PyObject *key = signature_key(args, nargs, self->elementwise, self->dtype_type);
+    if (key == NULL) {
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    PyObject *plan = PyDict_GetItemWithError(self->cache, key);  /* borrowed */
+    Py_DECREF(key);
+    if (plan == NULL) {
+        if (PyErr_Occurred()) {  /* an unhashable part (a dtype object that refuses hashing) */
+            PyErr_Clear();
+        }
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    Py_INCREF(plan);
+    PyObject *direct = PyObject_GetAttr(plan, direct_name);
+    if (direct == NULL) {
+        Py_DECREF(plan);
+        return NULL;
+    }
+    Py_DECREF(direct);
+    if (direct != Py_True) {
+        PyObject *rest = args_tuple(args, nargs);
+        PyObject *result = rest == NULL ? NULL : PyObject_CallFunctionObjArgs(self->run, args[0], plan, rest, NULL);
+        Py_XDECREF(rest);
+        Py_DECREF(plan);
+        return result;
+    }
+    Py_DECREF(plan);
+    PyObject *result = PyObject_Vectorcall(self->kernel, args, nargs, NULL);
+    if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
+        return result;
+    }
+    /* the kernel failed: the Python side explains the failure as the dispatcher does */
+    PyObject *type, *value, *traceback;
+    PyErr_Fetch(&type, &value, &traceback);
+    PyErr_NormalizeException(&type, &value, &traceback);
+    if (traceback != NULL) {
+        PyException_SetTraceback(value, traceback);
+    }
+    PyObject *rest = args_tuple(args, nargs);
+    if (rest == NULL) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(traceback);
+        return NULL;
+    }
+    result = PyObject_CallFunctionObjArgs(self->failed, args[0], rest, value, NULL);
+    Py_DECREF(rest);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(traceback);
+    return result;
+}
+
+static PyObject *
+dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kernel", "fallback", "run", "failed", "cache", "settings", "dtype_type", "elementwise", NULL};
+    PyObject *kernel, *fallback, *run, *failed, *cache, *settings, *dtype_type;
+    int elementwise = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!OO|p", keywords, &kernel, &fallback, &run, &failed, &PyDict_Type, &cache,
+                                     &settings, &dtype_type, &elementwise)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(kernel) || !PyCallable_Check(fallback) || !PyCallable_Check(run) || !PyCallable_Check(failed) || !PyType_Check(dtype_type)) {
+        PyErr_SetString(PyExc_TypeError, "Dispatched(kernel, fallback, run, failed, cache, settings, dtype_type): callables, a dict and a type");
+        return NULL;
+    }
+    Dispatched *self = (Dispatched *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->kernel = Py_NewRef(kernel);
+    self->fallback = Py_NewRef(fallback);
+    self->run = Py_NewRef(run);
+    self->failed = Py_NewRef(failed);
+    self->cache = Py_NewRef(cache);
+    self->settings = Py_NewRef(settings);
+    self->dtype_type = Py_NewRef(dtype_type);
+    self->elementwise = elementwise;
+    self->vectorcall = (vectorcallfunc)dispatched_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+dispatched_traverse(Dispatched *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->kernel);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->run);
+    Py_VISIT(self->failed);
+    Py_VISIT(self->cache);
+    Py_VISIT(self->settings);
+    Py_VISIT(self->dtype_type);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+dispatched_clear(Dispatched *self)
+{
+    Py_CLEAR(self->kernel);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->run);
+    Py_CLEAR(self->failed);
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->settings);
+    Py_CLEAR(self->dtype_type);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+dispatched_dealloc(Dispatched *self)
+{
+    PyObject_GC_UnTrack(self);
+    dispatched_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+dispatched_get(PyObject *self, PyObject *instance, PyObject *owner)
+{
+    if (instance == NULL || instance == Py_None) {
+        return Py_NewRef(self);
+    }
+    return PyMethod_New(self, instance);
+}
+
+static PyObject *
+dispatched_repr(PyObject *self)
+{
+    PyObject *name = PyObject_GetAttrString(self, "__qualname__");
+    if (name == NULL) {
+        PyErr_Clear();
+        return PyUnicode_FromString("<bk dispatched kernel>");
+    }
+    PyObject *text = PyUnicode_FromFormat("<bk dispatched kernel %S>", name);
+    Py_DECREF(name);
+    return text;
+}
+
+static PyObject *
+dispatched_reduce(PyObject *self, PyObject *unused)
+{
+    /* pickled by reference, as functions are: `__module__` and the dotted `__qualname__` name it */
+    return PyObject_GetAttrString(self, "__qualname__");
+}
+
+static PyMethodDef dispatched_methods[] = {
+    {"__reduce__", dispatched_reduce, METH_NOARGS, "Pickled by reference to `__module__` and `__qualname__`."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyMemberDef dispatched_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Dispatched, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Dispatched, dict), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef dispatched_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject DispatchedType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bk._fastplan.Dispatched",
+    .tp_doc = "A kernel behind the one call path, with the plan lookup in C.",
+    .tp_basicsize = sizeof(Dispatched),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_new = dispatched_new,
+    .tp_dealloc = (destructor)dispatched_dealloc,
+    .tp_traverse = (traverseproc)dispatched_traverse,
+    .tp_clear = (inquiry)dispatched_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Dispatched, vectorcall),
+    .tp_descr_get = dispatched_get,
+    .tp_repr = dispatched_repr,
+    .tp_dictoffset = offsetof(Dispatched, dict),
+    .tp_members = dispatched_members,
+    .tp_methods = dispatched_methods,
+    .tp_getset = dispatched_getset,
+};
+
+static PyObject *
+key_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    /* key_of(elementwise, dtype_type, backend, *values): the key the C front builds, or None (for tests) */
+    if (nargs < 3) {
+        PyErr_SetString(PyExc_TypeError, "key_of(elementwise, dtype_type, backend, *values)");
+        return NULL;
+    }
+    int elementwise = PyObject_IsTrue(args[0]);
+    if (elementwise < 0) {
+        return NULL;
+    }
+    PyObject *key = signature_key(args + 2, nargs - 2, elementwise, args[1]);
+    if (key == NULL) {
+        if (PyErr_Occurred()) {
+            return NULL;
+        }
+        Py_RETURN_NONE;
+    }
+    return key;
+}
+
+static PyMethodDef module_methods[] = {
+    {"key_of", (PyCFunction)(void (*)(void))key_of, METH_FASTCALL, "The signature key the C front builds for (backend, *values), or None."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_fastplan", "The C front of bk's one call path.", -1, module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastplan(void)
+{
+    precision_free_name = PyUnicode_InternFromString("precision_free");
+    direct_name = PyUnicode_InternFromString("direct");
+    shape_name = PyUnicode_InternFromString("shape");
+    dtype_name = PyUnicode_InternFromString("dtype");
+    if (precision_free_name == NULL || direct_name == NULL || shape_name == NULL || dtype_name == NULL || PyType_Ready(&DispatchedType) < 0) {
+        return NULL;
+    }
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) {
+        return NULL;
+    }
+    if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

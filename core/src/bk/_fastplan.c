@@ -37,6 +37,7 @@ typedef struct {
     PyObject *dtype_type;  /* bk.DType */
     int elementwise;
     PyObject *dict;
+    PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
     vectorcallfunc vectorcall;
 } Dispatched;
 
@@ -176,7 +177,7 @@ args_tuple(PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs < 1) {
@@ -243,6 +244,56 @@ dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, Py
     return result;
 }
 
+/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. */
+static PyObject *
+dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (self->bound == NULL) {
+        return dispatched_unbound(self, args, nargsf, kwnames);
+    }
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t total = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8];
+    PyObject **stack = total < 8 ? small : PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
+    if (stack == NULL) {
+        return PyErr_NoMemory();
+    }
+    stack[0] = self->bound;
+    for (Py_ssize_t i = 0; i < total; i++) {
+        stack[i + 1] = args[i];
+    }
+    PyObject *result = dispatched_unbound(self, stack, nargs + 1, kwnames);
+    if (stack != small) {
+        PyMem_Free(stack);
+    }
+    return result;
+}
+
+static PyObject *
+dispatched_bind(Dispatched *self, PyObject *instance)
+{
+    Dispatched *bound = (Dispatched *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
+    if (bound == NULL) {
+        return NULL;
+    }
+    bound->kernel = Py_XNewRef(self->kernel);
+    bound->fallback = Py_XNewRef(self->fallback);
+    bound->run = Py_XNewRef(self->run);
+    bound->failed = Py_XNewRef(self->failed);
+    bound->cache = Py_XNewRef(self->cache);
+    bound->settings = Py_XNewRef(self->settings);
+    bound->dtype_type = Py_XNewRef(self->dtype_type);
+    bound->elementwise = self->elementwise;
+    bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
+    if (self->dict != NULL && bound->dict == NULL) {
+        Py_DECREF(bound);
+        return NULL;
+    }
+    bound->bound = Py_NewRef(instance);
+    bound->vectorcall = self->vectorcall;
+    return (PyObject *)bound;
+}
+
 static PyObject *
 dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
@@ -284,6 +335,7 @@ dispatched_traverse(Dispatched *self, visitproc visit, void *arg)
     Py_VISIT(self->settings);
     Py_VISIT(self->dtype_type);
     Py_VISIT(self->dict);
+    Py_VISIT(self->bound);
     return 0;
 }
 
@@ -298,6 +350,7 @@ dispatched_clear(Dispatched *self)
     Py_CLEAR(self->settings);
     Py_CLEAR(self->dtype_type);
     Py_CLEAR(self->dict);
+    Py_CLEAR(self->bound);
     return 0;
 }
 
@@ -312,7 +365,7 @@ dispatched_dealloc(Dispatched *self)
 static PyObject *
 dispatched_get(PyObject *self, PyObject *instance, PyObject *owner)
 {
-    if (instance == NULL || instance == Py_None) {
+    if (instance == NULL || instance == Py_None || ((Dispatched *)self)->bound != NULL) {
         return Py_NewRef(self);
     }
     return PyMethod_New(self, instance);
@@ -334,11 +387,23 @@ dispatched_repr(PyObject *self)
 static PyObject *
 dispatched_reduce(PyObject *self, PyObject *unused)
 {
+    if (((Dispatched *)self)->bound != NULL) {  /* a bound copy: getattr(instance, name), as a bound method */
+        PyObject *name = PyObject_GetAttrString(self, "__name__");
+        PyObject *getattr = PyDict_GetItemString(PyEval_GetBuiltins(), "getattr");  /* borrowed */
+        if (name == NULL || getattr == NULL) {
+            Py_XDECREF(name);
+            return NULL;
+        }
+        PyObject *result = Py_BuildValue("O(OO)", getattr, ((Dispatched *)self)->bound, name);
+        Py_DECREF(name);
+        return result;
+    }
     /* pickled by reference, as functions are: `__module__` and the dotted `__qualname__` name it */
     return PyObject_GetAttrString(self, "__qualname__");
 }
 
 static PyMethodDef dispatched_methods[] = {
+    {"bind", (PyCFunction)dispatched_bind, METH_O, "A copy bound to `instance`: called without it, as the bound method, without a method object in between."},
     {"__reduce__", dispatched_reduce, METH_NOARGS, "Pickled by reference to `__module__` and `__qualname__`."},
     {NULL, NULL, 0, NULL},
 };
@@ -346,6 +411,7 @@ static PyMethodDef dispatched_methods[] = {
 static PyMemberDef dispatched_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(Dispatched, vectorcall), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(Dispatched, dict), READONLY, NULL},
+    {"__self__", T_OBJECT, offsetof(Dispatched, bound), READONLY, "the instance of a bound copy (`bind`); None for the method"},
     {NULL, 0, 0, 0, NULL},
 };
 

@@ -9,9 +9,11 @@ catalogue call plus, at most, one dict lookup (for a `dtype=` argument).
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import types
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
@@ -44,10 +46,10 @@ STANDARD_DTYPES: Final = {
         "complex128",
     )
 }
-_CACHE: dict[int, Namespace] = {}
+_CACHE: dict[int, types.ModuleType] = {}
 
 
-def array_namespace(*arrays: Any, api_version: str | None = None) -> Namespace:
+def array_namespace(*arrays: Any, api_version: str | None = None) -> types.ModuleType:
     """The Array API namespace of a backend, for its arrays, a `Backend`, or a backend name.
 
     `bk.array_namespace(x, y)` serves the backend that owns the arrays (as
@@ -87,26 +89,29 @@ def array_namespace(*arrays: Any, api_version: str | None = None) -> Namespace:
         target = choose_backend(*arrays)
     namespace = _CACHE.get(id(target))
     if namespace is None or namespace.backend is not target:
-        namespace = _CACHE[id(target)] = Namespace(target)
+        namespace = _CACHE[id(target)] = Namespace(target).module
     return namespace
 
 
-class Namespace(types.ModuleType):
-    """The Array API namespace of one backend (see `bk.array_namespace`).
+class Namespace:
+    """The Array API namespace of one backend (see `bk.array_namespace`): `module`, and the dtype
+    tables and devices its functions use.
 
-    A module object, like the namespaces of NumPy or array-api-compat: its functions, dtypes and
-    constants are attributes; `linalg` and `fft` are sub-namespaces. A standard function whose
-    catalogue operations the backend does not support is absent, so `hasattr(xp, name)` tells.
+    The namespace itself is `module`, a plain module object like the namespaces of NumPy or
+    array-api-compat (a module subclass would cost each `xp.sin` lookup a few percent of a small
+    call: Python specializes attribute lookups on modules only): its functions, dtypes and constants
+    are attributes; `linalg` and `fft` are sub-namespaces. A standard function whose catalogue
+    operations the backend does not support is absent, so `hasattr(xp, name)` tells.
     """
 
     def __init__(self, backend: Any) -> None:
-        super().__init__(
-            f"bk.array_namespace({backend.name!r})", f"The Array API {API_VERSION} namespace of bk's {backend.name!r} backend."
-        )
         from . import _namespace_table as table
 
         self.backend = backend
-        self.__array_api_version__ = API_VERSION
+        name = f"bk.array_namespace({backend.name!r})"
+        module = self.module = types.ModuleType(name, f"The Array API {API_VERSION} namespace of bk's {backend.name!r} backend.")
+        module.backend = backend  # type: ignore[attr-defined]
+        module.__array_api_version__ = API_VERSION  # type: ignore[attr-defined]
         self._native = native_dtypes(backend)  # DType -> native dtype
         self._dtypes = {native: dtype for dtype, native in self._native.items()}  # native -> DType
         self._default = {
@@ -115,25 +120,18 @@ class Namespace(types.ModuleType):
             "integral": STANDARD_DTYPES["int64"],
             "indexing": STANDARD_DTYPES["int64"],
         }
-        for name, dtype in STANDARD_DTYPES.items():
+        for dtype_name, dtype in STANDARD_DTYPES.items():
             if dtype in self._native:
-                setattr(self, name, self._native[dtype])
-        self.e, self.pi, self.inf, self.nan, self.newaxis = math.e, math.pi, math.inf, math.nan, None
-        self._missing: dict[str, str] = {}
+                setattr(module, dtype_name, self._native[dtype])
+        module.e, module.pi, module.inf, module.nan, module.newaxis = math.e, math.pi, math.inf, math.nan, None  # type: ignore[attr-defined]
         self._devices = Devices(backend)
-        table.install(self, backend, table.MAIN, self)
-        self.linalg = _Sub(f"{self.__name__}.linalg", backend)
-        table.install(self.linalg, backend, table.LINALG, self)
-        self.fft = _Sub(f"{self.__name__}.fft", backend)
-        table.install(self.fft, backend, table.FFT, self)
-        self.__array_namespace_info__ = lambda: Info(self)
-
-    def __repr__(self) -> str:
-        return f"<Array API namespace of bk backend {self.backend.name!r}>"
-
-    def __getattr__(self, name: str) -> Any:
-        # Called only for missing attributes: a standard function the backend cannot run.
-        return _missing_attribute(self, name)
+        _explain_missing(module, lambda: table.install(module, backend, table.MAIN, self))
+        for sub, entries in (("linalg", table.LINALG), ("fft", table.FFT)):
+            namespace = types.ModuleType(f"{name}.{sub}")
+            namespace.backend = backend  # type: ignore[attr-defined]
+            _explain_missing(namespace, functools.partial(table.install, namespace, backend, entries, self))
+            setattr(module, sub, namespace)
+        module.__array_namespace_info__ = lambda: Info(self)  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------ dtype conversion (used by the adapters)
 
@@ -167,16 +165,15 @@ class Namespace(types.ModuleType):
         return self.as_dtype(x, "result_type")
 
 
-class _Sub(types.ModuleType):
-    """A sub-namespace (`linalg`, `fft`)."""
-
-    def __init__(self, name: str, backend: Any) -> None:
-        super().__init__(name)
-        self._missing: dict[str, str] = {}
-        self.backend = backend
-
-    def __getattr__(self, name: str) -> Any:
-        return _missing_attribute(self, name)
+def _explain_missing(namespace: types.ModuleType, install: Callable[[], None]) -> None:
+    """Fills a namespace module by `install()`, with its `_missing` table (the standard functions the
+    backend cannot run, and why); where one is missing, the module `__getattr__` of PEP 562 names the
+    reason when it is looked up. Only there: Python specializes the attribute lookups of a module without
+    `__getattr__` (a plain module, not a subclass), which saves `xp.sin(x)` a few percent of a small call."""
+    namespace._missing = {}  # type: ignore[attr-defined]
+    install()
+    if namespace._missing:  # type: ignore[attr-defined]
+        namespace.__getattr__ = lambda name: _missing_attribute(namespace, name)  # type: ignore[method-assign]
 
 
 def _missing_attribute(namespace: Any, name: str) -> Any:

@@ -16,7 +16,7 @@ from typing import Any, Final, NoReturn
 import numpy as np
 
 from ._axes import normalize_axes, normalize_axis
-from ._context import get_precision, precision
+from ._context import GLOBALS, get_precision, precision
 from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError
 from ._rules.arguments import is_python_number
@@ -207,9 +207,9 @@ def _arange(b: Any, ns: Any) -> Callable[..., Any]:
         if stop is None:
             start, stop = 0, start
         if target.kind is int and target != _INT64:  # frameworks count in fewer int types than they store
-            result = b.cast(kernel(start, stop, step, dtype=_INT64), target)
+            result = b.cast(kernel(start, stop, step, _INT64), target)
         else:
-            result = kernel(start, stop, step, dtype=target)
+            result = kernel(start, stop, step, target)  # positional arguments: the dispatcher's C front takes no keywords
         return result if device is None else place.new(result, device, "arange")
 
     return arange
@@ -277,15 +277,25 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    kernel = b.full_like
 
     def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords("full_like", keywords, b.name)
-        target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        result = b.full(_shape_of(b, x), _exact(fill_value, target), target)
-        return place.like(result, x) if device is None else place.new(result, device, "full_like")
+        target = _dtype_of(b, ns, x) if dtype is None else ns.as_dtype(dtype, "full_like")
+        result = kernel(x, _exact(fill_value, target), target)  # on the device of x
+        return result if device is None else place.existing(result, device, "full_like")
 
     return full_like
+
+
+def _dtype_of(b: Any, ns: Any, x: Any) -> DType:
+    """The `DType` of an array of the namespace: its native dtype looked up, or the backend's `dtype`."""
+    try:
+        found: DType | None = ns._dtypes.get(x.dtype)
+    except (AttributeError, TypeError):  # no dtype attribute, or an unhashable one
+        found = None
+    return b.dtype(x) if found is None else found
 
 
 def _empty(b: Any, ns: Any) -> Callable[..., Any]:
@@ -294,14 +304,13 @@ def _empty(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.empty
+    kernel = b.empty_like
 
     def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords("empty_like", keywords, b.name)
-        target = b.dtype(x) if dtype is None else ns.as_dtype(dtype, "empty_like")
-        result = kernel(_shape_of(b, x), target)
-        return place.like(result, x) if device is None else place.new(result, device, "empty_like")
+        result = kernel(x, None if dtype is None else ns.as_dtype(dtype, "empty_like"))  # on the device of x
+        return result if device is None else place.existing(result, device, "empty_like")
 
     return empty_like
 
@@ -315,7 +324,7 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
     ) -> Any:
         if keywords:
             refuse_keywords("eye", keywords, b.name)
-        result = kernel(n_rows, n_cols, k=k, dtype=_FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
+        result = kernel(n_rows, n_cols, k, _FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
         return result if device is None else place.new(result, device, "eye")
 
     return eye
@@ -332,12 +341,12 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
         wanted = target.precision or 32
         kernel = b.linspace if endpoint else b.linspace_without_last
-        if (get_precision() or 32) == wanted:
+        if (GLOBALS.precision_free and wanted == 32) or (get_precision() or 32) == wanted:
             values = kernel(start, stop, num)
         else:
             with precision(wanted):  # computed in the precision of the dtype asked for
                 values = kernel(start, stop, num)
-        if b.dtype(values) != target:
+        if _dtype_of(b, ns, values) != target:
             values = b.cast(values, target)
         return values if device is None else place.new(values, device, "linspace")
 

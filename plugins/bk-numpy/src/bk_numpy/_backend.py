@@ -40,6 +40,8 @@ __all__ = ["NumPyBackend"]
 Tensor = Any
 
 _INT64: Final = np.dtype(np.int64)
+_RANGE_INT64: Final = DType(int, 64)
+_BOUND: Final = 2**62  # Python ints of a range below it count in int64 without overflow
 
 
 class _DLPackCapsule:
@@ -233,6 +235,10 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
+        if dtype is _RANGE_INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
+            start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: NumPy's own arange
+            if -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
+                return np.arange(start, limit, delta, dtype=np.int64)
         from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
@@ -301,6 +307,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             ShapeMismatchError: if the sizes do not fit.
         """
         try:
+            if type(value) is np.ndarray and type(shape) is tuple:
+                return value.reshape(shape)
             return np.reshape(value, tuple(shape))
         except ValueError as error:
             reraise("reshape", error)

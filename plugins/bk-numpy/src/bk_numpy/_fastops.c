@@ -45,6 +45,7 @@ typedef struct {
     PyObject *int_scalars;  /* dtypes of an array that a Python int joins weakly */
     int unary;  /* a function of one tensor, `(backend, x)`: `ufunc(x)` for an ndarray of one of `dtypes` */
     PyObject *dict;
+    PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
     vectorcallfunc vectorcall;
 } BinaryOperator;
 
@@ -86,7 +87,7 @@ scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObje
 }
 
 static PyObject *
-binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     if (self->unary) {
         if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
@@ -141,6 +142,56 @@ binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, Py
     return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
 }
 
+/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. */
+static PyObject *
+binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (self->bound == NULL) {
+        return binary_unbound(self, args, nargsf, kwnames);
+    }
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    Py_ssize_t total = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8];
+    PyObject **stack = total < 8 ? small : PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
+    if (stack == NULL) {
+        return PyErr_NoMemory();
+    }
+    stack[0] = self->bound;
+    for (Py_ssize_t i = 0; i < total; i++) {
+        stack[i + 1] = args[i];
+    }
+    PyObject *result = binary_unbound(self, stack, nargs + 1, kwnames);
+    if (stack != small) {
+        PyMem_Free(stack);
+    }
+    return result;
+}
+
+static PyObject *
+binary_bind(BinaryOperator *self, PyObject *instance)
+{
+    BinaryOperator *bound = (BinaryOperator *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
+    if (bound == NULL) {
+        return NULL;
+    }
+    bound->ufunc = Py_XNewRef(self->ufunc);
+    bound->fallback = Py_XNewRef(self->fallback);
+    bound->settings = Py_XNewRef(self->settings);
+    bound->ndarray = Py_XNewRef(self->ndarray);
+    bound->dtypes = Py_XNewRef(self->dtypes);
+    bound->float_scalars = Py_XNewRef(self->float_scalars);
+    bound->int_scalars = Py_XNewRef(self->int_scalars);
+    bound->unary = self->unary;
+    bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
+    if (self->dict != NULL && bound->dict == NULL) {
+        Py_DECREF(bound);
+        return NULL;
+    }
+    bound->bound = Py_NewRef(instance);
+    bound->vectorcall = self->vectorcall;
+    return (PyObject *)bound;
+}
+
 static PyObject *
 binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
@@ -186,6 +237,7 @@ binary_traverse(BinaryOperator *self, visitproc visit, void *arg)
     Py_VISIT(self->float_scalars);
     Py_VISIT(self->int_scalars);
     Py_VISIT(self->dict);
+    Py_VISIT(self->bound);
     return 0;
 }
 
@@ -200,6 +252,7 @@ binary_clear(BinaryOperator *self)
     Py_CLEAR(self->float_scalars);
     Py_CLEAR(self->int_scalars);
     Py_CLEAR(self->dict);
+    Py_CLEAR(self->bound);
     return 0;
 }
 
@@ -214,7 +267,7 @@ binary_dealloc(BinaryOperator *self)
 static PyObject *
 binary_get(PyObject *self, PyObject *instance, PyObject *owner)
 {
-    if (instance == NULL || instance == Py_None) {
+    if (instance == NULL || instance == Py_None || ((BinaryOperator *)self)->bound != NULL) {
         return Py_NewRef(self);
     }
     return PyMethod_New(self, instance);
@@ -236,11 +289,23 @@ binary_repr(PyObject *self)
 static PyObject *
 binary_reduce(PyObject *self, PyObject *unused)
 {
+    if (((BinaryOperator *)self)->bound != NULL) {  /* a bound copy: getattr(instance, name), as a bound method */
+        PyObject *name = PyObject_GetAttrString(self, "__name__");
+        PyObject *getattr = PyDict_GetItemString(PyEval_GetBuiltins(), "getattr");  /* borrowed */
+        if (name == NULL || getattr == NULL) {
+            Py_XDECREF(name);
+            return NULL;
+        }
+        PyObject *result = Py_BuildValue("O(OO)", getattr, ((BinaryOperator *)self)->bound, name);
+        Py_DECREF(name);
+        return result;
+    }
     /* pickled by reference, as functions are: `__module__` and the dotted `__qualname__` name it */
     return PyObject_GetAttrString(self, "__qualname__");
 }
 
 static PyMethodDef binary_methods[] = {
+    {"bind", (PyCFunction)binary_bind, METH_O, "A copy bound to `instance`: called without it, as the bound method, without a method object in between."},
     {"__reduce__", binary_reduce, METH_NOARGS, "Pickled by reference to `__module__` and `__qualname__`."},
     {NULL, NULL, 0, NULL},
 };
@@ -248,6 +313,7 @@ static PyMethodDef binary_methods[] = {
 static PyMemberDef binary_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(BinaryOperator, vectorcall), READONLY, NULL},
     {"__dictoffset__", T_PYSSIZET, offsetof(BinaryOperator, dict), READONLY, NULL},
+    {"__self__", T_OBJECT, offsetof(BinaryOperator, bound), READONLY, "the instance of a bound copy (`bind`); None for the method"},
     {"__wrapped__", T_OBJECT, offsetof(BinaryOperator, fallback), READONLY, "the Python method behind the fast path"},
     {NULL, 0, 0, 0, NULL},
 };

@@ -463,6 +463,8 @@ class MathMixin:
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""
         try:
+            if type(condition) is np.ndarray and type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free:
+                return np.where(condition, x, y)  # two arrays of one dtype (inlined: a helper call costs as much as np.where)
             if type(condition) is np.ndarray and (_same_dtype_arrays(x, y) or (_GLOBALS.precision_free and (_weak_float_beside(x, y) or _weak_float_beside(y, x)))):
                 return np.where(condition, x, y)  # NEP 50: a Python float takes the array's float dtype, as bk's rules say
             return _where(condition, x, y)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
+from bk.rules import SETTINGS as _SETTINGS
 from bk.rules import check_dtypes, numpy_accumulation_type
 
 from ._errors import reraise
@@ -21,8 +22,36 @@ __all__ = ["StandardMixin"]
 Tensor = Any
 
 
+_MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whose products NumPy's matmul keeps
+
+
 def _plain_int(value: Any) -> bool:
     return type(value) is int
+
+
+_INT_RANGES: dict[DType, tuple[int, int]] = {
+    DType(int, bits, signed=signed): (int(np.iinfo(f"{'' if signed else 'u'}int{bits}").min), int(np.iinfo(f"{'' if signed else 'u'}int{bits}").max))
+    for bits in (8, 16, 32, 64)
+    for signed in (True, False)
+}
+
+
+def _holds(dtype: DType, value: Any) -> bool:
+    """Whether an array of `dtype` holds the Python (or NumPy) number `value` as it is: a float or
+    complex array a float, a complex array a complex value, an int array an int in its range, a bool
+    array a bool; everything else (a float fill of an int array, an int out of range) takes the core's
+    rules (`Backend.full`)."""
+    kind = dtype.kind
+    if isinstance(value, bool):
+        return kind is bool
+    if isinstance(value, int):
+        if kind is int:
+            low, high = _INT_RANGES[dtype]
+            return low <= value <= high
+        return kind is float or kind is complex
+    if isinstance(value, float):
+        return kind is float or kind is complex
+    return isinstance(value, complex) and kind is complex
 
 
 class StandardMixin:
@@ -32,12 +61,31 @@ class StandardMixin:
 
     def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
         """`numpy.eye`; see `Backend.eye`."""
+        if dtype is not None and type(n_rows) is int and type(k) is int and (n_cols is None or type(n_cols) is int):
+            return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype))  # the plan has checked the arguments
         if _plain_int(n_rows) and (n_cols is None or _plain_int(n_cols)) and _plain_int(k):
             return np.eye(n_rows, n_cols, k, to_numpy_dtype(self._dtype_param(dtype, "eye") or self.float_type))
         return super().eye(n_rows, n_cols, k, dtype)
 
+    def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`numpy.full` for a fill value that `dtype` holds as it is; see `Backend.full`."""
+        sizes = (shape,) if _plain_int(shape) else shape if type(shape) is tuple else None
+        if dtype is not None and sizes is not None and _holds(dtype, fill_value):
+            return np.full(sizes, fill_value, to_numpy_dtype(dtype))
+        return super().full(shape, fill_value, dtype)
+
+    def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`numpy.full_like` for an array and a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
+        if type(x) is np.ndarray:
+            target = self.dtype(x) if dtype is None else dtype
+            if _holds(target, fill_value):
+                return np.full_like(x, fill_value, to_numpy_dtype(target))
+        return super().full_like(x, fill_value, dtype)
+
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`numpy.empty`: uninitialized values; see `Backend.empty`."""
+        if dtype is not None and type(shape) is tuple:
+            return np.empty(shape, to_numpy_dtype(dtype))  # the plan has checked the sizes
         sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
         if sizes is not None and all(_plain_int(s) for s in sizes):
             return np.empty(sizes, to_numpy_dtype(self._dtype_param(dtype, "empty") or self.float_type))
@@ -45,6 +93,8 @@ class StandardMixin:
 
     def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`numpy.empty_like`: uninitialized values; see `Backend.empty_like`."""
+        if type(x) is np.ndarray:
+            return np.empty_like(x, None if dtype is None else to_numpy_dtype(dtype))  # the plan has checked `dtype`
         x = _tensor_arg(x, "empty_like")
         return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(self._dtype_param(dtype, "empty_like")))
 
@@ -129,6 +179,8 @@ class StandardMixin:
 
     def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`numpy.matmul` in the common type; see `Backend.matmul`."""
+        if type(x1) is np.ndarray and type(x2) is np.ndarray and x1.dtype is x2.dtype and x1.dtype in _MATMUL_NATIVE and _SETTINGS.precision_free:
+            return np.matmul(x1, x2)  # the plan gives a kernel one dtype: the common case, NumPy's own
         same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None
         if not same:
             x1, x2 = self.auto_cast(_tensor_arg(x1, "matmul"), _tensor_arg(x2, "matmul"))  # type: ignore[attr-defined]

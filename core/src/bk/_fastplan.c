@@ -440,6 +440,146 @@ static PyTypeObject DispatchedType = {
     .tp_getset = dispatched_getset,
 };
 
+/* A namespace function whose call with `nargs` positional arguments and no keywords (and a tuple at
+ * `tuple_at`, where given) is the catalogue call `fast(*args, *extra)`: that call goes there directly,
+ * every other call to `slow`, the Python adapter. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *fast;
+    PyObject *slow;
+    PyObject *extra;  /* tuple appended to the positional arguments of the fast call */
+    Py_ssize_t nargs;
+    Py_ssize_t tuple_at;  /* the position of an argument that must be a tuple for the fast call (a shape), or -1 */
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} Shortcut;
+
+static PyObject *
+shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs != self->nargs || (self->tuple_at >= 0 && !PyTuple_CheckExact(args[self->tuple_at]))) {
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    Py_ssize_t extra = PyTuple_GET_SIZE(self->extra);
+    if (extra == 0) {
+        return PyObject_Vectorcall(self->fast, args, nargsf, NULL);
+    }
+    PyObject *stack[MAX_ARGS + 1];
+    if (nargs + extra > MAX_ARGS) {
+        return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        stack[i] = args[i];
+    }
+    for (Py_ssize_t i = 0; i < extra; i++) {
+        stack[nargs + i] = PyTuple_GET_ITEM(self->extra, i);
+    }
+    return PyObject_Vectorcall(self->fast, stack, nargs + extra, NULL);
+}
+
+static PyObject *
+shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"fast", "slow", "nargs", "extra", "tuple_at", NULL};
+    PyObject *fast, *slow, *extra = NULL;
+    Py_ssize_t nargs, tuple_at = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!n", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &tuple_at)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || tuple_at >= nargs) {
+        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), tuple_at=-1): two callables, 0 to 8 arguments, a position among them");
+        return NULL;
+    }
+    Shortcut *self = (Shortcut *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->fast = Py_NewRef(fast);
+    self->slow = Py_NewRef(slow);
+    self->extra = extra != NULL ? Py_NewRef(extra) : PyTuple_New(0);
+    if (self->extra == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->nargs = nargs;
+    self->tuple_at = tuple_at;
+    self->vectorcall = (vectorcallfunc)shortcut_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+shortcut_traverse(Shortcut *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->fast);
+    Py_VISIT(self->slow);
+    Py_VISIT(self->extra);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+shortcut_clear(Shortcut *self)
+{
+    Py_CLEAR(self->fast);
+    Py_CLEAR(self->slow);
+    Py_CLEAR(self->extra);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+shortcut_dealloc(Shortcut *self)
+{
+    PyObject_GC_UnTrack(self);
+    shortcut_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+shortcut_repr(PyObject *self)
+{
+    PyObject *name = PyObject_GetAttrString(self, "__qualname__");
+    if (name == NULL) {
+        PyErr_Clear();
+        return PyUnicode_FromString("<bk namespace function>");
+    }
+    PyObject *text = PyUnicode_FromFormat("<bk namespace function %S>", name);
+    Py_DECREF(name);
+    return text;
+}
+
+static PyMemberDef shortcut_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(Shortcut, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(Shortcut, dict), READONLY, NULL},
+    {"fast", T_OBJECT, offsetof(Shortcut, fast), READONLY, "the catalogue call of a call with `nargs` positional arguments"},
+    {"slow", T_OBJECT, offsetof(Shortcut, slow), READONLY, "the Python adapter, for every other call"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyGetSetDef shortcut_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject ShortcutType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bk._fastplan.Shortcut",
+    .tp_doc = "A namespace function whose plain positional call is a catalogue call.",
+    .tp_basicsize = sizeof(Shortcut),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = shortcut_new,
+    .tp_dealloc = (destructor)shortcut_dealloc,
+    .tp_traverse = (traverseproc)shortcut_traverse,
+    .tp_clear = (inquiry)shortcut_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Shortcut, vectorcall),
+    .tp_repr = shortcut_repr,
+    .tp_dictoffset = offsetof(Shortcut, dict),
+    .tp_members = shortcut_members,
+    .tp_getset = shortcut_getset,
+};
+
 static PyObject *
 key_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -478,14 +618,15 @@ PyInit__fastplan(void)
     direct_name = PyUnicode_InternFromString("direct");
     shape_name = PyUnicode_InternFromString("shape");
     dtype_name = PyUnicode_InternFromString("dtype");
-    if (precision_free_name == NULL || direct_name == NULL || shape_name == NULL || dtype_name == NULL || PyType_Ready(&DispatchedType) < 0) {
+    if (precision_free_name == NULL || direct_name == NULL || shape_name == NULL || dtype_name == NULL || PyType_Ready(&DispatchedType) < 0
+        || PyType_Ready(&ShortcutType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) {
         return NULL;
     }
-    if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0) {
+    if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0 || PyModule_AddObjectRef(m, "Shortcut", (PyObject *)&ShortcutType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

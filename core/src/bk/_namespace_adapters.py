@@ -8,6 +8,8 @@ standard name uses which factory is `_namespace_table.py`.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from collections import namedtuple
 from collections.abc import Callable, Sequence
@@ -35,6 +37,31 @@ _COMPLEX64: Final = DType(complex, 64)
 
 def _shape_of(b: Any, x: Any) -> tuple[int, ...]:
     return tuple(b.staticshape(x))
+
+
+def bound_method(backend: Any, op: str) -> Any:
+    """The backend's method `op`; a C method (the dispatcher's front, bk-numpy's operators) as its bound
+    copy (`bind`), which is called without a method object in between."""
+    method = getattr(type(backend), op)
+    if not callable(getattr(type(method), "bind", None)):
+        return getattr(backend, op)
+    bound = method.bind(backend)
+    bound.__signature__ = inspect.signature(getattr(backend, op))  # the bound method's: without `self`
+    return bound
+
+
+def shortcut(adapter: Callable[..., Any], nargs: int, fast: Callable[..., Any], extra: tuple[Any, ...] = (), tuple_at: int = -1) -> Callable[..., Any]:
+    """`adapter`, whose call with `nargs` positional arguments and no keywords (and a tuple at position
+    `tuple_at`, where given) is the catalogue call `fast(*args, *extra)`: with the dispatcher's C front
+    built, such a call goes to `fast` without the adapter's Python frame (`_fastplan.Shortcut`), every
+    other call to the adapter. Name, docs and signature are the adapter's."""
+    from ._dispatcher import _FASTPLAN
+
+    if _FASTPLAN is None:
+        return adapter
+    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, tuple_at)
+    functools.update_wrapper(function, adapter)
+    return function  # type: ignore[no-any-return]
 
 
 def _as_shape(shape: Any) -> tuple[int, ...]:
@@ -194,7 +221,7 @@ def _may_share(obj: Any) -> bool:
 
 def _arange(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.range
+    kernel = bound_method(b, "range")
 
     def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
@@ -217,7 +244,7 @@ def _arange(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _filled(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
-        make = getattr(b, op)
+        make = bound_method(b, op)
         place = _placer(b, ns)
         lookup = ns.as_dtype
 
@@ -234,7 +261,7 @@ def _filled(op: str) -> Factory:
 
 def _filled_like(op: str) -> Factory:
     def factory(b: Any, ns: Any) -> Callable[..., Any]:
-        make, like = getattr(b, op), getattr(b, f"{op}_like")
+        make, like = getattr(b, op), bound_method(b, f"{op}_like")
         place = _placer(b, ns)
         name = f"{op}_like"
 
@@ -247,7 +274,7 @@ def _filled_like(op: str) -> Factory:
             result = make(_shape_of(b, x), ns.as_dtype(dtype, name))
             return place.like(result, x) if device is None else place.new(result, device, name)
 
-        return filled_like
+        return shortcut(filled_like, 1, like)
 
     return factory
 
@@ -263,7 +290,7 @@ def _exact(value: Any, dtype: DType) -> Any:
 
 def _full(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.full
+    kernel = bound_method(b, "full")
 
     def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
@@ -277,7 +304,7 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.full_like
+    kernel = bound_method(b, "full_like")
 
     def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
@@ -304,7 +331,7 @@ def _empty(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.empty_like
+    kernel = bound_method(b, "empty_like")
 
     def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
@@ -312,12 +339,12 @@ def _empty_like(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel(x, None if dtype is None else ns.as_dtype(dtype, "empty_like"))  # on the device of x
         return result if device is None else place.existing(result, device, "empty_like")
 
-    return empty_like
+    return shortcut(empty_like, 1, kernel)
 
 
 def _eye(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
-    kernel = b.eye
+    kernel = bound_method(b, "eye")
 
     def eye(
         n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None, **keywords: Any
@@ -327,7 +354,7 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel(n_rows, n_cols, k, _FLOAT32 if dtype is None else ns.as_dtype(dtype, "eye"))
         return result if device is None else place.new(result, device, "eye")
 
-    return eye
+    return shortcut(eye, 1, kernel, (None, 0, _FLOAT32))
 
 
 def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
@@ -790,7 +817,7 @@ def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
-    kernel = b.reshape
+    kernel = bound_method(b, "reshape")
 
     def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None, **keywords: Any) -> Any:
         if keywords:
@@ -798,7 +825,7 @@ def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel(x, shape if type(shape) is tuple else _as_shape(shape))
         return b.copy(result) if copy else result
 
-    return reshape
+    return shortcut(reshape, 2, kernel, tuple_at=1)
 
 
 def _flip(b: Any, ns: Any) -> Callable[..., Any]:
@@ -934,14 +961,14 @@ def _nonzero(b: Any, ns: Any) -> Callable[..., Any]:
 
 
 def _where(b: Any, ns: Any) -> Callable[..., Any]:
-    kernel = b.where
+    kernel = bound_method(b, "where")
 
     def where(condition: Any, x1: Any, x2: Any, /, **keywords: Any) -> Any:
         if keywords:
-            refuse_keywords(where.__name__, keywords, b.name)
+            refuse_keywords("where", keywords, b.name)
         return kernel(condition, x1, x2)
 
-    return where
+    return shortcut(where, 3, kernel)
 
 
 def _searchsorted(b: Any, ns: Any) -> Callable[..., Any]:

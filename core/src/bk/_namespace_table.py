@@ -12,7 +12,6 @@ itself (no overhead at all); otherwise `factory(backend, namespace)` returns the
 
 from __future__ import annotations
 
-import inspect
 from typing import Any, Final
 
 from ._namespace_adapters import (
@@ -97,6 +96,7 @@ from ._namespace_adapters import (
     _vecdot,
     _vector_norm,
     _where,
+    bound_method,
 )
 
 Entry = tuple[tuple[str, ...], Factory | None] | list[tuple[tuple[str, ...], Factory | None]]
@@ -110,24 +110,13 @@ def install(target: Any, backend: Any, table: dict[str, Entry], namespace: Any) 
         for ops, factory in entry if isinstance(entry, list) else [entry]:
             missing = [op for op in ops if op not in known or not backend.supports(op)]
             if not missing:
-                function = _bound(backend, ops[0]) if factory is None else factory(backend, namespace)
+                function = bound_method(backend, ops[0]) if factory is None else factory(backend, namespace)
                 if factory is not None:
                     function.__name__ = function.__qualname__ = name
                 setattr(target, name, function)
                 break
         else:
             target._missing[name] = f"backend {backend.name!r} does not support the catalogue operation(s) {', '.join(missing)}"
-
-
-def _bound(backend: Any, op: str) -> Any:
-    """The backend's method `op`; a C method (the dispatcher's front, bk-numpy's operators) as its bound
-    copy (`bind`), which is called without a method object in between."""
-    method = getattr(type(backend), op)
-    if not callable(getattr(type(method), "bind", None)):
-        return getattr(backend, op)
-    bound = method.bind(backend)
-    bound.__signature__ = inspect.signature(getattr(backend, op))  # the bound method's: without `self`
-    return bound
 
 
 # ---------------------------------------------------------------- the table

@@ -99,7 +99,7 @@ from ._rules.indices import (
 )
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
-from ._rules.weak import KINDS, check_python_ints, int_range, raise_kind, scalar_dtype, weak_result
+from ._rules.weak import KINDS, check_python_ints, holds_number, int_range, raise_kind, scalar_dtype, weak_result
 from ._specs import FAMILY as _FAMILY
 from ._specs import reduce_shape
 from ._specs._linalg import einsum_subscripts
@@ -139,6 +139,7 @@ __all__ = [
     "extrapolate_index",
     "fft_sizes",
     "index_needs_cast",
+    "holds_number",
     "int_range",
     "int_uniform_bounds",
     "integer_power_rule",

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from .._dtype import DType, combine_types
 
-__all__ = ["KINDS", "check_python_ints", "int_range", "raise_kind", "scalar_dtype", "weak_result"]
+__all__ = ["KINDS", "check_python_ints", "holds_number", "int_range", "raise_kind", "scalar_dtype", "weak_result"]
 
 KINDS: Final = (bool, int, float, complex)
 """The kinds of Python numbers, narrowest first: a weak number raises a tensor's kind up this order, never its size."""
@@ -30,6 +30,25 @@ def int_range(dtype: DType) -> tuple[int, int]:
     if dtype.signed:
         return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     return 0, (1 << bits) - 1
+
+
+def holds_number(dtype: DType, value: Any) -> bool:
+    """Whether a tensor of `dtype` holds the number `value` as it is, so that a fill (`full`) needs no rule:
+    a bool in a bool tensor, an int in an int tensor of its range or in a float or complex one, a float
+    in a float or complex one, a complex value in a complex one. NumPy's `float64` and `complex128`
+    scalars count as the Python numbers they subclass. Everything else (a float filling an int tensor,
+    an int out of range, another kind of value) takes the core's rules (`Backend.full`)."""
+    kind = dtype.kind
+    if isinstance(value, bool):
+        return kind is bool
+    if isinstance(value, int):
+        if kind is int:
+            low, high = int_range(dtype)
+            return low <= value <= high
+        return kind is float or kind is complex
+    if isinstance(value, float):
+        return kind is float or kind is complex
+    return isinstance(value, complex) and kind is complex
 
 
 def scalar_dtype(kind: type, precision: int | None) -> DType:

@@ -12,7 +12,7 @@ import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
 from bk.rules import SETTINGS as _SETTINGS
-from bk.rules import check_dtypes, numpy_accumulation_type
+from bk.rules import check_dtypes, holds_number, numpy_accumulation_type
 
 from ._errors import reraise
 from ._math import _binary, _floats, _keep_ints, _tensor_arg
@@ -27,31 +27,6 @@ _MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whos
 
 def _plain_int(value: Any) -> bool:
     return type(value) is int
-
-
-_INT_RANGES: dict[DType, tuple[int, int]] = {
-    DType(int, bits, signed=signed): (int(np.iinfo(f"{'' if signed else 'u'}int{bits}").min), int(np.iinfo(f"{'' if signed else 'u'}int{bits}").max))
-    for bits in (8, 16, 32, 64)
-    for signed in (True, False)
-}
-
-
-def _holds(dtype: DType, value: Any) -> bool:
-    """Whether an array of `dtype` holds the Python (or NumPy) number `value` as it is: a float or
-    complex array a float, a complex array a complex value, an int array an int in its range, a bool
-    array a bool; everything else (a float fill of an int array, an int out of range) takes the core's
-    rules (`Backend.full`)."""
-    kind = dtype.kind
-    if isinstance(value, bool):
-        return kind is bool
-    if isinstance(value, int):
-        if kind is int:
-            low, high = _INT_RANGES[dtype]
-            return low <= value <= high
-        return kind is float or kind is complex
-    if isinstance(value, float):
-        return kind is float or kind is complex
-    return isinstance(value, complex) and kind is complex
 
 
 class StandardMixin:
@@ -70,7 +45,7 @@ class StandardMixin:
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`numpy.full` for a fill value that `dtype` holds as it is; see `Backend.full`."""
         sizes = (shape,) if _plain_int(shape) else shape if type(shape) is tuple else None
-        if dtype is not None and sizes is not None and _holds(dtype, fill_value):
+        if dtype is not None and sizes is not None and holds_number(dtype, fill_value):
             return np.full(sizes, fill_value, to_numpy_dtype(dtype))
         return super().full(shape, fill_value, dtype)
 
@@ -78,7 +53,7 @@ class StandardMixin:
         """`numpy.full_like` for an array and a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         if type(x) is np.ndarray:
             target = self.dtype(x) if dtype is None else dtype
-            if _holds(target, fill_value):
+            if holds_number(target, fill_value):
                 return np.full_like(x, fill_value, to_numpy_dtype(target))
         return super().full_like(x, fill_value, dtype)
 

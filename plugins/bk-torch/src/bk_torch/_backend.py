@@ -25,11 +25,11 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS
+from bk.rules import HOT_OPERATIONS, holds_number
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device
-from ._dtypes import from_torch_dtype, to_torch_dtype
+from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import MathMixin
@@ -41,6 +41,8 @@ __all__ = ["TorchBackend"]
 
 Tensor = Any
 _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
+_INT64 = DType(int, 64)
+_BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
 
 
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
@@ -288,19 +290,68 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def _new_dtype(self, dtype: DType | None) -> torch.dtype:
         return to_torch_dtype(dtype or self.float_type)
 
+    # The creation kernels get arguments the plan has checked (sizes that are ints of 0 or more, a
+    # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
+    # small tensor).
+
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return torch.zeros(_sizes(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
+        return torch.zeros(*_size_args(shape), dtype=torch_dtype, device=self._default_device.ref)
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
-        return torch.zeros_like(self._t(tensor))
+        return torch.zeros_like(tensor if type(tensor) is torch.Tensor else self._t(tensor))
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return torch.ones(_sizes(shape), dtype=self._new_dtype(dtype), device=self._torch_device)
+        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
+        return torch.ones(*_size_args(shape), dtype=torch_dtype, device=self._default_device.ref)
 
     def ones_like(self, tensor: Tensor) -> Tensor:
-        return torch.ones_like(self._t(tensor))
+        return torch.ones_like(tensor if type(tensor) is torch.Tensor else self._t(tensor))
+
+    def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
+        """`torch.empty`: uninitialized values; see `Backend.empty`."""
+        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
+        return torch.empty(*_size_args(shape), dtype=torch_dtype, device=self._default_device.ref)
+
+    def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
+        """`torch.empty_like`: uninitialized values on the device of `x`; see `Backend.empty_like`."""
+        if type(x) is not torch.Tensor or x.layout is not torch.strided:
+            return super().empty_like(x, dtype)
+        return torch.empty_like(x, dtype=None if dtype is None else self._new_dtype(dtype))
+
+    def full(self, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`torch.full` for a fill value that `dtype` holds as it is (`bk.rules.holds_number`); see `Backend.full`."""
+        torch_dtype = _TO_TORCH.get(dtype)
+        if torch_dtype is None or not holds_number(dtype, fill_value):
+            return super().full(shape, fill_value, dtype)
+        return torch.full(_sizes(shape), fill_value, dtype=torch_dtype, device=self._default_device.ref)
+
+    def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
+        """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
+        if type(x) is torch.Tensor and x.layout is torch.strided:
+            target = _FROM_TORCH.get(x.dtype) if dtype is None else dtype
+            torch_dtype = _TO_TORCH.get(target)
+            if torch_dtype is not None and holds_number(target, fill_value):
+                return torch.full_like(x, fill_value, dtype=torch_dtype)
+        return super().full_like(x, fill_value, dtype)
+
+    def eye(self, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
+        """A matrix with ones on the `k`-th diagonal (`torch.eye`, shifted for `k` other than 0); see `Backend.eye`."""
+        columns = n_rows if n_cols is None else n_cols
+        if type(n_rows) is not int or type(columns) is not int or type(k) is not int:
+            return super().eye(n_rows, n_cols, k, dtype)
+        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
+        if k == 0:
+            return torch.eye(n_rows, columns, dtype=torch_dtype, device=self._default_device.ref)
+        result = torch.zeros((n_rows, columns), dtype=torch_dtype, device=self._default_device.ref)
+        result.diagonal(k).fill_(1)  # empty for a diagonal outside the matrix
+        return result
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
+        if dtype is _INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
+            start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: PyTorch's own arange
+            if -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
+                return torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)
         from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
@@ -391,6 +442,15 @@ def _operation(backend: Backend) -> str:
     return name
 
 
-def _sizes(shape: Sequence[int]) -> tuple[int, ...]:
-    """`shape` as a tuple of ints (the spec refuses negative sizes)."""
-    return tuple(int(n) for n in shape)
+def _size_args(shape: Sequence[int] | int) -> tuple[Any, ...]:
+    """`shape` as the positional size arguments of a PyTorch factory, `torch.zeros(*_size_args(shape))`:
+    ints one by one (PyTorch parses them in a third of the time of one tuple of them), the empty tuple for a 0-d shape."""
+    sizes = _sizes(shape)
+    return sizes if sizes else ((),)
+
+
+def _sizes(shape: Sequence[int] | int) -> tuple[int, ...]:
+    """`shape` (a tuple, another sequence or one int) as a tuple of ints (the spec refuses negative sizes)."""
+    if type(shape) is tuple:
+        return shape
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(n) for n in shape)

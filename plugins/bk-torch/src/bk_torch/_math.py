@@ -40,7 +40,9 @@ class MathMixin:
     # ------------------------------------------------------------ shape manipulation
 
     def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
-        return torch.reshape(self._t(value), tuple(int(s) for s in shape))  # the spec checks the sizes first
+        if type(value) is torch.Tensor and type(shape) is tuple:
+            return torch.reshape(value, shape)  # the plan has checked the sizes: ints
+        return torch.reshape(self._t(value), tuple(int(s) for s in shape))
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
         tensor = self._t(tensor)

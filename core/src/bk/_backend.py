@@ -29,6 +29,9 @@ from ._features import CAPABILITIES, native_of, uses_of
 
 __all__ = ["Backend"]
 
+_FLOAT32: Final = DType(float, 32)
+_COMPLEX64: Final = DType(complex, 64)
+
 Tensor = Any
 
 _INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count"})
@@ -166,12 +169,16 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     @property
     def float_type(self) -> DType:
         """The float type of new tensors: the current precision, float32 when it is `None`."""
+        if _context.GLOBALS.precision_free:  # read by kernels on every call: no lookup while no precision is set
+            return _FLOAT32
         return DType(float, _context.get_precision() or 32)
 
     @property
     def complex_type(self) -> DType:
         """The complex type matching `float_type`: complex64 for precision 16, 32 and `None` (there is no
         complex32), complex128 for 64."""
+        if _context.GLOBALS.precision_free:
+            return _COMPLEX64
         return DType(complex, 2 * max(_context.get_precision() or 32, 32))
 
     # ------------------------------------------------------------ features

@@ -42,11 +42,18 @@ class DType:
         ValueError: if `kind` is not one of the kinds above or `bits` is not valid for it.
     """
 
-    __slots__ = ("_bits", "_brain", "_kind", "_signed")
-    _kind: type
-    _bits: int | None
-    _signed: bool
-    _brain: bool
+    # The fields are slots, read without a Python call (dtypes are read on every call of the dispatcher's
+    # plans and in hot kernels); `__setattr__` keeps them immutable.
+    __slots__ = {
+        "kind": "The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`.",
+        "bits": "Size of one element in bits (a pointer's for `object`, `None` for `str`).",
+        "signed": "`False` for unsigned integers.",
+        "brain": "`True` for bfloat16.",
+    }
+    kind: type
+    bits: int | None
+    signed: bool
+    brain: bool
     _interned: ClassVar[dict[tuple[Any, ...], DType]] = {}
 
     def __new__(cls, kind: type, bits: int | None = None, *, precision: int | None = None, signed: bool = True, brain: bool = False) -> DType:
@@ -70,72 +77,52 @@ class DType:
         if brain and not (kind is float and bits == 16):
             raise ValueError("brain=True (bfloat16) requires DType(float, 16)")
         self = object.__new__(cls)
-        object.__setattr__(self, "_kind", kind)
-        object.__setattr__(self, "_bits", bits)
-        object.__setattr__(self, "_signed", signed)
-        object.__setattr__(self, "_brain", brain)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "bits", bits)
+        object.__setattr__(self, "signed", signed)
+        object.__setattr__(self, "brain", brain)
         return cls._interned.setdefault((kind, bits, signed, brain), self)
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("DType is immutable")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _make_dtype, (self._kind, self._bits, self._signed, self._brain)
-
-    @property
-    def kind(self) -> type:
-        """The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`."""
-        return self._kind
-
-    @property
-    def bits(self) -> int | None:
-        """Size of one element in bits (a pointer's for `object`, `None` for `str`)."""
-        return self._bits
-
-    @property
-    def signed(self) -> bool:
-        """`False` for unsigned integers."""
-        return self._signed
-
-    @property
-    def brain(self) -> bool:
-        """`True` for bfloat16."""
-        return self._brain
+        return _make_dtype, (self.kind, self.bits, self.signed, self.brain)
 
     @property
     def precision(self) -> int | None:
         """Floating point precision in bits: `bits` for float, half of it for complex, else `None`."""
-        if self._kind is float:
-            return self._bits
-        if self._kind is complex:
-            return None if self._bits is None else self._bits // 2
+        if self.kind is float:
+            return self.bits
+        if self.kind is complex:
+            return None if self.bits is None else self.bits // 2
         return None
 
     @property
     def itemsize(self) -> int | None:
         """Size of one element in bytes (a pointer's for `object`, `None` for `str`)."""
-        return None if self._bits is None else self._bits // 8
+        return None if self.bits is None else self.bits // 8
 
     @property
     def name(self) -> str:
         """The NumPy-style name, such as `'float32'`, `'uint8'` or `'bfloat16'`."""
-        if self._brain:
+        if self.brain:
             return "bfloat16"
-        if self._kind in (bool, object, str):
-            return _KIND_NAMES[self._kind]
-        prefix = "u" if not self._signed else ""
-        return f"{prefix}{_KIND_NAMES[self._kind]}{self._bits}"
+        if self.kind in (bool, object, str):
+            return _KIND_NAMES[self.kind]
+        prefix = "u" if not self.signed else ""
+        return f"{prefix}{_KIND_NAMES[self.kind]}{self.bits}"
 
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
         if not isinstance(other, DType):
             return False
-        return (self._kind, self._bits, self._signed, self._brain) == (
-            other._kind,
-            other._bits,
-            other._signed,
-            other._brain,
+        return (self.kind, self.bits, self.signed, self.brain) == (
+            other.kind,
+            other.bits,
+            other.signed,
+            other.brain,
         )
 
     # Every DType is interned (`__new__`, and unpickling through `_make_dtype`): equal DTypes are the same

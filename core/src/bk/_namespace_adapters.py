@@ -295,8 +295,13 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
     def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords("full", keywords, b.name)
-        target = _default_dtype(fill_value) if dtype is None else ns.as_dtype(dtype, "full")
-        result = kernel((shape,) if type(shape) is int else tuple(shape), _exact(fill_value, target), target)
+        if dtype is None:
+            target = _FLOAT32 if type(fill_value) is float else _default_dtype(fill_value)
+        else:
+            target = ns.as_dtype(dtype, "full")
+        if target is not _FLOAT32:
+            fill_value = _exact(fill_value, target)
+        result = kernel((shape,) if type(shape) is int else tuple(shape), fill_value, target)
         return result if device is None else place.new(result, device, "full")
 
     return full
@@ -310,7 +315,9 @@ def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
         if keywords:
             refuse_keywords("full_like", keywords, b.name)
         target = _dtype_of(b, ns, x) if dtype is None else ns.as_dtype(dtype, "full_like")
-        result = kernel(x, _exact(fill_value, target), target)  # on the device of x
+        if target is not _FLOAT32:
+            fill_value = _exact(fill_value, target)
+        result = kernel(x, fill_value, target)  # on the device of x
         return result if device is None else place.existing(result, device, "full_like")
 
     return full_like
@@ -359,6 +366,7 @@ def _eye(b: Any, ns: Any) -> Callable[..., Any]:
 
 def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
     place = _placer(b, ns)
+    with_last, without_last = bound_method(b, "linspace"), bound_method(b, "linspace_without_last")
 
     def linspace(
         start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True, **keywords: Any
@@ -367,13 +375,13 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
             refuse_keywords("linspace", keywords, b.name)
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
         wanted = target.precision or 32
-        kernel = b.linspace if endpoint else b.linspace_without_last
+        kernel = with_last if endpoint else without_last
         if (GLOBALS.precision_free and wanted == 32) or (get_precision() or 32) == wanted:
             values = kernel(start, stop, num)
         else:
             with precision(wanted):  # computed in the precision of the dtype asked for
                 values = kernel(start, stop, num)
-        if _dtype_of(b, ns, values) != target:
+        if _dtype_of(b, ns, values) is not target:  # DTypes are interned
             values = b.cast(values, target)
         return values if device is None else place.new(values, device, "linspace")
 

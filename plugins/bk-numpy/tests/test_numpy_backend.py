@@ -330,3 +330,38 @@ def test_compressed_sparse_indices_are_checked(name):
         make(np.array([0, 5]))
     matrix = make(np.array([0, 1]))
     np.testing.assert_array_equal(matrix.toarray(), np.diag(values))
+
+
+def test_linspace_of_python_reals_is_numpys_linspace_value_for_value():
+    import itertools
+
+    from bk_numpy._backend import _linspace
+
+    starts = [0.0, 1, -3.5, 1e300, -1e300, 5e-324, 2**60, float("inf"), float("nan")]
+    stops = [1.0, 0, 7, 1e-320, -2.5, 2**61 + 1, float("inf")]
+    for start, stop, number, endpoint in itertools.product(starts, stops, [0, 1, 2, 3, 10, 50], [True, False]):
+        for dtype in (np.float16, np.float32, np.float64):
+            with np.errstate(all="ignore"):
+                ours = _linspace(start, stop, number, endpoint, np.dtype(dtype))
+                theirs = np.linspace(start, stop, number, endpoint=endpoint, dtype=dtype)
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=True), (start, stop, number, endpoint, dtype)
+
+
+def test_creation_kernels_agree_with_the_generic_defaults():
+    b = bk.backend("numpy")
+    for dtype in (bk.DType(float, 32), bk.DType(float, 64), bk.DType(int, 8), bk.DType(bool), bk.DType(complex, 64)):
+        for fill in (True, 3, -128, 2.5, 1j, 300):
+            ours = b.full((2, 3), fill, dtype) if not (dtype.kind is int and fill == 300) else None
+            if ours is None:
+                with pytest.raises(OverflowError, match="full"):
+                    b.full((2, 3), fill, dtype)
+                continue
+            reference = bk.Backend.full.__wrapped__(b, (2, 3), fill, dtype) if hasattr(bk.Backend.full, "__wrapped__") else None
+            if reference is not None:
+                assert ours.dtype == reference.dtype and np.array_equal(ours, reference)
+            like = b.full_like(np.zeros((2, 3), np.float64), fill, dtype)
+            assert like.dtype == ours.dtype and np.array_equal(like, ours)
+    assert b.range(0, 10, 3, bk.DType(int, 64)).tolist() == [0, 3, 6, 9]
+    assert b.range(10, 0, -4, bk.DType(int, 64)).tolist() == [10, 6, 2]
+    assert b.range(5, 5, 1, bk.DType(int, 64)).shape == (0,)
+    np.testing.assert_array_equal(b.eye(3, 4, -1, bk.DType(int, 8)), np.eye(3, 4, -1, np.int8))

@@ -7,6 +7,8 @@
  * of `float_scalars` (`int_scalars`): NumPy 2 treats the Python number as weak (NEP 50), as bk's
  * rules do, so the result keeps the array's dtype; the tables leave out the dtypes where bk's rules
  * differ (an int array and a Python float give bk's default float, not float64).
+ * With `ternary=True` it is `where(condition, x, y)`: `ufunc(condition, x, y)` (`numpy.where`) for three
+ * exact ndarrays, `x` and `y` of one of `dtypes`, while no precision is set.
  * With `unary=True` it is a function of one tensor: `ufunc(x)` for an exact ndarray of one of
  * `dtypes` (the float and complex ones, which such functions keep) while no precision is set.
  * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`: the
@@ -44,6 +46,7 @@ typedef struct {
     PyObject *float_scalars;  /* dtypes of an array that a Python float joins weakly */
     PyObject *int_scalars;  /* dtypes of an array that a Python int joins weakly */
     int unary;  /* a function of one tensor, `(backend, x)`: `ufunc(x)` for an ndarray of one of `dtypes` */
+    int ternary;  /* `(backend, condition, x, y)`: `ufunc(condition, x, y)` for ndarrays, x and y of one dtype of `dtypes` */
     PyObject *dict;
     PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
     vectorcallfunc vectorcall;
@@ -89,6 +92,25 @@ scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObje
 static PyObject *
 binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
+    if (self->ternary) {
+        if (PyVectorcall_NARGS(nargsf) == 4 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
+            && (PyObject *)Py_TYPE(args[2]) == self->ndarray && (PyObject *)Py_TYPE(args[3]) == self->ndarray
+            && ((ArrayHead *)args[2])->descr == ((ArrayHead *)args[3])->descr && contains(self->dtypes, ((ArrayHead *)args[2])->descr)) {
+            PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
+            if (flag == NULL) {
+                return NULL;
+            }
+            Py_DECREF(flag);  /* settings keeps it alive */
+            if (flag == Py_True) {
+                PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 3, NULL);
+                if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError)) {
+                    return result;
+                }
+                PyErr_Clear();  /* shapes that do not broadcast: the fallback names the bk error */
+            }
+        }
+        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
     if (self->unary) {
         if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
             && contains(self->dtypes, ((ArrayHead *)args[1])->descr)) {
@@ -182,6 +204,7 @@ binary_bind(BinaryOperator *self, PyObject *instance)
     bound->float_scalars = Py_XNewRef(self->float_scalars);
     bound->int_scalars = Py_XNewRef(self->int_scalars);
     bound->unary = self->unary;
+    bound->ternary = self->ternary;
     bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
     if (self->dict != NULL && bound->dict == NULL) {
         Py_DECREF(bound);
@@ -195,11 +218,11 @@ binary_bind(BinaryOperator *self, PyObject *instance)
 static PyObject *
 binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"ufunc", "fallback", "settings", "ndarray", "dtypes", "float_scalars", "int_scalars", "unary", NULL};
+    static char *keywords[] = {"ufunc", "fallback", "settings", "ndarray", "dtypes", "float_scalars", "int_scalars", "unary", "ternary", NULL};
     PyObject *ufunc, *fallback, *settings, *ndarray, *dtypes, *float_scalars = NULL, *int_scalars = NULL;
-    int unary = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!|O!O!p", keywords, &ufunc, &fallback, &settings, &ndarray, &PyTuple_Type, &dtypes,
-                                     &PyTuple_Type, &float_scalars, &PyTuple_Type, &int_scalars, &unary)) {
+    int unary = 0, ternary = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!|O!O!pp", keywords, &ufunc, &fallback, &settings, &ndarray, &PyTuple_Type, &dtypes,
+                                     &PyTuple_Type, &float_scalars, &PyTuple_Type, &int_scalars, &unary, &ternary)) {
         return NULL;
     }
     if (!PyCallable_Check(ufunc) || !PyCallable_Check(fallback) || !PyType_Check(ndarray)) {
@@ -222,6 +245,7 @@ binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     self->unary = unary;
+    self->ternary = ternary;
     self->vectorcall = (vectorcallfunc)binary_vectorcall;
     return (PyObject *)self;
 }

@@ -90,6 +90,17 @@ def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[
     return fast
 
 
+def _fast_where(method: Callable[..., Any]) -> Any:
+    """`where` behind the C fast path: `numpy.where(condition, x, y)` for three ndarrays, `x` and `y` of one
+    dtype, while no precision is set (the first branch of `method`); all other calls go to `method`."""
+    if _FASTOPS is None:
+        return method
+    fast = _FASTOPS.BinaryOperator(np.where, method, _GLOBALS, np.ndarray, (*_NUMERIC, _BOOL), ternary=True)
+    fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
+    fast.__bk_explains__ = True  # maps its own failures (through `method`), as `method` does
+    return fast
+
+
 def _array(x: Any) -> Any:
     return x if isinstance(x, (np.ndarray, np.generic)) else np.asarray(x)
 
@@ -471,6 +482,8 @@ class MathMixin:
         except (ValueError, TypeError, IndexError) as error:  # mapped here: the core does not wrap where (hot path)
             explain_failure(self, "where", error, (condition, x, y), {})
 
+    where = _fast_where(where)
+
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk.rules`)."""
         return clip_rule(self, _keep_ints(x), minimum, maximum, np.clip)
@@ -548,10 +561,16 @@ class MathMixin:
         value, axis = _reduction_args(value, axis, "prod")
         return np.prod(_keep_ints(value), axis=axis)
 
+    @explains_failures
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for no elements)."""
-        value, axis = _reduction_args(value, axis, "mean")
-        return np.mean(_floats(value), axis=axis, keepdims=keepdims)
+        try:
+            if type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free and (axis is None or (type(axis) is int and -value.ndim <= axis < value.ndim)):
+                return value.mean(axis, None, None, keepdims)  # floats: what `_floats` gives; the method skips numpy.mean's Python layer
+            value, axis = _reduction_args(value, axis, "mean")
+            return np.mean(_floats(value), axis=axis, keepdims=keepdims)
+        except (ValueError, TypeError, IndexError) as error:  # mapped here: a trusted kernel (HOT_OPERATIONS) that explains its failures
+            explain_failure(self, "mean", error, (value, axis, keepdims), {})
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""

@@ -44,17 +44,21 @@ class StandardMixin:
 
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`numpy.full` for a fill value that `dtype` holds as it is; see `Backend.full`."""
-        sizes = (shape,) if _plain_int(shape) else shape if type(shape) is tuple else None
-        if dtype is not None and sizes is not None and holds_number(dtype, fill_value):
-            return np.full(sizes, fill_value, to_numpy_dtype(dtype))
+        if dtype is not None and (type(shape) is tuple or type(shape) is int):
+            if (type(fill_value) is float and (dtype.kind is float or dtype.kind is complex)) or holds_number(dtype, fill_value):
+                result = np.empty(shape, to_numpy_dtype(dtype))  # numpy.full, without its Python frame
+                result.fill(fill_value)
+                return result
         return super().full(shape, fill_value, dtype)
 
     def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`numpy.full_like` for an array and a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         if type(x) is np.ndarray:
             target = self.dtype(x) if dtype is None else dtype
-            if holds_number(target, fill_value):
-                return np.full_like(x, fill_value, to_numpy_dtype(target))
+            if (type(fill_value) is float and (target.kind is float or target.kind is complex)) or holds_number(target, fill_value):
+                result = np.empty_like(x, to_numpy_dtype(target))  # numpy.full_like, without its Python frame
+                result.fill(fill_value)
+                return result
         return super().full_like(x, fill_value, dtype)
 
     def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor:

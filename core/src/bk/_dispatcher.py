@@ -60,7 +60,10 @@ from ._rules.special import SPECIAL_VALUES, fix_special_values
 if TYPE_CHECKING:
     from ._backend import Backend
 
-__all__ = ["DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "raw_kernel", "spec_verdict", "wrap_generic_defaults", "wrap_kernels"]
+__all__ = [
+    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "fast_path", "raw_kernel", "spec_verdict",
+    "wrap_generic_defaults", "wrap_kernels",
+]  # fmt: skip
 
 _INDICES: Final = (
     "gather",
@@ -280,7 +283,7 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
         elif name in trusted or name not in specs:
             setattr(cls, name, _wrap(name, method))
         else:
-            setattr(cls, name, dispatch(name, method))
+            setattr(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None)))
 
 
 def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
@@ -504,7 +507,25 @@ C_FRONT: Final = _FASTPLAN is not None
 """Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
 
 
-def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Callable[..., Any]:
+def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Declares `fast(self, *args)` the fast path of the decorated kernel: the dispatcher calls it first, for a
+    call without keywords while no precision is set, and returns its result unless it is `NotImplemented`;
+    every call it returns `NotImplemented` for takes the operation's plan and the kernel, as without it.
+
+    For the common case that a framework computes as bk's rules say with no plan at all (`zeros_like` of a
+    native tensor): the fast path checks its arguments' types (`type(x) is torch.Tensor`) and calls the
+    framework, and saves the call's key and plan lookup. Its failures are explained as the kernel's
+    (`explain_failure`); the testkit checks its results and errors on every case, as every kernel's.
+    """
+
+    def declare(kernel: Callable[..., Any]) -> Callable[..., Any]:
+        kernel.__bk_fast__ = fast  # type: ignore[attr-defined]
+        return kernel
+
+    return declare
+
+
+def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: Callable[..., Any] | None = None) -> Callable[..., Any]:
     """`kernel` of the operation `op` behind the one call path: the plan of each call signature is
     compiled once from the spec (`_compile`), cached (at most 4,096 signatures per operation), and
     run around the kernel; a plan of identities is a direct call. For a generic `default`, a backend
@@ -525,6 +546,13 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
 
     @functools.wraps(kernel)
     def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        if fast is not None and not kwargs and settings.precision_free:
+            try:
+                done = fast(self, *args)
+            except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
+                explain_failure(self, op, error, args, kwargs)
+            if done is not NotImplemented:
+                return done
         try:
             precision = None if settings.precision_free else get_precision()
             count = len(args)
@@ -584,7 +612,7 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False) -> Call
             explain_failure(self, op, error, args, {})
         raise error
 
-    front = _FASTPLAN.Dispatched(kernel, dispatched, run, failed, cache, settings, DType, elementwise)
+    front = _FASTPLAN.Dispatched(kernel, dispatched, run, failed, cache, settings, DType, elementwise, fast)
     functools.update_wrapper(front, kernel)
     setattr(front, _WRAPPED, kernel)
     front.__bk_plans__ = cache

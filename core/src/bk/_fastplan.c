@@ -7,6 +7,8 @@
  * the arguments it can describe, and looks the plan up in the operation's plan cache (the same dict
  * the Python dispatcher fills):
  *
+ * First, where the kernel declares a fast path (`bk.rules.fast_path`): `fast(backend, *args)`, its
+ * result unless it is NotImplemented (a call the fast path leaves to the plan). Then:
  * - a plan of identities (`plan.direct`): `kernel(backend, *args)`, its failure handed to
  *   `failed(backend, args, error)` (which explains it as the Python dispatcher does);
  * - any other plan: `run(backend, plan, args)`, the Python runner of plans;
@@ -35,6 +37,7 @@ typedef struct {
     PyObject *cache;     /* dict: key -> Plan */
     PyObject *settings;  /* bk's GLOBALS: `precision_free` */
     PyObject *dtype_type;  /* bk.DType */
+    PyObject *fast;      /* the kernel's declared fast path, fast(backend, *args) -> result or NotImplemented; or NULL */
     int elementwise;
     PyObject *dict;
     PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
@@ -176,6 +179,8 @@ args_tuple(PyObject *const *args, Py_ssize_t nargs)
     return tuple;
 }
 
+static PyObject *explain(Dispatched *self, PyObject *const *args, Py_ssize_t nargs);
+
 static PyObject *
 dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -190,6 +195,16 @@ dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObj
     Py_DECREF(flag);  /* settings keeps it alive */
     if (flag != Py_True) {
         return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    }
+    if (self->fast != NULL) {
+        PyObject *done = PyObject_Vectorcall(self->fast, args, nargs, NULL);
+        if (done == NULL) {
+            return PyErr_ExceptionMatches(PyExc_Exception) ? explain(self, args, nargs) : NULL;
+        }
+        if (done != Py_NotImplemented) {
+            return done;
+        }
+        Py_DECREF(done);
     }
     PyObject *key = signature_key(args, nargs, self->elementwise, self->dtype_type);
     if (key == NULL) {
@@ -222,7 +237,14 @@ dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObj
     if (result != NULL || !PyErr_ExceptionMatches(PyExc_Exception)) {
         return result;
     }
-    /* the kernel failed: the Python side explains the failure as the dispatcher does */
+    return explain(self, args, nargs);
+}
+
+/* A kernel (or fast path) called with (backend, *args) failed with the exception set: `failed` explains it. */
+static PyObject *
+explain(Dispatched *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *result;
     PyObject *type, *value, *traceback;
     PyErr_Fetch(&type, &value, &traceback);
     PyErr_NormalizeException(&type, &value, &traceback);
@@ -283,6 +305,7 @@ dispatched_bind(Dispatched *self, PyObject *instance)
     bound->cache = Py_XNewRef(self->cache);
     bound->settings = Py_XNewRef(self->settings);
     bound->dtype_type = Py_XNewRef(self->dtype_type);
+    bound->fast = Py_XNewRef(self->fast);
     bound->elementwise = self->elementwise;
     bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
     if (self->dict != NULL && bound->dict == NULL) {
@@ -297,11 +320,11 @@ dispatched_bind(Dispatched *self, PyObject *instance)
 static PyObject *
 dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"kernel", "fallback", "run", "failed", "cache", "settings", "dtype_type", "elementwise", NULL};
-    PyObject *kernel, *fallback, *run, *failed, *cache, *settings, *dtype_type;
+    static char *keywords[] = {"kernel", "fallback", "run", "failed", "cache", "settings", "dtype_type", "elementwise", "fast", NULL};
+    PyObject *kernel, *fallback, *run, *failed, *cache, *settings, *dtype_type, *fast = Py_None;
     int elementwise = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!OO|p", keywords, &kernel, &fallback, &run, &failed, &PyDict_Type, &cache,
-                                     &settings, &dtype_type, &elementwise)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!OO|pO", keywords, &kernel, &fallback, &run, &failed, &PyDict_Type, &cache,
+                                     &settings, &dtype_type, &elementwise, &fast)) {
         return NULL;
     }
     if (!PyCallable_Check(kernel) || !PyCallable_Check(fallback) || !PyCallable_Check(run) || !PyCallable_Check(failed) || !PyType_Check(dtype_type)) {
@@ -319,6 +342,7 @@ dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->cache = Py_NewRef(cache);
     self->settings = Py_NewRef(settings);
     self->dtype_type = Py_NewRef(dtype_type);
+    self->fast = fast == Py_None ? NULL : Py_NewRef(fast);
     self->elementwise = elementwise;
     self->vectorcall = (vectorcallfunc)dispatched_vectorcall;
     return (PyObject *)self;
@@ -334,6 +358,7 @@ dispatched_traverse(Dispatched *self, visitproc visit, void *arg)
     Py_VISIT(self->cache);
     Py_VISIT(self->settings);
     Py_VISIT(self->dtype_type);
+    Py_VISIT(self->fast);
     Py_VISIT(self->dict);
     Py_VISIT(self->bound);
     return 0;
@@ -349,6 +374,7 @@ dispatched_clear(Dispatched *self)
     Py_CLEAR(self->cache);
     Py_CLEAR(self->settings);
     Py_CLEAR(self->dtype_type);
+    Py_CLEAR(self->fast);
     Py_CLEAR(self->dict);
     Py_CLEAR(self->bound);
     return 0;
@@ -440,16 +466,16 @@ static PyTypeObject DispatchedType = {
     .tp_getset = dispatched_getset,
 };
 
-/* A namespace function whose call with `nargs` positional arguments and no keywords (and a tuple at
- * `tuple_at`, where given) is the catalogue call `fast(*args, *extra)`: that call goes there directly,
- * every other call to `slow`, the Python adapter. */
+/* A namespace function whose call with `nargs` positional arguments and no keywords is the catalogue call
+ * `fast(*args, *extra)`, a shape at `shape_at` (where given) a tuple or an int (made a 1-tuple): that
+ * call goes there directly, every other call to `slow`, the Python adapter. */
 typedef struct {
     PyObject_HEAD
     PyObject *fast;
     PyObject *slow;
     PyObject *extra;  /* tuple appended to the positional arguments of the fast call */
     Py_ssize_t nargs;
-    Py_ssize_t tuple_at;  /* the position of an argument that must be a tuple for the fast call (a shape), or -1 */
+    Py_ssize_t shape_at;  /* the position of a shape: a tuple passes, an int becomes a 1-tuple, anything else takes `slow`; or -1 */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } Shortcut;
@@ -458,37 +484,50 @@ static PyObject *
 shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames != NULL || nargs != self->nargs || (self->tuple_at >= 0 && !PyTuple_CheckExact(args[self->tuple_at]))) {
+    if (kwnames != NULL || nargs != self->nargs) {
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    PyObject *shape = NULL;  /* a 1-tuple made of an int shape */
+    if (self->shape_at >= 0 && !PyTuple_CheckExact(args[self->shape_at])) {
+        if (!PyLong_CheckExact(args[self->shape_at])) {
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+        shape = PyTuple_Pack(1, args[self->shape_at]);
+        if (shape == NULL) {
+            return NULL;
+        }
     }
     Py_ssize_t extra = PyTuple_GET_SIZE(self->extra);
-    if (extra == 0) {
+    if (extra == 0 && shape == NULL) {
         return PyObject_Vectorcall(self->fast, args, nargsf, NULL);
     }
-    PyObject *stack[MAX_ARGS + 1];
     if (nargs + extra > MAX_ARGS) {
+        Py_XDECREF(shape);
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     }
+    PyObject *stack[MAX_ARGS + 1];
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        stack[i] = args[i];
+        stack[i] = i == self->shape_at && shape != NULL ? shape : args[i];
     }
     for (Py_ssize_t i = 0; i < extra; i++) {
         stack[nargs + i] = PyTuple_GET_ITEM(self->extra, i);
     }
-    return PyObject_Vectorcall(self->fast, stack, nargs + extra, NULL);
+    PyObject *result = PyObject_Vectorcall(self->fast, stack, nargs + extra, NULL);
+    Py_XDECREF(shape);
+    return result;
 }
 
 static PyObject *
 shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"fast", "slow", "nargs", "extra", "tuple_at", NULL};
+    static char *keywords[] = {"fast", "slow", "nargs", "extra", "shape_at", NULL};
     PyObject *fast, *slow, *extra = NULL;
-    Py_ssize_t nargs, tuple_at = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!n", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &tuple_at)) {
+    Py_ssize_t nargs, shape_at = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!n", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &shape_at)) {
         return NULL;
     }
-    if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || tuple_at >= nargs) {
-        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), tuple_at=-1): two callables, 0 to 8 arguments, a position among them");
+    if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || shape_at >= nargs) {
+        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), shape_at=-1): two callables, 0 to 8 arguments, a position among them");
         return NULL;
     }
     Shortcut *self = (Shortcut *)type->tp_alloc(type, 0);
@@ -503,7 +542,7 @@ shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     self->nargs = nargs;
-    self->tuple_at = tuple_at;
+    self->shape_at = shape_at;
     self->vectorcall = (vectorcallfunc)shortcut_vectorcall;
     return (PyObject *)self;
 }

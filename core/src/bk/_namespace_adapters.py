@@ -50,16 +50,17 @@ def bound_method(backend: Any, op: str) -> Any:
     return bound
 
 
-def shortcut(adapter: Callable[..., Any], nargs: int, fast: Callable[..., Any], extra: tuple[Any, ...] = (), tuple_at: int = -1) -> Callable[..., Any]:
-    """`adapter`, whose call with `nargs` positional arguments and no keywords (and a tuple at position
-    `tuple_at`, where given) is the catalogue call `fast(*args, *extra)`: with the dispatcher's C front
-    built, such a call goes to `fast` without the adapter's Python frame (`_fastplan.Shortcut`), every
-    other call to the adapter. Name, docs and signature are the adapter's."""
+def shortcut(adapter: Callable[..., Any], nargs: int, fast: Callable[..., Any], extra: tuple[Any, ...] = (), shape_at: int = -1) -> Callable[..., Any]:
+    """`adapter`, whose call with `nargs` positional arguments and no keywords is the catalogue call
+    `fast(*args, *extra)`, a shape at position `shape_at` (where given) a tuple or an int (made a 1-tuple):
+    with the dispatcher's C front built, such a call goes to `fast` without the adapter's Python frame
+    (`_fastplan.Shortcut`), every other call (a list as shape, keywords) to the adapter. Name, docs and
+    signature are the adapter's."""
     from ._dispatcher import _FASTPLAN
 
     if _FASTPLAN is None:
         return adapter
-    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, tuple_at)
+    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, shape_at)
     functools.update_wrapper(function, adapter)
     return function  # type: ignore[no-any-return]
 
@@ -254,7 +255,7 @@ def _filled(op: str) -> Factory:
             result = make((shape,) if type(shape) is int else tuple(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
             return result if device is None else place.new(result, device, op)
 
-        return filled
+        return shortcut(filled, 1, make, (_FLOAT32,), shape_at=0)
 
     return factory
 
@@ -833,7 +834,7 @@ def _reshape(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel(x, shape if type(shape) is tuple else _as_shape(shape))
         return b.copy(result) if copy else result
 
-    return shortcut(reshape, 2, kernel, tuple_at=1)
+    return shortcut(reshape, 2, kernel, shape_at=1)
 
 
 def _flip(b: Any, ns: Any) -> Callable[..., Any]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from bk import ArgumentTypeError, check_tensor_argument, get_precision, normalize_axes, normalize_axis
+from bk import ArgumentTypeError, check_tensor_argument, explain_failure, get_precision, normalize_axes, normalize_axis
 from bk.rules import (
     accumulation_type,
     advanced_index,
@@ -15,8 +15,10 @@ from bk.rules import (
     check_dtypes,
     check_nonempty,
     explains_failures,
+    fast_path,
     pad_source_indices,
 )
+from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype
@@ -39,10 +41,9 @@ class MathMixin:
 
     # ------------------------------------------------------------ shape manipulation
 
+    @fast_path(lambda self, value, shape: torch.reshape(value, shape) if type(value) is torch.Tensor and type(shape) is tuple else NotImplemented)
     def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
-        if type(value) is torch.Tensor and type(shape) is tuple:
-            return torch.reshape(value, shape)  # the plan has checked the sizes: ints
-        return torch.reshape(self._t(value), tuple(int(s) for s in shape))
+        return torch.reshape(self._t(value), tuple(int(s) for s in shape))  # the plan has checked the sizes
 
     def transpose(self, tensor: Tensor, axes: Sequence[int]) -> Tensor:
         tensor = self._t(tensor)
@@ -337,8 +338,17 @@ class MathMixin:
             x = torch.prod(x, dim=a)
         return _narrowed(x, result)
 
+    @explains_failures
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`; integers and booleans give the default float, NaN for empty inputs."""
+        try:
+            if type(value) is torch.Tensor and type(axis) is int and value.dtype in _INEXACT and -value.ndim <= axis < value.ndim and _GLOBALS.precision_free:
+                return torch.mean(value, axis, keepdims)  # the hot case, inlined: floats over one axis
+            return self._mean(value, axis, keepdims)
+        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+            explain_failure(self, "mean", error, (value, axis, keepdims), {})
+
+    def _mean(self, value: Tensor, axis: Any, keepdims: bool) -> Tensor:
         x, axes = self._reduce_input(value, axis, "mean")
         x = x if x.is_floating_point() or x.is_complex() else self.to_float(_signed(x))
         if axes == () or x.ndim == 0:  # divided by a count of 1, as NumPy does (complex infinities gain a NaN part)

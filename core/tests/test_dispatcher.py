@@ -343,3 +343,58 @@ def test_a_direct_kernels_failure_is_explained_under_a_cached_key():
         np.testing.assert_array_equal(backend.gather(x, np.array([0, 1]), 0), [0.0, 1.0])
     with pytest.raises(bk.IndexOutOfRangeError, match="gather"):
         backend.gather(x, np.array([0, 9]), 0)  # the same key: the kernel's IndexError, explained
+
+
+class _FastMinimal(Minimal):
+    """Minimal with `zeros_like` and `sin` behind fast paths."""
+
+    calls: list[str] = []
+
+    @bk.rules.fast_path(lambda self, x: _FastMinimal.calls.append("fast") or np.zeros_like(x) if type(x) is np.ndarray else NotImplemented)
+    def zeros_like(self, x):
+        _FastMinimal.calls.append("kernel")
+        return np.zeros_like(x)
+
+    @bk.rules.fast_path(bk.rules.native_call(np.sin, np.ndarray, [np.dtype(np.float32), np.dtype(np.float64)], 1))
+    def sin(self, x):
+        _FastMinimal.calls.append("kernel")
+        return np.sin(x)
+
+
+def test_a_fast_path_serves_its_case_and_leaves_the_rest_to_the_plan():
+    b = _FastMinimal()
+    _FastMinimal.calls.clear()
+    np.testing.assert_array_equal(b.zeros_like(np.ones(2, np.int8)), [0, 0])
+    assert _FastMinimal.calls == ["fast"]  # no plan, no kernel
+    _FastMinimal.calls.clear()
+    assert b.zeros_like([1.0, 2.0]).shape == (2,)  # NotImplemented: the plan converts the list, then the kernel
+    assert _FastMinimal.calls == ["kernel"]
+    _FastMinimal.calls.clear()
+    assert b.sin(np.zeros(2, np.float32)).dtype == np.float32 and _FastMinimal.calls == []  # the native call alone
+    assert b.sin(np.zeros(2, np.int32)).dtype == np.float32 and _FastMinimal.calls == ["kernel"]  # the plan casts ints first
+    with bk.precision(64):
+        assert b.sin(np.zeros(2, np.float32)).dtype == np.float64  # a set precision: the plan, never the fast path
+    with pytest.raises(bk.ArgumentTypeError, match="sin"):
+        b.sin(None)
+
+
+@pytest.mark.parametrize("in_c", [True, False])
+def test_native_call_takes_tensors_of_its_dtypes_and_weak_floats_after_them(in_c, monkeypatch):
+    from bk import _dispatcher
+
+    if in_c and not _dispatcher.C_FRONT:
+        pytest.skip("built without the dispatcher's C front")
+    if not in_c:
+        monkeypatch.setattr(_dispatcher, "_FASTPLAN", None)
+    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
+    unary = _dispatcher.native_call(np.negative, np.ndarray, [f32], 1)
+    binary = _dispatcher.native_call(np.add, np.ndarray, [f32, f64], 2, float_dtypes=[f32])
+    x, y = np.ones(2, np.float32), np.ones(2, np.float64)
+    np.testing.assert_array_equal(unary(None, x), [-1.0, -1.0])
+    assert unary(None, y) is NotImplemented and unary(None, [1.0]) is NotImplemented and unary(None, x, x) is NotImplemented
+    assert binary(None, x, x).dtype == np.float32 and binary(None, y, y).dtype == np.float64
+    assert binary(None, x, 2.0).dtype == np.float32
+    for args in ((x, y), (y, 2.0), (2.0, x), (x, 2), (x, [1.0, 2.0]), (x,)):
+        assert binary(None, *args) is NotImplemented, args
+    with pytest.raises(ValueError, match="arity"):
+        _dispatcher.native_call(np.add, np.ndarray, [f32], 3)

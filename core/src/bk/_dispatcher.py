@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "fast_path", "raw_kernel", "spec_verdict",
+    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "fast_path", "native_call", "raw_kernel", "spec_verdict",
     "wrap_generic_defaults", "wrap_kernels",
 ]  # fmt: skip
 
@@ -523,6 +523,35 @@ def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callab
         return kernel
 
     return declare
+
+
+def native_call(function: Callable[..., Any], tensor_type: type, dtypes: Any, arity: int, float_dtypes: Any = ()) -> Callable[..., Any]:
+    """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
+    `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
+    `dtypes`, two of them of one dtype, and `function(a, b)` for a tensor `a` whose dtype is one of
+    `float_dtypes` and a Python float `b` (the frameworks' weak scalar: the result keeps `a`'s dtype);
+    `NotImplemented` for every other call, which the plan serves.
+
+    In C where the dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the
+    same test in Python. List only dtypes for which `function` gives the spec's result dtype and values.
+    """
+    dtypes, floats = frozenset(dtypes), frozenset(float_dtypes)
+    if arity not in (1, 2):
+        raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
+    if _FASTPLAN is not None:
+        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats)  # type: ignore[no-any-return]
+
+    def native(self: Any, *args: Any) -> Any:
+        if len(args) != arity or type(args[0]) is not tensor_type:
+            return NotImplemented
+        if arity == 1:
+            return function(*args) if args[0].dtype in dtypes else NotImplemented
+        a, b = args
+        if (type(b) is tensor_type and a.dtype is b.dtype and a.dtype in dtypes) or (type(b) is float and a.dtype in floats):
+            return function(a, b)
+        return NotImplemented
+
+    return native
 
 
 def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: Callable[..., Any] | None = None) -> Callable[..., Any]:

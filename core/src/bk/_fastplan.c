@@ -619,6 +619,168 @@ static PyTypeObject ShortcutType = {
     .tp_getset = shortcut_getset,
 };
 
+/* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
+ * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
+ * or two of one dtype) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
+ * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50);
+ * NotImplemented for everything else. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *function;
+    PyObject *tensor_type;
+    PyObject *dtypes;        /* frozenset */
+    PyObject *float_dtypes;  /* frozenset */
+    int arity;               /* 1 or 2 tensors */
+    PyObject *dict;
+    vectorcallfunc vectorcall;
+} NativeCall;
+
+static int
+native_dtype_in(PyObject *x, PyObject *set, PyObject **dtype)
+{
+    *dtype = PyObject_GetAttr(x, dtype_name);
+    if (*dtype == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int found = PySet_Contains(set, *dtype);
+    if (found < 0) {
+        PyErr_Clear();
+        found = 0;
+    }
+    return found;
+}
+
+static PyObject *
+native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs != self->arity + 1) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
+        PyObject *dtype;
+        int found = native_dtype_in(args[1], self->dtypes, &dtype);
+        Py_XDECREF(dtype);
+        if (found) {
+            return PyObject_Vectorcall(self->function, args + 1, 1, NULL);
+        }
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (nargs == 3) {
+        PyObject *a = args[1], *b = args[2];
+        int a_tensor = (PyObject *)Py_TYPE(a) == self->tensor_type, b_tensor = (PyObject *)Py_TYPE(b) == self->tensor_type;
+        if (a_tensor && b_tensor) {
+            PyObject *dtype_a, *dtype_b = NULL;
+            int found = native_dtype_in(a, self->dtypes, &dtype_a);
+            if (found) {
+                dtype_b = PyObject_GetAttr(b, dtype_name);
+                if (dtype_b == NULL) {
+                    PyErr_Clear();
+                }
+                found = dtype_b == dtype_a;
+            }
+            Py_XDECREF(dtype_a);
+            Py_XDECREF(dtype_b);
+            if (found) {
+                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+            }
+        }
+        else if (a_tensor && PyFloat_CheckExact(b)) {  /* the tensor first: frameworks take a number second */
+            PyObject *dtype;
+            int found = native_dtype_in(a, self->float_dtypes, &dtype);
+            Py_XDECREF(dtype);
+            if (found) {
+                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+            }
+        }
+    }
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
+static PyObject *
+native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", NULL};
+    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL;
+    int arity;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes)) {
+        return NULL;
+    }
+    if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2) {
+        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset()): a callable, a type, frozensets, 1 or 2 tensors");
+        return NULL;
+    }
+    NativeCall *self = (NativeCall *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->function = Py_NewRef(function);
+    self->tensor_type = Py_NewRef(tensor_type);
+    self->dtypes = Py_NewRef(dtypes);
+    self->arity = arity;
+    self->float_dtypes = float_dtypes != NULL ? Py_NewRef(float_dtypes) : PyFrozenSet_New(NULL);
+    if (self->float_dtypes == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)native_vectorcall;
+    return (PyObject *)self;
+}
+
+static int
+native_traverse(NativeCall *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->function);
+    Py_VISIT(self->tensor_type);
+    Py_VISIT(self->dtypes);
+    Py_VISIT(self->float_dtypes);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+native_clear(NativeCall *self)
+{
+    Py_CLEAR(self->function);
+    Py_CLEAR(self->tensor_type);
+    Py_CLEAR(self->dtypes);
+    Py_CLEAR(self->float_dtypes);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+native_dealloc(NativeCall *self)
+{
+    PyObject_GC_UnTrack(self);
+    native_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyMemberDef native_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(NativeCall, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(NativeCall, dict), READONLY, NULL},
+    {"function", T_OBJECT, offsetof(NativeCall, function), READONLY, "the framework's function"},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject NativeCallType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "bk._fastplan.NativeCall",
+    .tp_doc = "A fast path that is one framework call, for tensors of a type and dtypes.",
+    .tp_basicsize = sizeof(NativeCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = native_new,
+    .tp_dealloc = (destructor)native_dealloc,
+    .tp_traverse = (traverseproc)native_traverse,
+    .tp_clear = (inquiry)native_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(NativeCall, vectorcall),
+    .tp_dictoffset = offsetof(NativeCall, dict),
+    .tp_members = native_members,
+};
+
 static PyObject *
 key_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -658,14 +820,15 @@ PyInit__fastplan(void)
     shape_name = PyUnicode_InternFromString("shape");
     dtype_name = PyUnicode_InternFromString("dtype");
     if (precision_free_name == NULL || direct_name == NULL || shape_name == NULL || dtype_name == NULL || PyType_Ready(&DispatchedType) < 0
-        || PyType_Ready(&ShortcutType) < 0) {
+        || PyType_Ready(&ShortcutType) < 0 || PyType_Ready(&NativeCallType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) {
         return NULL;
     }
-    if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0 || PyModule_AddObjectRef(m, "Shortcut", (PyObject *)&ShortcutType) < 0) {
+    if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0 || PyModule_AddObjectRef(m, "Shortcut", (PyObject *)&ShortcutType) < 0
+        || PyModule_AddObjectRef(m, "NativeCall", (PyObject *)&NativeCallType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

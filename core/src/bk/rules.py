@@ -44,7 +44,8 @@ Declarations
     declare trusted),
     `explains_failures` (marks a trusted kernel that maps its own failures: nothing is put in front of it),
     `fast_path` (declares a kernel's fast path: the common case computed before the plan, which serves every
-    call the fast path returns `NotImplemented` for).
+    call the fast path returns `NotImplemented` for), `native_call` (a fast path that is one framework call
+    for tensors of given dtypes, in C).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
     kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
@@ -69,7 +70,7 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, explains_failures, fast_path, spec_verdict
+from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, explains_failures, fast_path, native_call, spec_verdict
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -139,6 +140,7 @@ __all__ = [
     "einsum_subscripts",
     "explains_failures",
     "fast_path",
+    "native_call",
     "extrapolate_index",
     "fft_sizes",
     "index_needs_cast",

@@ -25,6 +25,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
+from bk.rules import SETTINGS as _SETTINGS
 from bk.rules import HOT_OPERATIONS, fast_path, holds_number
 
 from ._autodiff import AutodiffMixin
@@ -32,7 +33,7 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import MathMixin
+from ._math import FLOAT_FUNCTIONS, MathMixin
 from ._operators import OperatorsMixin
 from ._solvers import SolversMixin
 from ._standard import StandardMixin
@@ -42,7 +43,8 @@ __all__ = ["TorchBackend"]
 Tensor = Any
 _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
 _INT64 = DType(int, 64)
-_FILLS = frozenset((bool, int, float, complex))  # fill values a fast path takes (the plan converts the others)
+_FILLS = frozenset((bool, int, float, complex))
+_NUMBERS = frozenset((bool, int, float))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
 
 
@@ -54,7 +56,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
-    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
     # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
     # (its sort is ordered by the plugin), no bool kernel of searchsorted (computed as int8).
     complex_unordered = frozenset(("max", "min", "maximum", "minimum", "greater_than", "greater_or_equal", "argmax", "argmin", "searchsorted", "unique"))
@@ -112,6 +114,16 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         Raises:
             TypeError: for values PyTorch cannot hold, such as strings or object arrays.
         """
+        if _SETTINGS.precision_free:  # the common cases, inlined (a trusted kernel: HOT_OPERATIONS)
+            kind = type(x)
+            if kind is torch.Tensor:
+                return x
+            device = self._default_device.ref
+            if device.type == "cpu":
+                if kind is np.ndarray and x.dtype.kind in "biufc" and x.dtype.isnative and x.flags.c_contiguous and x.flags.writeable:
+                    return torch.from_numpy(x)  # what _from_numpy does for such an array: shares its memory
+                if kind is list and set(map(type, x)) <= _NUMBERS:
+                    return torch.as_tensor(x, device=device)  # Python numbers only: what _convert_external does
         if isinstance(x, torch.Tensor):
             tensor = x
         elif not convert_external and isinstance(x, numbers.Number) and not isinstance(x, np.generic):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -16,6 +16,7 @@ from bk.rules import (
     check_nonempty,
     explains_failures,
     fast_path,
+    native_call,
     pad_source_indices,
 )
 from bk.rules import SETTINGS as _GLOBALS
@@ -27,6 +28,27 @@ _REAL_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.fl
 _INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
 
 Tensor = Any
+
+FLOAT_FUNCTIONS = frozenset((
+    "sqrt", "exp", "erf", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh",
+    "arctanh", "log", "log2", "log10",
+))  # fmt: skip
+"""Functions of floats whose kernel is the PyTorch function alone: the core's plan gives it floats (ints and
+bools in the default float, or the precision's), and float and complex tensors go to PyTorch at once
+(`bk.rules.native_call`, a C fast path). Not trusted: `TorchBackend.trusted_operations` leaves them out."""
+
+
+def _float_function(function: Callable[[Any], Any], name: str) -> Callable[..., Any]:
+    """The kernel of one of `FLOAT_FUNCTIONS`: `function(x)` of the floats the plan gives it, with the fast
+    path of a float or complex tensor in front of the plan."""
+
+    @fast_path(native_call(function, torch.Tensor, _INEXACT, 1))
+    def kernel(self: Any, x: Tensor) -> Tensor:
+        return function(x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"`torch.{name}` of floats (ints and bools in the default float type)."
+    return kernel
 
 
 def _axes(axis: Any) -> Any:
@@ -187,17 +209,11 @@ class MathMixin:
         x = self._t(x)
         return torch.floor(x) if x.is_floating_point() else _unchanged(self, "floor", x)
 
-    def sqrt(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.sqrt, x)
+    sqrt = _float_function(torch.sqrt, "sqrt")
 
-    @explains_failures
-    def exp(self, x: Tensor) -> Tensor:
-        if type(x) is torch.Tensor and x.dtype in _INEXACT:
-            return torch.exp(x)  # the hot path: what _float_op does for floats
-        return self._float_op(torch.exp, x)
+    exp = _float_function(torch.exp, "exp")
 
-    def erf(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.erf, x)
+    erf = _float_function(torch.erf, "erf")
 
     def softplus(self, x: Tensor) -> Tensor:
         """`log(1 + exp(x))` of real values (the spec refuses complex values)."""
@@ -225,58 +241,40 @@ class MathMixin:
         a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
         return torch.special.gammaincc(a, x)
 
-    @explains_failures
-    def sin(self, x: Tensor) -> Tensor:
-        if type(x) is torch.Tensor and x.dtype in _INEXACT:
-            return torch.sin(x)  # the hot path: what _float_op does for floats
-        return self._float_op(torch.sin, x)
+    sin = _float_function(torch.sin, "sin")
 
-    def arcsin(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arcsin, x)
+    arcsin = _float_function(torch.arcsin, "arcsin")
 
-    def cos(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.cos, x)
+    cos = _float_function(torch.cos, "cos")
 
-    def arccos(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arccos, x)
+    arccos = _float_function(torch.arccos, "arccos")
 
-    def tan(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.tan, x)
+    tan = _float_function(torch.tan, "tan")
 
-    def arctan(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arctan, x)
+    arctan = _float_function(torch.arctan, "arctan")
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
         """The angle of the point `(x, y)`, of real values (PyTorch refuses complex values: the core raises the spec's error)."""
         y, x = self.auto_cast(y, x, int_to_float=True, bool_to_int=True)
         return torch.arctan2(y, x)
 
-    def sinh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.sinh, x)
+    sinh = _float_function(torch.sinh, "sinh")
 
-    def arcsinh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arcsinh, x)
+    arcsinh = _float_function(torch.arcsinh, "arcsinh")
 
-    def cosh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.cosh, x)
+    cosh = _float_function(torch.cosh, "cosh")
 
-    def arccosh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arccosh, x)
+    arccosh = _float_function(torch.arccosh, "arccosh")
 
-    def tanh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.tanh, x)
+    tanh = _float_function(torch.tanh, "tanh")
 
-    def arctanh(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.arctanh, x)
+    arctanh = _float_function(torch.arctanh, "arctanh")
 
-    def log(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.log, x)
+    log = _float_function(torch.log, "log")
 
-    def log2(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.log2, x)
+    log2 = _float_function(torch.log2, "log2")
 
-    def log10(self, x: Tensor) -> Tensor:
-        return self._float_op(torch.log10, x)
+    log10 = _float_function(torch.log10, "log10")
 
     def isfinite(self, x: Tensor) -> Tensor:
         return torch.isfinite(self._t(x))

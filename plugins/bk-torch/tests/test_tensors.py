@@ -151,3 +151,19 @@ def test_numpy_of_bfloat16_and_conjugate_views(b: bk.Backend) -> None:
     assert b.numpy(z).tolist() == [1 - 2j]
     pytest.importorskip("ml_dtypes")
     assert b.numpy(torch.ones(2, dtype=torch.bfloat16)).astype(np.float32).tolist() == [1.0, 1.0]
+
+
+def test_as_tensor_of_numpy_views_and_lists_keeps_values_and_dtypes():
+    import numpy as np
+
+    import bk
+
+    b = bk.backend("torch")
+    for array in (np.arange(4)[::-1], np.ones(1)[::-1], np.ones((2, 3)).T, np.asarray([1.0], np.float32), np.ones(2, ">f4")):
+        tensor = b.as_tensor(array)
+        assert tensor.tolist() == array.tolist() and b.dtype(tensor) == bk.from_numpy_dtype(array.dtype.newbyteorder("="))
+    assert [b.as_tensor(v).dtype for v in ([1.0, 2.0], [1, 2], [True], [], [[1, 2]], [1 + 2j])] == [
+        torch.float32, torch.int64, torch.bool, torch.float32, torch.int64, torch.complex64,
+    ]  # fmt: skip
+    with bk.precision(64):
+        assert b.as_tensor([1.0]).dtype == torch.float64

@@ -7,6 +7,7 @@ import PyTorch; `bk_torch` and `bk_torch.plugin` do not.
 
 from __future__ import annotations
 
+import functools
 import numbers
 import sys
 from collections.abc import Sequence
@@ -44,8 +45,19 @@ Tensor = Any
 _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
 _INT64 = DType(int, 64)
 _FILLS = frozenset((bool, int, float, complex))
-_NUMBERS = frozenset((bool, int, float))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
+_NUMBERS = frozenset((bool, int, float))
+_REALS = frozenset((int, float))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
+
+
+def _created(factory: Any, backend: Any, shape: Any, dtype: Any = None) -> Any:
+    """The fast path of `zeros`, `ones` and `empty` (`bk.rules.fast_path`, bound to `factory` by `functools.partial`):
+    `factory(*sizes, dtype, device)` for a tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's
+    call of the kernel)."""
+    torch_dtype = _TO_TORCH.get(dtype)
+    if type(shape) is not tuple or torch_dtype is None:
+        return NotImplemented
+    return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
 
 
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
@@ -120,8 +132,8 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
                 return x
             device = self._default_device.ref
             if device.type == "cpu":
-                if kind is np.ndarray and x.dtype.kind in "biufc" and x.dtype.isnative and x.flags.c_contiguous and x.flags.writeable:
-                    return torch.from_numpy(x)  # what _from_numpy does for such an array: shares its memory
+                if kind is np.ndarray and x.base is None and x.dtype.kind in "biufc" and x.dtype.isnative and x.flags.writeable:
+                    return torch.from_numpy(x)  # an array owning its memory (no negative strides): what _from_numpy does
                 if kind is list and set(map(type, x)) <= _NUMBERS:
                     return torch.as_tensor(x, device=device)  # Python numbers only: what _convert_external does
         if isinstance(x, torch.Tensor):
@@ -307,7 +319,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
     # small tensor).
 
-    @fast_path(lambda self, shape, dtype=None: _created(torch.zeros, shape, dtype, self))
+    @fast_path(functools.partial(_created, torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
         sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
@@ -317,7 +329,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
-    @fast_path(lambda self, shape, dtype=None: _created(torch.ones, shape, dtype, self))
+    @fast_path(functools.partial(_created, torch.ones))
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
         sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
@@ -327,7 +339,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
-    @fast_path(lambda self, shape, dtype=None: _created(torch.empty, shape, dtype, self))
+    @fast_path(functools.partial(_created, torch.empty))
     def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
@@ -353,11 +365,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return super().full(shape, fill_value, dtype)
         return torch.full(_sizes(shape), fill_value, dtype=torch_dtype, device=self._default_device.ref)
 
-    @fast_path(
-        lambda self, x, fill_value, dtype=None: torch.full_like(x, fill_value, dtype=_TO_TORCH[dtype])
-        if type(x) is torch.Tensor and dtype in _TO_TORCH and type(fill_value) in _FILLS and holds_number(dtype, fill_value) and x.layout is torch.strided
-        else NotImplemented
-    )
+    @fast_path(lambda self, x, fill_value, dtype=None: _full_like(x, fill_value, dtype))
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         if type(x) is torch.Tensor and x.layout is torch.strided:
@@ -379,6 +387,12 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         result.diagonal(k).fill_(1)  # empty for a diagonal outside the matrix
         return result
 
+    @fast_path(
+        lambda self, start, limit=None, delta=1, dtype=None: torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)
+        if dtype is _INT64 and type(start) is int and type(limit) is int and type(delta) is int and delta != 0
+        and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND
+        else NotImplemented
+    )
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         if dtype is _INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
             start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: PyTorch's own arange
@@ -393,6 +407,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         steps = torch.arange(plan.count, dtype=torch.float64, device=self._torch_device)
         return (steps * plan.delta + plan.start).to(to_torch_dtype(plan.dtype))
 
+    @fast_path(
+        lambda self, start, stop, number: torch.linspace(start, stop, number, dtype=torch.float32, device=self._default_device.ref)
+        if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0
+        else NotImplemented
+    )  # no precision is set on a fast path: float32
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         return torch.linspace(float(start), float(stop), int(number), dtype=self._new_dtype(None), device=self._torch_device)
 
@@ -474,13 +493,15 @@ def _operation(backend: Backend) -> str:
     return name
 
 
-def _created(factory: Any, shape: Any, dtype: Any, backend: Any) -> Any:
-    """The fast path of `zeros`, `ones` and `empty` (`bk.rules.fast_path`): `factory(*sizes, dtype, device)` for a
-    tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's call of the kernel)."""
-    torch_dtype = _TO_TORCH.get(dtype)
-    if type(shape) is not tuple or torch_dtype is None:
+def _full_like(x: Any, fill_value: Any, dtype: Any) -> Any:
+    """The fast path of `full_like`: `torch.full_like` of a strided tensor and a Python number `dtype` holds
+    as it is (no `dtype=` keyword where it is x's own: PyTorch parses one in a fifth of the call); else NotImplemented."""
+    if type(x) is not torch.Tensor or type(fill_value) not in _FILLS or x.layout is not torch.strided:
         return NotImplemented
-    return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
+    torch_dtype = x.dtype if dtype is None else _TO_TORCH.get(dtype)
+    if torch_dtype is None or not holds_number(_FROM_TORCH[torch_dtype] if dtype is None else dtype, fill_value):
+        return NotImplemented
+    return torch.full_like(x, fill_value) if torch_dtype is x.dtype else torch.full_like(x, fill_value, dtype=torch_dtype)
 
 
 def _size_args(shape: Sequence[int] | int) -> tuple[Any, ...]:

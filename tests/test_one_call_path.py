@@ -157,3 +157,16 @@ def test_a_list_of_ints_stays_ints_beside_float_tensors(b):
         np.testing.assert_array_equal(values(b, b.gather(x, [1, 0], 0)), [[3.0, 4.0], [1.0, 2.0]])
     if b.supports("quantile"):  # while a list of floats is weak beside them (NEP 50)
         assert b.dtype(b.quantile(b.as_tensor(np.array([1.0, 2.0, 3.0])), [0.5])) == bk.DType(float, 64)
+
+
+def test_a_python_float_fills_a_float64_tensor_exactly(b):
+    # the generic default converted the fill to the default float32 first: full_like(float64, 0.1) gave 0.10000000149
+    if not b.supports("float64"):
+        pytest.skip(f"{b.name} has no float64")
+    f64, c128 = bk.DType(float, 64), bk.DType(complex, 128)
+    x = b.as_tensor(np.ones(2))
+    for result in (b.full_like(x, 0.1) if b.supports("full_like") else None, b.full((2,), 0.1, f64) if b.supports("full") else None):
+        if result is not None:
+            assert b.dtype(result) == f64 and values(b, result).tolist() == [0.1, 0.1]
+    if b.supports("full") and c128 not in getattr(b, "unsupported_dtypes", frozenset()):
+        assert values(b, b.full((1,), 0.1 + 0.2j, c128)).tolist() == [0.1 + 0.2j]

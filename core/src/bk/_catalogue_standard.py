@@ -19,10 +19,12 @@ import numbers
 from collections.abc import Sequence
 from typing import Any, Final
 
+import numpy as np
+
 from ._axes import normalize_axes, normalize_axis
 from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
 from ._dispatcher import check_dtypes
-from ._dtype import DType
+from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
 from ._features import generic, optional
 from ._rules.indices import index_needs_cast
@@ -158,6 +160,14 @@ class StandardOpsMixin(DTypeQueriesMixin):
         """`fill_value` as a 0-d tensor of `dtype` (by default the type `as_tensor` gives it)."""
         if not isinstance(fill_value, numbers.Number) or isinstance(fill_value, (str, bytes)):
             raise ArgumentTypeError(f"{op}: fill_value must be a bool, int, float or complex number, got {type(fill_value).__name__} {fill_value!r}")
+        inexact = dtype is not None and (
+            (dtype.kind is float and isinstance(fill_value, float)) or (dtype.kind is complex and isinstance(fill_value, (float, complex)))
+        )
+        if inexact and dtype.precision != 32:
+            try:  # converted once, at the dtype: a float filling float64 is not rounded through the default float32
+                return self.cast(self.as_tensor(np.asarray(fill_value, to_numpy_dtype(dtype))), dtype)
+            except TypeError:  # a dtype NumPy has not (bfloat16 without ml_dtypes): rounded as as_tensor does
+                pass
         value = self.as_tensor(fill_value)
         if dtype is None:
             return value

@@ -234,7 +234,7 @@ def _arange(b: Any, ns: Any) -> Callable[..., Any]:
             target = ns.as_dtype(dtype, "arange")
         if stop is None:
             start, stop = 0, start
-        if target.kind is int and target != _INT64:  # frameworks count in fewer int types than they store
+        if target.kind is int and target is not _INT64:  # frameworks count in fewer int types than they store (DTypes are interned)
             result = b.cast(kernel(start, stop, step, _INT64), target)
         else:
             result = kernel(start, stop, step, target)  # positional arguments: the dispatcher's C front takes no keywords
@@ -321,7 +321,7 @@ def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel(x, fill_value, target)  # on the device of x
         return result if device is None else place.existing(result, device, "full_like")
 
-    return full_like
+    return shortcut(full_like, 2, kernel)  # the catalogue's full_like fills x's dtype exactly too
 
 
 def _dtype_of(b: Any, ns: Any, x: Any) -> DType:
@@ -375,7 +375,7 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
         if keywords:
             refuse_keywords("linspace", keywords, b.name)
         target = _FLOAT32 if dtype is None else ns.as_dtype(dtype, "linspace")
-        wanted = target.precision or 32
+        wanted = 32 if target is _FLOAT32 else target.precision or 32
         kernel = with_last if endpoint else without_last
         if (GLOBALS.precision_free and wanted == 32) or (get_precision() or 32) == wanted:
             values = kernel(start, stop, num)

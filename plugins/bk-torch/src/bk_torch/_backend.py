@@ -27,7 +27,7 @@ from bk import (
     to_numpy_dtype,
 )
 from bk.rules import SETTINGS as _SETTINGS
-from bk.rules import HOT_OPERATIONS, fast_path, holds_number
+from bk.rules import HOT_OPERATIONS, fast_path, holds_number, native_call
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device
@@ -46,7 +46,8 @@ _SPARSE_LAYOUTS = (torch.sparse_coo, torch.sparse_csr, torch.sparse_csc)
 _INT64 = DType(int, 64)
 _FILLS = frozenset((bool, int, float, complex))
 _NUMBERS = frozenset((bool, int, float))
-_REALS = frozenset((int, float))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
+_REALS = frozenset((int, float))
+_INEXACT = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
 
 
@@ -58,6 +59,30 @@ def _created(factory: Any, backend: Any, shape: Any, dtype: Any = None) -> Any:
     if type(shape) is not tuple or torch_dtype is None:
         return NotImplemented
     return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
+
+
+def _full(backend: Any, shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """The fast path of `full`: `torch.full` of a tuple shape and a Python number `dtype` holds as it is; else NotImplemented."""
+    torch_dtype = _TO_TORCH.get(dtype)
+    if type(shape) is not tuple or torch_dtype is None:
+        return NotImplemented
+    kind = type(fill_value)
+    if not ((kind is float and (dtype.kind is float or dtype.kind is complex)) or (kind in _FILLS and holds_number(dtype, fill_value))):
+        return NotImplemented
+    return torch.full(shape, fill_value, dtype=torch_dtype, device=backend._default_device.ref)
+
+
+def _full_like(backend: Any, x: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """The fast path of `full_like`: `torch.full_like` of a strided tensor and a Python number `dtype` holds
+    as it is (no `dtype=` keyword where it is x's own: PyTorch parses one in a fifth of the call); else NotImplemented."""
+    if type(x) is not torch.Tensor or type(fill_value) not in _FILLS or x.layout is not torch.strided:
+        return NotImplemented
+    torch_dtype = x.dtype if dtype is None else _TO_TORCH.get(dtype)
+    if torch_dtype is None:
+        return NotImplemented
+    if not (type(fill_value) is float and torch_dtype in _INEXACT) and not holds_number(_FROM_TORCH[torch_dtype] if dtype is None else dtype, fill_value):
+        return NotImplemented
+    return torch.full_like(x, fill_value) if torch_dtype is x.dtype else torch.full_like(x, fill_value, dtype=torch_dtype)
 
 
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
@@ -325,7 +350,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
         return torch.zeros(*sizes, dtype=torch_dtype, device=self._default_device.ref)
 
-    @fast_path(lambda self, tensor: torch.zeros_like(tensor) if type(tensor) is torch.Tensor else NotImplemented)
+    @fast_path(native_call(torch.zeros_like, torch.Tensor, _TO_TORCH.values(), 1))
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
@@ -335,7 +360,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
         return torch.ones(*sizes, dtype=torch_dtype, device=self._default_device.ref)
 
-    @fast_path(lambda self, tensor: torch.ones_like(tensor) if type(tensor) is torch.Tensor else NotImplemented)
+    @fast_path(native_call(torch.ones_like, torch.Tensor, _TO_TORCH.values(), 1))
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
@@ -353,11 +378,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return super().empty_like(x, dtype)
         return torch.empty_like(x) if dtype is None else torch.empty_like(x, dtype=self._new_dtype(dtype))  # no keyword: 20% faster
 
-    @fast_path(
-        lambda self, shape, fill_value, dtype=None: torch.full(shape, fill_value, dtype=_TO_TORCH[dtype], device=self._default_device.ref)
-        if type(shape) is tuple and dtype in _TO_TORCH and type(fill_value) in _FILLS and holds_number(dtype, fill_value)
-        else NotImplemented
-    )
+    @fast_path(_full)
     def full(self, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full` for a fill value that `dtype` holds as it is (`bk.rules.holds_number`); see `Backend.full`."""
         torch_dtype = _TO_TORCH.get(dtype)
@@ -365,7 +386,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return super().full(shape, fill_value, dtype)
         return torch.full(_sizes(shape), fill_value, dtype=torch_dtype, device=self._default_device.ref)
 
-    @fast_path(lambda self, x, fill_value, dtype=None: _full_like(x, fill_value, dtype))
+    @fast_path(_full_like)
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         if type(x) is torch.Tensor and x.layout is torch.strided:
@@ -491,17 +512,6 @@ def _operation(backend: Backend) -> str:
             name = frame.f_code.co_name
         frame = frame.f_back  # type: ignore[assignment]
     return name
-
-
-def _full_like(x: Any, fill_value: Any, dtype: Any) -> Any:
-    """The fast path of `full_like`: `torch.full_like` of a strided tensor and a Python number `dtype` holds
-    as it is (no `dtype=` keyword where it is x's own: PyTorch parses one in a fifth of the call); else NotImplemented."""
-    if type(x) is not torch.Tensor or type(fill_value) not in _FILLS or x.layout is not torch.strided:
-        return NotImplemented
-    torch_dtype = x.dtype if dtype is None else _TO_TORCH.get(dtype)
-    if torch_dtype is None or not holds_number(_FROM_TORCH[torch_dtype] if dtype is None else dtype, fill_value):
-        return NotImplemented
-    return torch.full_like(x, fill_value) if torch_dtype is x.dtype else torch.full_like(x, fill_value, dtype=torch_dtype)
 
 
 def _size_args(shape: Sequence[int] | int) -> tuple[Any, ...]:

@@ -170,3 +170,22 @@ def test_a_python_float_fills_a_float64_tensor_exactly(b):
             assert b.dtype(result) == f64 and values(b, result).tolist() == [0.1, 0.1]
     if b.supports("full") and c128 not in getattr(b, "unsupported_dtypes", frozenset()):
         assert values(b, b.full((1,), 0.1 + 0.2j, c128)).tolist() == [0.1 + 0.2j]
+
+
+def test_a_range_of_python_ints_is_numpys_arange_empty_ones_included(b):
+    # bk-torch's int64 shortcut once handed PyTorch an empty range of the other sign, which it refuses
+    if not b.supports("range"):
+        pytest.skip(f"{b.name} does not support range")
+    i64 = bk.DType(int, 64)
+    for args in [(-2,), (0, -2, 1), (5, 5, 1), (3,), (10, 0, -3), (0, 10, -1), (2, 9, 3)]:
+        expected = np.arange(*args).tolist()
+        result = b.range(args[0], dtype=i64) if len(args) == 1 else b.range(*args, i64)
+        assert values(b, result).tolist() == expected and b.dtype(result) == i64, args
+
+
+def test_an_integer_power_of_an_empty_base_computes_nothing_and_raises_nothing(b):
+    # as NumPy's: the negative exponent is never used (testkit diff numpy tf found numpy, torch and jax raising)
+    if not b.supports("pow"):
+        pytest.skip(f"{b.name} does not support pow")
+    base, exp = b.as_tensor(np.empty((1, 2, 0, 2), np.int32)), b.as_tensor(np.array([1, -1], np.int32))
+    assert tuple(b.staticshape(b.pow(base, exp))) == (1, 2, 0, 2)

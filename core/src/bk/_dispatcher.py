@@ -910,7 +910,7 @@ def _run(
         else:
             args = _converted_operands(backend, plan, positions, args)
     if plan.int_power:
-        check_integer_power(backend, args[1])
+        check_integer_power(backend, args[1], "pow", args[0])
     if plan.composite is not None:
         result = plan.composite(backend, kernel, *args, **kwargs)
     elif plan.zero_divisor:

@@ -28,17 +28,23 @@ def integer_power_rule(op: str, dtype: DType | None) -> bool:
     return op == "pow" and dtype is not None and dtype.kind is int and dtype.signed
 
 
-def check_integer_power(backend: Backend, exp: Any, op: str = "pow") -> None:
+def check_integer_power(backend: Backend, exp: Any, op: str = "pow", base: Any = None) -> None:
     """Raises `ValueError` when the exponent of an integer power holds a negative integer, as NumPy.
 
     Checked where the data is available (not inside `jit_compile`, where a backend cannot raise on
-    values), by the exponent's minimum.
+    values), by the exponent's minimum. A power of an empty `base` computes no element and raises
+    nothing, as NumPy's.
 
     Args:
         backend: The backend of `exp`.
         exp: The exponent: a Python int or a native tensor of the integer dtype the power computes in.
         op: The operation, for the message.
+        base: The base, where the caller has it: a native tensor without elements raises nothing.
     """
+    if base is not None and backend.is_tensor(base, only_native=True):
+        sizes = tuple(backend.staticshape(base))
+        if None not in sizes and not math.prod(sizes):
+            return
     if type(exp) is int:
         negative = exp < 0
     elif backend.is_tensor(exp, only_native=True):

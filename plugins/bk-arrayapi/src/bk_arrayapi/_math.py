@@ -245,7 +245,7 @@ class MathMixin:
         """
         a, b = self._common("pow", base, exp)
         if integer_power_rule("pow", self._dt(a)):
-            check_integer_power(self, b)
+            check_integer_power(self, b, "pow", a)
         return _call(self, "pow", "pow", a, b)
     maximum = _binary("maximum", "maximum", "Elementwise maximum; NaN propagates.")
     minimum = _binary("minimum", "minimum", "Elementwise minimum; NaN propagates.")

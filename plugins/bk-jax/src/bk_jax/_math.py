@@ -378,7 +378,7 @@ class MathMixin:
         """
         base, exp = _bool_as_int8(*self._operands(base, exp))
         if base.dtype.kind in "iu":
-            check_integer_power(self, exp)  # type: ignore[arg-type]
+            check_integer_power(self, exp, "pow", base)  # type: ignore[arg-type]
             return _integer_power(base, exp)
         return base**exp
 

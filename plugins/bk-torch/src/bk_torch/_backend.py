@@ -411,14 +411,14 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     @fast_path(
         lambda self, start, limit=None, delta=1, dtype=None: torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)
         if dtype is _INT64 and type(start) is int and type(limit) is int and type(delta) is int and delta != 0
-        and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND
+        and (limit - start) * delta >= 0 and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND
         else NotImplemented
     )
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         if dtype is _INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
             start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: PyTorch's own arange
-            if -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
-                return torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)
+            if (limit - start) * delta >= 0 and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
+                return torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)  # PyTorch refuses empty ranges the other way
         from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)

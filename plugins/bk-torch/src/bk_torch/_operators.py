@@ -148,7 +148,7 @@ class OperatorsMixin:
         rule checks a tensor exponent (PyTorch gives 0, 1 or -1, or garbage)."""
         result = self._binary("pow", operator.pow, base, exp)
         if not (result.is_floating_point() or result.is_complex() or result.dtype == torch.bool):
-            check_integer_power(self, exp)
+            check_integer_power(self, exp, "pow", result)
         return result
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:

@@ -163,7 +163,7 @@ class StandardOpsMixin(DTypeQueriesMixin):
         inexact = dtype is not None and (
             (dtype.kind is float and isinstance(fill_value, float)) or (dtype.kind is complex and isinstance(fill_value, (float, complex)))
         )
-        if inexact and dtype.precision != 32:
+        if dtype is not None and inexact and dtype.precision != 32:
             try:  # converted once, at the dtype: a float filling float64 is not rounded through the default float32
                 return self.cast(self.as_tensor(np.asarray(fill_value, to_numpy_dtype(dtype))), dtype)
             except TypeError:  # a dtype NumPy has not (bfloat16 without ml_dtypes): rounded as as_tensor does

@@ -496,7 +496,7 @@ def _load_fast_plan() -> Any:
     if os.environ.get("BK_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from . import _fastplan  # type: ignore[attr-defined]
+        from . import _fastplan
     except ImportError:
         return None
     return _fastplan
@@ -525,7 +525,7 @@ def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callab
     return declare
 
 
-def native_call(function: Callable[..., Any], tensor_type: type, dtypes: Any, arity: int, float_dtypes: Any = ()) -> Callable[..., Any]:
+def native_call(function: Callable[..., Any], tensor_type: type[Any], dtypes: Any, arity: int, float_dtypes: Any = ()) -> Callable[..., Any]:
     """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
     `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
     `dtypes`, two of them of one dtype, and `function(a, b)` for a tensor `a` whose dtype is one of
@@ -542,11 +542,12 @@ def native_call(function: Callable[..., Any], tensor_type: type, dtypes: Any, ar
         return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats)  # type: ignore[no-any-return]
 
     def native(self: Any, *args: Any) -> Any:
-        if len(args) != arity or type(args[0]) is not tensor_type:
+        a: Any = args[0] if args else None
+        if len(args) != arity or type(a) is not tensor_type:
             return NotImplemented
         if arity == 1:
-            return function(*args) if args[0].dtype in dtypes else NotImplemented
-        a, b = args
+            return function(a) if a.dtype in dtypes else NotImplemented
+        b: Any = args[1]
         if (type(b) is tensor_type and a.dtype is b.dtype and a.dtype in dtypes) or (type(b) is float and a.dtype in floats):
             return function(a, b)
         return NotImplemented
@@ -645,7 +646,8 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
     functools.update_wrapper(front, kernel)
     setattr(front, _WRAPPED, kernel)
     front.__bk_plans__ = cache
-    return front
+    result: Callable[..., Any] = front
+    return result
 
 
 def _unsupported_default(backend: Backend, op: str) -> NoReturn:

@@ -45,10 +45,10 @@ class DType:
     # The fields are slots, read without a Python call (dtypes are read on every call of the dispatcher's
     # plans and in hot kernels); `__setattr__` keeps them immutable.
     __slots__ = {
-        "kind": "The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`.",
         "bits": "Size of one element in bits (a pointer's for `object`, `None` for `str`).",
-        "signed": "`False` for unsigned integers.",
         "brain": "`True` for bfloat16.",
+        "kind": "The Python type of the elements: `bool`, `int`, `float`, `complex`, `object` or `str`.",
+        "signed": "`False` for unsigned integers.",
     }
     kind: type
     bits: int | None

@@ -12,8 +12,8 @@ import contextlib
 import functools
 import math
 import types
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import numpy as np
@@ -172,7 +172,7 @@ def _explain_missing(namespace: types.ModuleType, install: Callable[[], None]) -
     `__getattr__` (a plain module, not a subclass), which saves `xp.sin(x)` a few percent of a small call."""
     namespace._missing = {}  # type: ignore[attr-defined]
     install()
-    if namespace._missing:  # type: ignore[attr-defined]
+    if namespace._missing:
         namespace.__getattr__ = lambda name: _missing_attribute(namespace, name)  # type: ignore[method-assign]
 
 

@@ -43,7 +43,7 @@ def check_integer_power(backend: Backend, exp: Any, op: str = "pow", base: Any =
     """
     if base is not None and backend.is_tensor(base, only_native=True):
         sizes = tuple(backend.staticshape(base))
-        if None not in sizes and not math.prod(sizes):
+        if 0 in sizes:  # no element (a size 0 broadcasts to 0, or the shapes do not broadcast at all)
             return
     if type(exp) is int:
         negative = exp < 0

@@ -44,11 +44,11 @@ class StandardMixin:
 
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`numpy.full` for a fill value that `dtype` holds as it is; see `Backend.full`."""
-        if dtype is not None and (type(shape) is tuple or type(shape) is int):
-            if (type(fill_value) is float and (dtype.kind is float or dtype.kind is complex)) or holds_number(dtype, fill_value):
-                result = np.empty(shape, to_numpy_dtype(dtype))  # numpy.full, without its Python frame
-                result.fill(fill_value)
-                return result
+        plain = dtype is not None and (type(shape) is tuple or type(shape) is int)
+        if plain and ((type(fill_value) is float and (dtype.kind is float or dtype.kind is complex)) or holds_number(dtype, fill_value)):
+            result = np.empty(shape, to_numpy_dtype(dtype))  # numpy.full, without its Python frame
+            result.fill(fill_value)
+            return result
         return super().full(shape, fill_value, dtype)
 
     def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:

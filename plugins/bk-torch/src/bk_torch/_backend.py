@@ -26,8 +26,8 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import SETTINGS as _SETTINGS
 from bk.rules import HOT_OPERATIONS, fast_path, holds_number, native_call
+from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
 from ._devices import list_torch_devices, normalize_device

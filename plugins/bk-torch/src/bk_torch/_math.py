@@ -8,6 +8,7 @@ from typing import Any
 import torch
 
 from bk import ArgumentTypeError, check_tensor_argument, explain_failure, get_precision, normalize_axes, normalize_axis
+from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import (
     accumulation_type,
     advanced_index,
@@ -19,7 +20,6 @@ from bk.rules import (
     native_call,
     pad_source_indices,
 )
-from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import from_torch_dtype, keeps_dtype

@@ -34,7 +34,7 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import FLOAT_FUNCTIONS, MathMixin
+from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, MathMixin
 from ._operators import OperatorsMixin
 from ._solvers import SolversMixin
 from ._standard import StandardMixin
@@ -402,7 +402,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if type(n_rows) is not int or type(columns) is not int or type(k) is not int:
             return super().eye(n_rows, n_cols, k, dtype)
         torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
-        if k == 0:
+        if k == 0 and torch_dtype not in _WIDE_UNSIGNED:  # PyTorch has no eye kernel of uint16, uint32 and uint64
             return torch.eye(n_rows, columns, dtype=torch_dtype, device=self._default_device.ref)
         result = torch.zeros((n_rows, columns), dtype=torch_dtype, device=self._default_device.ref)
         result.diagonal(k).fill_(1)  # empty for a diagonal outside the matrix

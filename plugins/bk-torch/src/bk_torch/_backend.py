@@ -85,6 +85,18 @@ def _full_like(backend: Any, x: Any, fill_value: Any, dtype: Any = None) -> Any:
     return torch.full_like(x, fill_value) if torch_dtype is x.dtype else torch.full_like(x, fill_value, dtype=torch_dtype)
 
 
+def _int64_range(backend: Any, start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None) -> Any:
+    """The fast path of `range`: PyTorch's own `arange` of Python ints counting in int64 (well inside its range,
+    and never an empty range of the other sign, which PyTorch refuses); else NotImplemented (`range_plan`)."""
+    if limit is None:
+        start, limit = 0, start
+    if not (dtype is _INT64 and type(start) is int and type(limit) is int and type(delta) is int and delta != 0 and (limit - start) * delta >= 0):
+        return NotImplemented
+    if not (-_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND):
+        return NotImplemented
+    return torch.arange(start, limit, delta, dtype=torch.int64, device=backend._default_device.ref)
+
+
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
     """PyTorch as a bk backend: CPU, every CUDA/ROCm device and Apple MPS.
 
@@ -346,9 +358,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     @fast_path(functools.partial(_created, torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
-        sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
-        return torch.zeros(*sizes, dtype=torch_dtype, device=self._default_device.ref)
+        return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
     @fast_path(native_call(torch.zeros_like, torch.Tensor, _TO_TORCH.values(), 1))
     def zeros_like(self, tensor: Tensor) -> Tensor:
@@ -356,9 +366,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     @fast_path(functools.partial(_created, torch.ones))
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
-        sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
-        return torch.ones(*sizes, dtype=torch_dtype, device=self._default_device.ref)
+        return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
     @fast_path(native_call(torch.ones_like, torch.Tensor, _TO_TORCH.values(), 1))
     def ones_like(self, tensor: Tensor) -> Tensor:
@@ -367,9 +375,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     @fast_path(functools.partial(_created, torch.empty))
     def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
-        torch_dtype = _TO_TORCH.get(dtype) or self._new_dtype(dtype)
-        sizes = shape if type(shape) is tuple and shape else _size_args(shape)  # inlined: the common case
-        return torch.empty(*sizes, dtype=torch_dtype, device=self._default_device.ref)
+        return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
     @fast_path(lambda self, x, dtype=None: torch.empty_like(x) if type(x) is torch.Tensor and dtype is None and x.layout is torch.strided else NotImplemented)
     def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
@@ -381,20 +387,14 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     @fast_path(_full)
     def full(self, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full` for a fill value that `dtype` holds as it is (`bk.rules.holds_number`); see `Backend.full`."""
-        torch_dtype = _TO_TORCH.get(dtype)
-        if torch_dtype is None or not holds_number(dtype, fill_value):
-            return super().full(shape, fill_value, dtype)
-        return torch.full(_sizes(shape), fill_value, dtype=torch_dtype, device=self._default_device.ref)
+        result = _full(self, _sizes(shape), fill_value, dtype)  # the fast path's case under a precision; the core's default else
+        return super().full(shape, fill_value, dtype) if result is NotImplemented else result
 
     @fast_path(_full_like)
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
-        if type(x) is torch.Tensor and x.layout is torch.strided:
-            target = _FROM_TORCH.get(x.dtype) if dtype is None else dtype
-            torch_dtype = _TO_TORCH.get(target)
-            if torch_dtype is not None and holds_number(target, fill_value):
-                return torch.full_like(x, fill_value, dtype=torch_dtype)
-        return super().full_like(x, fill_value, dtype)
+        result = _full_like(self, x, fill_value, dtype)  # the fast path's case under a precision; the core's default else
+        return super().full_like(x, fill_value, dtype) if result is NotImplemented else result
 
     def eye(self, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DType | None = None) -> Tensor:
         """A matrix with ones on the `k`-th diagonal (`torch.eye`, shifted for `k` other than 0); see `Backend.eye`."""
@@ -408,17 +408,8 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         result.diagonal(k).fill_(1)  # empty for a diagonal outside the matrix
         return result
 
-    @fast_path(
-        lambda self, start, limit=None, delta=1, dtype=None: torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)
-        if dtype is _INT64 and type(start) is int and type(limit) is int and type(delta) is int and delta != 0
-        and (limit - start) * delta >= 0 and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND
-        else NotImplemented
-    )
+    @fast_path(_int64_range)
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
-        if dtype is _INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
-            start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: PyTorch's own arange
-            if (limit - start) * delta >= 0 and -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
-                return torch.arange(start, limit, delta, dtype=torch.int64, device=self._default_device.ref)  # PyTorch refuses empty ranges the other way
         from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)

@@ -379,7 +379,7 @@ def test_a_fast_path_serves_its_case_and_leaves_the_rest_to_the_plan():
 
 
 @pytest.mark.parametrize("in_c", [True, False])
-def test_native_call_takes_tensors_of_its_dtypes_and_weak_floats_after_them(in_c, monkeypatch):
+def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(in_c, monkeypatch):
     from bk import _dispatcher
 
     if in_c and not _dispatcher.C_FRONT:
@@ -394,7 +394,14 @@ def test_native_call_takes_tensors_of_its_dtypes_and_weak_floats_after_them(in_c
     assert unary(None, y) is NotImplemented and unary(None, [1.0]) is NotImplemented and unary(None, x, x) is NotImplemented
     assert binary(None, x, x).dtype == np.float32 and binary(None, y, y).dtype == np.float64
     assert binary(None, x, 2.0).dtype == np.float32
-    for args in ((x, y), (y, 2.0), (2.0, x), (x, 2), (x, [1.0, 2.0]), (x,)):
+    assert binary(None, x, 2).dtype == np.float32  # a Python int that fits 64 bits beside floats: weak too
+    for args in ((x, y), (y, 2.0), (y, 2), (2.0, x), (x, 2**64), (x, True), (x, [1.0, 2.0]), (x,)):
         assert binary(None, *args) is NotImplemented, args
+    i8, u8 = np.dtype(np.int8), np.dtype(np.uint8)
+    ints = _dispatcher.native_call(np.add, np.ndarray, [i8, u8], 2, int_dtypes={i8: (-128, 127), u8: (0, 255)})
+    a, u = np.ones(2, np.int8), np.ones(2, np.uint8)
+    assert ints(None, a, 127).dtype == np.int8 and ints(None, a, -128).dtype == np.int8 and ints(None, u, 255).dtype == np.uint8
+    for args in ((a, 128), (a, -129), (u, -1), (u, 256), (a, 2**70), (a, 2.0), (3, a)):  # beyond the range: the plan's rules
+        assert ints(None, *args) is NotImplemented, args
     with pytest.raises(ValueError, match="arity"):
         _dispatcher.native_call(np.add, np.ndarray, [f32], 3)

@@ -44,7 +44,7 @@ import functools
 import inspect
 import math
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import numpy as np
@@ -525,21 +525,26 @@ def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callab
     return declare
 
 
-def native_call(function: Callable[..., Any], tensor_type: type[Any], dtypes: Any, arity: int, float_dtypes: Any = ()) -> Callable[..., Any]:
+def native_call(
+    function: Callable[..., Any], tensor_type: type[Any], dtypes: Any, arity: int, float_dtypes: Any = (), int_dtypes: Mapping[Any, tuple[int, int]] | None = None
+) -> Callable[..., Any]:
     """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
     `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
-    `dtypes`, two of them of one dtype, and `function(a, b)` for a tensor `a` whose dtype is one of
-    `float_dtypes` and a Python float `b` (the frameworks' weak scalar: the result keeps `a`'s dtype);
+    `dtypes`, two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after
+    it that keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float, or an int that fits
+    64 bits, where `a`'s dtype is one of `float_dtypes`; a Python int where `a`'s dtype is a key of
+    `int_dtypes` (dtype -> `(low, high)`, its range) and the int lies in that range.
     `NotImplemented` for every other call, which the plan serves.
 
     In C where the dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the
     same test in Python. List only dtypes for which `function` gives the spec's result dtype and values.
     """
     dtypes, floats = frozenset(dtypes), frozenset(float_dtypes)
+    ints = dict(int_dtypes or {})
     if arity not in (1, 2):
         raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
     if _FASTPLAN is not None:
-        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats)  # type: ignore[no-any-return]
+        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats, ints)  # type: ignore[no-any-return]
 
     def native(self: Any, *args: Any) -> Any:
         a: Any = args[0] if args else None
@@ -548,8 +553,17 @@ def native_call(function: Callable[..., Any], tensor_type: type[Any], dtypes: An
         if arity == 1:
             return function(a) if a.dtype in dtypes else NotImplemented
         b: Any = args[1]
-        if (type(b) is tensor_type and a.dtype is b.dtype and a.dtype in dtypes) or (type(b) is float and a.dtype in floats):
-            return function(a, b)
+        kind = type(b)
+        if kind is tensor_type:
+            return function(a, b) if a.dtype is b.dtype and a.dtype in dtypes else NotImplemented
+        if kind is float:
+            return function(a, b) if a.dtype in floats else NotImplemented
+        if kind is int and -(2**63) <= b < 2**63:
+            if a.dtype in floats:
+                return function(a, b)
+            bounds = ints.get(a.dtype)
+            if bounds is not None and bounds[0] <= b <= bounds[1]:
+                return function(a, b)
         return NotImplemented
 
     return native
@@ -793,15 +807,16 @@ def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[in
             strong.append(from_numpy_dtype(a.dtype))
         else:
             return None  # a list or another value: as the kernel takes it
-    if not strong or (all(d == strong[0] for d in strong) and not kinds):
-        return None  # one dtype already: nothing to cast
+    if not strong:
+        return None
+    same = all(d == strong[0] for d in strong) and not kinds
     try:
-        common = weak_result(tuple(strong), tuple(kinds), get_precision())
+        common = strong[0] if same else weak_result(tuple(strong), tuple(kinds), get_precision())
     except Exception:
         return None
     if isinstance(result, _shape_dtype()) and result.dtype.kind in (float, complex) and common.kind in (bool, int):
-        return result.dtype
-    return common
+        return result.dtype  # a float result of integer operands (`solve` of ints): computed in that float
+    return None if same else common  # one dtype already: nothing to cast
 
 
 def _weak_list_dtype(backend: Backend, value: Any, tensors: list[Any]) -> Any:

@@ -622,14 +622,16 @@ static PyTypeObject ShortcutType = {
 /* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
  * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
  * or two of one dtype) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
- * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50);
- * NotImplemented for everything else. */
+ * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50), and
+ * for a tensor and a Python int after it that fits 64 bits where the tensor's dtype is in `float_dtypes`, or is
+ * a key of `int_dtypes` (dtype -> (low, high)) and the int lies in [low, high]; NotImplemented for everything else. */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
     PyObject *tensor_type;
     PyObject *dtypes;        /* frozenset */
     PyObject *float_dtypes;  /* frozenset */
+    PyObject *int_dtypes;    /* dict: dtype -> (low, high) */
     int arity;               /* 1 or 2 tensors */
     PyObject *dict;
     vectorcallfunc vectorcall;
@@ -694,6 +696,29 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
                 return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
             }
         }
+        else if (a_tensor && PyLong_CheckExact(b)) {  /* a weak Python int: beside floats, or in the int tensor's range */
+            int overflow;
+            long long value = PyLong_AsLongLongAndOverflow(b, &overflow);
+            if (overflow || (value == -1 && PyErr_Occurred())) {
+                PyErr_Clear();
+                Py_RETURN_NOTIMPLEMENTED;
+            }
+            PyObject *dtype;
+            int found = native_dtype_in(a, self->float_dtypes, &dtype);
+            if (!found && dtype != NULL && PyDict_GET_SIZE(self->int_dtypes)) {
+                PyObject *bounds = PyDict_GetItemWithError(self->int_dtypes, dtype);  /* borrowed */
+                if (bounds != NULL && PyTuple_CheckExact(bounds) && PyTuple_GET_SIZE(bounds) == 2) {
+                    long long low = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, 0));
+                    long long high = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, 1));
+                    found = !PyErr_Occurred() && low <= value && value <= high;
+                }
+                PyErr_Clear();
+            }
+            Py_XDECREF(dtype);
+            if (found) {
+                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+            }
+        }
     }
     Py_RETURN_NOTIMPLEMENTED;
 }
@@ -701,14 +726,14 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
 static PyObject *
 native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", NULL};
-    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL;
+    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", NULL};
+    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL;
     int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!O!", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes)) {
         return NULL;
     }
     if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2) {
-        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset()): a callable, a type, frozensets, 1 or 2 tensors");
+        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, frozensets, 1 or 2 tensors, a dict");
         return NULL;
     }
     NativeCall *self = (NativeCall *)type->tp_alloc(type, 0);
@@ -720,7 +745,8 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->dtypes = Py_NewRef(dtypes);
     self->arity = arity;
     self->float_dtypes = float_dtypes != NULL ? Py_NewRef(float_dtypes) : PyFrozenSet_New(NULL);
-    if (self->float_dtypes == NULL) {
+    self->int_dtypes = int_dtypes != NULL ? PyDict_Copy(int_dtypes) : PyDict_New();
+    if (self->float_dtypes == NULL || self->int_dtypes == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -735,6 +761,7 @@ native_traverse(NativeCall *self, visitproc visit, void *arg)
     Py_VISIT(self->tensor_type);
     Py_VISIT(self->dtypes);
     Py_VISIT(self->float_dtypes);
+    Py_VISIT(self->int_dtypes);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -746,6 +773,7 @@ native_clear(NativeCall *self)
     Py_CLEAR(self->tensor_type);
     Py_CLEAR(self->dtypes);
     Py_CLEAR(self->float_dtypes);
+    Py_CLEAR(self->int_dtypes);
     Py_CLEAR(self->dict);
     return 0;
 }

@@ -34,8 +34,8 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, MathMixin
-from ._operators import OperatorsMixin
+from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, PLANNED, MathMixin
+from ._operators import OPERATORS, OperatorsMixin
 from ._solvers import SolversMixin
 from ._standard import StandardMixin
 
@@ -105,7 +105,9 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
-    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations); the float
+    # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
+    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - frozenset(OPERATORS) - {"where", "invert"}
     # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
     # (its sort is ordered by the plugin), no bool kernel of searchsorted (computed as int8).
     complex_unordered = frozenset(("max", "min", "maximum", "minimum", "greater_than", "greater_or_equal", "argmax", "argmin", "searchsorted", "unique"))

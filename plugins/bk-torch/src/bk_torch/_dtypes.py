@@ -6,10 +6,9 @@ from typing import Final
 
 import torch
 
-from bk import DType, get_precision
-from bk.rules import SETTINGS as GLOBALS
+from bk import DType
 
-__all__ = ["from_torch_dtype", "keeps_dtype", "to_torch_dtype"]
+__all__ = ["from_torch_dtype", "to_torch_dtype"]
 
 _TO_TORCH: Final[dict[DType, torch.dtype]] = {
     DType(bool): torch.bool,
@@ -59,26 +58,3 @@ def from_torch_dtype(dtype: torch.dtype) -> DType:
     if result is None:
         raise TypeError(f"torch dtype {dtype} has no bk.DType equivalent; cast the tensor to a standard type first")
     return result
-
-
-_INTEGERS: Final = frozenset(d for d in _FROM_TORCH if not (d.is_floating_point or d.is_complex or d == torch.bool))
-_INEXACT_AT: Final = {
-    16: frozenset({torch.float16, torch.complex64}),
-    32: frozenset({torch.float32, torch.complex64}),
-    64: frozenset({torch.float64, torch.complex128}),
-}
-
-
-def keeps_dtype(dtype: torch.dtype, bool_to_int: bool = False, int_to_float: bool = False) -> bool:
-    """Whether `auto_cast` leaves two tensors of `dtype` (and these flags) unchanged: the test of the fast paths.
-
-    Floats and complex values keep their type when no precision is set, or when it is theirs.
-    """
-    if dtype in _INTEGERS:
-        return not int_to_float
-    if dtype is torch.bool:
-        return not (bool_to_int or int_to_float)
-    if GLOBALS.precision_free:
-        return True
-    precision = get_precision()
-    return precision is None or dtype in _INEXACT_AT.get(precision, ())

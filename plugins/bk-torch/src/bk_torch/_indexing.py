@@ -258,7 +258,9 @@ class IndexingMixin:
         base_grid, indices, values = self._t(base_grid), self._index_tensor(indices, op), self._t(values)
         self._same_device(base_grid, indices, values)
         out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))
-        base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")
+        base_grid, values = self.auto_cast(base_grid, values)
+        if mode != "update" and base_grid.dtype == torch.bool:  # sums and products of booleans: counted as ints
+            base_grid, values = base_grid.to(torch.int64), values.to(torch.int64)
         spatial = base_grid.shape[1:-1]
         indices = wrap_indices(self, indices, tuple(spatial), op)
         batch = max(base_grid.shape[0], indices.shape[0], values.shape[0])  # equal or 1: the spec checks them

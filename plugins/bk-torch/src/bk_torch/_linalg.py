@@ -217,7 +217,7 @@ class LinalgMixin(StandardLinalgKernels):
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares with `torch.linalg.lstsq` ('gelsd' on the CPU, 'gels' on GPUs, where rank and
         singular values are `None`)."""
-        matrix, rhs = self.auto_cast(self._t(matrix), self._t(rhs), int_to_float=True, bool_to_int=True)
+        matrix, rhs = self._t(matrix), self._t(rhs)  # the plan's operands: floats of one dtype
         self._same_device(matrix, rhs)
         driver = "gelsd" if matrix.device.type == "cpu" else None
         solution, residuals, rank, singular_values = torch.linalg.lstsq(matrix, rhs, driver=driver)
@@ -227,7 +227,7 @@ class LinalgMixin(StandardLinalgKernels):
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
         """Solves `(batch, n, n)` triangular systems for `(batch, n)` vectors or `(batch, n, k)` matrices."""
-        matrix, rhs = self.auto_cast(self._t(matrix), self._t(rhs), int_to_float=True, bool_to_int=True)
+        matrix, rhs = self._t(matrix), self._t(rhs)  # the plan's operands: floats of one dtype
         self._same_device(matrix, rhs)
         vector = rhs.ndim == matrix.ndim - 1
         solution = torch.linalg.solve_triangular(
@@ -276,7 +276,9 @@ class LinalgMixin(StandardLinalgKernels):
         Raises:
             ValueError: for other than 1 to 3 spatial dimensions (PyTorch's conv1d, conv2d and conv3d).
         """
-        value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)
+        value, kernel = self._t(value), self._t(kernel)  # the plan's operands: one dtype
+        if value.dtype == torch.bool:  # PyTorch convolves no booleans: counted as ints (the spec's int result)
+            value, kernel = value.to(torch.int64), kernel.to(torch.int64)
         self._same_device(value, kernel)
         spatial = value.ndim - 2
         if spatial not in (1, 2, 3):

@@ -13,7 +13,6 @@ from bk.rules import (
     accumulation_type,
     advanced_index,
     array_key_layout,
-    check_dtypes,
     check_nonempty,
     explains_failures,
     fast_path,
@@ -22,12 +21,16 @@ from bk.rules import (
 )
 from bk.rules import quantile as quantile_rule
 
-from ._dtypes import from_torch_dtype, keeps_dtype
+from ._dtypes import from_torch_dtype
 
 _REAL_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
 
 Tensor = Any
+
+PLANNED = frozenset(("sign", "ceil", "floor", "softplus", "sigmoid", "log_gamma", "gamma_inc_l", "gamma_inc_u", "arctan2", "divide_no_nan"))
+"""Elementwise functions whose kernels compute on the operands the core's plan gives (its verdict first, ints
+in float where the spec computes in float); not trusted (`TorchBackend.trusted_operations`)."""
 
 FLOAT_FUNCTIONS = frozenset((
     "sqrt", "exp", "erf", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh",
@@ -181,8 +184,6 @@ class MathMixin:
     def sign(self, x: Tensor) -> Tensor:
         """-1, 0 or 1 by the sign of `x` (0 or 1 for unsigned ints; `x / |x|` for complex values); the
         spec refuses booleans (PyTorch would give them back)."""
-        x = self._t(x)
-        check_dtypes(self, "sign", x)
         if x.dtype in _WIDE_UNSIGNED:  # no PyTorch kernel
             return (x != 0).to(x.dtype)
         if x.is_complex():
@@ -200,14 +201,12 @@ class MathMixin:
         return torch.round(x) if x.is_floating_point() else x
 
     def ceil(self, x: Tensor) -> Tensor:
-        """Smallest integer not below `x`; integers and booleans stay as they are (the spec refuses complex values)."""
-        x = self._t(x)
-        return torch.ceil(x) if x.is_floating_point() else _unchanged(self, "ceil", x)
+        """Smallest integer not below `x`; integers and booleans stay as they are (the plan refuses complex values)."""
+        return torch.ceil(x) if x.is_floating_point() else x
 
     def floor(self, x: Tensor) -> Tensor:
-        """Largest integer not above `x`; integers and booleans stay as they are (the spec refuses complex values)."""
-        x = self._t(x)
-        return torch.floor(x) if x.is_floating_point() else _unchanged(self, "floor", x)
+        """Largest integer not above `x`; integers and booleans stay as they are (the plan refuses complex values)."""
+        return torch.floor(x) if x.is_floating_point() else x
 
     sqrt = _float_function(torch.sqrt, "sqrt")
 
@@ -216,29 +215,23 @@ class MathMixin:
     erf = _float_function(torch.erf, "erf")
 
     def softplus(self, x: Tensor) -> Tensor:
-        """`log(1 + exp(x))` of real values (the spec refuses complex values)."""
-        x = self._t(x)
-        check_dtypes(self, "softplus", x)
-        return self._float_op(torch.nn.functional.softplus, x)
+        """`log(1 + exp(x))` of the real floats the plan gives (it refuses complex values)."""
+        return torch.nn.functional.softplus(x)
 
     def sigmoid(self, x: Tensor) -> Tensor:
-        """`1 / (1 + exp(-x))` of real values (the spec refuses complex values, which PyTorch would compute)."""
-        x = self._t(x)
-        check_dtypes(self, "sigmoid", x)
-        return self._float_op(torch.sigmoid, x)
+        """`1 / (1 + exp(-x))` of the real floats the plan gives (it refuses complex values, which PyTorch would compute)."""
+        return torch.sigmoid(x)
 
     def log_gamma(self, x: Tensor) -> Tensor:
-        """`log(|gamma(x)|)` of real values (the spec refuses complex values)."""
-        x = self._t(x)
-        check_dtypes(self, "log_gamma", x)
-        return self._float_op(torch.lgamma, x)
+        """`log(|gamma(x)|)` of the real floats the plan gives (it refuses complex values)."""
+        return torch.lgamma(x)
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
-        a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
+        """The regularized lower incomplete gamma function of the floats the plan gives."""
         return torch.special.gammainc(a, x)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
-        a, x = self.auto_cast(a, x, int_to_float=True, bool_to_int=True)
+        """The regularized upper incomplete gamma function of the floats the plan gives."""
         return torch.special.gammaincc(a, x)
 
     sin = _float_function(torch.sin, "sin")
@@ -254,8 +247,7 @@ class MathMixin:
     arctan = _float_function(torch.arctan, "arctan")
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
-        """The angle of the point `(x, y)`, of real values (PyTorch refuses complex values: the core raises the spec's error)."""
-        y, x = self.auto_cast(y, x, int_to_float=True, bool_to_int=True)
+        """The angle of the point `(x, y)`, of the real floats the plan gives (it refuses complex values)."""
         return torch.arctan2(y, x)
 
     sinh = _float_function(torch.sinh, "sinh")
@@ -298,9 +290,7 @@ class MathMixin:
         return torch.conj_physical(x) if x.is_complex() else x
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
-        """`x / y`, 0 where `y` is 0; the masked division keeps gradients finite. Python scalars are weak."""
-        if type(x) is not torch.Tensor or type(y) is not torch.Tensor or x.dtype is not y.dtype or not keeps_dtype(x.dtype, True, True):
-            x, y = self.auto_cast(x, y, int_to_float=True, bool_to_int=True)
+        """`x / y`, 0 where `y` is 0, of the floats the plan gives; the masked division keeps gradients finite."""
         zero = y == 0
         return torch.where(zero, 0, x / torch.where(zero, 1, y))
 
@@ -450,12 +440,6 @@ def _torch_quantile(x: torch.Tensor, q: Any) -> Any:
         return NotImplemented
     wide = x if x.dtype in (torch.float32, torch.float64) else x.to(torch.float32)  # PyTorch: float and double only
     return torch.quantile(wide, torch.as_tensor(q, dtype=wide.dtype, device=x.device), dim=-1)
-
-
-def _unchanged(backend: Any, op: str, x: torch.Tensor) -> torch.Tensor:
-    """`x` itself (integers and booleans round to themselves), after the spec's kind rule of `op`."""
-    check_dtypes(backend, op, x)
-    return x
 
 
 def _negative_steps(tensor: torch.Tensor, slices: tuple[Any, ...]) -> tuple[torch.Tensor, tuple[Any, ...]]:

@@ -11,7 +11,7 @@ from typing import Any
 import torch
 
 from bk import ShapeDtype
-from bk.rules import check_dtypes, spec_verdict
+from bk.rules import spec_verdict
 
 from ._math import _WIDE_UNSIGNED
 
@@ -58,8 +58,7 @@ class StandardMixin:
     def signbit(self, x: Tensor) -> Tensor:
         """`torch.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools
         (the spec refuses complex values)."""
-        x = self._std_tensor(x, "signbit")
-        check_dtypes(self, "signbit", x)
+        x = self._std_tensor(x, "signbit")  # the plan has refused complex values
         if x.dtype == torch.bool or x.dtype in _WIDE_UNSIGNED:  # never negative (and PyTorch has no `<` of uint64)
             return torch.zeros(x.shape, dtype=torch.bool, device=x.device)
         return torch.signbit(x) if x.is_floating_point() else x < 0

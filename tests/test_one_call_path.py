@@ -189,3 +189,29 @@ def test_an_integer_power_of_an_empty_base_computes_nothing_and_raises_nothing(b
         pytest.skip(f"{b.name} does not support pow")
     base, exp = b.as_tensor(np.empty((1, 2, 0, 2), np.int32)), b.as_tensor(np.array([1, -1], np.int32))
     assert tuple(b.staticshape(b.pow(base, exp))) == (1, 2, 0, 2)
+
+
+def test_a_device_of_another_backend_is_refused_by_the_core(b):
+    if not b.supports("allocate_on_device"):
+        pytest.skip(f"{b.name} does not support allocate_on_device")
+    x = b.as_tensor(np.ones(2, np.float32))
+    foreign = bk.OBJECTS.get_default_device()  # a device of the `object` backend: never this one's
+    with pytest.raises(ValueError, match=f"allocate_on_device: .* is not a device of the {b.name} backend"):
+        b.allocate_on_device(x, foreign)
+    with pytest.raises(bk.ArgumentTypeError, match="allocate_on_device: expected a bk.ComputeDevice"):
+        b.allocate_on_device(x, "cpu")
+    own = b.get_default_device()
+    assert b.get_device(b.allocate_on_device(x, own)) == own
+
+
+def test_binary_operators_keep_the_tensor_dtype_beside_weak_python_numbers(b):
+    """The operators' fast paths (one framework call) and the plan give the same dtypes: a Python number that
+    fits keeps the tensor's dtype (NEP 50); one beyond an int tensor's range is refused, or compared by value."""
+    i8, f32 = b.as_tensor(np.array([1, 100], np.int8)), b.as_tensor(np.array([1.5, 2.5], np.float32))
+    assert b.dtype(b.add(i8, 27)) == bk.DType(int, 8) and b.dtype(b.mul(f32, 2)) == bk.DType(float, 32)
+    assert b.dtype(b.sub(f32, 2.0)) == bk.DType(float, 32) and b.dtype(b.add(i8, i8)) == bk.DType(int, 8)
+    np.testing.assert_array_equal(values(b, b.add(i8, 27)), [28, 127])
+    np.testing.assert_array_equal(values(b, b.greater_than(i8, 300)), [False, False])  # by value, as NumPy 2
+    assert b.dtype(b.add(i8, 2.0)) == bk.DType(float, 32)  # a Python float beside ints: the default float
+    with pytest.raises(OverflowError, match="add"):
+        b.add(i8, 300)

@@ -507,6 +507,28 @@ C_FRONT: Final = _FASTPLAN is not None
 """Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
 
 
+_DEVICE_OPERATIONS: Final = frozenset(("allocate_on_device",))
+
+
+def check_device(backend: Backend, device: Any, op: str) -> None:
+    """The core's device-ownership rule, checked by the plan of `allocate_on_device` before the kernel: `device`
+    must be a `bk.ComputeDevice` of `backend` itself (`list_devices()`), never another backend's.
+
+    Raises:
+        ArgumentTypeError: for a value that is not a `bk.ComputeDevice`.
+        ValueError: for a device of another backend.
+    """
+    from ._device import ComputeDevice
+
+    if not isinstance(device, ComputeDevice):
+        raise ArgumentTypeError(f"{op}: expected a bk.ComputeDevice of the {backend.name} backend, got {type(device).__name__} {device!r}; pick one from list_devices()")
+    if device.backend is not backend:
+        raise ValueError(
+            f"{op}: {device.name!r} is not a device of the {backend.name} backend (it belongs to {device.backend}); "
+            "pick one from list_devices(), or move the tensor with bk.convert()"
+        )
+
+
 def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Declares `fast(self, *args)` the fast path of the decorated kernel: the dispatcher calls it first, for a
     call without keywords while no precision is set, and returns its result unless it is `NotImplemented`;
@@ -713,6 +735,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         raise  # the spec's verdict, before any kernel runs
     except Exception:  # a spec that cannot handle these values decides nothing
         return _DIRECT
+    if op in _DEVICE_OPERATIONS:
+        check_device(backend, bound.get("device"), op)
     plan = Plan()
     operand = spec.operand_dtype(*templates, **named)
     if operand is None and op in COMMON_OPERANDS:

@@ -47,7 +47,8 @@ Declarations
     call the fast path returns `NotImplemented` for), `native_call` (a fast path that is one framework call
     for tensors of given dtypes, in C).
 Specs and settings
-    `spec_verdict` (the error an operation's spec gives for a call, or None), `check_dtypes` (the spec's
+    `spec_verdict` (the error an operation's spec gives for a call, or None), `check_device` (a device must
+    be one of the backend's own: the plan of `allocate_on_device` checks it), `check_dtypes` (the spec's
     kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
     settings; `SETTINGS.precision_free` is True while no precision is set, for hot paths that skip
     the precision rule then), `solve_setup` and `solve_result` (the problem and result of the
@@ -70,7 +71,16 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._dispatcher import COMMON_OPERANDS, ORDERING, check_dtypes, explains_failures, fast_path, native_call, spec_verdict
+from ._dispatcher import (
+    COMMON_OPERANDS,
+    ORDERING,
+    check_device,
+    check_dtypes,
+    explains_failures,
+    fast_path,
+    native_call,
+    spec_verdict,
+)
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -123,6 +133,7 @@ __all__ = [
     "axes_tuple",
     "check_bincount",
     "check_counted_values",
+    "check_device",
     "check_empty_matrix_norm",
     "check_fft_norm",
     "check_indices",

@@ -252,11 +252,11 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         Computes for a worker device: the chunks are evaluated on that worker and kept there
         (`Client.persist(workers=...)`), so later tasks that read them run there as well.
 
+        The plan checks that `device` is one of this backend's (`bk.rules.check_device`).
+
         Raises:
-            ValueError: for a device of another backend, or a worker without an active client.
+            ValueError: for a worker without an active client.
         """
-        if device.backend is not self:
-            raise ValueError(f"device {device.name!r} belongs to backend {device.backend}, not dask")
         tensor = self.as_tensor(tensor)
         if device.ref == "local":
             return tensor

@@ -301,16 +301,8 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         raise KeyError(f"torch has no device {ref!r}; available: {[str(d.ref) for d in self._devices]}")
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
-        """`tensor` on `device` (the same tensor if it is already there).
-
-        Raises:
-            ValueError: for a device of another backend.
-        """
-        if not isinstance(device, ComputeDevice) or device.backend is not self:
-            owner = getattr(device, "backend", None)
-            raise ValueError(
-                f"{device!r} is not a device of the torch backend (it belongs to {owner}); pick one from list_devices()"
-            )
+        """`tensor` on `device`, one of this backend's (the plan checks it: `bk.rules.check_device`); the same
+        tensor if it is already there."""
         return self._t(tensor).to(device.ref)
 
     def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:

@@ -29,16 +29,15 @@ from bk import (
     normalize_axis,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
+from bk.rules import HOT_OPERATIONS, ORDERING, PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
 from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
-from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype, weak_result
+from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import MathMixin
+from ._math import BARE_OPERATIONS, MathMixin, native_kernels
 from ._needs import missing, needs
-from ._standard import StandardMixin
 
 __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
 
@@ -61,7 +60,7 @@ class _DLPackCapsule:
         return (1, 0)
 
 
-class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend):
+class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     """Any namespace of the Array API standard; use `create_backend` to get one.
 
     Native tensors are the namespace's arrays. Python numbers convert as in PyTorch and JAX:
@@ -74,11 +73,19 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         namespace: Its import name.
     """
 
-    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
-    # The standard's facts, declared once (the core's plan does the rest): its sorting functions take
-    # real numbers only, neither bools (computed as int8) nor complex values (refused).
-    complex_unordered = frozenset(("sort", "argsort", "searchsorted", "unique"))
-    lacking_kernels = dict.fromkeys(("sort", "argsort", "searchsorted", "unique"), frozenset({DType(bool)}))
+    # Tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
+    # `where`, `as_tensor` and `cast`; the elementwise kernels are bare calls served by the plan.
+    trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
+    # these functions take numbers only, no bools (computed as int8).
+    complex_unordered = ORDERING
+    lacking_kernels = dict.fromkeys(
+        (
+            "mul", "maximum", "minimum", "greater_than", "greater_or_equal", "abs", "round", "floor", "ceil", "isfinite", "isnan",
+            "isinf", "conj", "sort", "argsort", "searchsorted", "unique",
+        ),
+        frozenset({DType(bool)}),
+    )  # fmt: skip
 
     float16_supported: ClassVar[bool] = True
     """Whether the namespace has a float16 dtype (outside the standard; read by the testkit)."""
@@ -97,7 +104,6 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         self._index_dtype = self._dtypes.native(DType(int, 64)) if self._dtypes.has(DType(int, 64)) else None
         self._array_type = type(xp.asarray(0))
         self._rng = np.random.default_rng()
-        self._init_fast_paths()
         devices, default = list_devices(self, xp, namespace)
         super().__init__(name, devices, default)
 
@@ -149,32 +155,14 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
             return self._astype(x, self.float_type)
         return x
 
-    def _scalar_array(self, value: Any, dtype: DType, op: str, wrap: bool = False, like: Any = None) -> Tensor:
-        """A Python number as a 0-d array of `dtype`; an int that does not fit raises OverflowError
-        (NEP 50), or wraps around with `wrap` (as a cast does)."""
+    def _scalar_array(self, value: Any, dtype: DType, like: Any = None) -> Tensor:
+        """A Python number as a 0-d array of `dtype` on the device of `like`; an int that does not fit
+        wraps around, as a cast does (`where`'s rule)."""
         if dtype.kind is int and not isinstance(value, bool):
             low, high = int_range(dtype)
             if not low <= value <= high:
-                if not wrap:
-                    raise OverflowError(f"{op}: the Python int {value} does not fit the {dtype.name} tensor beside it")
                 value = np.asarray(value).astype(to_numpy_dtype(dtype)).item()
         return self.xp.asarray(value, dtype=self._native_dtype(dtype), device=self._ref(like))
-
-    def _common(self, op: str, *values: Any, bool_to_int: bool = False, int_to_float: bool = False, wrap: bool = False) -> list[Tensor]:
-        """`values` as native arrays of their common dtype; Python numbers are weak."""
-        strong, scalars = [], []
-        for v in values:
-            (scalars if type(v) in PYTHON_NUMBERS else strong).append(v)
-        strong = [self._native(v, op) for v in strong]
-        dtype = weak_result([self._dt(v) for v in strong], scalars)
-        if bool_to_int and dtype.kind is bool:
-            dtype = DType(int, 32)
-        if int_to_float and dtype.kind in (bool, int):
-            dtype = self.float_type
-        result, it, like = [], iter(strong), strong[0] if strong else None  # scalars go to the tensors' device
-        for v in values:
-            result.append(self._scalar_array(v, dtype, op, wrap, like) if type(v) in PYTHON_NUMBERS else self._astype(next(it), dtype))
-        return result
 
     # ------------------------------------------------------------ required set
 
@@ -488,9 +476,8 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         Raises:
             ShapeMismatchError: for tensors of different shapes.
         """
-        arrays = self._common("stack", *values)
-        axis = normalize_axis(axis, len(arrays[0].shape) + 1, "stack")
-        return self.xp.stack(arrays, axis=axis)
+        arrays = list(values)  # of one dtype: the core's plan casts them
+        return self.xp.stack(arrays, axis=normalize_axis(axis, len(arrays[0].shape) + 1, "stack"))
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
         """Concatenates tensors along an existing axis, in their common dtype.
@@ -498,7 +485,7 @@ class ArrayAPIBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Back
         Raises:
             ShapeMismatchError: for tensors whose other dimensions differ.
         """
-        arrays = self._common("concat", *values)
+        arrays = list(values)  # of one dtype: the core's plan casts them
         return self.xp.concat(arrays, axis=normalize_axis(axis, len(arrays[0].shape), "concat"))
 
     @needs("tile")
@@ -614,6 +601,9 @@ def backend_class(xp: Any, namespace: str) -> type[ArrayAPIBackend]:
         if lacking:
             attributes[name] = getattr(Backend, name)
             attributes["unsupported"][name] = lacking
+    # the bare elementwise kernels calling this namespace's functions, with their fast paths
+    kernels = native_kernels(xp, dtypes.to_native, ArrayAPIBackend.lacking_kernels)
+    attributes.update({op: kernel for op, kernel in kernels.items() if op not in attributes["unsupported"]})
     cls = type(f"ArrayAPIBackend_{namespace.replace('.', '_')}", (ArrayAPIBackend,), attributes)
     _CLASSES[key] = cls
     return cls

@@ -1,9 +1,8 @@
-"""`bk.DType` <-> the namespace's dtype objects, and the result types of mixed operations.
+"""`bk.DType` <-> the namespace's dtype objects, and the dtypes of Python numbers.
 
 The mapping comes from `__array_namespace_info__().dtypes()` (the standard's names), plus
-`float16` where the namespace has that attribute (it is outside the standard). Promotion is
-bk's (NumPy's), computed on `DType`s, so every namespace promotes alike; Python scalars are
-weak (docs/semantics.md): they take the tensor's dtype when their kind fits.
+`float16` where the namespace has that attribute (it is outside the standard). Mixed operations
+promote by the core's plan (`bk._dispatcher`), which casts the operands before the kernels.
 """
 
 from __future__ import annotations
@@ -11,14 +10,10 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Final
 
-import numpy as np
-
 from bk import DType, get_precision
-from bk.rules import KINDS as _KINDS
 from bk.rules import scalar_dtype
-from bk.rules import weak_result as _weak_result
 
-__all__ = ["DTypeMap", "python_scalar_dtype", "weak_result"]
+__all__ = ["DTypeMap", "default_dtype", "python_scalar_dtype"]
 
 _STANDARD: Final = {
     "bool": DType(bool),
@@ -104,23 +99,6 @@ def python_scalar_dtype(x: Any) -> DType:
     return DType(complex, 128)
 
 
-def python_kind(x: Any) -> type:
-    """bool, int, float or complex: the kind of a Python (or NumPy) number."""
-    for kind in _KINDS:
-        if isinstance(x, kind):
-            return kind
-    return complex if np.iscomplexobj(x) else float
-
-
 def default_dtype(kind: type) -> DType:
     """The dtype `as_tensor` gives a Python number of `kind`: bool, int64, the float / complex type of the precision."""
     return scalar_dtype(kind, get_precision())
-
-
-def weak_result(strong: list[DType], scalars: list[Any]) -> DType:
-    """The dtype of an operation on tensors of `strong` dtypes and Python numbers `scalars` (`bk.rules.weak_result`).
-
-    Tensors promote with `bk.combine_types` under the current precision; Python numbers only raise
-    the kind (bool < int < float < complex), as NumPy 2 does.
-    """
-    return _weak_result(tuple(strong), tuple(python_kind(s) for s in scalars), get_precision())

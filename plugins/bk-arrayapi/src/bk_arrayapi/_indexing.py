@@ -120,7 +120,9 @@ class IndexingMixin:
             IndexOutOfRangeError: for an index outside its dimension.
         """
         xp = self.xp
-        base_grid, values = self._common("scatter", base_grid, values)  # type: ignore[attr-defined]
+        # their common dtype (the core's plan casts no operands of scatter: not one of bk.rules.COMMON_OPERANDS)
+        base_grid, values = self._native(base_grid, "scatter"), self._native(values, "scatter")  # type: ignore[attr-defined]
+        base_grid, values = self.auto_cast(base_grid, values)  # type: ignore[attr-defined]
         indices = self._native(indices, "scatter")  # type: ignore[attr-defined]
         spatial, channels = tuple(base_grid.shape[1:-1]), base_grid.shape[-1]
         batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
@@ -308,7 +310,7 @@ class IndexingMixin:
         Raises:
             ValueError: if `side` is not 'left' or 'right'.
         """
-        sequence, values = self._common("searchsorted", sorted_sequence, search_values)  # type: ignore[attr-defined]
+        sequence, values = sorted_sequence, search_values  # of one dtype: the core's plan casts them
         if len(sequence.shape) == 1:
             result = self.xp.searchsorted(sequence, values, side=side)
         elif math.prod(sequence.shape[:-1]) == 0:  # no rows: nothing to search (reshaping to (0, -1) is ambiguous)

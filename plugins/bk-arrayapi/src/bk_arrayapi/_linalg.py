@@ -120,7 +120,6 @@ class LinalgMixin(StandardLinalgKernels):
     @needs("tensordot")
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
         """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`, in the common dtype."""
-        a, b = self._common("tensordot", a, b)  # type: ignore[attr-defined]
         a_axes = [normalize_axis(i, len(a.shape), "tensordot") for i in axes_tuple(a_axes)]
         b_axes = [normalize_axis(i, len(b.shape), "tensordot") for i in axes_tuple(b_axes)]
         return self.xp.tensordot(a, b, axes=(a_axes, b_axes))
@@ -130,7 +129,8 @@ class LinalgMixin(StandardLinalgKernels):
         """Einstein summation (`...` and NumPy's implicit output too, written out by
         `bk.rules.einsum_subscripts`), by broadcasting products."""
         xp = self.xp
-        operands = list(self._common("einsum", *tensors)) if len(tensors) > 1 else [self._native(tensors[0])]  # type: ignore[attr-defined]
+        # their common dtype (the core's plan casts no operands of einsum: not one of bk.rules.COMMON_OPERANDS)
+        operands = self.auto_cast(*(self._native(t, "einsum") for t in tensors))  # type: ignore[attr-defined]
         terms, output = einsum_subscripts(equation, [len(x.shape) for x in operands])
         named: dict[str, None] = {}  # the labels in order of appearance (the spec checked their sizes)
         for i, (term, x) in enumerate(zip(terms, operands, strict=True)):
@@ -173,7 +173,6 @@ class LinalgMixin(StandardLinalgKernels):
     @needs("matmul", "matrix_transpose")
     def mul_matrix_batched_vector(self, A: Tensor, b: Tensor) -> Tensor:
         """`(rows, cols)` matrix times `(batch, cols)` vectors gives `(batch, rows)`."""
-        A, b = self._common("mul_matrix_batched_vector", A, b)  # type: ignore[attr-defined]
         return self.xp.matmul(b, self.xp.matrix_transpose(A))
 
     # ------------------------------------------------------------ solves and decompositions
@@ -181,14 +180,15 @@ class LinalgMixin(StandardLinalgKernels):
     @needs("linalg.pinv", "matmul")
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least-squares solutions through the pseudo-inverse; returns `(solution, None, None, None)`."""
-        matrix, rhs = self._common("matrix_solve_least_squares", matrix, rhs, int_to_float=True)  # type: ignore[attr-defined]
+        # the plan casts mixed operands, but leaves two of one integer dtype as they are: the standard's pinv takes floats
+        matrix = self._floats(matrix, "matrix_solve_least_squares")  # type: ignore[attr-defined]
+        rhs = self._floats(rhs, "matrix_solve_least_squares")  # type: ignore[attr-defined]
         return self.xp.matmul(self.xp.linalg.pinv(matrix), rhs), None, None, None
 
     @needs("linalg.solve", "tril", "triu", "eye", "where")
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
         """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides (the other triangle is ignored)."""
         xp = self.xp
-        matrix, rhs = self._common("solve_triangular_dense", matrix, rhs, int_to_float=True)  # type: ignore[attr-defined]
         matrix = xp.tril(matrix) if lower else xp.triu(matrix)
         if unit_diagonal:
             eye = xp.eye(matrix.shape[-1], dtype=xp.bool, device=self._ref(matrix))  # type: ignore[attr-defined]
@@ -241,7 +241,6 @@ class LinalgMixin(StandardLinalgKernels):
         'same' with zero padding (centred as `scipy.signal.correlate`) or 'valid', as a sum of one
         matrix product per kernel offset."""
         xp = self.xp
-        value, kernel = self._common("conv", value, kernel, int_to_float=True)  # type: ignore[attr-defined]
         sizes = tuple(kernel.shape[3:])
         if zero_padding:
             widths = [(0, 0), (0, 0), *((k // 2, (k - 1) // 2) for k in sizes)]

@@ -1,157 +1,128 @@
 """Elementwise maths, operators and reductions (a mixin of `ArrayAPIBackend`).
 
-Each operation maps onto the standard's function of the same meaning. Inputs are brought to
-their common dtype first (bk's promotion, Python numbers weak), because the standard leaves
-mixed-kind promotion undefined and strict namespaces refuse it.
+The elementwise kernels are bare calls of the standard's functions (`BARE_OPERATIONS`): the core's
+plan gives them what those functions take (operands of one dtype, the dtype the operation computes
+in, Python numbers as arrays) and casts their results to the spec's dtype. What the standard leaves
+out stays here, as framework work: shift counts beyond the bit width, `nextafter` of equal values,
+`signbit` of integers and booleans. Its functions of numbers only are declared once
+(`ArrayAPIBackend.lacking_kernels`: booleans computed as int8), and so is its order of real values
+only (`ArrayAPIBackend.complex_unordered`).
 """
 
 from __future__ import annotations
 
-import inspect
+import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from bk import ArgumentTypeError, DType, normalize_axes, normalize_axis
-from bk.rules import SETTINGS as _GLOBALS
-from bk.rules import (
-    accumulation_type,
-    check_dtypes,
-    check_integer_power,
-    check_nonempty,
-    comparison_constant,
-    divide_integers,
-    integer_power_rule,
-    zero_divisor_rule,
-)
+from bk import ArgumentTypeError, DType, get_precision, normalize_axes, normalize_axis, rules
+from bk.rules import PYTHON_NUMBERS, accumulation_type, check_nonempty, fast_path, native_call
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
 from ._needs import needs
 
-__all__ = ["MathMixin"]
+__all__ = ["BARE_OPERATIONS", "MathMixin", "native_kernels"]
 
 Tensor = Any
 
-_BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
-
-
-# Functions the standard defines for numeric dtypes only: booleans are computed as int8, and
-# the result turned back into bool where NumPy gives bool (`maximum(bool, bool)` is a logical or).
-_BOOL_AS_INT8: Final = {"multiply", "maximum", "minimum", "greater", "greater_equal", "pow", "remainder", "floor_divide"}
-_ORDERING: Final = {"maximum", "minimum", "greater", "greater_equal"}
-_BOOL_BACK: Final = {"multiply", "maximum", "minimum"}
-_BOOL_UNARY: Final = {"isfinite", "isnan", "isinf", "abs"}
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
 
+# The dtype kinds for which a standard function gives the spec's result dtype and values at once (a fast path).
+_ALL: Final = frozenset((bool, int, float, complex))
+_NUMBERS: Final = frozenset((int, float, complex))
+_REAL: Final = frozenset((int, float))
+_INEXACT: Final = frozenset((float, complex))
+_FLOATS: Final = frozenset((float,))
+_INTEGERS: Final = frozenset((bool, int))
 
-def _call(self: Any, op: str, function: str, a: Tensor, b: Tensor) -> Tensor:
-    """`function(a, b)` of two native arrays of one dtype (a failed broadcast is explained by the core, from the spec)."""
-    is_bool = function in _BOOL_AS_INT8 and self._dt(a) is _BOOL
-    if is_bool:
-        a, b = self._astype(a, _INT8), self._astype(b, _INT8)
-    try:
-        result = getattr(self.xp, function)(a, b)
-    except (TypeError, NotImplementedError) as error:  # a dtype the function is not defined for (complex ordering; torch: NotImplementedError)
-        dtype = self._dt(a)
-        if dtype.kind is complex and function in _ORDERING:
-            raise ArgumentTypeError(f"{op}: complex values have no order; take abs() or real() first") from error
-        raise ArgumentTypeError(f"{op}: {dtype} operands are not supported: {error}") from error
-    except (ArithmeticError, RuntimeError):  # integer division by zero in namespaces that refuse it (torch)
-        if not zero_divisor_rule(op, self._dt(a)):
-            raise
-        result = divide_integers(self, getattr(self.xp, function), a, b)
-    return self._astype(result, _BOOL) if is_bool and function in _BOOL_BACK else result
+_UNARY: Final = {  # bk operation: (the standard's function, the kinds of its fast path)
+    "sqrt": ("sqrt", _INEXACT), "exp": ("exp", _INEXACT), "sin": ("sin", _INEXACT), "arcsin": ("asin", _INEXACT),
+    "cos": ("cos", _INEXACT), "arccos": ("acos", _INEXACT), "tan": ("tan", _INEXACT), "arctan": ("atan", _INEXACT),
+    "sinh": ("sinh", _INEXACT), "arcsinh": ("asinh", _INEXACT), "cosh": ("cosh", _INEXACT), "arccosh": ("acosh", _INEXACT),
+    "tanh": ("tanh", _INEXACT), "arctanh": ("atanh", _INEXACT), "log": ("log", _INEXACT), "log2": ("log2", _INEXACT),
+    "log10": ("log10", _INEXACT),
+    "log1p": ("log1p", _FLOATS), "expm1": ("expm1", _FLOATS),  # complex values: the core fixes their special values
+    "abs": ("abs", _NUMBERS), "sign": ("sign", _REAL), "round": ("round", _REAL), "ceil": ("ceil", _REAL),
+    "floor": ("floor", _REAL),
+    "isfinite": ("isfinite", _NUMBERS), "isnan": ("isnan", _NUMBERS), "isinf": ("isinf", _NUMBERS), "conj": ("conj", _NUMBERS),
+    "invert": ("bitwise_invert", _INTEGERS),
+}  # fmt: skip
+_BINARY: Final = {  # bk operation: (the standard's function, the kinds of its fast path, those it takes beside a Python float)
+    "add": ("add", _NUMBERS, _INEXACT), "sub": ("subtract", _NUMBERS, _INEXACT), "mul": ("multiply", _NUMBERS, _INEXACT),
+    "div": ("divide", _INEXACT, _INEXACT),
+    "mod": ("remainder", _FLOATS, ()), "floordiv": ("floor_divide", _FLOATS, ()),  # integers: the core's zero divisors
+    "pow": ("pow", _FLOATS, ()),  # integers: the core's check of negative powers
+    "and_": ("bitwise_and", _INTEGERS, ()), "or_": ("bitwise_or", _INTEGERS, ()), "xor": ("bitwise_xor", _INTEGERS, ()),
+    "maximum": ("maximum", _REAL, ()), "minimum": ("minimum", _REAL, ()),
+    "equal": ("equal", _ALL, ()), "not_equal": ("not_equal", _ALL, ()),
+    "greater_than": ("greater", _REAL, ()), "greater_or_equal": ("greater_equal", _REAL, ()),
+    "arctan2": ("atan2", _FLOATS, ()), "hypot": ("hypot", _FLOATS, ()), "logaddexp": ("logaddexp", _FLOATS, ()),
+    "copysign": ("copysign", _FLOATS, ()),
+}  # fmt: skip
 
-
-def _arithmetic(op: str, function: str, doc: str, bool_to_int: bool = False, int_to_float: bool = False) -> Callable[..., Any]:
-    """A binary operator with a fast path for two native arrays of one dtype and no precision set.
-
-    The dtype is compared by identity first, then by equality (namespaces such as array-api-strict
-    create a dtype object per array). The fast path excludes booleans (`add`, `sub`, `mul`) or
-    everything but floats and complex numbers (`div`), which need conversions. The check is
-    inlined: on small arrays a helper call costs as much as the operation.
-    """
-    inexact_only = int_to_float
-
-    def operation(self: Any, a: Tensor, b: Tensor, settings: Any = _GLOBALS) -> Tensor:
-        try:
-            dtype = a.dtype
-            other = b.dtype
-            if (
-                (dtype is other or dtype == other)
-                and settings.precision_free
-                and type(a) is self._array_type
-                and (dtype in self._inexact if inexact_only else dtype != self._bool_native)
-            ):
-                return self._functions[function](a, b)
-        except AttributeError:  # Python numbers and lists
-            pass
-        a, b = self._common(op, a, b, bool_to_int=bool_to_int, int_to_float=int_to_float)
-        return _call(self, op, function, a, b)
-
-    operation.__name__ = op
-    operation.__doc__ = doc
-    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]  # hide the bound default
-    return needs(function)(operation)
+BARE_OPERATIONS: Final = frozenset(
+    (*_UNARY, *_BINARY, "shift_bits_left", "shift_bits_right", "nextafter", "divide_no_nan", "softplus", "sigmoid", "signbit")
+)
+"""The elementwise operations whose kernels are the standard's functions alone, on the operands the core's
+plan gives them: two arrays of one dtype, in the dtype the operation computes in (bools added as int32, ints
+divided as floats, ...), the spec's errors raised before. Not trusted: `ArrayAPIBackend.trusted_operations`
+leaves them out. Each namespace's class calls its own function at once for arrays of the dtypes it computes
+as the spec says (`native_kernels`: `bk.rules.native_call`, a C fast path)."""
 
 
-def _rounding(op: str, function: str, doc: str) -> Callable[..., Any]:
-    """floor, ceil, round: booleans and integers are returned as they are (NumPy keeps bool for
-    floor and ceil); complex values have no floor or ceiling (`ArgumentTypeError`), and `round`
-    rounds their real and imaginary parts, as NumPy and the standard."""
+def _bare(op: str, function: str, arity: int) -> Callable[..., Any]:
+    """The kernel of `op`: the standard's `function` of the operands the plan gives it."""
+    if arity == 1:
 
-    def operation(self: Any, x: Tensor) -> Tensor:
-        x = self._native(x, op)
-        kind = self._dt(x).kind
-        if kind is float or (kind is complex and op == "round"):
+        def kernel(self: Any, x: Tensor) -> Tensor:
             return getattr(self.xp, function)(x)
-        check_dtypes(self, op, x)
-        return x
 
-    operation.__name__ = op
-    operation.__doc__ = doc
-    return needs(function)(operation)
+    else:
 
+        def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:  # type: ignore[misc]
+            return getattr(self.xp, function)(a, b)
 
-def _comparison(op: str, function: str, doc: str) -> Callable[..., Any]:
-    """A comparison in the common dtype; a Python int outside the range of the integer tensor
-    beside it is compared by value (every element compares alike), as NumPy 2 does."""
-
-    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            a, b = self._common(op, a, b)
-        except OverflowError as error:
-            return _compare_out_of_range(self, op, a, b, error)
-        return _call(self, op, function, a, b)
-
-    operation.__name__ = op
-    operation.__doc__ = doc
-    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
-    return needs(function, "full")(operation)
+    kernel.__name__ = kernel.__qualname__ = op
+    kernel.__doc__ = f"The standard's `{function}` (the core's plan gives it operands of one dtype)."
+    return needs(function)(kernel)
 
 
-def _compare_out_of_range(self: Any, op: str, a: Any, b: Any, error: OverflowError) -> Tensor:
-    """`op(a, b)` where one of them is a Python int outside the other's integer dtype: a constant (`bk.rules`)."""
-    tensor = self._native(b if type(a) is int else a, op)
-    constant = comparison_constant(op, a, b, self._dt(tensor))
-    if constant is None:
-        raise error
-    return self.xp.full(tuple(tensor.shape), constant, dtype=self._bool_native, device=self._ref(tensor))
+def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[str, Callable[..., Any]]:
+    """The kernels of `_UNARY` and `_BINARY` for one namespace `xp` (its dtypes `to_native`): its function
+    called directly, behind a fast path (`bk.rules.native_call`) for arrays of the dtypes it computes as
+    the spec says; the plan serves every other call. Dtypes in `lacking` (per operation) are left out."""
+    array = type(xp.asarray(0))
+    kernels: dict[str, Callable[..., Any]] = {}
+    for op, (function, kinds, *beside_floats) in {**_UNARY, **_BINARY}.items():
+        call = getattr(xp, function, None)
+        if call is None:
+            continue  # the namespace lacks it: the operation stays unsupported (`needs`)
+        arity = 2 if beside_floats else 1
+        missing = frozenset(lacking.get(op, ()))
+        dtypes = [native for dtype, native in to_native.items() if dtype.kind in kinds and dtype not in missing]
+        floats = [native for dtype, native in to_native.items() if beside_floats and dtype.kind in beside_floats[0]]
+        kernel = functools.update_wrapper(_direct(call, arity), _bare(op, function, arity))
+        kernels[op] = fast_path(native_call(call, array, dtypes, arity, floats))(kernel)
+    return kernels
+
+
+def _direct(call: Callable[..., Any], arity: int) -> Callable[..., Any]:
+    """A kernel that is `call` of its operands (`call` being a namespace's own function)."""
+    if arity == 1:
+        return lambda self, x: call(x)
+    return lambda self, a, b: call(a, b)
 
 
 def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:
-    """A bit shift as NumPy's: counts outside `[0, bits)` shift everything out (0, or -1 for negative
-    values shifted right); booleans shift as int8; floats and complex raise `ArgumentTypeError`."""
+    """A bit shift of integers as NumPy's: counts outside `[0, bits)` shift everything out (0, or -1 for
+    negative values shifted right), which the standard leaves undefined."""
     right = function == "bitwise_right_shift"
 
     def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._common(op, a, b)
-        dtype = self._dt(a)
-        if dtype is _BOOL:
-            a, b, dtype = self._astype(a, _INT8), self._astype(b, _INT8), _INT8
-        check_dtypes(self, op, a, b)  # floats and complex values: the spec's error
         xp = self.xp
+        dtype = self._dt(a)
         bits = dtype.bits
         inside = (b >= 0) & (b < bits) if dtype.signed else b < bits
         if right and dtype.signed:  # a shift by bits - 1 gives what NumPy gives for any count outside
@@ -161,126 +132,87 @@ def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:
 
     operation.__name__ = op
     operation.__doc__ = doc
-    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
     return needs(function, "where", "full_like", "zeros_like")(operation)
 
 
-def _binary(op: str, function: str, doc: str, logical: str | None = None, int_to_float: bool = False) -> Callable[..., Any]:
-    """A binary operation in the common dtype; `logical` is the function used for booleans."""
-
-    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        a, b = self._common(op, a, b, int_to_float=int_to_float)
-        name = logical if logical is not None and self._dt(a) is _BOOL else function
-        return _call(self, op, name, a, b)
-
-    operation.__name__ = op
-    operation.__doc__ = doc
-    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]
-    return needs(function, *((logical,) if logical else ()))(operation)
+def _with_bare_kernels(cls: type) -> type:
+    """`cls` with the kernels of `_UNARY` and `_BINARY` (`_bare`)."""
+    for op, (function, *_) in _UNARY.items():
+        setattr(cls, op, _bare(op, function, 1))
+    for op, (function, *_) in _BINARY.items():
+        setattr(cls, op, _bare(op, function, 2))
+    return cls
 
 
-def _unary(op: str, function: str, doc: str, keep_ints: bool = False) -> Callable[..., Any]:
-    """A unary function; integer inputs become floats of the precision unless `keep_ints`."""
-
-    def operation(self: Any, x: Tensor) -> Tensor:
-        if not keep_ints:
-            x = self._floats(x, op)
-            try:
-                return getattr(self.xp, function)(x)
-            except (TypeError, NotImplementedError) as error:  # a dtype the function is not defined for
-                raise ArgumentTypeError(f"{op}: {self._dt(x)} values are not supported: {error}") from error
-        x = self._native(x, op)
-        if function in _BOOL_UNARY and self._dt(x) is _BOOL:  # numeric-only in the standard
-            result = getattr(self.xp, function)(self._astype(x, _INT8))
-            return self._astype(result, _BOOL)
-        try:
-            return getattr(self.xp, function)(x)
-        except (TypeError, NotImplementedError) as error:  # sign of bool, ...
-            raise ArgumentTypeError(f"{op}: {self._dt(x)} values are not supported: {error}") from error
-
-    operation.__name__ = op
-    operation.__doc__ = doc
-    return needs(function)(operation)
-
-
+@_with_bare_kernels
 class MathMixin:
     """Elementwise functions, operators and reductions through the standard's functions."""
 
     xp: Any
     _array_type: type
 
-    def _init_fast_paths(self) -> None:
-        """What the fast paths of the arithmetic operators compare with."""
-        native = self._dtypes.to_native  # type: ignore[attr-defined]
-        self._bool_native = native[_BOOL]
-        self._inexact = [d for t, d in native.items() if t.kind in (float, complex)]
-        self._functions = {f: getattr(self.xp, f) for f in ("add", "subtract", "multiply", "divide") if hasattr(self.xp, f)}
+    # ------------------------------------------------------------ elementwise (besides the bare calls of `_UNARY` and `_BINARY`)
 
-    # ------------------------------------------------------------ arithmetic operators
-
-    add = _arithmetic("add", "add", "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
-    sub = _arithmetic("sub", "subtract", "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
-    mul = _arithmetic("mul", "multiply", "`a * b` in the common type.")
-    div = _arithmetic("div", "divide", "`a / b`; integers divide into the float type of the precision.", int_to_float=True)
-    mod = _binary("mod", "remainder", "`dividend % divisor` with the sign of the divisor.")
-    floordiv = _binary("floordiv", "floor_divide", "`a // b`.")
-    and_ = _binary("and_", "bitwise_and", "Logical or bitwise `a & b`.", logical="logical_and")
-    or_ = _binary("or_", "bitwise_or", "Logical or bitwise `a | b`.", logical="logical_or")
-    xor = _binary("xor", "bitwise_xor", "Logical or bitwise `a ^ b`.", logical="logical_xor")
     shift_bits_left = _shift("shift_bits_left", "bitwise_left_shift", "`a << b`; counts outside `[0, bits)` give 0, as NumPy.")
     shift_bits_right = _shift(
-        "shift_bits_right", "bitwise_right_shift", "`a >> b`; counts outside `[0, bits)` give 0, or -1 for negative `a`, as NumPy."
+        "shift_bits_right",
+        "bitwise_right_shift",
+        "`a >> b`; counts outside `[0, bits)` give 0, or -1 for negative `a`, as NumPy.",
     )
-    equal = _comparison("equal", "equal", "Elementwise `x == y`.")
-    not_equal = _comparison("not_equal", "not_equal", "Elementwise `x != y`.")
-    greater_than = _comparison("greater_than", "greater", "Elementwise `x > y`.")
-    greater_or_equal = _comparison("greater_or_equal", "greater_equal", "Elementwise `x >= y`.")
 
-    @needs("pow", "any", "greater")
-    def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp` in the common type.
-
-        Raises:
-            ValueError: for integers to negative integer powers, as NumPy (`bk.rules.check_integer_power`).
-        """
-        a, b = self._common("pow", base, exp)
-        if integer_power_rule("pow", self._dt(a)):
-            check_integer_power(self, b, "pow", a)
-        return _call(self, "pow", "pow", a, b)
-    maximum = _binary("maximum", "maximum", "Elementwise maximum; NaN propagates.")
-    minimum = _binary("minimum", "minimum", "Elementwise minimum; NaN propagates.")
-    arctan2 = _binary("arctan2", "atan2", "The angle of the point `(x, y)`.", int_to_float=True)
-
-    @needs("bitwise_invert", "logical_not")
-    def invert(self, x: Tensor) -> Tensor:
-        """Logical not for booleans, bitwise not for integers."""
-        if isinstance(x, bool):
-            return not x
-        x = self._native(x, "invert")
-        if self._dt(x) is _BOOL:
-            return self.xp.logical_not(x)
-        check_dtypes(self, "invert", x)  # floats and complex values: the spec's error
-        return self.xp.bitwise_invert(x)
+    @needs("nextafter", "where", "equal")
+    def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
+        """The next float after `x1` toward `x2`; `x2` where they are equal, as the standard says (NumPy's
+        float16 loop gives `x1`, so `(0.0, -0.0)` gave 0.0)."""
+        xp = self.xp
+        return xp.where(xp.equal(x1, x2), x2, xp.nextafter(x1, x2))
 
     @needs("where", "equal", "divide")
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (without a division by zero)."""
-        x, y = self._common("divide_no_nan", x, y, int_to_float=True)
-        zero = self.xp.equal(y, 0)
-        safe = self.xp.where(zero, self.xp.ones_like(y), y)
-        return self.xp.where(zero, self.xp.zeros_like(x), _call(self, "divide_no_nan", "divide", x, safe))
+        xp = self.xp
+        zero = xp.equal(y, xp.zeros_like(y))
+        return xp.where(zero, xp.zeros_like(x), xp.divide(x, xp.where(zero, xp.ones_like(y), y)))
+
+    @needs("logaddexp")
+    def softplus(self, x: Tensor) -> Tensor:
+        """`log(1 + exp(x))`, computed without overflow as `logaddexp(0, x)`."""
+        return self.xp.logaddexp(self.xp.zeros_like(x), x)
+
+    @needs("exp")
+    def sigmoid(self, x: Tensor) -> Tensor:
+        """`1 / (1 + exp(-x))`."""
+        return 1.0 / (1.0 + self.xp.exp(-x))
+
+    @needs("signbit", "zeros_like")
+    def signbit(self, x: Tensor) -> Tensor:
+        """The standard's `signbit` of floats (also -0.0 and NaN); it takes no integers (`x < 0`) nor
+        booleans (false)."""
+        kind = self._dt(x).kind
+        if kind is bool:
+            return self.xp.zeros_like(x)
+        return self.xp.signbit(x) if kind is float else x < 0
 
     @needs("where")
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """`x` where `condition` holds, else `y`, in their common dtype (a Python int that does not fit
-        an integer branch wraps around, as a cast does); without `x` and `y` the indices of true
-        elements (as `nonzero`)."""
+        """`x` where `condition` holds, else `y`, in their common dtype; without `x` and `y` the indices of
+        true elements (as `nonzero`).
+
+        Trusted (no plan): a Python int that does not fit an integer branch wraps around, as `numpy.where`
+        does (docs/semantics.md), where the core's plan raises `OverflowError`.
+        """
         condition = self._native(condition, "where")
         if self._dt(condition) is not _BOOL:
             condition = self._astype(condition, _BOOL)
         if x is None and y is None:
             return self.nonzero(condition)  # type: ignore[attr-defined]
-        x, y = self._common("where", x, y, wrap=True)
+        arrays = [self._native(v, "where") for v in (x, y) if type(v) not in PYTHON_NUMBERS]
+        kinds = tuple(type(v) for v in (x, y) if type(v) in PYTHON_NUMBERS)
+        dtype = rules.weak_result(tuple(self._dt(a) for a in arrays), kinds, get_precision())
+        like, it = arrays[0] if arrays else None, iter(arrays)
+        x, y = (
+            self._scalar_array(v, dtype, like) if type(v) in PYTHON_NUMBERS else self._astype(next(it), dtype) for v in (x, y)
+        )
         return self.xp.where(condition, x, y)
 
     @needs("maximum", "minimum")
@@ -288,42 +220,7 @@ class MathMixin:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         return clip_rule(self, self._native(x, "clip"), minimum, maximum)
 
-    # ------------------------------------------------------------ elementwise functions
-
-    abs = _unary("abs", "abs", "Absolute value (magnitude for complex values).", keep_ints=True)
-    sign = _unary("sign", "sign", "-1, 0 or 1 by the sign of `x`.", keep_ints=True)
-    round = _rounding("round", "round", "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.")
-    ceil = _rounding("ceil", "ceil", "Smallest integer not below `x`; booleans and integers stay as they are.")
-    floor = _rounding("floor", "floor", "Largest integer not above `x`; booleans and integers stay as they are.")
-    sqrt = _unary("sqrt", "sqrt", "Square root.")
-    exp = _unary("exp", "exp", "Natural exponential.")
-    sin = _unary("sin", "sin", "Sine.")
-    arcsin = _unary("arcsin", "asin", "Inverse sine.")
-    cos = _unary("cos", "cos", "Cosine.")
-    arccos = _unary("arccos", "acos", "Inverse cosine.")
-    tan = _unary("tan", "tan", "Tangent.")
-    arctan = _unary("arctan", "atan", "Inverse tangent.")
-    sinh = _unary("sinh", "sinh", "Hyperbolic sine.")
-    arcsinh = _unary("arcsinh", "asinh", "Inverse hyperbolic sine.")
-    cosh = _unary("cosh", "cosh", "Hyperbolic cosine.")
-    arccosh = _unary("arccosh", "acosh", "Inverse hyperbolic cosine.")
-    tanh = _unary("tanh", "tanh", "Hyperbolic tangent.")
-    arctanh = _unary("arctanh", "atanh", "Inverse hyperbolic tangent.")
-    log = _unary("log", "log", "Natural logarithm.")
-    log2 = _unary("log2", "log2", "Base-2 logarithm.")
-    log10 = _unary("log10", "log10", "Base-10 logarithm.")
-    isfinite = _unary("isfinite", "isfinite", "True where `x` is neither infinite nor NaN.", keep_ints=True)
-    isnan = _unary("isnan", "isnan", "True where `x` is NaN.", keep_ints=True)
-    isinf = _unary("isinf", "isinf", "True where `x` is infinite.", keep_ints=True)
-    _conj = _unary("conj", "conj", "Complex conjugate.", keep_ints=True)
-
-    @needs("conj")
-    def conj(self, x: Tensor) -> Tensor:
-        """Complex conjugate; real values (booleans too, as the spec says) as they are."""
-        x = self._native(x, "conj")
-        if self._dt(x) is _BOOL:
-            return x
-        return self._conj(x)
+    # ------------------------------------------------------------ elementwise: real and imaginary parts
 
     @needs("real")
     def real(self, x: Tensor) -> Tensor:
@@ -336,20 +233,6 @@ class MathMixin:
         """Imaginary part (zeros for real values)."""
         x = self._native(x, "imag")
         return self.xp.imag(x) if self._dt(x).kind is complex else self.xp.zeros_like(x)
-
-    @needs("logaddexp")
-    def softplus(self, x: Tensor) -> Tensor:
-        """`log(1 + exp(x))`, computed without overflow as `logaddexp(0, x)`."""
-        x = self._floats(x, "softplus")
-        check_dtypes(self, "softplus", x)
-        return self.xp.logaddexp(self.xp.zeros_like(x), x)
-
-    @needs("exp")
-    def sigmoid(self, x: Tensor) -> Tensor:
-        """`1 / (1 + exp(-x))`."""
-        x = self._floats(x, "sigmoid")
-        check_dtypes(self, "sigmoid", x)
-        return 1.0 / (1.0 + self.xp.exp(-x))
 
     # ------------------------------------------------------------ reductions
 
@@ -454,7 +337,11 @@ class MathMixin:
         result = getattr(xp, function)(x, axis=axis, keepdims=keepdims)
         if self._dt(x).kind in (float, complex):  # the first NaN wins, as in NumPy
             nan = xp.isnan(x)
-            result = xp.where(xp.any(nan, axis=axis, keepdims=keepdims), xp.argmax(self._astype(nan, _INT8), axis=axis, keepdims=keepdims), result)
+            result = xp.where(
+                xp.any(nan, axis=axis, keepdims=keepdims),
+                xp.argmax(self._astype(nan, _INT8), axis=axis, keepdims=keepdims),
+                result,
+            )
         return self._astype(result, DType(int, 64))
 
     @needs("argmax", "isnan", "where")

@@ -31,9 +31,9 @@ from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precisi
 from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import MathMixin
+from ._math import BARE_KERNELS, MathMixin
 from ._sparse import SparseMixin, is_scipy_sparse
-from ._standard import StandardMixin
+from ._standard import STANDARD_BARE_KERNELS, StandardMixin
 
 __all__ = ["NumPyBackend"]
 
@@ -88,7 +88,9 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     NumPy arrays keep their dtype unless a precision is set.
     """
 
-    trusted_operations = HOT_OPERATIONS  # C fast path and tuned kernels that apply docs/semantics.md with bk.rules
+    # Tuned kernels that apply docs/semantics.md with bk.rules (the reductions, the unary functions that keep ints);
+    # the bare kernels (binary operators, `where`, functions of floats) take the core's plan, their fast paths in front.
+    trusted_operations = HOT_OPERATIONS - BARE_KERNELS - STANDARD_BARE_KERNELS
 
     def __init__(self) -> None:
         cpu = cpu_device(self)

@@ -1,18 +1,22 @@
-/* The C fast path of bk-numpy's `add`, `sub`, `mul` and `div` (optional: see `_math.py`).
+/* The C fast paths of bk-numpy's bare kernels (optional: see `_math.py`).
  *
- * A `BinaryOperator` is a method descriptor, like a Python function in a class body. Called as
- * `backend.add(a, b)` with two exact `numpy.ndarray`s whose dtype is the same object, one of the
- * operator's `dtypes`, while no precision is set (`settings.precision_free`), it returns
- * `ufunc(a, b)`. So does a call with one exact ndarray and a Python float (int) whose dtype is one
- * of `float_scalars` (`int_scalars`): NumPy 2 treats the Python number as weak (NEP 50), as bk's
- * rules do, so the result keeps the array's dtype; the tables leave out the dtypes where bk's rules
- * differ (an int array and a Python float give bk's default float, not float64).
- * With `ternary=True` it is `where(condition, x, y)`: `ufunc(condition, x, y)` (`numpy.where`) for three
- * exact ndarrays, `x` and `y` of one of `dtypes`, while no precision is set.
+ * A `BinaryOperator(ufunc, fallback, settings, ndarray, dtypes, float_scalars, int_scalars)` is called
+ * as `(backend, a, b)`. With two exact `numpy.ndarray`s whose dtype is the same object, one of `dtypes`,
+ * while no precision is set (`settings.precision_free`), it returns `ufunc(a, b)`. So does a call with
+ * one exact ndarray and a Python float (int) whose dtype is one of `float_scalars` (`int_scalars`):
+ * NumPy 2 treats the Python number as weak (NEP 50), as bk's rules do, so the result keeps the array's
+ * dtype; the tables leave out the dtypes where bk's rules differ (an int array and a Python float give
+ * bk's default float, not float64).
+ * With `ternary=True` it is `where(condition, x, y)`: `ufunc(condition, x, y)` (`numpy.where`) for an
+ * exact ndarray `condition` and exact ndarrays `x` and `y` of one of `dtypes`, or one of them an ndarray
+ * of one of `float_scalars` and the other a Python float, while no precision is set.
  * With `unary=True` it is a function of one tensor: `ufunc(x)` for an exact ndarray of one of
  * `dtypes` (the float and complex ones, which such functions keep) while no precision is set.
- * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`: the
- * Python method, which has all of bk's semantics and gives the same result for the calls above.
+ * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`. A
+ * `fallback` of None makes the object a fast path (`bk.rules.fast_path`): it returns `NotImplemented`
+ * for those calls instead, which the core's plan then serves with the kernel, except that a
+ * `ValueError` of two arrays (shapes that do not broadcast) is raised for the core to explain; and
+ * it does not read `settings`, since the core calls a fast path only while no precision is set.
  * In Python the same check costs as much as a ufunc on ten elements (two attribute reads and a
  * frame), which is why it lives here.
  *
@@ -39,7 +43,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PyObject *ufunc;
-    PyObject *fallback;
+    PyObject *fallback;  /* called for the calls not taken; Py_None: NotImplemented is returned */
     PyObject *settings;
     PyObject *ndarray;
     PyObject *dtypes;  /* tuple of the dtype objects taken by the fast path */
@@ -66,6 +70,22 @@ contains(PyObject *tuple, PyObject *item)
     return 0;
 }
 
+/* Whether no precision is set (`settings.precision_free`): 1 or 0, -1 with an exception set. A fast path
+ * (no fallback) does not look: the core calls it only while no precision is set. */
+static int
+precision_free(BinaryOperator *self)
+{
+    if (self->fallback == Py_None) {
+        return 1;
+    }
+    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
+    if (flag == NULL) {
+        return -1;
+    }
+    Py_DECREF(flag);  /* settings keeps it alive */
+    return flag == Py_True;
+}
+
 /* ufunc(a, b) for an ndarray and a weak Python number; NULL without an exception set: not taken. */
 static PyObject *
 scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObject *scalar)
@@ -74,12 +94,8 @@ scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObje
     if (table == NULL || !contains(table, ((ArrayHead *)array)->descr)) {
         return NULL;
     }
-    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-    if (flag == NULL) {
-        return NULL;
-    }
-    Py_DECREF(flag);  /* settings keeps it alive */
-    if (flag != Py_True) {
+    int free = precision_free(self);
+    if (free <= 0) {
         return NULL;
     }
     PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 2, NULL);
@@ -89,41 +105,61 @@ scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObje
     return result;
 }
 
+/* A call the fast path does not take: the fallback's result, or NotImplemented where there is none. */
+static PyObject *
+leave(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    if (self->fallback == Py_None) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
 static PyObject *
 binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     if (self->ternary) {
-        if (PyVectorcall_NARGS(nargsf) == 4 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
-            && (PyObject *)Py_TYPE(args[2]) == self->ndarray && (PyObject *)Py_TYPE(args[3]) == self->ndarray
-            && ((ArrayHead *)args[2])->descr == ((ArrayHead *)args[3])->descr && contains(self->dtypes, ((ArrayHead *)args[2])->descr)) {
-            PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-            if (flag == NULL) {
+        int taken = 0;
+        if (PyVectorcall_NARGS(nargsf) == 4 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray) {
+            PyObject *x = args[2], *y = args[3];
+            int x_array = (PyObject *)Py_TYPE(x) == self->ndarray, y_array = (PyObject *)Py_TYPE(y) == self->ndarray;
+            if (x_array && y_array) {
+                taken = ((ArrayHead *)x)->descr == ((ArrayHead *)y)->descr && contains(self->dtypes, ((ArrayHead *)x)->descr);
+            }
+            else if (x_array && PyFloat_CheckExact(y)) {  /* a weak Python float beside a float array (NEP 50) */
+                taken = contains(self->float_scalars, ((ArrayHead *)x)->descr);
+            }
+            else if (y_array && PyFloat_CheckExact(x)) {
+                taken = contains(self->float_scalars, ((ArrayHead *)y)->descr);
+            }
+        }
+        if (taken) {
+            int free = precision_free(self);
+            if (free < 0) {
                 return NULL;
             }
-            Py_DECREF(flag);  /* settings keeps it alive */
-            if (flag == Py_True) {
+            if (free) {
                 PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 3, NULL);
-                if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError)) {
-                    return result;
+                if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
+                    return result;  /* a fast path's failure is explained by the core, as the kernel's */
                 }
                 PyErr_Clear();  /* shapes that do not broadcast: the fallback names the bk error */
             }
         }
-        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+        return leave(self, args, nargsf, kwnames);
     }
     if (self->unary) {
         if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
             && contains(self->dtypes, ((ArrayHead *)args[1])->descr)) {
-            PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-            if (flag == NULL) {
+            int free = precision_free(self);
+            if (free < 0) {
                 return NULL;
             }
-            Py_DECREF(flag);  /* settings keeps it alive */
-            if (flag == Py_True) {
+            if (free) {
                 return PyObject_Vectorcall(self->ufunc, args + 1, 1, NULL);
             }
         }
-        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+        return leave(self, args, nargsf, kwnames);
     }
     if (PyVectorcall_NARGS(nargsf) == 3 && kwnames == NULL) {  /* (backend, a, b) */
         PyObject *a = args[1], *b = args[2];
@@ -133,7 +169,7 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
             if (result != NULL || PyErr_Occurred()) {
                 return result;
             }
-            return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+            return leave(self, args, nargsf, kwnames);
         }
         if ((PyObject *)Py_TYPE(a) == self->ndarray && (PyObject *)Py_TYPE(b) == self->ndarray) {
             PyObject *dtype = ((ArrayHead *)a)->descr;
@@ -143,17 +179,16 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
                     if (PyTuple_GET_ITEM(self->dtypes, i) != dtype) {
                         continue;
                     }
-                    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-                    if (flag == NULL) {
+                    int free = precision_free(self);
+                    if (free < 0) {
                         return NULL;
                     }
-                    Py_DECREF(flag);  /* settings keeps it alive */
-                    if (flag != Py_True) {
+                    if (!free) {
                         break;
                     }
                     PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 2, NULL);
-                    if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError)) {
-                        return result;
+                    if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
+                        return result;  /* a fast path's failure is explained by the core, as the kernel's */
                     }
                     PyErr_Clear();  /* shapes that do not broadcast: the fallback names the bk error */
                     break;
@@ -161,7 +196,7 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
             }
         }
     }
-    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    return leave(self, args, nargsf, kwnames);
 }
 
 /* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. */
@@ -225,8 +260,8 @@ binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
                                      &PyTuple_Type, &float_scalars, &PyTuple_Type, &int_scalars, &unary, &ternary)) {
         return NULL;
     }
-    if (!PyCallable_Check(ufunc) || !PyCallable_Check(fallback) || !PyType_Check(ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "BinaryOperator(ufunc, fallback, settings, ndarray, dtypes): ufunc and fallback must be callable and ndarray a type");
+    if (!PyCallable_Check(ufunc) || (fallback != Py_None && !PyCallable_Check(fallback)) || !PyType_Check(ndarray)) {
+        PyErr_SetString(PyExc_TypeError, "BinaryOperator(ufunc, fallback, settings, ndarray, dtypes): ufunc must be callable, fallback callable or None, ndarray a type");
         return NULL;
     }
     BinaryOperator *self = (BinaryOperator *)type->tp_alloc(type, 0);
@@ -383,7 +418,7 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_fastops", "The C fast path of bk-numpy's arithmetic operators.", -1, module_methods,
+    PyModuleDef_HEAD_INIT, "_fastops", "The C fast paths of bk-numpy's bare kernels.", -1, module_methods,
 };
 
 PyMODINIT_FUNC

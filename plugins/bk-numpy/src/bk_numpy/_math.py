@@ -1,5 +1,9 @@
 """Elementwise maths, operators and reductions of the NumPy backend (a mixin of `NumPyBackend`).
 
+The binary operators, `where` and the functions of floats are bare kernels (`BARE_KERNELS`): NumPy's
+function of the operands the core's plan gives them, with a fast path in front of the plan for the
+common case (`_fast`). The reductions and the other unary functions are tuned trusted kernels.
+
 Floating point errors (division by zero, invalid values, overflow) are reported as NumPy's own
 settings say (`numpy.seterr`, `numpy.errstate`): by default as a `RuntimeWarning`, with the IEEE
 754 result (inf, NaN). Changing the error state around every call would cost more than the
@@ -8,10 +12,9 @@ operation itself on small arrays. Only `divide_no_nan`, which handles zeros by d
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Callable
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
 import numpy as np
 
@@ -27,32 +30,48 @@ from bk import (
 )
 from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
-from bk.rules import explains_failures, spec_verdict
+from bk.rules import explains_failures, fast_path, native_call
 from bk.rules import quantile as quantile_rule
 
-from ._dtypes import FAST_DTYPES, binary_dtype, complex_dtype, float_dtype, to_precision
-from ._errors import reraise
+from ._dtypes import FAST_DTYPES, complex_dtype, float_dtype, to_precision
 
-__all__ = ["MathMixin"]
+__all__ = ["BARE_KERNELS", "FLOAT_FUNCTIONS", "MathMixin"]
 
 Tensor = Any
 
-# `_GLOBALS.precision_free` (`bk.rules.SETTINGS`) is read directly (not through `bk.get_precision()`) in the fast paths of
-# the arithmetic operators, where a Python function call costs as much as the whole operation.
-_IGNORE: Final = {"all": "ignore"}
+# `_GLOBALS.precision_free` (`bk.rules.SETTINGS`) is read directly (not through `bk.get_precision()`) in the
+# inline fast cases of the trusted kernels, where a Python function call costs as much as the whole operation.
 _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce
 _MIN_REDUCE: Final = np.minimum.reduce
 _BOOL: Final = np.dtype(bool)
-# The dtypes of the C fast path, most common first: every numeric dtype but bool (which `add` and
-# `sub` compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
+# The dtypes of the fast paths, most common first: every numeric dtype but bool (which `add` and `sub`
+# compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
 _NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ") if d in FAST_DTYPES}.values())
-_BINARY_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "a", "b")])
-_DIV_SIGNATURE: Final = inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("self", "numerator", "denominator")])
+_INEXACT: Final = tuple(d for d in _NUMERIC if d.kind in "fc")
+_Dtypes = tuple[np.dtype[Any], ...]
+
+FLOAT_FUNCTIONS: Final = frozenset((
+    "sqrt", "exp", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
+    "log", "log2", "log10",
+))  # fmt: skip
+"""Functions of floats whose kernel is the NumPy ufunc alone: the core's plan gives it floats (ints and bools
+in the default float, or the precision's), and float and complex arrays go to NumPy at once (`_fast`)."""
+
+BARE_KERNELS: Final = FLOAT_FUNCTIONS | frozenset((
+    "add", "sub", "mul", "div", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right", "equal",
+    "not_equal", "greater_than", "greater_or_equal", "maximum", "minimum", "arctan2", "divide_no_nan", "gamma_inc_l",
+    "gamma_inc_u", "where",
+))  # fmt: skip
+"""The operations of this module whose kernel is NumPy's (or SciPy's) function of the operands the core's plan
+gives it: tensors of the dtype the operation computes in (two of one dtype for a binary operator; Python numbers
+and lists converted; booleans of `add` as int32, ints of `div` and `arctan2` as floats), the spec's errors raised
+before, the core's composites around it (integer zero divisors, comparisons with Python ints beyond a dtype's
+range). Not trusted: `NumPyBackend.trusted_operations` leaves them out."""
 
 
 def _load_fast_path() -> Any:
-    """The C fast path of `add`, `sub`, `mul` and `div` (`_fastops`), or None to run them in Python.
+    """The C fast paths of the bare kernels (`_fastops`), or None to take `bk.rules.native_call` instead.
 
     It is built at install time where a C compiler is found (see `hatch_build.py`), and used only
     if it reads the dtype of arrays of this NumPy exactly as `array.dtype` does.
@@ -70,89 +89,43 @@ def _load_fast_path() -> Any:
 
 _FASTOPS: Final = _load_fast_path()
 C_FAST_PATH: Final = _FASTOPS is not None
-"""Whether `add`, `sub`, `mul` and `div` run their common case (two arrays of one numeric dtype) in C."""
+"""Whether the fast paths of the bare kernels (two arrays of one dtype, an array and a weak Python number) run in C."""
 
 
-def _accelerated(method: Callable[..., Any], ufunc: Any, dtypes: tuple[np.dtype[Any], ...], int_scalars: str = "fcui") -> Any:
-    """`method` behind the C fast path: `ufunc(a, b)` for two ndarrays of one of `dtypes` and no precision set,
-    and for an ndarray and a Python number that joins its dtype weakly (NEP 50, as bk's rules say):
-    a Python float beside a float or complex array, a Python int beside an array of a kind in `int_scalars`.
+def _fast(ufunc: Any, dtypes: _Dtypes, float_scalars: _Dtypes = (), int_scalars: _Dtypes = (), arity: int = 2) -> Any:
+    """The fast path (`bk.rules.fast_path`) of a bare kernel that is `ufunc` alone: `ufunc(a, b)` for two ndarrays
+    of one of `dtypes` (`ufunc(x)` for one with `arity` 1; `numpy.where(condition, x, y)` with `arity` 3), and for
+    an ndarray and a Python number that joins its dtype weakly (NEP 50, as bk's rules say): a Python float beside
+    an array of one of `float_scalars`, a Python int beside one of `int_scalars`. List only dtypes where NumPy's
+    result is the spec's. Every other call returns `NotImplemented`: the plan serves it.
 
-    The fast path returns what `method` returns for those calls; all others go to `method`.
+    In C where `_fastops` is built (`BinaryOperator`, which reads the dtype from the array struct and takes
+    the number on either side); else `bk.rules.native_call` (the number second, floats only), and no fast
+    path for `where`.
     """
-    if _FASTOPS is None:
-        return method
-    float_scalars = tuple(d for d in dtypes if d.kind in "fc")
-    ints = tuple(d for d in dtypes if d.kind in int_scalars)
-    fast = _FASTOPS.BinaryOperator(ufunc, method, _GLOBALS, np.ndarray, dtypes, float_scalars, ints)
-    fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
-    fast._bk_named = True  # the loop below the class names it; its Python method keeps its name
-    return fast
-
-
-def _fast_where(method: Callable[..., Any]) -> Any:
-    """`where` behind the C fast path: `numpy.where(condition, x, y)` for three ndarrays, `x` and `y` of one
-    dtype, while no precision is set (the first branch of `method`); all other calls go to `method`."""
-    if _FASTOPS is None:
-        return method
-    fast = _FASTOPS.BinaryOperator(np.where, method, _GLOBALS, np.ndarray, (*_NUMERIC, _BOOL), ternary=True)
-    fast.__name__, fast.__qualname__, fast.__doc__, fast.__module__ = method.__name__, method.__qualname__, method.__doc__, method.__module__
-    fast.__bk_explains__ = True  # maps its own failures (through `method`), as `method` does
-    return fast
+    if _FASTOPS is not None:
+        shape = {"unary": arity == 1, "ternary": arity == 3}
+        return _FASTOPS.BinaryOperator(ufunc, None, _GLOBALS, np.ndarray, dtypes, float_scalars, int_scalars, **shape)
+    if arity == 3:
+        return None
+    return native_call(ufunc, np.ndarray, dtypes, arity, float_scalars)
 
 
 def _array(x: Any) -> Any:
     return x if isinstance(x, (np.ndarray, np.generic)) else np.asarray(x)
 
 
-def _arithmetic(ufunc: Any, doc: str, bool_to_int: bool = False) -> Callable[..., Any]:
-    """A binary operator with a fast path for two arrays of one dtype under the default precision.
+def _float_function(ufunc: Any, doc: str) -> Callable[..., Any]:
+    """The kernel of one of `FLOAT_FUNCTIONS`: `ufunc(x)` of the floats the plan gives it, with the fast path
+    of a float or complex array in front of the plan."""
 
-    For such operands `_binary` would call the ufunc on them unchanged, except for booleans
-    (which `add` and `sub` compute as int32). The check is inlined in the returned function
-    because it runs on every call: a helper call would cost as much as a ufunc on small arrays.
-    """
-    # Names bound as defaults are fast locals: cheaper than closure cells on every call.
-    def operation(self: Any, a: Tensor, b: Tensor, ufunc: Any = ufunc, settings: Any = _GLOBALS, boolean: Any = _BOOL) -> Tensor:
-        try:
-            dtype = a.dtype
-            if dtype is b.dtype and settings.precision_free and dtype is not boolean:
-                return ufunc(a, b)
-        except AttributeError:  # Python numbers and lists
-            pass
-        except ValueError as error:  # free until raised: translated only here, at the boundary
-            _reraise(ufunc, error, a, b)
-        return _binary(ufunc, a, b, bool_to_int=bool_to_int)
+    @fast_path(_fast(ufunc, _INEXACT, arity=1))
+    def kernel(self: Any, x: Tensor) -> Tensor:
+        return ufunc(x)
 
-    operation.__doc__ = doc
-    operation.__name__ = operation.__qualname__ = _NAMES[ufunc]
-    operation.__signature__ = _BINARY_SIGNATURE  # type: ignore[attr-defined]  # hide the bound defaults
-    operation._bk_named = True  # type: ignore[attr-defined]
-    return _accelerated(operation, ufunc, _NUMERIC)
-
-
-def _division(ufunc: Any, doc: str) -> Callable[..., Any]:
-    """True division with the fast path of `_arithmetic` for float and complex operands only."""
-    inexact = frozenset(d for d in FAST_DTYPES if d.kind in "fc")
-    f32, f64 = np.dtype(np.float32), np.dtype(np.float64)  # identity checks first: cheaper than hashing
-
-    def div(
-        self: Any, numerator: Tensor, denominator: Tensor, ufunc: Any = ufunc, settings: Any = _GLOBALS, inexact: Any = inexact, f32: Any = f32, f64: Any = f64
-    ) -> Tensor:
-        try:
-            dtype = numerator.dtype
-            if dtype is denominator.dtype and settings.precision_free and (dtype is f32 or dtype is f64 or dtype in inexact):
-                return ufunc(numerator, denominator)
-        except AttributeError:  # Python numbers and lists
-            pass
-        except ValueError as error:
-            _reraise(ufunc, error, numerator, denominator)
-        return _binary(ufunc, numerator, denominator, int_to_float=True)
-
-    div.__doc__ = doc
-    div.__signature__ = _DIV_SIGNATURE  # type: ignore[attr-defined]
-    div._bk_named = True  # type: ignore[attr-defined]
-    return _accelerated(div, ufunc, tuple(d for d in _NUMERIC if d.kind in "fc"), int_scalars="fc")  # int / int: bk's default float
+    kernel.__doc__ = doc
+    kernel._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
+    return kernel
 
 
 def _floats(x: Any) -> Any:
@@ -211,33 +184,7 @@ def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], An
 
     operation.__doc__ = doc
     operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
-    if _FASTOPS is None or prepare is not _floats or not isinstance(function, np.ufunc):
-        return operation
-    # The C fast path: `function(x)` for an ndarray of a float or complex dtype while no precision is
-    # set, which `_floats` returns unchanged; everything else goes to `operation`.
-    fast = _FASTOPS.BinaryOperator(function, operation, _GLOBALS, np.ndarray, tuple(d for d in _NUMERIC if d.kind in "fc"), unary=True)
-    fast.__doc__, fast.__module__ = doc, operation.__module__
-    fast._bk_named = True
-    return fast
-
-
-def _where(condition: Any, x: Any, y: Any) -> Any:
-    if x is None and y is None:
-        return np.argwhere(condition)
-    if x is None or y is None:  # the spec's error (NumPy itself would make an object array)
-        raise spec_verdict(None, "where", (condition, x, y), {})  # type: ignore[misc]
-    if type(condition) is not np.ndarray:
-        condition = _tensor_arg(condition, "where")
-    if _same_dtype_arrays(x, y):
-        return np.where(condition, x, y)
-    dtype = binary_dtype(x, y)
-    x, y = _operands(x, y, dtype)
-    return np.where(condition, x, y)
-
-
-def _weak_float_beside(array: Any, scalar: Any) -> bool:
-    """Whether `scalar` is a Python float and `array` an ndarray of a float or complex dtype (which it joins weakly)."""
-    return type(scalar) is float and type(array) is np.ndarray and array.dtype.kind in "fc"
+    return operation
 
 
 def _round(x: Any) -> Any:
@@ -263,42 +210,16 @@ def _special(name: str, doc: str) -> Callable[..., Any]:
 
 
 def _special2(name: str, doc: str) -> Callable[..., Any]:
+    """A bare kernel of two floats: SciPy's function `name` of the operands the plan gives it (ints arrive as
+    floats), in their dtype (SciPy computes float16 in float32)."""
+
     def operation(self: Any, a: Tensor, x: Tensor) -> Tensor:
         from scipy import special
 
-        check_tensor_argument(a, operation.__name__, "a")
-        check_tensor_argument(x, operation.__name__)
-        dtype = binary_dtype(a, x)
-        if dtype.kind in "biu":
-            dtype = float_dtype(get_precision())
-        a, x = np.asarray(a, dtype), np.asarray(x, dtype)
-        try:
-            np.broadcast_shapes(a.shape, x.shape)
-        except ValueError as error:
-            reraise(operation.__name__, error)
-        return np.asarray(getattr(special, name)(a, x)).astype(dtype, copy=False)
+        return np.asarray(getattr(special, name)(a, x)).astype(a.dtype, copy=False)
 
     operation.__doc__ = doc
     return operation
-
-
-def _same_dtype_arrays(x: Any, y: Any) -> bool:
-    """Two NumPy arrays of one dtype, with no precision set anywhere: nothing to convert."""
-    return type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free
-
-
-def _operands(a: Any, b: Any, dtype: np.dtype[Any]) -> tuple[Any, Any]:
-    """`a` and `b` as `dtype`; a Python scalar next to an array stays a (weak) Python scalar."""
-    a_scalar, b_scalar = not hasattr(a, "dtype"), not hasattr(b, "dtype")
-    if dtype.kind == "V":  # bfloat16 (ml_dtypes) would promote a Python float to float32
-        return _cast(a, dtype), _cast(b, dtype)
-    if a_scalar and b_scalar:
-        return np.asarray(a, dtype), np.asarray(b, dtype)
-    if not a_scalar or isinstance(a, (list, tuple)):
-        a = _cast(a, dtype)
-    if not b_scalar or isinstance(b, (list, tuple)):
-        b = _cast(b, dtype)
-    return a, b
 
 
 def _cast(x: Any, dtype: np.dtype[Any]) -> Any:
@@ -311,40 +232,6 @@ def _cast(x: Any, dtype: np.dtype[Any]) -> Any:
     if hasattr(x, "dtype") and hasattr(x, "astype"):  # NumPy scalars, SciPy sparse matrices
         return x if x.dtype == dtype else x.astype(dtype)
     return np.asarray(x, dtype)
-
-
-def _binary(ufunc: Any, a: Any, b: Any, bool_to_int: bool = False, int_to_float: bool = False) -> Any:
-    for operand in (a, b):
-        if operand is None or isinstance(operand, (str, bytes)):
-            check_tensor_argument(operand, _NAMES.get(ufunc, ufunc.__name__))
-    dtype = binary_dtype(a, b)
-    if bool_to_int and dtype.kind == "b":
-        dtype = np.dtype(np.int32)
-    if int_to_float and dtype.kind in "biu":
-        dtype = float_dtype(get_precision())
-    a, b = _operands(a, b, dtype)
-    try:
-        return ufunc(a, b)
-    except (ValueError, OverflowError) as error:  # OverflowError: a Python int beyond the tensor's range (NEP 50)
-        _reraise(ufunc, error, a, b)
-    except TypeError as error:  # object operands, or a dtype the ufunc does not take
-        reraise_as(ArgumentTypeError, _NAMES.get(ufunc, ufunc.__name__), error)
-
-
-_NAMES: Final = {
-    np.add: "add", np.subtract: "sub", np.multiply: "mul", np.true_divide: "div", np.power: "pow", np.mod: "mod",
-    np.floor_divide: "floordiv", np.bitwise_and: "and_", np.bitwise_or: "or_", np.bitwise_xor: "xor",
-    np.left_shift: "shift_bits_left", np.right_shift: "shift_bits_right", np.equal: "equal", np.not_equal: "not_equal",
-    np.greater: "greater_than", np.greater_equal: "greater_or_equal", np.maximum: "maximum", np.minimum: "minimum",
-    np.arctan2: "arctan2",
-}  # fmt: skip
-
-
-def _reraise(ufunc: Any, error: ValueError | OverflowError, a: Any, b: Any) -> NoReturn:
-    """NumPy's `ValueError` for operands `a` and `b` as the bk error of the operation's spec
-    (`bk.ShapeMismatchError` for shapes that do not broadcast); others unchanged. These operators
-    are not wrapped by the core (a wrapper call costs as much as the ufunc on small arrays)."""
-    explain_failure(None, _NAMES.get(ufunc, ufunc.__name__), error, (a, b), {})
 
 
 def _tensor_arg(x: Any, op: str) -> Any:
@@ -373,45 +260,59 @@ def _reduction_args(value: Any, axis: Any, op: str) -> tuple[Any, Any]:
 class MathMixin:
     """Elementwise maths, operators and reductions through NumPy ufuncs and `scipy.special`."""
 
-    # ------------------------------------------------------------ arithmetic operators
+    # ------------------------------------------------------------ arithmetic operators (bare kernels: BARE_KERNELS)
 
-    add = _arithmetic(np.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
-    sub = _arithmetic(np.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
-    mul = _arithmetic(np.multiply, "`a * b` in the common type.")
+    @fast_path(_fast(np.add, _NUMERIC, _INEXACT, _NUMERIC))
+    def add(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a + b` of the plan's operands (booleans arrive as int32)."""
+        return np.add(a, b)
 
-    div = _division(np.true_divide, "`numerator / denominator`; integers divide into the float type of the precision.")
+    @fast_path(_fast(np.subtract, _NUMERIC, _INEXACT, _NUMERIC))
+    def sub(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a - b` of the plan's operands (booleans arrive as int32)."""
+        return np.subtract(a, b)
+
+    @fast_path(_fast(np.multiply, _NUMERIC, _INEXACT, _NUMERIC))
+    def mul(self, a: Tensor, b: Tensor) -> Tensor:
+        """`a * b` of the plan's operands."""
+        return np.multiply(a, b)
+
+    @fast_path(_fast(np.true_divide, _INEXACT, _INEXACT, _INEXACT))  # ints: the plan divides them as the float type
+    def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
+        """`numerator / denominator` of the plan's operands (integers arrive as the float type of the precision)."""
+        return np.true_divide(numerator, denominator)
 
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp` in the common type."""
-        return _binary(np.power, base, exp)
+        """`base ** exp` of the plan's operands (the core checks integer powers)."""
+        return np.power(base, exp)
 
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
-        """`dividend % divisor` with the sign of the divisor."""
-        return _binary(np.mod, dividend, divisor)
+        """`dividend % divisor` with the sign of the divisor (the core answers integer zero divisors)."""
+        return np.mod(dividend, divisor)
 
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
-        """`a // b`."""
-        return _binary(np.floor_divide, a, b)
+        """`a // b` (the core answers integer zero divisors)."""
+        return np.floor_divide(a, b)
 
     def and_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a & b`."""
-        return _binary(np.bitwise_and, a, b)
+        return np.bitwise_and(a, b)
 
     def or_(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a | b`."""
-        return _binary(np.bitwise_or, a, b)
+        return np.bitwise_or(a, b)
 
     def xor(self, a: Tensor, b: Tensor) -> Tensor:
         """Logical or bitwise `a ^ b`."""
-        return _binary(np.bitwise_xor, a, b)
+        return np.bitwise_xor(a, b)
 
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`."""
-        return _binary(np.left_shift, a, b)
+        return np.left_shift(a, b)
 
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b`."""
-        return _binary(np.right_shift, a, b)
+        return np.right_shift(a, b)
 
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers.
@@ -424,65 +325,54 @@ class MathMixin:
         except TypeError as error:
             reraise_as(ArgumentTypeError, "invert", error)
 
-    # ------------------------------------------------------------ comparisons
+    # ------------------------------------------------------------ comparisons (bare kernels: BARE_KERNELS)
 
+    @fast_path(_fast(np.equal, (*_NUMERIC, _BOOL)))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
-        """Elementwise `x == y`."""
-        return _binary(np.equal, x, y)
+        """Elementwise `x == y` (the core compares with Python ints beyond the dtype's range)."""
+        return np.equal(x, y)
 
+    @fast_path(_fast(np.not_equal, (*_NUMERIC, _BOOL)))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x != y`."""
-        return _binary(np.not_equal, x, y)
+        return np.not_equal(x, y)
 
+    @fast_path(_fast(np.greater, (*_NUMERIC, _BOOL)))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
-        return _binary(np.greater, x, y)
+        return np.greater(x, y)
 
+    @fast_path(_fast(np.greater_equal, (*_NUMERIC, _BOOL)))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
-        return _binary(np.greater_equal, x, y)
+        return np.greater_equal(x, y)
 
+    @fast_path(_fast(np.maximum, _NUMERIC))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
-        return _binary(np.maximum, a, b)
+        return np.maximum(a, b)
 
+    @fast_path(_fast(np.minimum, _NUMERIC))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
-        return _binary(np.minimum, a, b)
+        return np.minimum(a, b)
 
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
-        """The angle of the point `(x, y)`."""
-        return _binary(np.arctan2, y, x, int_to_float=True)
+        """The angle of the point `(x, y)` (integers arrive as floats)."""
+        return np.arctan2(y, x)
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
-        """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
-        if _same_dtype_arrays(x, y) and x.dtype.kind in "fc" and x.shape == y.shape:  # the common case, as in the solvers' loops
-            return np.divide(x, y, out=np.zeros(x.shape, x.dtype), where=y != 0)
-        check_tensor_argument(x, "divide_no_nan")
-        check_tensor_argument(y, "divide_no_nan", "y")
-        dtype = binary_dtype(x, y)
-        if dtype.kind in "biu":
-            dtype = float_dtype(get_precision())
-        x, y = np.asarray(x, dtype), np.asarray(y, dtype)
-        try:
-            shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
-        except ValueError as error:
-            reraise("divide_no_nan", error)
-        return np.divide(x, y, out=np.zeros(shape, dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
+        """`x / y`, and 0 where `y` is 0 (also for 0 / 0), of the plan's operands (integers arrive as floats)."""
+        shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
+        return np.divide(x, y, out=np.zeros(shape, x.dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
-    @explains_failures
+    @fast_path(_fast(np.where, (*_NUMERIC, _BOOL), _INEXACT, arity=3))
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true elements."""
-        try:
-            if type(condition) is np.ndarray and type(x) is np.ndarray and type(y) is np.ndarray and x.dtype is y.dtype and _GLOBALS.precision_free:
-                return np.where(condition, x, y)  # two arrays of one dtype (inlined: a helper call costs as much as np.where)
-            if type(condition) is np.ndarray and (_same_dtype_arrays(x, y) or (_GLOBALS.precision_free and (_weak_float_beside(x, y) or _weak_float_beside(y, x)))):
-                return np.where(condition, x, y)  # NEP 50: a Python float takes the array's float dtype, as bk's rules say
-            return _where(condition, x, y)
-        except (ValueError, TypeError, IndexError) as error:  # mapped here: the core does not wrap where (hot path)
-            explain_failure(self, "where", error, (condition, x, y), {})
-
-    where = _fast_where(where)
+        """`x` where `condition` holds, else `y` (of the dtype the plan gives both); without `x` and `y` the
+        `(nnz, ndims)` indices of true elements."""
+        if x is None and y is None:
+            return np.argwhere(condition)
+        return np.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk.rules`)."""
@@ -495,23 +385,23 @@ class MathMixin:
     round = _unary(_round, "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.", _keep_ints)
     ceil = _unary(np.ceil, "Smallest integer not below `x`.", _keep_ints)
     floor = _unary(np.floor, "Largest integer not above `x`.", _keep_ints)
-    sqrt = _unary(np.sqrt, "Square root.")
-    exp = _unary(np.exp, "Natural exponential.")
-    sin = _unary(np.sin, "Sine.")
-    arcsin = _unary(np.arcsin, "Inverse sine.")
-    cos = _unary(np.cos, "Cosine.")
-    arccos = _unary(np.arccos, "Inverse cosine.")
-    tan = _unary(np.tan, "Tangent.")
-    arctan = _unary(np.arctan, "Inverse tangent.")
-    sinh = _unary(np.sinh, "Hyperbolic sine.")
-    arcsinh = _unary(np.arcsinh, "Inverse hyperbolic sine.")
-    cosh = _unary(np.cosh, "Hyperbolic cosine.")
-    arccosh = _unary(np.arccosh, "Inverse hyperbolic cosine.")
-    tanh = _unary(np.tanh, "Hyperbolic tangent.")
-    arctanh = _unary(np.arctanh, "Inverse hyperbolic tangent.")
-    log = _unary(np.log, "Natural logarithm.")
-    log2 = _unary(np.log2, "Base-2 logarithm.")
-    log10 = _unary(np.log10, "Base-10 logarithm.")
+    sqrt = _float_function(np.sqrt, "Square root.")
+    exp = _float_function(np.exp, "Natural exponential.")
+    sin = _float_function(np.sin, "Sine.")
+    arcsin = _float_function(np.arcsin, "Inverse sine.")
+    cos = _float_function(np.cos, "Cosine.")
+    arccos = _float_function(np.arccos, "Inverse cosine.")
+    tan = _float_function(np.tan, "Tangent.")
+    arctan = _float_function(np.arctan, "Inverse tangent.")
+    sinh = _float_function(np.sinh, "Hyperbolic sine.")
+    arcsinh = _float_function(np.arcsinh, "Inverse hyperbolic sine.")
+    cosh = _float_function(np.cosh, "Hyperbolic cosine.")
+    arccosh = _float_function(np.arccosh, "Inverse hyperbolic cosine.")
+    tanh = _float_function(np.tanh, "Hyperbolic tangent.")
+    arctanh = _float_function(np.arctanh, "Inverse hyperbolic tangent.")
+    log = _float_function(np.log, "Natural logarithm.")
+    log2 = _float_function(np.log2, "Base-2 logarithm.")
+    log10 = _float_function(np.log10, "Base-10 logarithm.")
     sigmoid = _unary(lambda x: np.exp(-np.logaddexp(np.zeros((), x.dtype), -x)), "`1 / (1 + exp(-x))`, without overflow.")
     softplus = _unary(lambda x: np.logaddexp(np.zeros((), x.dtype), x), "`log(1 + exp(x))`, computed without overflow.")
     erf = _special("erf", "The error function (`scipy.special.erf`).")
@@ -658,6 +548,3 @@ class MathMixin:
 for _name, _value in list(vars(MathMixin).items()):
     if getattr(_value, "_bk_named", False):  # made by a factory above: named as a method, so it pickles by reference
         _value.__name__, _value.__qualname__ = _name, f"MathMixin.{_name}"
-        _inner = getattr(_value, "__wrapped__", None)  # the Python method behind a C fast path names errors
-        if isinstance(_inner, type(_arithmetic)):
-            _inner.__name__, _inner.__qualname__ = _name, f"MathMixin.{_name}"

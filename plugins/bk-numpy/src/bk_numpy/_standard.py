@@ -12,15 +12,20 @@ import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
 from bk.rules import SETTINGS as _SETTINGS
-from bk.rules import check_dtypes, holds_number, numpy_accumulation_type
+from bk.rules import holds_number, numpy_accumulation_type
 
 from ._errors import reraise
-from ._math import _binary, _floats, _keep_ints, _tensor_arg
+from ._math import _floats, _keep_ints, _tensor_arg
 
-__all__ = ["StandardMixin"]
+__all__ = ["STANDARD_BARE_KERNELS", "StandardMixin"]
 
 Tensor = Any
 
+
+STANDARD_BARE_KERNELS = frozenset(("hypot", "logaddexp", "copysign", "nextafter", "signbit", "trunc"))
+"""The operations of this module whose kernel is NumPy's function of the operands the core's plan gives it
+(floats for `hypot`, `logaddexp`, `copysign` and `nextafter`, ints included; the spec's errors raised before):
+not trusted, as `bk_numpy._math.BARE_KERNELS`."""
 
 _MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whose products NumPy's matmul keeps
 
@@ -104,39 +109,32 @@ class StandardMixin:
         return _unary_call(np.reciprocal, x, "reciprocal")
 
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.hypot` in the common float type; complex values raise ArgumentTypeError."""
-        return _binary(np.hypot, x1, x2, int_to_float=True)
+        """`numpy.hypot` of the plan's floats (ints arrive as the float type)."""
+        return np.hypot(x1, x2)
 
     def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
-        return _binary(np.logaddexp, x1, x2, int_to_float=True)
+        """`numpy.logaddexp` of the plan's floats (ints arrive as the float type)."""
+        return np.logaddexp(x1, x2)
 
     def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.copysign` in the common float type; complex values raise ArgumentTypeError."""
-        return _binary(np.copysign, x1, x2, int_to_float=True)
+        """`numpy.copysign` of the plan's floats (ints arrive as the float type)."""
+        return np.copysign(x1, x2)
 
     def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.nextafter` in the common float type, `x2` where `x1 == x2` (NumPy's float16 loop returns
-        `x1`, so `(0.0, -0.0)` gave 0.0); complex values raise ArgumentTypeError."""
-        result = _binary(np.nextafter, x1, x2, int_to_float=True)
+        """`numpy.nextafter` of the plan's floats, `x2` where `x1 == x2` (NumPy's float16 loop returns `x1`, so
+        `(0.0, -0.0)` gave 0.0)."""
+        result = np.nextafter(x1, x2)
         if result.dtype == np.float16:
-            x2 = np.asarray(x2, np.float16)
-            result = np.where(np.asarray(x1, np.float16) == x2, x2, result)
+            result = np.where(x1 == x2, x2, result)
         return result
 
     def signbit(self, x: Tensor) -> Tensor:
         """`numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
-        x = _tensor_arg(x, "signbit")
-        check_dtypes(self, "signbit", x)
         return np.signbit(x)
 
     def trunc(self, x: Tensor) -> Tensor:
-        """`numpy.trunc`; bools and ints stay as they are; complex values raise ArgumentTypeError."""
-        x = _keep_ints(_tensor_arg(x, "trunc"))
-        if x.dtype.kind in "biu":
-            return x
-        check_dtypes(self, "trunc", x)
-        return np.trunc(x)
+        """`numpy.trunc`; bools and ints stay as they are (older NumPy makes them floats)."""
+        return x if x.dtype.kind in "biu" else np.trunc(x)
 
     def square(self, x: Tensor) -> Tensor:
         """`numpy.square` in the type of `x` (bools give int8, as NumPy); floats follow the precision."""

@@ -29,13 +29,11 @@ from bk import (
 )
 from bk.rules import (
     HOT_OPERATIONS,
-    KINDS,
     advanced_index,
     check_indices,
     check_python_ints,
     is_python_number,
     only_python_numbers,
-    raise_kind,
     spec_verdict,
 )
 
@@ -43,7 +41,6 @@ from ._autodiff import AutodiffMixin
 from ._devices import canonical_device, device_of, list_tf_devices
 from ._dtypes import (
     PYTHON_SCALARS,
-    common_dtype,
     complex_tf,
     float_tf,
     from_tf_dtype,
@@ -55,12 +52,14 @@ from ._errors import DATA_ERRORS, NO_KERNEL
 from ._framework import tf
 from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
-from ._math import INLINE, MathMixin
+from ._math import BARE, MathMixin
 from ._standard import StandardMixin
 
 __all__ = ["TFBackend"]
 
 _DLPACK_CPU: Final = 1  # kDLCPU
+_F16: Final = DType(float, 16)
+_BF16: Final = DType(float, 16, brain=True)
 _TF_ALIGNMENT: Final = 64
 
 Tensor = Any
@@ -85,16 +84,20 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
 
-    # tuned kernels that apply docs/semantics.md with bk.rules; the incomplete gamma functions take the plan
-    # (TensorFlow's igamma has no half-precision kernel: the plan computes float16 and bfloat16 in float32)
-    trusted_operations = (HOT_OPERATIONS | frozenset(INLINE)) - {"gamma_inc_l", "gamma_inc_u"}
+    # tuned kernels that apply docs/semantics.md with bk.rules (the reductions, `invert`, `nextafter`, `as_tensor`,
+    # `cast`, ...); the operators and elementwise functions are bare TensorFlow calls behind the plan (`_math.BARE`)
+    trusted_operations = HOT_OPERATIONS - BARE
     # TensorFlow's facts, declared once (the core's plan does the rest): its search kernels take neither
-    # complex values (refused) nor bools (computed as int8); igamma has no half precision.
+    # complex values (refused) nor bools (computed as int8); igamma, fmod (floordiv of floats), lgamma and
+    # the triangular solver lack half-precision kernels (computed in float32).
     complex_unordered = frozenset(("searchsorted",))
     lacking_kernels = {
         "searchsorted": frozenset({DType(bool)}),
-        "gamma_inc_l": frozenset({DType(float, 16), DType(float, 16, brain=True)}),
-        "gamma_inc_u": frozenset({DType(float, 16), DType(float, 16, brain=True)}),
+        "gamma_inc_l": frozenset({_F16, _BF16}),
+        "gamma_inc_u": frozenset({_F16, _BF16}),
+        "floordiv": frozenset({_F16, _BF16}),
+        "log_gamma": frozenset({_BF16}),
+        "solve_triangular_dense": frozenset({_F16, _BF16}),
     }
 
     kernel_errors = DATA_ERRORS
@@ -166,6 +169,11 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return x
         check_tensor_argument(x, "as_tensor")  # None, strings and bytes
         array = self._to_numpy_input(x, precision)
+        if array.ndim == 0 and not tf.executing_eagerly():
+            # a number converted while tracing (tf.function) is made eagerly and captured by the graph: the core's
+            # plan keeps the constants of a call signature, which must serve every graph traced with it
+            with tf.init_scope(), self._device_scope():
+                return to_precision(tf.convert_to_tensor(array), precision)
         with self._device_scope():
             return to_precision(tf.convert_to_tensor(array), precision)
 
@@ -496,15 +504,15 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         return a
 
     def stack(self, values: Sequence[Tensor], axis: int = 0) -> Tensor:
-        """Stacks equally shaped tensors along a new axis (in `[-rank - 1, rank]`), in their common type."""
-        values = self._common(values)
+        """Stacks equally shaped tensors along a new axis (in `[-rank - 1, rank]`); the plan gives them in their common type."""
+        values = list(values)
         return tf.stack(values, axis=normalize_axis(axis, values[0].shape.rank + 1, "stack"))
 
     def concat(self, values: Sequence[Tensor], axis: int) -> Tensor:
-        """Concatenates tensors along an existing axis, in their common type."""
+        """Concatenates tensors along an existing axis; the plan gives them in their common type."""
+        values = list(values)
         if all(isinstance(v, tf.SparseTensor) for v in values):
-            return tf.sparse.concat(normalize_axis(axis, values[0].shape.rank, "concat"), list(values))
-        values = self._common(values)
+            return tf.sparse.concat(normalize_axis(axis, values[0].shape.rank, "concat"), values)
         return tf.concat(values, axis=normalize_axis(axis, values[0].shape.rank, "concat"))
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
@@ -632,86 +640,6 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     def sparse_dense(self, x: Tensor) -> Tensor:
         """The dense tensor of a `tf.SparseTensor` (not a catalogue operation)."""
         return tf.sparse.to_dense(x)
-
-    # ------------------------------------------------------------ helpers for mixed types
-
-    def _common(self, values: Sequence[Any], int_to_float: bool = False, bool_to_int: bool = False) -> list[Any]:
-        """`values` as dense tensors of their common type."""
-        first = values[0]
-        if isinstance(first, tf.Tensor):  # fast path: tensors of one dtype, no precision set
-            dtype = first.dtype
-            if (
-                all(isinstance(v, tf.Tensor) and v.dtype == dtype for v in values[1:])
-                and not (int_to_float and not (dtype.is_floating or dtype.is_complex))
-                and not (bool_to_int and dtype == tf.bool)
-                and get_precision() is None
-            ):
-                return list(values)
-        if len(values) == 2:  # fast path: a tensor and a weak Python scalar of a kind it holds, no precision set
-            weak = _weak_pair(values[0], values[1], int_to_float, bool_to_int)
-            if weak is not None:
-                return weak
-        dtype = to_tf_dtype(common_dtype(*values, int_to_float=int_to_float, bool_to_int=bool_to_int))
-        return [self._as(v, dtype) for v in values]
-
-    def _as(self, value: Any, dtype: Any) -> Any:
-        """`value` as a dense tensor of `tf.DType` `dtype`; a Python int that `dtype` cannot hold raises `OverflowError`."""
-        if isinstance(value, tf.Tensor):
-            if value.dtype == dtype:
-                return value
-            if value.dtype.is_complex and not dtype.is_complex:
-                value = tf.math.real(value)
-            return tf.cast(value, dtype)
-        if isinstance(value, tf.Variable):
-            return self._as(tf.convert_to_tensor(value), dtype)
-        if isinstance(value, (tf.SparseTensor, tf.RaggedTensor)):
-            return self._t(value)
-        if is_python_number(value):  # no device scope (costly): the operation places the scalar
-            return tf.constant(_python_scalar(value, dtype), dtype)
-        with self._device_scope():
-            return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype), dtype)
-
-
-_NUMBER_TYPES: Final = (tf.bool, tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64, tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.complex64, tf.complex128)
-# for each kind of Python number, the dtypes it keeps beside a tensor (NEP 50, `bk.rules`): the fast path of `_weak_pair`
-_KEEPS: Final = {
-    kind: frozenset(d for d in _NUMBER_TYPES if raise_kind(from_tf_dtype(d), kind, None) == from_tf_dtype(d))
-    for kind in KINDS
-}
-
-
-def _weak_pair(a: Any, b: Any, int_to_float: bool, bool_to_int: bool) -> list[Any] | None:
-    """`[a, b]` as tensors when one is a `tf.Tensor` and the other a Python scalar whose kind its dtype holds (the
-    scalar takes the tensor's dtype, NEP 50) and no precision is set; `None` when the general rule is needed."""
-    if isinstance(a, tf.Tensor):
-        tensor, scalar = a, b
-    elif isinstance(b, tf.Tensor):
-        tensor, scalar = b, a
-    else:
-        return None
-    keeps = _KEEPS.get(type(scalar))
-    dtype = tensor.dtype
-    if (
-        keeps is None
-        or dtype not in keeps
-        or (int_to_float and not (dtype.is_floating or dtype.is_complex))
-        or (bool_to_int and dtype == tf.bool)
-        or get_precision() is not None
-    ):
-        return None
-    constant = tf.constant(_python_scalar(scalar, dtype), dtype)
-    return [tensor, constant] if tensor is a else [constant, tensor]
-
-
-def _python_scalar(value: Any, dtype: Any) -> Any:
-    """A weak Python scalar ready for `tf.constant(value, dtype)` (NEP 50: an int must fit an integer `dtype`)."""
-    if dtype == tf.bool:
-        return value
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int) and dtype.is_integer:
-        check_python_ints(from_tf_dtype(dtype), (value,))
-    return value
 
 
 class _DLPackTensor:

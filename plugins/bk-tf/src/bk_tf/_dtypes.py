@@ -1,26 +1,22 @@
-"""Dtypes and precision: `bk.DType` <-> `tf.DType`, result types of mixed operations, precision casts.
+"""Dtypes and precision: `bk.DType` <-> `tf.DType`, precision casts.
 
-TensorFlow does not promote types in binary operations (float32 + float64 is an error), so every
-mixed operation computes its result type here first. Python scalars are *weak*, as in NumPy 2,
-PyTorch and JAX: `float32 + 1.5` stays float32; a Python float only turns integers into the float
-type of the precision.
+TensorFlow does not promote types in binary operations (float32 + float64 is an error); it needs
+not: the core's plan casts the operands of every untrusted kernel to the dtype the operation
+computes in (Python numbers weak, as in NumPy 2) before TensorFlow sees them.
 """
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Final
 
 import numpy as np
 
-from bk import ArgumentTypeError, DType, from_numpy_dtype, get_precision, to_numpy_dtype
-from bk.rules import weak_result
+from bk import ArgumentTypeError, DType, from_numpy_dtype, to_numpy_dtype
 
 from ._framework import tf
 
 __all__ = [
     "PYTHON_SCALARS",
-    "common_dtype",
     "float_tf",
     "from_tf_dtype",
     "complex_tf",
@@ -92,45 +88,3 @@ def to_precision(x: Any, precision: int | None) -> Any:
     if dtype.is_complex and dtype != complex_tf(precision):
         return tf.cast(x, complex_tf(precision))
     return x
-
-
-def _strong_dtype(x: Any) -> DType | None:
-    dtype = getattr(x, "dtype", None)
-    if isinstance(dtype, tf.DType):
-        return from_tf_dtype(dtype)
-    if isinstance(x, (np.ndarray, np.generic)):
-        return from_numpy_dtype(x.dtype)
-    if isinstance(x, numbers.Number):
-        return None
-    if x is None or isinstance(x, (str, bytes)):
-        raise ArgumentTypeError(f"expected a tensor or a number but got {type(x).__name__} {x!r}")
-    return from_numpy_dtype(np.asarray(x).dtype)
-
-
-def _python_kind(x: Any) -> type:
-    for kind in (bool, int, float, complex):
-        if isinstance(x, kind):
-            return kind
-    return float
-
-
-def common_dtype(*values: Any, int_to_float: bool = False, bool_to_int: bool = False) -> DType:
-    """The `DType` in which an operation on `values` is computed.
-
-    Tensors and arrays combine with `bk.combine_types` under the current precision; Python scalars
-    only raise the kind (bool < int < float < complex): `bk.rules.weak_result`.
-    """
-    precision = get_precision()
-    strong, kinds = [], []
-    for value in values:
-        dtype = _strong_dtype(value)
-        if dtype is None:
-            kinds.append(_python_kind(value))
-        else:
-            strong.append(dtype)
-    result = weak_result(tuple(strong), tuple(kinds), precision)
-    if bool_to_int and result.kind is bool:
-        result = DType(int, 32)
-    if int_to_float and result.kind in (bool, int):
-        result = DType(float, precision or 32)
-    return result

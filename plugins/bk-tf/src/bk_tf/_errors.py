@@ -13,10 +13,7 @@ from typing import Final
 
 from ._framework import tf
 
-__all__ = ["CAUGHT", "DATA_ERRORS", "NO_KERNEL"]
-
-CAUGHT: Final = (tf.errors.OpError, ValueError, TypeError, IndexError, OverflowError)
-"""What the inline operators catch: TensorFlow's errors, and the built-in classes bk's own classes derive from."""
+__all__ = ["DATA_ERRORS", "NO_KERNEL"]
 
 DATA_ERRORS: Final = (tf.errors.InvalidArgumentError, tf.errors.OutOfRangeError, IndexError)
 """TensorFlow's exception types for bad data (an index out of range, a negative count)."""

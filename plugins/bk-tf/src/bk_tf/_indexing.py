@@ -160,7 +160,6 @@ class IndexingMixin:
     """Indexing operations through `tf.gather`, `tf.tensor_scatter_nd_*`, `tf.pad`, `tf.sort`, ..."""
 
     _t: Callable[[Any], Any]
-    _common: Callable[..., list[Any]]
 
     # ------------------------------------------------------------ gather
 
@@ -183,7 +182,9 @@ class IndexingMixin:
     def gather_by_component_indices(self, values: Tensor, *component_indices: Any) -> Tensor:
         """`values[component_indices]` for integer (tensor) indices, one per dimension; negative ones count from the end."""
         values = self._t(values)
-        parts = [_wrapped_indices(self, self._t(i), values, d, "gather_by_component_indices") for d, i in enumerate(component_indices)]
+        parts = [
+            _wrapped_indices(self, self._t(i), values, d, "gather_by_component_indices") for d, i in enumerate(component_indices)
+        ]
         shape = tf.shape(parts[0])
         for p in parts[1:]:
             shape = tf.broadcast_dynamic_shape(shape, tf.shape(p))
@@ -226,7 +227,7 @@ class IndexingMixin:
             mode: `'update'`, `'add'`, `'max'` or `'min'`. For 'update' with duplicate indices,
                 TensorFlow does not define which value wins.
         """
-        base_grid, values = self._common((base_grid, values))
+        base_grid, values = self.auto_cast(base_grid, values)  # the plan casts neither (not in bk.rules.COMMON_OPERANDS)
         indices = self._t(indices)
         indices = tf.cast(_wrapped_indices(self, indices, base_grid, slice(1, -1), "scatter"), tf.int64)
         batch = _batch_size(base_grid.shape[0], indices.shape[0], values.shape[0])
@@ -261,7 +262,9 @@ class IndexingMixin:
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
         x, indices = self._t(x), self._t(indices)
-        if (x.dtype.is_integer or x.dtype == tf.bool) and x.dtype.size < 8:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
+        if (
+            x.dtype.is_integer or x.dtype == tf.bool
+        ) and x.dtype.size < 8:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
             x = tf.cast(x, tf.uint64 if x.dtype.is_unsigned else tf.int64)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "indexed_segment_sum")
@@ -373,7 +376,7 @@ class IndexingMixin:
         Raises:
             ArgumentTypeError: for complex values (TensorFlow has no search kernel for them).
         """
-        sequence, values = self._common((sorted_sequence, search_values))
+        sequence, values = sorted_sequence, search_values  # of one dtype: the plan's (bk.rules.COMMON_OPERANDS)
         shape = tf.shape(values)
         if sequence.shape.rank == 1:
             result = _search(sequence[None], tf.reshape(values, [1, -1]), side)
@@ -448,7 +451,7 @@ class IndexingMixin:
         """Batched weighted histograms `(batch, edges - 1)`; the last bin includes its right edge, as in NumPy."""
         values, weights, edges = self._t(values), self._t(weights), self._t(bin_edges)
         batch = _batch_size(values.shape[0], weights.shape[0], edges.shape[0])
-        values, edges = self._common((values, edges))
+        values, edges = self.auto_cast(values, edges)  # the plan casts neither (not in bk.rules.COMMON_OPERANDS)
         values, edges = _broadcast_batch(values, batch), _broadcast_batch(edges, batch)
         weights = tf.broadcast_to(weights, tf.shape(values))
         bins = edges.shape[-1] - 1

@@ -104,7 +104,9 @@ class StandardLinalgKernels:
         """`tf.linalg.cholesky` of the lower triangle (the upper factor is its adjoint)."""
         x, dtype = self._matrix(x, "cholesky", square=True)
         if upper:  # the upper factor of x is the adjoint of the lower one of x's adjoint, reading x's upper triangle
-            factor = tf.linalg.adjoint(_tf_linalg("cholesky", "the matrix is not positive definite", tf.linalg.cholesky, tf.linalg.adjoint(x)))
+            factor = tf.linalg.adjoint(
+                _tf_linalg("cholesky", "the matrix is not positive definite", tf.linalg.cholesky, tf.linalg.adjoint(x))
+            )
         else:
             factor = _tf_linalg("cholesky", "the matrix is not positive definite", tf.linalg.cholesky, x)
         return tf.cast(_finite("cholesky", "the matrix is not positive definite", factor, x), dtype)
@@ -136,7 +138,9 @@ class StandardLinalgKernels:
         that only a 1-D `x2` is a vector."""
         x1, dtype1 = self._matrix(x1, "solve", square=True, name="x1")
         x2 = self._t(x2)  # type: ignore[attr-defined]
-        result_type = combine_types(from_tf_dtype(dtype1), compute_dtype(self, from_tf_dtype(x2.dtype))[1], fp_precision=get_precision())  # type: ignore[arg-type]
+        result_type = combine_types(
+            from_tf_dtype(dtype1), compute_dtype(self, from_tf_dtype(x2.dtype))[1], fp_precision=get_precision()
+        )  # type: ignore[arg-type]
         n = x1.shape[-1]
         work = to_tf_dtype(combine_types(from_tf_dtype(x1.dtype), compute_dtype(self, from_tf_dtype(x2.dtype))[0]))  # type: ignore[arg-type]
         a, b = tf.cast(x1, work), tf.cast(x2, work)
@@ -163,20 +167,18 @@ class LinalgMixin(StandardLinalgKernels):
     """Dense and sparse linear algebra through `tf.linalg` and `tf.sparse`; FFT, conv, grid_sample."""
 
     _t: Callable[[Any], Any]
-    _common: Callable[..., list[Any]]
     _floats: Callable[[Any], Any]
 
     # ------------------------------------------------------------ products
 
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
-        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
-        a, b = self._common((a, b))
+        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b` (of one dtype: the plan's common type)."""
         return _any_dtype_product(lambda u, v: tf.tensordot(u, v, (list(axes_tuple(a_axes)), list(axes_tuple(b_axes)))), a, b)
 
     def einsum(self, equation: str, *tensors: Tensor) -> Tensor:
         """Einstein summation in the common type of `tensors`. TensorFlow takes no implicit output with `...`
         axes: it is written out as NumPy reads it (`bk.rules.einsum_subscripts`), the `...` axes first."""
-        tensors = tuple(self._common(tensors))
+        tensors = tuple(self.auto_cast(*tensors))  # the plan casts no einsum operands (not in bk.rules.COMMON_OPERANDS)
         if "..." in equation and "->" not in equation:
             output = einsum_subscripts(equation, [t.shape.rank for t in tensors])[1]
             equation += "->..." + "".join(c for c in output if c in equation)
@@ -189,7 +191,6 @@ class LinalgMixin(StandardLinalgKernels):
             if b.dtype != A.dtype:
                 A = tf.SparseTensor(A.indices, tf.cast(A.values, b.dtype), A.dense_shape)
             return tf.transpose(tf.sparse.sparse_dense_matmul(A, tf.transpose(b)))
-        A, b = self._common((A, b))
         return _any_dtype_product(lambda m, v: tf.matmul(v, m, transpose_b=True), A, b)
 
     # ------------------------------------------------------------ solving and decompositions
@@ -201,7 +202,6 @@ class LinalgMixin(StandardLinalgKernels):
             `(solution (batch, constraints, k), residuals (batch, k), rank (batch,), singular_values (batch, min))`,
             computed through the pseudo-inverse, so rank-deficient systems get the minimum-norm solution.
         """
-        matrix, rhs = self._common((matrix, rhs), int_to_float=True)
         solution = tf.matmul(tf.linalg.pinv(matrix), rhs)
         difference = rhs - tf.matmul(matrix, solution)
         residuals = tf.reduce_sum(tf.abs(difference) ** 2, axis=-2)
@@ -210,11 +210,8 @@ class LinalgMixin(StandardLinalgKernels):
         return solution, residuals, rank, singular_values
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
-        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides; the other triangle is ignored."""
-        matrix, rhs = self._common((matrix, rhs), int_to_float=True)
-        if matrix.dtype in (tf.float16, tf.bfloat16):  # no half-precision kernel
-            solved = self.solve_triangular_dense(tf.cast(matrix, tf.float32), tf.cast(rhs, tf.float32), lower, unit_diagonal)
-            return tf.cast(solved, matrix.dtype)
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides; the other triangle is ignored
+        (no half-precision kernel: `TFBackend.lacking_kernels`)."""
         triangle = tf.linalg.band_part(matrix, -1, 0) if lower else tf.linalg.band_part(matrix, 0, -1)
         if unit_diagonal:
             triangle = tf.linalg.set_diag(triangle, tf.ones(tf.shape(triangle)[:-1], triangle.dtype))
@@ -283,14 +280,13 @@ class LinalgMixin(StandardLinalgKernels):
         """Cross-correlation of `(batch, in, spatial...)` with `(batch or 1, out, in, kernel...)` kernels (1 to 3 spatial dims).
 
         Computed with `tf.nn.convolution` in channels-last layout; 'same' output is aligned as
-        `scipy.signal.correlate(mode='same')`. Integers are computed in float64 and cast back;
+        `scipy.signal.correlate(mode='same')`. Integers (and bools) are computed in float64 and cast back;
         complex values as four real convolutions. A batch of kernels convolves entry by entry.
         The spec checks that the shapes fit together.
 
         Raises:
             ValueError: for other than 1 to 3 spatial dimensions (TensorFlow's convolutions).
         """
-        value, kernel = self._common((value, kernel), bool_to_int=True)
         spatial = value.shape.rank - 2
         if not 1 <= spatial <= 3:
             raise ValueError(f"TensorFlow convolves 1 to 3 spatial dimensions, not {spatial}")
@@ -306,8 +302,9 @@ class LinalgMixin(StandardLinalgKernels):
             real = _conv_real(vr, kr) - _conv_real(vi, ki)
             imag = _conv_real(vr, ki) + _conv_real(vi, kr)
             return tf.complex(real, imag)
-        if value.dtype.is_integer:
-            return tf.cast(tf.round(_conv_real(tf.cast(value, tf.float64), tf.cast(kernel, tf.float64))), value.dtype)
+        if not value.dtype.is_floating:  # integers and bools, in float64 (bools: the plan casts the counts to the spec's int)
+            result = tf.round(_conv_real(tf.cast(value, tf.float64), tf.cast(kernel, tf.float64)))
+            return result if value.dtype == tf.bool else tf.cast(result, value.dtype)
         return _conv_real(value, kernel)
 
     def grid_sample(self, grid: Tensor, coordinates: Tensor, extrapolation: str) -> Tensor:

@@ -1,8 +1,13 @@
 """Elementwise maths, operators and reductions (a mixin of `TFBackend`).
 
-TensorFlow never promotes types by itself, so binary operations first convert both operands to
-their common type (`_dtypes.common_dtype`); integer inputs to float functions become the float
-type of the precision.
+TensorFlow never promotes dtypes by itself, and needs none of its own here: the operators and the
+elementwise functions (`BARE`) are bare kernels behind the core's plan, which gives them operands
+already in the dtype the operation computes in (two tensors of one dtype for the binary operators,
+floats for the float functions) and runs the core composites around them (integer zero divisors,
+comparisons with Python ints beyond a tensor's range, integer powers). What is left to the kernels
+is TensorFlow's own gaps: no order of bools (compared as int8) or of complex values (by parts, as
+NumPy), no kernels of some dtypes (declared in `TFBackend.lacking_kernels`, or computed another
+way), and values TensorFlow computes differently from NumPy.
 """
 
 from __future__ import annotations
@@ -13,95 +18,67 @@ from typing import Any
 
 import numpy as np
 
-from bk import explain_failure, get_precision, normalize_axes, normalize_axis
-from bk.rules import (
-    ZERO_DIVISORS,
-    accumulation_type,
-    check_dtypes,
-    check_nonempty,
-    comparison_constant,
-    divide_integers,
-    explains_failures,
-    limit,
-    spec_verdict,
-)
-from bk.rules import clip as clip_rule
+from bk import get_precision, normalize_axes, normalize_axis
+from bk.rules import accumulation_type, check_nonempty, fast_path, limit, native_call
 from bk.rules import quantile as quantile_rule
 
-from ._dtypes import common_dtype, float_tf, from_tf_dtype, to_precision, to_tf_dtype
-from ._errors import CAUGHT
+from ._dtypes import float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._framework import tf
 
-__all__ = ["INLINE", "MathMixin"]
+__all__ = ["BARE", "MathMixin"]
 
 Tensor = Any
 
-INLINE: list[str] = []
-"""The operators that map their errors inline (trusted kernels, `Backend.trusted_operations`): the hot path."""
+BARE = frozenset((
+    "add", "sub", "mul", "div", "pow", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right",
+    "equal", "not_equal", "greater_than", "greater_or_equal", "maximum", "minimum", "arctan2", "divide_no_nan",
+    "gamma_inc_l", "gamma_inc_u", "where",
+    "abs", "sign", "signbit", "round", "ceil", "floor", "sqrt", "exp", "erf", "softplus", "sigmoid", "log_gamma", "sin",
+    "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh", "log", "log2",
+    "log10",
+))  # fmt: skip
+"""The elementwise kernels that are TensorFlow calls alone: the core's plan gives them the spec's verdict and
+their operands in the dtype the operation computes in (`add(bool, bool)` as int32, `div` and the float
+functions of ints as floats), and casts their results; same-dtype tensors of the common dtypes go to
+TensorFlow at once (`bk.rules.native_call`, a C fast path). Not trusted: `TFBackend.trusted_operations`
+leaves them out."""
+
+_EAGER = type(tf.constant(0))  # the fast paths take eager tensors only: symbolic ones (tf.function) take the plan
+_FLOATS = (tf.float16, tf.float32, tf.float64)
+_WIDE = (tf.int32, tf.int64)
+_REALS = (*_FLOATS, *_WIDE)
+_INT_RANGES = {d: (d.min, d.max) for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
 
 
-def _binary(op: str, function: Callable[[Any, Any], Any], doc: str, check_kinds: bool = False, **promotion: bool) -> Callable[..., Any]:
-    """The operator `op`: `function` on the operands in their common type.
+def _operator(
+    name: str, function: Callable[[Any, Any], Any], doc: str, dtypes: Any = (), floats: Any = (), ints: bool = False
+) -> Callable[..., Any]:
+    """The kernel of the binary operator `name`: `function(a, b)` of the two tensors of one dtype the plan
+    gives it; with `dtypes`, the fast path of two eager tensors of one of them, of a tensor of `floats`
+    beside a Python float or int, and (with `ints`) of an int32 or int64 tensor in `dtypes` beside a Python
+    int in its range: the calls for which `function` gives the spec's dtype and values."""
 
-    The hot path: no checks before the call, errors mapped only once raised (the core does not wrap
-    these). With `check_kinds`, the spec's kind rule is checked first (`bk.rules.check_dtypes`, cached per
-    dtype), for kernels TensorFlow would run, or only refuse when a graph runs, on dtypes the spec refuses.
-    """
+    def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:
+        return function(self._t(a), self._t(b))  # dense tensors: Variables read, sparse and ragged ones refused
 
-    def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            x, y = self._common((a, b), **promotion)
-            return function(x, y)
-        except CAUGHT as error:
-            return _failed(self, op, function, promotion, error, a, b)
-
-    def checked(self: Any, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            x, y = self._common((a, b), **promotion)
-            check_dtypes(self, op, x, y)
-            return function(x, y)
-        except CAUGHT as error:
-            return _failed(self, op, function, promotion, error, a, b)
-
-    method = checked if check_kinds else operation
-    method.__doc__ = doc
-    method.__name__ = method.__qualname__ = op
-    INLINE.append(op)
-    return explains_failures(method)
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    if not dtypes:
+        return kernel
+    ranges = {d: r for d, r in _INT_RANGES.items() if d in dtypes} if ints else None
+    return fast_path(native_call(function, _EAGER, dtypes, 2, floats, ranges))(kernel)
 
 
-def _failed(self: Any, op: str, function: Callable[[Any, Any], Any], promotion: dict[str, bool], error: Exception, a: Any, b: Any) -> Any:
-    """The result or the bk error of a binary operator whose kernel raised `error`."""
-    if isinstance(error, OverflowError) and op in _COMPARISONS:  # a Python int beyond the integer tensor beside it
-        tensor = self._t(b if type(a) is int else a)
-        constant = comparison_constant(op, a, b, from_tf_dtype(tensor.dtype))
-        if constant is not None:  # compared by value, as NumPy 2: every element alike
-            return tf.fill(tf.shape(tensor), constant)
-    if op in ZERO_DIVISORS and isinstance(error, tf.errors.InvalidArgumentError) and spec_verdict(self, op, (a, b), {}) is None:
-        return divide_integers(self, function, *self._common((a, b), **promotion))  # the spec accepts the operands: a zero divisor in the data
-    explain_failure(self, op, error, (a, b), {})
+def _function(name: str, function: Callable[[Any], Any], doc: str, dtypes: Any = _FLOATS) -> Callable[..., Any]:
+    """The kernel of the elementwise function `name`: `function(x)` of the tensor the plan gives it (floats
+    for the float functions), with the fast path of an eager tensor of one of `dtypes`."""
 
+    def kernel(self: Any, x: Tensor) -> Tensor:
+        return function(self._t(x))  # a dense tensor: a Variable read, a sparse or ragged one refused
 
-_COMPARISONS = ("equal", "not_equal", "greater_than", "greater_or_equal")
-
-
-def _unary(function: Callable[[Any], Any], doc: str, keep_ints: bool = False, kinds_of: str | None = None) -> Callable[..., Any]:
-    """A unary function; with `kinds_of` (the operation's name), the spec's kind rule is checked first
-    (`bk.rules.check_dtypes`), for kernels TensorFlow would run on dtypes the spec refuses."""
-
-    def operation(self: Any, x: Tensor) -> Tensor:
-        x = self._keep_ints(x) if keep_ints else self._floats(x)
-        if kinds_of is not None:
-            check_dtypes(self, kinds_of, x)
-        try:
-            return function(x)
-        except tf.errors.OpError:
-            if x.dtype not in (tf.float16, tf.bfloat16):
-                raise
-            return tf.cast(function(tf.cast(x, tf.float32)), x.dtype)  # no half-precision kernel
-
-    operation.__doc__ = doc
-    return operation
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc
+    return fast_path(native_call(function, _EAGER, dtypes, 1))(kernel)
 
 
 def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -125,29 +102,15 @@ def _ordered(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     return apply
 
 
-def _integer_division(divide: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`divide` (`//` or `%`) with booleans as int8, as NumPy computes them; TensorFlow has no bool kernels."""
-
-    def apply(a: Any, b: Any) -> Any:
-        if a.dtype == tf.bool:
-            return divide(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
-        return divide(a, b)
-
-    return apply
-
-
 def _floor_divide(a: Any, b: Any) -> Any:
-    """`a // b` as NumPy computes it: bools as int8; floats through `fmod`, as NumPy's (and Python's) `divmod`.
+    """`a // b` as NumPy computes it: floats through `fmod`, as NumPy's (and Python's) `divmod`.
 
     TensorFlow's float kernel is `floor(a / b)`, which gives `inf // 2 = inf` (NumPy: NaN),
-    `-1 // inf = -0` (NumPy: -1) and `1 // 0.1 = 10` (NumPy: 9).
+    `-1 // inf = -0` (NumPy: -1) and `1 // 0.1 = 10` (NumPy: 9). Its fmod has no half-precision
+    kernel (`TFBackend.lacking_kernels`); integers never meet a zero divisor here (the core's composite).
     """
-    if a.dtype == tf.bool:
-        return tf.math.floordiv(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
-    if not a.dtype.is_floating:  # integers (complex values: the spec refuses them, `floordiv`)
+    if not a.dtype.is_floating:  # integers (bools arrive as int8; complex values: the spec refuses them)
         return tf.math.floordiv(a, b)
-    if a.dtype in (tf.float16, tf.bfloat16):  # no fmod kernel in half precision
-        return tf.cast(_floor_divide(tf.cast(a, tf.float32), tf.cast(b, tf.float32)), a.dtype)
     zero = tf.zeros((), a.dtype)
     mod = tf.truncatemod(a, b)  # C's fmod
     div = (a - mod) / b
@@ -159,15 +122,13 @@ def _floor_divide(a: Any, b: Any) -> Any:
 
 
 def _shift(shift: Callable[[Any, Any], Any], left: bool) -> Callable[[Any, Any], Any]:
-    """`shift` (`<<` or `>>`) as NumPy: booleans as int8; a count outside `[0, bits)` gives 0 (`>>` of a negative value: -1).
+    """`shift` (`<<` or `>>`) as NumPy: a count outside `[0, bits)` gives 0 (`>>` of a negative value: -1).
 
-    TensorFlow's kernels leave such counts to C, where the result is undefined. Other dtypes: the spec
-    refuses them (`shift_bits_left`).
+    TensorFlow's kernels leave such counts to C, where the result is undefined. Integers only (bools
+    arrive as int8; the spec refuses other dtypes).
     """
 
     def apply(a: Any, b: Any) -> Any:
-        if a.dtype == tf.bool:
-            a, b = tf.cast(a, tf.int8), tf.cast(b, tf.int8)
         inside = b < a.dtype.size * 8 if a.dtype.is_unsigned else tf.logical_and(b >= 0, b < a.dtype.size * 8)
         shifted = shift(a, tf.where(inside, b, tf.zeros((), b.dtype)))
         zero = tf.zeros((), a.dtype)
@@ -182,9 +143,7 @@ def _nan_complex(x: Any) -> Any:
 
 
 def _power(a: Any, b: Any) -> Any:
-    """`a ** b`; booleans as int8 and unsigned ints through int64 (TensorFlow has no kernels), wrapping as NumPy does."""
-    if a.dtype == tf.bool:
-        return tf.pow(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
+    """`a ** b`; unsigned ints through int64 (TensorFlow has no kernels), wrapping as NumPy does (bools arrive as int8)."""
     if a.dtype.is_unsigned:
         return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)
     return tf.pow(a, b)
@@ -283,11 +242,23 @@ def _widened(x: Any) -> Any:
 _ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None where that is itself
 
 
-def _wrapped_int(value: Any, dtype: Any) -> Any:
-    """A Python int beyond the integer `tf.DType` `dtype` wrapped into it (as NumPy's cast), as a tensor; other values unchanged."""
-    if isinstance(value, int) and not isinstance(value, bool) and dtype.is_integer and not dtype.min <= value <= dtype.max:
-        return tf.constant(np.asarray(value).astype(dtype.as_numpy_dtype))
-    return value
+def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
+    """The fast path of `where` (`bk.rules.fast_path`), for an eager bool `condition`: `tf.where` of two eager
+    tensors of one numeric dtype, and of an integer tensor and a Python int beyond its dtype's range, which
+    wraps into that dtype as in `numpy.where` (the spec's rule; the plan's conversion of the int raises
+    `OverflowError` instead); `NotImplemented` for every other call, which the plan serves."""
+    if type(condition) is not _EAGER or condition.dtype != tf.bool:
+        return NotImplemented
+    if type(x) is _EAGER and type(y) is _EAGER:
+        numeric = x.dtype.is_bool or x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex
+        return tf.where(condition, x, y) if x.dtype == y.dtype and numeric else NotImplemented
+    tensor, number = (x, y) if type(y) is int else (y, x)
+    if type(tensor) is not _EAGER or type(number) is not int or not tensor.dtype.is_integer:
+        return NotImplemented
+    if tensor.dtype.min <= number <= tensor.dtype.max:
+        return NotImplemented
+    wrapped = tf.constant(np.asarray(number).astype(tensor.dtype.as_numpy_dtype))
+    return tf.where(condition, tensor, wrapped) if tensor is x else tf.where(condition, wrapped, tensor)
 
 
 def _log_base(base: float) -> Callable[[Any], Any]:
@@ -312,6 +283,7 @@ def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
     zero = tf.equal(a, tf.zeros((), a.dtype))
     limit = tf.where(x > 0, tf.constant(value, result.dtype), tf.constant(math.nan, result.dtype))
     return tf.where(zero, tf.broadcast_to(limit, tf.shape(result)), result)
+
 
 def _abs(x: Any) -> Any:
     return x if x.dtype.is_unsigned or x.dtype == tf.bool else tf.abs(x)
@@ -340,7 +312,6 @@ def _keep_int_rounding(function: Callable[[Any], Any]) -> Callable[[Any], Any]:
 class MathMixin:
     """Elementwise maths, operators and reductions through `tf.math`."""
 
-    _common: Callable[..., list[Any]]
     _t: Callable[[Any], Any]
 
     # ------------------------------------------------------------ conversion helpers
@@ -358,36 +329,51 @@ class MathMixin:
 
     # ------------------------------------------------------------ arithmetic operators
 
-    add = _binary("add", tf.add, "`a + b` in the common type; booleans add as int32.", bool_to_int=True)
-    sub = _binary("sub", tf.subtract, "`a - b` in the common type; booleans subtract as int32.", bool_to_int=True)
-    mul = _binary("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` in the common type (booleans: logical and).")
-    div = _binary(
+    add = _operator("add", tf.add, "`a + b` (booleans arrive as int32).", _REALS, _FLOATS, ints=True)
+    sub = _operator("sub", tf.subtract, "`a - b`.", _REALS, _FLOATS, ints=True)
+    mul = _operator("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` (booleans: logical and).", _REALS, _FLOATS, ints=True)
+    div = _operator(
         "div",
         _divide,
-        "`numerator / denominator`; integers divide into the float type of the precision, complex values as NumPy.",
-        int_to_float=True,
+        "`numerator / denominator` of floats (integers arrive as floats); complex values as NumPy.",
+        _FLOATS,
+        _FLOATS,
     )
-    pow = _binary("pow", _power, "`base ** exp` in the common type.")
-    mod = _binary(
-        "mod", _integer_division(tf.math.floormod), "`dividend % divisor` with the sign of the divisor; integers % 0 give 0."
+    pow = _operator("pow", _power, "`base ** exp` (the core checks integer exponents first).", _FLOATS, _FLOATS)
+    mod = _operator(
+        "mod",
+        tf.math.floormod,
+        "`dividend % divisor` with the sign of the divisor (integer zero divisors: the core's composite).",
+        _FLOATS,
+        _FLOATS,
     )
-    floordiv = _binary(
-        "floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN); integers // 0 give 0.", check_kinds=True
+    floordiv = _operator(
+        "floordiv",
+        _floor_divide,
+        "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN).",
+        (tf.float32, tf.float64),
+        (tf.float32, tf.float64),
     )
-    and_ = _binary("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
-    or_ = _binary("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
-    xor = _binary("xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
-    shift_bits_left = _binary(
+    and_ = _operator(
+        "and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.", (tf.bool, *_WIDE), ints=True
+    )
+    or_ = _operator(
+        "or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.", (tf.bool, *_WIDE), ints=True
+    )
+    xor = _operator(
+        "xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.", (tf.bool, *_WIDE), ints=True
+    )
+    shift_bits_left = _operator(
         "shift_bits_left",
         _shift(tf.bitwise.left_shift, left=True),
-        "`a << b` for integers (booleans as int8); counts outside `[0, bits)` give 0, as NumPy.",
-        check_kinds=True,
+        "`a << b` of integers; counts outside `[0, bits)` give 0, as NumPy.",
+        _WIDE,
     )
-    shift_bits_right = _binary(
+    shift_bits_right = _operator(
         "shift_bits_right",
         _shift(tf.bitwise.right_shift, left=False),
-        "`a >> b` for integers (arithmetic for signed ones, booleans as int8); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
-        check_kinds=True,
+        "`a >> b` of integers (arithmetic for signed ones); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
+        _WIDE,
     )
 
     def invert(self, x: Tensor) -> Tensor:
@@ -399,22 +385,36 @@ class MathMixin:
 
     # ------------------------------------------------------------ comparisons
 
-    equal = _binary("equal", tf.equal, "Elementwise `x == y`.")
-    not_equal = _binary("not_equal", tf.not_equal, "Elementwise `x != y`.")
-    greater_than = _binary("greater_than", _ordered(tf.greater), "Elementwise `x > y`.")
-    greater_or_equal = _binary("greater_or_equal", _ordered(tf.greater_equal), "Elementwise `x >= y`.")
+    equal = _operator("equal", tf.equal, "Elementwise `x == y`.", (tf.bool, *_REALS), _FLOATS, ints=True)
+    not_equal = _operator("not_equal", tf.not_equal, "Elementwise `x != y`.", (tf.bool, *_REALS), _FLOATS, ints=True)
+    greater_than = _operator(
+        "greater_than",
+        _ordered(tf.greater),
+        "Elementwise `x > y` (booleans as int8, complex values in NumPy's order).",
+        _REALS,
+        _FLOATS,
+        ints=True,
+    )
+    greater_or_equal = _operator(
+        "greater_or_equal",
+        _ordered(tf.greater_equal),
+        "Elementwise `x >= y` (booleans as int8, complex values in NumPy's order).",
+        _REALS,
+        _FLOATS,
+        ints=True,
+    )
 
+    @fast_path(native_call(tf.maximum, _EAGER, _WIDE, 2))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
-        a, b = self._common((a, b))
         if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
             return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(a, b), a, b)))
         result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
         return self._with_nan(result, a, b)
 
+    @fast_path(native_call(tf.minimum, _EAGER, _WIDE, 2))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
-        a, b = self._common((a, b))
         if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
             return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(b, a), a, b)))
         result = tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b)
@@ -427,85 +427,70 @@ class MathMixin:
         nan = tf.logical_or(tf.math.is_nan(a), tf.math.is_nan(b))
         return tf.where(nan, tf.constant(math.nan, result.dtype), result)
 
-    arctan2 = _binary("arctan2", tf.math.atan2, "The angle of the point `(x, y)`.", int_to_float=True)
+    arctan2 = _operator(
+        "arctan2", tf.math.atan2, "The angle of the point `(x, y)`, of floats (integers arrive as floats).", _FLOATS, _FLOATS
+    )
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
-        """`x / y`, and 0 where `y` is 0 (also for 0 / 0)."""
-        x, y = self._common((x, y), int_to_float=True)
+        """`x / y`, and 0 where `y` is 0 (also for 0 / 0), of floats (integers arrive as floats)."""
         if x.dtype.is_complex:  # NumPy's (Smith's) division: (3 + 0j) / inf is 0, not NaN
             zero = tf.equal(y, tf.zeros((), y.dtype))
             return tf.where(zero, tf.zeros((), x.dtype), _divide(x, tf.where(zero, tf.ones((), y.dtype), y)))
         return tf.math.divide_no_nan(x, y)
 
+    @fast_path(_where_fast)
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` int64 indices of true elements.
-
-        A Python int beyond the range of the integer tensor beside it wraps, as `numpy.where` converts it.
-        """
+        """`x` where `condition` holds, else `y` (of one dtype: the plan's); without `x` and `y` the `(nnz, ndims)`
+        int64 indices of true elements. TensorFlow takes only bool conditions: others count where they are not 0."""
         condition = self._t(condition)
-        if condition.dtype != tf.bool:  # the spec's kinds (strings: ArgumentTypeError); bool conditions pay nothing
-            check_dtypes(self, "where", condition)  # type: ignore[arg-type]
+        if condition.dtype != tf.bool:
             condition = tf.not_equal(condition, tf.zeros((), condition.dtype))
         if x is None and y is None:
             return tf.where(condition)
-        try:  # only one of x and y: the spec's ValueError, explained once `_common` refuses None
-            x, y = self._common((x, y))
-        except OverflowError:
-            dtype = to_tf_dtype(common_dtype(x, y))
-            x, y = self._common((_wrapped_int(x, dtype), _wrapped_int(y, dtype)))
         return tf.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
-        return clip_rule(self, self._t(x), minimum, maximum, self._clip_kernel)
-
-    def _clip_kernel(self, x: Any, low: Any, high: Any) -> Any:
-        """`tf.maximum` then `tf.minimum` in the common type of `x` and the bounds (None: no bound); NaN
-        in `x` stays NaN. Bools and complex values take the backend's `maximum` and `minimum`."""
-        if x.dtype.is_complex or x.dtype == tf.bool:
-            return limit(self, x, low, high)
-        x, *bounds = self._common((x, *(b for b in (low, high) if b is not None)))
-        result = x if low is None else tf.maximum(x, bounds.pop(0))
-        result = result if high is None else tf.minimum(result, bounds.pop(0))
-        return self._with_nan(result, x, x)
+        """`x` limited to `[minimum, maximum]`: the backend's `maximum` then `minimum` (NaN stays NaN), with the
+        bounds the core's rule prepared (`bk.rules.clip`, run by the plan around this kernel)."""
+        return limit(self, x, minimum, maximum)
 
     # ------------------------------------------------------------ unary functions
 
-    abs = _unary(_abs, "Absolute value (magnitude for complex values).", keep_ints=True)
-    sign = _unary(_sign, "-1, 0 or 1 by the sign of `x`.", keep_ints=True, kinds_of="sign")
-    round = _unary(_keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", keep_ints=True)
-    ceil = _unary(_keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", keep_ints=True)
-    floor = _unary(_keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", keep_ints=True)
-    sqrt = _unary(tf.sqrt, "Square root.")
-    exp = _unary(tf.exp, "Natural exponential.")
-    erf = _unary(_erf, "The error function (exactly -1 and 1 at the infinities).")
-    softplus = _unary(tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
-    sigmoid = _unary(tf.math.sigmoid, "`1 / (1 + exp(-x))` of real values.", kinds_of="sigmoid")
-    log_gamma = _unary(tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats.")
-    sin = _unary(tf.sin, "Sine.")
-    arcsin = _unary(tf.asin, "Inverse sine.")
-    cos = _unary(tf.cos, "Cosine.")
-    arccos = _unary(tf.acos, "Inverse cosine.")
-    tan = _unary(tf.tan, "Tangent.")
-    arctan = _unary(tf.atan, "Inverse tangent.")
-    sinh = _unary(tf.sinh, "Hyperbolic sine.")
-    arcsinh = _unary(tf.asinh, "Inverse hyperbolic sine.")
-    cosh = _unary(tf.cosh, "Hyperbolic cosine.")
-    arccosh = _unary(tf.acosh, "Inverse hyperbolic cosine.")
-    tanh = _unary(tf.tanh, "Hyperbolic tangent.")
-    arctanh = _unary(tf.atanh, "Inverse hyperbolic tangent.")
-    log = _unary(tf.math.log, "Natural logarithm.")
-    log2 = _unary(_log_base(2.0), "Base-2 logarithm.")
-    log10 = _unary(_log_base(10.0), "Base-10 logarithm.")
+    abs = _function("abs", _abs, "Absolute value (magnitude for complex values).", _REALS)
+    sign = _function("sign", _sign, "-1, 0 or 1 by the sign of `x`.", _REALS)
+    round = _function("round", _keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", _REALS)
+    ceil = _function("ceil", _keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", _REALS)
+    floor = _function("floor", _keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", _REALS)
+    sqrt = _function("sqrt", tf.sqrt, "Square root.")
+    exp = _function("exp", tf.exp, "Natural exponential.")
+    erf = _function("erf", _erf, "The error function (exactly -1 and 1 at the infinities).")
+    softplus = _function("softplus", tf.math.softplus, "`log(1 + exp(x))`, computed without overflow.")
+    sigmoid = _function("sigmoid", tf.math.sigmoid, "`1 / (1 + exp(-x))` of real values.")
+    log_gamma = _function(
+        "log_gamma", tf.math.lgamma, "Natural logarithm of the absolute value of the gamma function, as floats."
+    )
+    sin = _function("sin", tf.sin, "Sine.")
+    arcsin = _function("arcsin", tf.asin, "Inverse sine.")
+    cos = _function("cos", tf.cos, "Cosine.")
+    arccos = _function("arccos", tf.acos, "Inverse cosine.")
+    tan = _function("tan", tf.tan, "Tangent.")
+    arctan = _function("arctan", tf.atan, "Inverse tangent.")
+    sinh = _function("sinh", tf.sinh, "Hyperbolic sine.")
+    arcsinh = _function("arcsinh", tf.asinh, "Inverse hyperbolic sine.")
+    cosh = _function("cosh", tf.cosh, "Hyperbolic cosine.")
+    arccosh = _function("arccosh", tf.acosh, "Inverse hyperbolic cosine.")
+    tanh = _function("tanh", tf.tanh, "Hyperbolic tangent.")
+    arctanh = _function("arctanh", tf.atanh, "Inverse hyperbolic tangent.")
+    log = _function("log", tf.math.log, "Natural logarithm.")
+    log2 = _function("log2", _log_base(2.0), "Base-2 logarithm.")
+    log10 = _function("log10", _log_base(10.0), "Base-10 logarithm.")
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
-        """Regularized lower incomplete gamma function P(a, x) (`tf.math.igamma`; P(0, x > 0) is 1, as SciPy)."""
-        a, x = self._common((a, x), int_to_float=True)
+        """Regularized lower incomplete gamma function P(a, x) of floats (`tf.math.igamma`; P(0, x > 0) is 1, as SciPy)."""
         return _at_zero_a(tf.math.igamma(a, x), a, x, 1.0)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
-        """Regularized upper incomplete gamma function Q(a, x) (`tf.math.igammac`; Q(0, x > 0) is 0, as SciPy)."""
-        a, x = self._common((a, x), int_to_float=True)
+        """Regularized upper incomplete gamma function Q(a, x) of floats (`tf.math.igammac`; Q(0, x > 0) is 0, as SciPy)."""
         return _at_zero_a(tf.math.igammac(a, x), a, x, 0.0)
 
     def isfinite(self, x: Tensor) -> Tensor:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from bk.rules import check_dtypes
-
 from ._framework import tf
 
 __all__ = ["StandardMixin"]
@@ -19,7 +17,9 @@ Tensor = Any
 
 _SAME_WIDTH_INT: Final = {2: tf.int16, 4: tf.int32, 8: tf.int64}
 # dtypes TensorFlow's MatMul kernel takes; other integers multiply as int64 and wrap back
-_MATMUL_DTYPES: Final = frozenset({tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.complex64, tf.complex128})
+_MATMUL_DTYPES: Final = frozenset(
+    {tf.float16, tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.complex64, tf.complex128}
+)
 
 
 class StandardMixin:
@@ -34,9 +34,8 @@ class StandardMixin:
         return tf.math.expm1(self._inexact_operand(x, "expm1"))
 
     def signbit(self: Any, x: Tensor) -> Tensor:
-        """The sign bit of floats (also of -0.0 and NaN, read with `tf.bitcast`), `x < 0` for ints, false for bools."""
-        x = self._std_tensor(x, "signbit")
-        check_dtypes(self, "signbit", x)  # the spec's kinds: tf.bitcast would read complex values too
+        """The sign bit of floats (also of -0.0 and NaN, read with `tf.bitcast`), `x < 0` for ints, false for bools
+        (a bare kernel behind the plan: the spec refuses complex values first, which `tf.bitcast` would read too)."""
         if x.dtype == tf.bool:
             return tf.zeros_like(x)
         if x.dtype.is_floating:

@@ -9,7 +9,6 @@ import numpy as np
 
 from bk import DType, normalize_axis, rules, to_numpy_dtype
 
-from ._dtypes import binary_dtype
 from ._errors import reraise
 
 __all__ = ["IndexingMixin"]
@@ -133,7 +132,7 @@ class IndexingMixin:
             mode: `'update'` (the last duplicate wins), `'add'`, `'max'` or `'min'`.
         """
         base_grid, indices, values = np.asarray(base_grid), np.asarray(indices), np.asarray(values)
-        dtype = binary_dtype(base_grid, values)
+        dtype = np.result_type(base_grid, values)  # NumPy's promotion: the plan casts the result to the spec's dtype
         batch = _batch_size("scatter", base_grid.shape[0], indices.shape[0], values.shape[0])
         result = np.array(np.broadcast_to(base_grid, (batch, *base_grid.shape[1:])), dtype=dtype)
         updates = indices.shape[1]

@@ -19,7 +19,7 @@ from bk import (
 )
 from bk.rules import axes_tuple, compute_dtype, extrapolate_index, fft_sizes, matrix_operand, real_dtype
 
-from ._dtypes import binary_dtype, complex_dtype, float_dtype, to_precision
+from ._dtypes import complex_dtype, float_dtype, to_precision
 from ._errors import reraise
 
 __all__ = ["LinalgMixin"]
@@ -27,14 +27,6 @@ __all__ = ["LinalgMixin"]
 Tensor = Any
 
 _LETTERS: Final = "abcdefghijklmnopqrstuvwxyz"
-
-
-def _float_pair(a: Any, b: Any) -> tuple[Any, Any]:
-    """`a` and `b` as arrays of their common float (or complex) type."""
-    dtype = binary_dtype(a, b)
-    if dtype.kind in "biu":
-        dtype = float_dtype(get_precision())
-    return np.asarray(a, dtype), np.asarray(b, dtype)
 
 
 def _as_float(x: Any) -> Any:
@@ -192,10 +184,9 @@ class LinalgMixin(StandardLinalgKernels):
     # ------------------------------------------------------------ products
 
     def tensordot(self, a: Tensor, a_axes: Sequence[int], b: Tensor, b_axes: Sequence[int]) -> Tensor:
-        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b`."""
-        dtype = binary_dtype(a, b)
+        """Multiplies and sums `a_axes` of `a` with `b_axes` of `b` (of the common type the plan casts them to)."""
         try:
-            return np.tensordot(np.asarray(a, dtype), np.asarray(b, dtype), (axes_tuple(a_axes), axes_tuple(b_axes)))
+            return np.tensordot(a, b, (axes_tuple(a_axes), axes_tuple(b_axes)))
         except (ValueError, IndexError) as error:
             reraise("tensordot", error)
 
@@ -217,8 +208,7 @@ class LinalgMixin(StandardLinalgKernels):
             if b.shape[0] == 1:  # SciPy's matrix-vector kernel is much faster than its matrix-matrix one
                 return np.asarray(A @ b[0])[None]
             return np.asarray(A @ b.T).T
-        dtype = binary_dtype(A, b)
-        return np.asarray(b, dtype) @ np.asarray(A, dtype).T
+        return b @ np.asarray(A).T  # dense: the plan has cast both to their common type
 
     # ------------------------------------------------------------ solving and decompositions
 
@@ -229,16 +219,15 @@ class LinalgMixin(StandardLinalgKernels):
             `(solution (batch, constraints, k), residuals (batch, k), rank (batch,), singular_values (batch, min))`,
             computed for the whole batch at once through the pseudo-inverse.
         """
-        matrix, rhs = _float_pair(matrix, rhs)
-        solution = np.linalg.pinv(matrix) @ rhs
+        solution = np.linalg.pinv(matrix) @ rhs  # the plan gives both in their common float type
         residuals = np.sum(np.abs(rhs - matrix @ solution) ** 2, axis=-2)
         rank = np.linalg.matrix_rank(matrix)
         singular_values = np.linalg.svd(matrix, compute_uv=False)
         return solution, residuals, rank, singular_values
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
-        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides; the other triangle is ignored."""
-        matrix, rhs = _float_pair(matrix, rhs)
+        """Solves `(batch, n, n)` triangular systems for `(batch, n)` right-hand sides (the plan gives both in their
+        common float type); the other triangle is ignored."""
         triangle = np.tril(matrix) if lower else np.triu(matrix)
         if unit_diagonal:
             n = matrix.shape[-1]
@@ -252,13 +241,14 @@ class LinalgMixin(StandardLinalgKernels):
         from scipy.sparse.linalg import spsolve_triangular
 
         rhs = np.asarray(rhs)
-        dtype = binary_dtype(matrix, rhs)
-        if dtype.kind in "biu":
-            dtype = float_dtype(get_precision())
+        # The plan cannot describe a sparse matrix (its spec takes dense templates), so it casts nothing here: the
+        # dtypes combine by bk's rule of two tensors, and ints compute in the float type (`compute_dtype`).
+        common = combine_types(from_numpy_dtype(matrix.dtype), from_numpy_dtype(rhs.dtype), fp_precision=get_precision())
+        compute, result_dtype = (to_numpy_dtype(d) for d in compute_dtype(self, common))  # type: ignore[arg-type]
         result = spsolve_triangular(
-            csr_array(matrix).astype(dtype), rhs.T.astype(dtype), lower=lower, unit_diagonal=unit_diagonal
+            csr_array(matrix).astype(compute), rhs.T.astype(compute), lower=lower, unit_diagonal=unit_diagonal
         )
-        return np.asarray(result).T.astype(dtype, copy=False)
+        return np.asarray(result).T.astype(result_dtype, copy=False)
 
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
         """Ranks of `(batch, rows, cols)` matrices."""
@@ -318,11 +308,9 @@ class LinalgMixin(StandardLinalgKernels):
         Computed as one `einsum` over sliding windows (im2col), for any number of spatial
         dimensions. The kernel is not conjugated for complex values.
         """
-        value, kernel = np.asarray(value), np.asarray(kernel)
-        dtype = binary_dtype(value, kernel)
-        if dtype.kind == "b":
-            dtype = np.dtype(np.int32)
-        value, kernel = value.astype(dtype, copy=False), kernel.astype(dtype, copy=False)
+        value, kernel = np.asarray(value), np.asarray(kernel)  # of one dtype: the plan casts them to their common type
+        if value.dtype.kind == "b":  # NumPy's einsum of bools is logical (an or of ands): counted in the spec's int32
+            value, kernel = value.astype(np.int32), kernel.astype(np.int32)
         spatial = value.ndim - 2
         sizes = kernel.shape[3:]
         if zero_padding:  # 'same' output, aligned as scipy.signal.correlate(mode='same')

@@ -33,7 +33,7 @@ from bk.rules import clip as clip_rule
 from bk.rules import explains_failures, fast_path, native_call
 from bk.rules import quantile as quantile_rule
 
-from ._dtypes import FAST_DTYPES, complex_dtype, float_dtype, to_precision
+from ._dtypes import complex_dtype, float_dtype, to_precision
 
 __all__ = ["BARE_KERNELS", "FLOAT_FUNCTIONS", "MathMixin"]
 
@@ -47,7 +47,7 @@ _MIN_REDUCE: Final = np.minimum.reduce
 _BOOL: Final = np.dtype(bool)
 # The dtypes of the fast paths, most common first: every numeric dtype but bool (which `add` and `sub`
 # compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
-_NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ") if d in FAST_DTYPES}.values())
+_NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ")}.values())
 _INEXACT: Final = tuple(d for d in _NUMERIC if d.kind in "fc")
 _Dtypes = tuple[np.dtype[Any], ...]
 

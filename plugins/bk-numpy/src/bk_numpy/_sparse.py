@@ -16,8 +16,6 @@ import numpy as np
 
 from bk import IndexOutOfRangeError
 
-from ._dtypes import binary_dtype
-
 __all__ = ["SparseMixin", "is_scipy_sparse"]
 
 Tensor = Any
@@ -131,7 +129,7 @@ class SparseMixin:
     def mul_coo_dense(self, indices: Tensor, values: Tensor, shape: tuple[int, int], dense: Tensor) -> Tensor:
         """`(batch, nnz, 2)` COO matrices with `(batch, nnz, channels)` values times `(batch, cols, channels, dense_cols)`."""
         indices, values, dense = np.asarray(indices), np.asarray(values), np.asarray(dense)
-        dtype = binary_dtype(values, dense)
+        dtype = np.result_type(values, dense)  # NumPy's promotion: the plan casts the result to the spec's dtype
         batch = max(indices.shape[0], values.shape[0], dense.shape[0])  # the spec checked they are equal or 1
         indices, values = np.broadcast_to(indices, (batch, *indices.shape[1:])), np.broadcast_to(values, (batch, *values.shape[1:]))
         dense = np.broadcast_to(dense, (batch, *dense.shape[1:]))
@@ -157,7 +155,7 @@ class SparseMixin:
         """
         column_indices, row_pointers = np.asarray(column_indices), np.asarray(row_pointers)
         values, dense = np.asarray(values), np.asarray(dense)
-        dtype = binary_dtype(values, dense)
+        dtype = np.result_type(values, dense)  # NumPy's promotion: the plan casts the result to the spec's dtype
         batch, nnz, channels = values.shape
         used = np.arange(nnz)[None, :] < row_pointers[:, -1:]
         counts = np.diff(row_pointers, axis=1)

@@ -73,8 +73,8 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         namespace: Its import name.
     """
 
-    # Tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
-    # `where`, `as_tensor` and `cast`; the elementwise kernels are bare calls served by the plan.
+    # Kernels that apply docs/semantics.md themselves (see Backend.trusted_operations): `where`, `any`, `all`,
+    # `real`, `imag`, `as_tensor` and `cast`; the other elementwise kernels and reductions are bare calls served by the plan.
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
     # these functions take numbers only, no bools (computed as int8).
@@ -82,7 +82,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     lacking_kernels = dict.fromkeys(
         (
             "mul", "maximum", "minimum", "greater_than", "greater_or_equal", "abs", "round", "floor", "ceil", "isfinite", "isnan",
-            "isinf", "conj", "sort", "argsort", "searchsorted", "unique",
+            "isinf", "conj", "max", "min", "argmax", "argmin", "sort", "argsort", "searchsorted", "unique",
         ),
         frozenset({DType(bool)}),
     )  # fmt: skip

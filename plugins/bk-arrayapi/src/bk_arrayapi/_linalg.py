@@ -180,7 +180,8 @@ class LinalgMixin(StandardLinalgKernels):
     @needs("linalg.pinv", "matmul")
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least-squares solutions through the pseudo-inverse; returns `(solution, None, None, None)`."""
-        # the plan casts mixed operands, but leaves two of one integer dtype as they are: the standard's pinv takes floats
+        # the standard's pinv takes floats: the plan casts mixed operands, but leaves two of one integer dtype (its
+        # cast to a float result reads one result, and this one is a tuple)
         matrix = self._floats(matrix, "matrix_solve_least_squares")  # type: ignore[attr-defined]
         rhs = self._floats(rhs, "matrix_solve_least_squares")  # type: ignore[attr-defined]
         return self.xp.matmul(self.xp.linalg.pinv(matrix), rhs), None, None, None

@@ -15,8 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from bk import ArgumentTypeError, DType, get_precision, normalize_axes, normalize_axis, rules
-from bk.rules import PYTHON_NUMBERS, accumulation_type, check_nonempty, fast_path, native_call
+from bk import DType, get_precision, normalize_axes, normalize_axis, rules
+from bk.rules import PYTHON_NUMBERS, check_nonempty, fast_path, native_call
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -64,10 +64,10 @@ _BINARY: Final = {  # bk operation: (the standard's function, the kinds of its f
 
 BARE_OPERATIONS: Final = frozenset(
     (*_UNARY, *_BINARY, "shift_bits_left", "shift_bits_right", "nextafter", "divide_no_nan", "softplus", "sigmoid", "signbit")
-)
-"""The elementwise operations whose kernels are the standard's functions alone, on the operands the core's
-plan gives them: two arrays of one dtype, in the dtype the operation computes in (bools added as int32, ints
-divided as floats, ...), the spec's errors raised before. Not trusted: `ArrayAPIBackend.trusted_operations`
+) | frozenset(("sum", "prod", "mean", "std", "max", "min"))
+"""The elementwise operations and reductions whose kernels are the standard's functions alone, on the operands
+the core's plan gives them: two arrays of one dtype, in the dtype the operation computes in (bools added as
+int32, ints divided as floats, small ints summed as int64, ...), the spec's errors raised before. Not trusted: `ArrayAPIBackend.trusted_operations`
 leaves them out. Each namespace's class calls its own function at once for arrays of the dtypes it computes
 as the spec says (`native_kernels`: `bk.rules.native_call`, a C fast path)."""
 
@@ -239,38 +239,30 @@ class MathMixin:
     def _axes(self, x: Tensor, axis: Any, op: str) -> tuple[int, ...] | None:
         return normalize_axes(tuple(axis) if isinstance(axis, list) else axis, len(x.shape), op)
 
-    def _sum_dtype(self, x: Tensor) -> Any:
-        """The dtype `x` sums in: the core's `accumulation_type`."""
-        return accumulation_type(self._dt(x))
-
-    def _widened(self, function: str, value: Tensor, axis: Any, **kwargs: Any) -> Tensor:
-        value = self._native(value, function)
-        axes = self._axes(value, axis, function)
-        return getattr(self.xp, function)(self._astype(value, self._sum_dtype(value)), axis=axes, **kwargs)
-
     @needs("sum")
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Sum over `axis`; bool and ints narrower than 64 bits widen to (u)int64."""
-        return self._widened("sum", value, axis, keepdims=keepdims)
+        """Sum over `axis` (the plan widens bools and ints narrower than 64 bits to (u)int64 first)."""
+        value = self._native(value, "sum")
+        return self.xp.sum(value, axis=self._axes(value, axis, "sum"), keepdims=keepdims)
 
     @needs("prod")
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
-        """Product over `axis`; bool and ints widen as for `sum`."""
-        return self._widened("prod", value, axis)
+        """Product over `axis` (bools and ints widened as for `sum`)."""
+        value = self._native(value, "prod")
+        return self.xp.prod(value, axis=self._axes(value, axis, "prod"))
 
     @needs("mean")
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Mean over `axis`; integers give the float type of the precision; of nothing NaN."""
-        value = self._floats(value, "mean")
+        """Mean over `axis` (the plan gives integers as floats); of nothing NaN."""
+        value = self._native(value, "mean")
         return self.xp.mean(value, axis=self._axes(value, axis, "mean"), keepdims=keepdims)
 
     @needs("std")
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """Population standard deviation over `axis` (of no axis: 0, NaN for NaN and infinities)."""
-        x = self._floats(x, "std")
+        """Population standard deviation over `axis` (the plan gives integers as floats); of complex values
+        real, as NumPy's, where the standard's `std` takes real floats only."""
+        x = self._native(x, "std")
         axes = self._axes(x, axis, "std")
-        if axes == ():
-            return self.xp.abs(x - x)
         if self._dt(x).kind is complex:  # NumPy: the root of the mean squared magnitude of the deviations, real
             xp = self.xp
             deviation = x - xp.mean(x, axis=axes, keepdims=True)
@@ -282,10 +274,6 @@ class MathMixin:
         x = self._native(x, function)
         axes = self._axes(x, axis, function)
         check_nonempty(function, x.shape, axes)
-        if self._dt(x) is _BOOL:
-            return self._astype(getattr(self.xp, function)(self._astype(x, _INT8), axis=axes, keepdims=keepdims), _BOOL)
-        if self._dt(x).kind is complex:
-            raise ArgumentTypeError(f"{function}: complex values have no order; take abs() or real() first")
         return getattr(self.xp, function)(x, axis=axes, keepdims=keepdims)
 
     @needs("max")
@@ -330,12 +318,8 @@ class MathMixin:
             shape = (1,) * len(x.shape) if keepdims else ()
             return xp.reshape(self._arg(function, xp.reshape(x, (-1,)), 0, False), shape)
         axis = normalize_axis(axis, len(x.shape), function)
-        if self._dt(x) is _BOOL:
-            x = self._astype(x, _INT8)
-        if self._dt(x).kind is complex:
-            raise ArgumentTypeError(f"{function}: complex values have no order; take abs() or real() first")
         result = getattr(xp, function)(x, axis=axis, keepdims=keepdims)
-        if self._dt(x).kind in (float, complex):  # the first NaN wins, as in NumPy
+        if self._dt(x).kind is float:  # the first NaN wins, as in NumPy
             nan = xp.isnan(x)
             result = xp.where(
                 xp.any(nan, axis=axis, keepdims=keepdims),
@@ -364,10 +348,9 @@ class MathMixin:
 
     @needs("cumulative_sum")
     def cumsum(self, x: Tensor, axis: int) -> Tensor:
-        """Cumulative sum along `axis`; bool and ints widen as for `sum`."""
+        """Cumulative sum along `axis` (bools and ints widened as for `sum`)."""
         x = self._native(x, "cumsum")
-        axis = normalize_axis(axis, len(x.shape), "cumsum")
-        return self.xp.cumulative_sum(self._astype(x, self._sum_dtype(x)), axis=axis)
+        return self.xp.cumulative_sum(x, axis=normalize_axis(axis, len(x.shape), "cumsum"))
 
     @needs("sort", "take", "isnan", "any", "where", "floor", "minimum")
     def quantile(self, x: Tensor, quantiles: Any) -> Tensor:

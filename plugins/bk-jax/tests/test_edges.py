@@ -143,7 +143,8 @@ def test_jax_shape_errors_become_bk_classes_named_after_the_operation(b: Backend
     function = b.jit_compile(wrong) if compiled else wrong
     with pytest.raises(bk.ShapeMismatchError, match="^add: ") as raised:
         function(b.ones((3,)), b.ones((4,)))
-    assert isinstance(raised.value.__cause__, TypeError)  # JAX's own error stays the cause
+    if not compiled:  # the fast path called JAX, whose error stays the cause; tracers take the plan, which refuses first
+        assert isinstance(raised.value.__cause__, TypeError)
     with pytest.raises(bk.ShapeMismatchError, match="^concat: "):
         b.concat([b.ones((2, 3)), b.ones((3, 2))], 0)
     with pytest.raises(bk.AxisError, match="^sum: axis 2"):
@@ -156,7 +157,7 @@ def test_jax_shape_errors_become_bk_classes_named_after_the_operation(b: Backend
 
 def test_the_core_maps_kernel_errors_and_keeps_every_supports_answer(b: Backend) -> None:
     wrapped = [name for name in Backend.features() if getattr(getattr(type(b), name, None), "__bk_kernel__", None) is not None]
-    assert "gather" in wrapped and "tensordot" in wrapped and "add" not in wrapped  # add maps its errors inline (bk.rules.explains_failures)
+    assert "gather" in wrapped and "tensordot" in wrapped and "add" in wrapped  # add: bare, behind the plan
     for name in wrapped:  # only the kernels bk-jax defines are wrapped: each is claimed
         assert b.supports(name), name
     assert not b.supports("csc_matrix_batched") and getattr(type(b).csc_matrix_batched, "__bk_kernel__", None) is None

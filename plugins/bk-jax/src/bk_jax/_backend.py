@@ -25,7 +25,7 @@ from ._devices import jax_default_device, list_jax_devices
 from ._dtypes import from_jax_dtype, is_wide, require_x64, to_jax_dtype, x64_enabled, x64_locked_off
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import MathMixin
+from ._math import BARE_OPERATIONS, MathMixin
 from ._sparse import SparseMixin
 from ._standard import StandardMixin
 
@@ -54,6 +54,15 @@ def _scalar_for(x: bool | int | float | complex, target: np.dtype) -> Any:
     if type(x) is complex and target.kind != "c":
         return bool(x) if target.kind == "b" else x.real
     return x
+
+
+def _cast(x: Any, target: np.dtype) -> Any:
+    """The array `x` as `target`: complex to real keeps the real part, complex to bool tests `!= 0` (NumPy)."""
+    if jnp.iscomplexobj(x) and target.kind != "c":
+        if target.kind == "b":
+            return x != 0  # true where either part is non-zero, as NumPy
+        x = jnp.real(x)
+    return x.astype(target)
 
 
 def _shape(shape: Sequence[int]) -> tuple[int, ...]:
@@ -88,7 +97,9 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     from a backend-owned key that every call splits; `seed()` resets it.
     """
 
-    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
+    # `where`, `as_tensor` and `cast`; the elementwise operations are bare kernels behind the core's plan
+    trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
 
     float64_supported = not x64_locked_off()  # decided when the backend loads
 
@@ -152,7 +163,9 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return self._sparse_to_precision(x)
         if not convert_external and is_python_number(x):
             return x
-        return self._to_precision(self._place(self._convert_external(x)))
+        # concrete even while tracing (lists of tracers excepted): the core keeps the numbers it converts (`Plan.constants`)
+        with jax.ensure_compile_time_eval():
+            return self._to_precision(self._place(self._convert_external(x)))
 
     def _to_precision(self, array: Any) -> Any:
         precision = get_precision()
@@ -270,15 +283,17 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         if isinstance(x, JAXSparse):
             return self._sparse_cast(x, dtype)
         if type(x) in PYTHON_NUMBERS:
-            return self._place(jnp.asarray(_scalar_for(x, target), target))
-        x = x if isinstance(x, jax.Array) else self._place(self._convert_external(x))
+            with jax.ensure_compile_time_eval():  # a concrete array even while tracing, as in `as_tensor`
+                return self._place(jnp.asarray(_scalar_for(x, target), target))
+        if not isinstance(x, jax.Array):
+            with jax.ensure_compile_time_eval():
+                x = self._place(self._convert_external(x))
         if x.dtype == target:
             return x
-        if jnp.iscomplexobj(x) and target.kind != "c":
-            if target.kind == "b":
-                return x != 0  # true where either part is non-zero, as NumPy
-            x = jnp.real(x)
-        return x.astype(target)
+        if isinstance(x, jax.core.Tracer):
+            return _cast(x, target)
+        with jax.ensure_compile_time_eval():  # a concrete array stays concrete while tracing (the core's converted numbers)
+            return _cast(x, target)
 
     def to_complex(self, x: Tensor) -> Tensor:
         """`x` as complex values; with precision `None`, complex keeps its type and float64 gives complex128."""

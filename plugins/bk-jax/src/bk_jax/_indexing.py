@@ -196,8 +196,9 @@ class IndexingMixin:
         With mode 'update', JAX does not define which of several updates of one element wins.
         """
         base_grid, indices, values = self._t(base_grid), self._t(indices), self._t(values)
-        out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))  # type: ignore[attr-defined]
-        base_grid, values = self.auto_cast(base_grid, values, bool_to_int=mode != "update")  # type: ignore[attr-defined]
+        out_dtype = self.combine_types(self.dtype(base_grid), self.dtype(values))  # type: ignore[attr-defined]  # the plan leaves them as they are
+        target = np.int8 if mode == "add" and out_dtype.kind is bool else self._jax_dtype(out_dtype)  # type: ignore[attr-defined]  # JAX adds no bools
+        base_grid, values = base_grid.astype(target), values.astype(target)
         spatial = base_grid.shape[1:-1]
         batch = _combined_batch(base_grid.shape[0], indices.shape[0], values.shape[0])
         grid = jnp.broadcast_to(base_grid, (batch, *base_grid.shape[1:]))

@@ -203,7 +203,11 @@ class LinalgMixin(StandardLinalgKernels):
         return b @ A.T
 
     def _float_args(self, *tensors: Tensor) -> list[Tensor]:
-        return self.auto_cast(*[self._t(t) for t in tensors], int_to_float=True, bool_to_int=True)  # type: ignore[attr-defined, no-any-return]
+        """The operands of a decomposition as JAX takes them: ints and bools as the float type (the result
+        dtype of `bk.rules.compute_dtype`). The plan casts mixed operands to their common type, but leaves
+        operands of one integer dtype as they are."""
+        tensors = tuple(self._t(t) for t in tensors)
+        return [self.cast(t, compute_dtype(self, self.dtype(t))[1]) for t in tensors]  # type: ignore[attr-defined, arg-type]
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares per batch entry with `jnp.linalg.lstsq` (SVD based): solution, residuals, rank, singular values."""
@@ -262,7 +266,7 @@ class LinalgMixin(StandardLinalgKernels):
         output is centred like SciPy. One kernel per batch entry runs as a grouped convolution; without
         a spatial dimension it is a product over the channels (the spec checks the shapes).
         """
-        value, kernel = self.auto_cast(self._t(value), self._t(kernel), bool_to_int=True)  # type: ignore[attr-defined]
+        value, kernel = self._t(value), self._t(kernel)  # of one dtype: the plan casts them to their common type
         spatial = kernel.shape[3:]
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:
@@ -299,11 +303,10 @@ class LinalgMixin(StandardLinalgKernels):
 def _correlate(value: Tensor, kernel: Tensor, padding: list[tuple[int, int]], groups: int) -> Tensor:
     """`lax.conv_general_dilated` (a cross-correlation) of `(n, in, spatial...)` with `(out, in / groups, k...)`.
 
-    Integer inputs are computed in float64 where x64 is on (exact below 2**53), else float32, and
-    rounded back.
+    Integer and bool inputs are computed in float64 where x64 is on (exact below 2**53), else float32, and
+    rounded; the plan casts the result to the spec's dtype (int32 for bools).
     """
     integer = not is_inexact(value)
-    original = value.dtype
     if integer:
         wide = np.float64 if x64_enabled() else np.float32
         value, kernel = value.astype(wide), kernel.astype(wide)
@@ -315,7 +318,7 @@ def _correlate(value: Tensor, kernel: Tensor, padding: list[tuple[int, int]], gr
         feature_group_count=groups,
         precision=jax.lax.Precision.HIGHEST,
     )
-    return jnp.round(result).astype(original) if integer else result
+    return jnp.round(result) if integer else result
 
 
 def _single_if_half(matrix: Any) -> Any:

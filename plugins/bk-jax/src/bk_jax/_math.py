@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -12,23 +11,8 @@ import jax.numpy as jnp
 import jax.scipy.special as jss
 import numpy as np
 
-from bk import (
-    DType,
-    explain_failure,
-    from_numpy_dtype,
-    normalize_axes,
-)
-from bk.rules import (
-    check_dtypes,
-    check_integer_power,
-    check_nonnegative,
-    comparison_constant,
-    divide_integers,
-    explains_failures,
-    is_python_number,
-    numpy_accumulation_type,
-    wrap_indices,
-)
+from bk import DType, from_numpy_dtype, normalize_axes
+from bk.rules import check_nonnegative, fast_path, is_python_number, native_call, numpy_accumulation_type, wrap_indices
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -43,7 +27,58 @@ _PAD_MODES: Final = {
     "reflect": "reflect",
 }
 _INT64: Final = DType(int, 64)
-_INEXACT: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64, np.complex64, np.complex128))
+_ARRAY: Final = type(jnp.zeros(()))  # the concrete type of eager arrays (`jax.Array` is abstract; tracers take the plan)
+_BOOL: Final = frozenset((np.dtype(np.bool_),))
+_INTEGERS: Final = frozenset(
+    np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+)
+_REAL_FLOATS: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64))
+_INEXACT: Final = _REAL_FLOATS | frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
+_NUMBERS: Final = _INTEGERS | _INEXACT
+_REAL: Final = _BOOL | _INTEGERS | _REAL_FLOATS
+_ALL: Final = _BOOL | _NUMBERS
+
+BARE_OPERATIONS: Final = frozenset((
+    "abs", "sign", "round", "ceil", "floor", "isfinite", "isnan", "isinf", "real", "imag", "conj", "signbit",
+    "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "erf", "softplus", "sigmoid", "log_gamma", "sin", "arcsin",
+    "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
+    "add", "sub", "mul", "div", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right", "maximum", "minimum",
+    "equal", "not_equal", "greater_than", "greater_or_equal", "arctan2", "gamma_inc_l", "gamma_inc_u", "divide_no_nan",
+    "hypot", "logaddexp", "copysign", "nextafter",
+))  # fmt: skip
+"""The elementwise operations whose kernel is the `jax.numpy` function (with JAX's few gaps filled): the
+core's plan gives them the spec's verdict and their operands in the dtype the operation computes in (two
+tensors of one dtype; floats for the float functions; Python numbers converted), runs the core composites
+(integer division by zero, integer powers, comparisons beyond an int's range) and casts the results. The
+common case (native arrays of the dtypes where JAX's own call gives the spec's dtype and values) goes to
+JAX at once (`bk.rules.native_call`, a C fast path). Not trusted: `JaxBackend.trusted_operations` leaves
+them out."""
+
+
+def _unary(function: Callable[[Any], Any], name: str, dtypes: frozenset[Any], doc: str = "") -> Callable[..., Any]:
+    """The bare kernel `function(x)` of one of `BARE_OPERATIONS`, with the fast path of an array of `dtypes`
+    (those for which `function` gives the spec's dtype and values) in front of the plan."""
+
+    @fast_path(native_call(function, _ARRAY, dtypes, 1))
+    def kernel(self: Any, x: Tensor) -> Tensor:
+        return function(x)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = doc or f"`{function.__name__}` of floats (ints and bools in the default float type)."
+    return kernel
+
+
+def _binary(function: Callable[[Any, Any], Any], name: str, dtypes: frozenset[Any]) -> Callable[..., Any]:
+    """The bare kernel `function(x1, x2)` of one of `BARE_OPERATIONS` (two tensors of one dtype), with the fast
+    path of two arrays of one of `dtypes`, or an array of one of them and a Python float, in front of the plan."""
+
+    @fast_path(native_call(function, _ARRAY, dtypes, 2, dtypes))
+    def kernel(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
+        return function(x1, x2)
+
+    kernel.__name__ = kernel.__qualname__ = name
+    kernel.__doc__ = f"`jax.numpy.{name}` in the common float type (ints and bools in the default float type)."
+    return kernel
 
 
 def _axes(axis: Any) -> Any:
@@ -131,316 +166,158 @@ class MathMixin:
         return jnp.take(tensor, indices, axis=0)
 
     # ------------------------------------------------------------ elementwise maths
+    # Bare kernels (`BARE_OPERATIONS`): the plan gives them what the spec says they compute on (two tensors of
+    # one dtype, floats for the float functions, int8 for bool powers and shifts, non-zero integer divisors)
+    # and casts their results; what is left here is JAX's own gaps.
 
-    def _float_op(self, op: Callable[[Any], Any], x: Tensor) -> Tensor:
-        """Applies a float-only operation; integers and booleans become the float type first."""
-        x = self._t(x)
-        return op(x if is_inexact(x) else self.to_float(x))  # type: ignore[attr-defined]
-
-    def _float_pair(self, a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
-        return self._operands(a, b, bool_to_int=True, to_float=True)
-
-    def abs(self, x: Tensor) -> Tensor:
-        x = self._t(x)
-        return x if x.dtype == np.bool_ else jnp.abs(x)
-
-    def sign(self, x: Tensor) -> Tensor:
-        """-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`)."""
-        return jnp.sign(self._t(x))
+    abs = _unary(jnp.abs, "abs", _ALL, "`jax.numpy.abs`; complex values give their real magnitude.")
+    sign = _unary(jnp.sign, "sign", _NUMBERS, "-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`).")
+    ceil = _unary(jnp.ceil, "ceil", _REAL, "Rounds up; integers and bools stay as they are.")
+    floor = _unary(jnp.floor, "floor", _REAL, "Rounds down; integers and bools stay as they are.")
+    isfinite = _unary(jnp.isfinite, "isfinite", _ALL, "`jax.numpy.isfinite`.")
+    isnan = _unary(jnp.isnan, "isnan", _ALL, "`jax.numpy.isnan`.")
+    isinf = _unary(jnp.isinf, "isinf", _ALL, "`jax.numpy.isinf`.")
+    real = _unary(jnp.real, "real", _ALL, "The real part; real values stay as they are.")
+    imag = _unary(jnp.imag, "imag", _ALL, "The imaginary part; zeros of their own dtype for real values.")
+    conj = _unary(jnp.conjugate, "conj", _ALL, "The complex conjugate; real values (bools too, as the spec says) stay.")
+    sqrt = _unary(jnp.sqrt, "sqrt", _INEXACT)
+    exp = _unary(jnp.exp, "exp", _INEXACT)
+    erf = _unary(jss.erf, "erf", _INEXACT)
+    softplus = _unary(jax.nn.softplus, "softplus", _REAL_FLOATS)
+    sigmoid = _unary(jax.nn.sigmoid, "sigmoid", _REAL_FLOATS)
+    log_gamma = _unary(jax.lax.lgamma, "log_gamma", _REAL_FLOATS)
+    sin = _unary(jnp.sin, "sin", _INEXACT)
+    arcsin = _unary(jnp.arcsin, "arcsin", _INEXACT)
+    cos = _unary(jnp.cos, "cos", _INEXACT)
+    arccos = _unary(jnp.arccos, "arccos", _INEXACT)
+    tan = _unary(jnp.tan, "tan", _INEXACT)
+    arctan = _unary(jnp.arctan, "arctan", _INEXACT)
+    sinh = _unary(jnp.sinh, "sinh", _INEXACT)
+    arcsinh = _unary(jnp.arcsinh, "arcsinh", _INEXACT)
+    cosh = _unary(jnp.cosh, "cosh", _INEXACT)
+    arccosh = _unary(jnp.arccosh, "arccosh", _INEXACT)
+    tanh = _unary(jnp.tanh, "tanh", _INEXACT)
+    arctanh = _unary(jnp.arctanh, "arctanh", _INEXACT)
+    log = _unary(jnp.log, "log", _INEXACT)
+    log2 = _unary(jnp.log2, "log2", _INEXACT)
+    log10 = _unary(jnp.log10, "log10", _INEXACT)
 
     def round(self, x: Tensor) -> Tensor:
         """Rounds halves to even, as NumPy; complex values round both parts (NumPy's `round`)."""
-        x = self._t(x)
-        return jnp.round(x) if is_inexact(x) else x
+        return jnp.round(x) if x.dtype in _INEXACT else x  # JAX rounds no bools
 
-    def ceil(self, x: Tensor) -> Tensor:
-        """Rounds up; integers and bools stay as they are.
-
-        Raises:
-            bk.ArgumentTypeError: for complex values, as NumPy.
-        """
-        x = self._t(x)
-        if not is_inexact(x):
-            return x
-        check_dtypes(self, "ceil", x)
-        return jnp.ceil(x)
-
-    def floor(self, x: Tensor) -> Tensor:
-        """Rounds down; integers and bools stay as they are.
-
-        Raises:
-            bk.ArgumentTypeError: for complex values, as NumPy.
-        """
-        x = self._t(x)
-        if not is_inexact(x):
-            return x
-        check_dtypes(self, "floor", x)
-        return jnp.floor(x)
-
+    @fast_path(native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """The larger of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
-        return _nan_first(jnp.maximum, *self._operands(a, b))
+        return _nan_first(jnp.maximum, a, b)
 
+    @fast_path(native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """The smaller of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
-        return _nan_first(jnp.minimum, *self._operands(a, b))
+        return _nan_first(jnp.minimum, a, b)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
         """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
         return clip_rule(self, self._t(x), minimum, maximum, _clip_kernel)
 
-    def sqrt(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.sqrt, x)
-
-    def exp(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.exp, x)
-
-    def erf(self, x: Tensor) -> Tensor:
-        return self._float_op(jss.erf, x)
-
-    def softplus(self, x: Tensor) -> Tensor:
-        x = self._t(x)
-        check_dtypes(self, "softplus", x)
-        return self._float_op(jax.nn.softplus, x)
-
-    def sigmoid(self, x: Tensor) -> Tensor:
-        x = self._t(x)
-        check_dtypes(self, "sigmoid", x)
-        return self._float_op(jax.nn.sigmoid, x)
-
-    def log_gamma(self, x: Tensor) -> Tensor:
-        return self._float_op(jax.lax.lgamma, x)
-
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
         """P(a, x); P(0, x > 0) is 1, as SciPy (JAX gives NaN)."""
-        a, x = self._float_pair(a, x)
         return _at_zero_a(jss.gammainc(a, x), a, x, 1.0)
 
     def gamma_inc_u(self, a: Tensor, x: Tensor) -> Tensor:
         """Q(a, x); Q(0, x > 0) is 0, as SciPy."""
-        a, x = self._float_pair(a, x)
         return _at_zero_a(jss.gammaincc(a, x), a, x, 0.0)
 
-    def sin(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.sin, x)
-
-    def arcsin(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arcsin, x)
-
-    def cos(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.cos, x)
-
-    def arccos(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arccos, x)
-
-    def tan(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.tan, x)
-
-    def arctan(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arctan, x)
-
+    @fast_path(native_call(jnp.arctan2, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
-        """The angle of `(x, y)`; integers become the float type.
-
-        Raises:
-            bk.ArgumentTypeError: for complex values, for which it is not defined (as in NumPy).
-        """
-        y, x = self._float_pair(y, x)
-        check_dtypes(self, "arctan2", y, x)
+        """The angle of `(x, y)` (floats: the plan gives integers as the float type)."""
         return jnp.arctan2(y, x)
-
-    def sinh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.sinh, x)
-
-    def arcsinh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arcsinh, x)
-
-    def cosh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.cosh, x)
-
-    def arccosh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arccosh, x)
-
-    def tanh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.tanh, x)
-
-    def arctanh(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.arctanh, x)
-
-    def log(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.log, x)
-
-    def log2(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.log2, x)
-
-    def log10(self, x: Tensor) -> Tensor:
-        return self._float_op(jnp.log10, x)
-
-    def isfinite(self, x: Tensor) -> Tensor:
-        return jnp.isfinite(self._t(x))
-
-    def isnan(self, x: Tensor) -> Tensor:
-        return jnp.isnan(self._t(x))
-
-    def isinf(self, x: Tensor) -> Tensor:
-        return jnp.isinf(self._t(x))
-
-    def real(self, x: Tensor) -> Tensor:
-        x = self._t(x)
-        return jnp.real(x) if jnp.iscomplexobj(x) else x
-
-    def imag(self, x: Tensor) -> Tensor:
-        x = self._t(x)
-        return jnp.imag(x) if jnp.iscomplexobj(x) else jnp.zeros_like(x)
-
-    def conj(self, x: Tensor) -> Tensor:
-        """The complex conjugate; real values (bools too, as the spec says) stay as they are."""
-        x = self._t(x)
-        return jnp.conjugate(x) if jnp.iscomplexobj(x) else x
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, 0 where `y` is 0; the masked division keeps gradients finite."""
-        x, y = self._float_pair(x, y)
         zero = y == 0
-        return jnp.where(zero, jnp.zeros((), jnp.result_type(x, y)), x / jnp.where(zero, jnp.ones_like(y), y))
+        return jnp.where(zero, jnp.zeros((), x.dtype), x / jnp.where(zero, jnp.ones_like(y), y))
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true
         elements (a data-dependent shape: not usable under jit, use `nonzero(length=...)` there).
 
-        A Python int beside an integer tensor takes the tensor's type and wraps around where it does
-        not fit, as `numpy.where` (and bk-numpy, bk-torch, bk-tf) does.
+        Trusted (not in `BARE_OPERATIONS`): a Python int beside an integer tensor takes the tensor's type and
+        wraps around where it does not fit, as `numpy.where` (the plan's conversion would raise); the
+        operands take their common type by `Backend.auto_cast` (Python numbers weak).
         """
         condition = self._t(condition)
         if x is None or y is None:
             return jnp.argwhere(condition).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
         x = x if is_python_number(x) else self._t(x)
         y = y if is_python_number(y) else self._t(y)
-        x, y = _wrapped(x, y), _wrapped(y, x)
-        x, y = self._operands(x, y)
+        x, y = self.auto_cast(_wrapped(x, y), _wrapped(y, x))  # type: ignore[attr-defined]
         return jnp.where(condition.astype(bool), x, y)
-
-    def equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare("equal", x, y, jnp.equal)
 
     # ------------------------------------------------------------ operators
 
-    def _operands(self, a: Tensor, b: Tensor, bool_to_int: bool = False, to_float: bool = False) -> tuple[Tensor, Tensor]:
-        """Operands of a binary operator in their common type, by `Backend.auto_cast`: a Python number
-        is weak, as in JAX (`float16 array + 1.5` stays float16; an int array with a float number gives
-        the float type); under `bk.precision(p)` floats take that precision."""
-        a = a if is_python_number(a) else self._t(a)
-        b = b if is_python_number(b) else self._t(b)
-        if to_float and (type(a) is int or type(b) is int):  # the int is divided as a float: it need not fit the tensor's int type
-            a, b = (v if type(v) is int or is_inexact(v) else self.to_float(v) for v in (a, b))  # type: ignore[attr-defined]
-        a, b = self.auto_cast(a, b, bool_to_int=bool_to_int, int_to_float=to_float)  # type: ignore[attr-defined]
-        return a, b
-
-    @explains_failures
+    @fast_path(native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            x, y = self._operands(a, b, bool_to_int=True)
-            return x + y
-        except (TypeError, ValueError, OverflowError) as error:  # mapped here: the core does not wrap these (too hot for a wrapper)
-            explain_failure(self, "add", error, (a, b), {})
+        return jnp.add(a, b)
 
-    @explains_failures
+    @fast_path(native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            x, y = self._operands(a, b, bool_to_int=True)
-            return x - y
-        except (TypeError, ValueError, OverflowError) as error:
-            explain_failure(self, "sub", error, (a, b), {})
+        return jnp.subtract(a, b)
 
-    @explains_failures
+    @fast_path(native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
-        try:
-            x, y = self._operands(a, b)
-            return x * y
-        except (TypeError, ValueError, OverflowError) as error:
-            explain_failure(self, "mul", error, (a, b), {})
+        return jnp.multiply(a, b)
 
-    @explains_failures
+    @fast_path(native_call(jnp.true_divide, _ARRAY, _INEXACT, 2, _INEXACT))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
-        """True division; integers divide as the float type of the precision (float32 by default)."""
-        try:
-            x, y = self._operands(numerator, denominator, to_float=True)
-            return x / y
-        except (TypeError, ValueError, OverflowError) as error:
-            explain_failure(self, "div", error, (numerator, denominator), {})
+        """True division of floats (the plan gives integers as the float type of the precision)."""
+        return jnp.true_divide(numerator, denominator)
 
+    @fast_path(native_call(jnp.power, _ARRAY, _INEXACT, 2, _INEXACT))
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
-        """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact
-        only for exponents below 64), bools compute as int8 (NumPy's type).
-
-        Raises:
-            ValueError: for integers to negative integer powers (concrete exponents), as in NumPy (`bk.rules.check_integer_power`).
-        """
-        base, exp = _bool_as_int8(*self._operands(base, exp))
+        """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact only for
+        exponents below 64). The plan refuses negative integer exponents and gives bools as int8."""
         if base.dtype.kind in "iu":
-            check_integer_power(self, exp, "pow", base)  # type: ignore[arg-type]
             return _integer_power(base, exp)
-        return base**exp
+        return jnp.power(base, exp)
 
+    @fast_path(native_call(jnp.remainder, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
-        """`dividend % divisor` with the sign of the divisor, as in Python; integers modulo 0 give 0 and
-        bools compute as int8, as in NumPy.
+        """`dividend % divisor` with the sign of the divisor, as in Python (the plan answers integer divisors of 0)."""
+        return jnp.remainder(dividend, divisor)
 
-        Raises:
-            bk.ArgumentTypeError: for complex values.
-        """
-        dividend, divisor = _bool_as_int8(*self._operands(dividend, divisor))
-        return dividend % divisor  # jnp.remainder divides integers by 1 where the divisor is 0
-
+    @fast_path(native_call(jnp.floor_divide, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
-        """`a // b`, rounded down; integer division by zero gives 0 and bools compute as int8, as in NumPy.
+        """`a // b`, rounded down (the plan answers integer divisors of 0)."""
+        return jnp.floor_divide(a, b)
 
-        Raises:
-            bk.ArgumentTypeError: for complex values.
-        """
-        a, b = _bool_as_int8(*self._operands(a, b))
-        if a.dtype.kind in "iu":  # JAX's integer a // 0 is not NumPy's 0
-            return divide_integers(self, operator.floordiv, a, b)
-        return a // b
-
+    @fast_path(native_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
-        """`a << b`; a count outside `[0, bits)` gives 0 and bools compute as int8, as in NumPy.
+        """`a << b`; a count outside `[0, bits)` gives 0, as in NumPy."""
+        return jnp.left_shift(a, b)
 
-        Raises:
-            bk.ArgumentTypeError: for floats or complex values.
-        """
-        return jnp.left_shift(*_bool_as_int8(*self._operands(a, b)))
-
+    @fast_path(native_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
-        """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`,
-        and bools compute as int8, as in NumPy.
+        """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
+        return jnp.right_shift(a, b)
 
-        Raises:
-            bk.ArgumentTypeError: for floats or complex values.
-        """
-        return jnp.right_shift(*_bool_as_int8(*self._operands(a, b)))
+    @fast_path(native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT))
+    def equal(self, x: Tensor, y: Tensor) -> Tensor:
+        return jnp.equal(x, y)
 
-    def _compare(self, op: str, x: Tensor, y: Tensor, function: Callable[[Any, Any], Any]) -> Tensor:
-        """`function(x, y)` in the common type; a Python int outside the range of the integer tensor
-        beside it compares by its value, as in NumPy 2 (`bk.rules`)."""
-        try:
-            a, b = self._operands(x, y)
-        except OverflowError:
-            tensor = self._t(y if type(x) is int else x)
-            constant = comparison_constant(op, x, y, self.dtype(tensor))
-            if constant is None:
-                raise
-            return jnp.full(tensor.shape, constant)
-        return function(a, b)
-
-    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare("greater_than", x, y, jnp.greater)
-
-    def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare("greater_or_equal", x, y, jnp.greater_equal)
-
+    @fast_path(native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
-        return self._compare("not_equal", x, y, jnp.not_equal)
+        return jnp.not_equal(x, y)
+
+    @fast_path(native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT))
+    def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
+        """`x > y`; complex values compare real parts first, as NumPy."""
+        return jnp.greater(x, y)
+
+    @fast_path(native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT))
+    def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
+        """`x >= y`; complex values compare real parts first, as NumPy."""
+        return jnp.greater_equal(x, y)
 
     # ------------------------------------------------------------ reductions
 
@@ -474,19 +351,16 @@ class MathMixin:
         axes = _reduce_axes(axis, x.ndim, "mean")
         if axes == () and x.dtype.kind == "c":  # NumPy divides by the count 1, as a complex division
             return x / jnp.ones((), x.dtype)
-        return self._float_op(lambda v: jnp.mean(v, axis=axes, keepdims=keepdims), x)
+        return jnp.mean(x if is_inexact(x) else self.to_float(x), axis=axes, keepdims=keepdims)  # type: ignore[attr-defined]
 
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation (`ddof=0`, as NumPy)."""
         x = self._t(x)
+        x = x if is_inexact(x) else self.to_float(x)  # type: ignore[attr-defined]
         axes = _reduce_axes(axis, x.ndim, "std")
-
-        def std(v: Any) -> Any:  # half precision accumulates in float32, as NumPy's mean: squares of float16 overflow
-            if v.dtype in (jnp.float16, jnp.bfloat16):
-                return jnp.std(v.astype(jnp.float32), axis=axes, keepdims=keepdims).astype(v.dtype)
-            return jnp.std(v, axis=axes, keepdims=keepdims)
-
-        return self._float_op(std, x)
+        if x.dtype in (jnp.float16, jnp.bfloat16):  # accumulated in float32, as NumPy's mean: squares of float16 overflow
+            return jnp.std(x.astype(jnp.float32), axis=axes, keepdims=keepdims).astype(x.dtype)
+        return jnp.std(x, axis=axes, keepdims=keepdims)
 
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
@@ -556,13 +430,6 @@ def _clip_kernel(x: Tensor, low: Any, high: Any) -> Tensor:
     return x if high is None else _nan_first(jnp.minimum, x, high)
 
 
-def _bool_as_int8(a: Tensor, b: Tensor) -> tuple[Tensor, Tensor]:
-    """Two bool operands (already of one type) as int8, NumPy's type for bool arithmetic such as `left_shift`."""
-    if a.dtype == np.bool_:
-        return a.astype(np.int8), b.astype(np.int8)
-    return a, b
-
-
 def _nan_first(function: Callable[[Any, Any], Any], a: Tensor, b: Tensor) -> Tensor:
     """`function(a, b)` (maximum or minimum); for complex values a NaN operand wins, as in NumPy."""
     result = function(a, b)
@@ -603,15 +470,6 @@ def _integer_power(base: Tensor, exp: Tensor) -> Tensor:
     return jax.lax.while_loop(lambda state: jnp.any(state[2] != 0), step, (jnp.ones_like(base), base, exp))[0]
 
 
-def _wrapped(number: Any, other: Any) -> Any:
-    """A Python int outside the range of the integer array `other` as NumPy casts it (wrapped around)."""
-    if type(number) is int and isinstance(other, jax.Array) and other.dtype.kind in "iu":
-        info = np.iinfo(other.dtype)
-        if not info.min <= number <= info.max:
-            return jnp.asarray(np.asarray(number).astype(other.dtype))
-    return number
-
-
 def _truth(x: Tensor) -> Tensor:
     """`x != 0` for complex values (JAX's `any`/`all` would look at the real part only), else `x`."""
     return x != 0 if x.dtype.kind == "c" else x
@@ -631,3 +489,12 @@ def _contains_arrays(values: Sequence[Any]) -> bool:
 def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
     """`result` with SciPy's limits at `a == 0`: `value` for `x > 0`, NaN for `x == 0`."""
     return jnp.where(a == 0, jnp.where(x > 0, value, jnp.nan).astype(result.dtype), result)
+
+
+def _wrapped(number: Any, other: Any) -> Any:
+    """A Python int outside the range of the integer array `other` as NumPy casts it (wrapped around)."""
+    if type(number) is int and isinstance(other, jax.Array) and other.dtype.kind in "iu":
+        info = np.iinfo(other.dtype)
+        if not info.min <= number <= info.max:
+            return jnp.asarray(np.asarray(number).astype(other.dtype))
+    return number

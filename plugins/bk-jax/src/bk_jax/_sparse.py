@@ -24,7 +24,7 @@ import numpy as np
 from jax.experimental import sparse as jsparse
 from jax.experimental.sparse import JAXSparse
 
-from bk.rules import check_indices
+from bk.rules import check_indices, compute_dtype
 
 Tensor = Any
 
@@ -376,7 +376,9 @@ class SparseMixin:
                 f"solve_triangular_sparse needs a square 2-D sparse matrix (BCOO, BCSR or CSC) but got {type(matrix).__name__} {getattr(matrix, 'shape', '')}"
             )
         parts = coo_parts(matrix)
-        values, rhs = self.auto_cast(parts.values, self._t(rhs), int_to_float=True, bool_to_int=True)  # type: ignore[attr-defined]
+        # no plan casts sparse operands: both in their common type, ints and bools as the float type (`bk.rules.compute_dtype`)
+        dtype = compute_dtype(self, self.combine_types(self.dtype(parts.values), self.dtype(rhs)))[1]  # type: ignore[attr-defined, arg-type]
+        values, rhs = self.cast(parts.values, dtype), self.cast(self._t(rhs), dtype)  # type: ignore[attr-defined]
         solve = functools.partial(_scipy_triangular_solve, n=parts.shape[0], lower=lower, unit_diagonal=unit_diagonal)
         spec = jax.ShapeDtypeStruct(rhs.shape, rhs.dtype)
         return jax.pure_callback(solve, spec, parts.rows, parts.cols, values, rhs, vmap_method="sequential")

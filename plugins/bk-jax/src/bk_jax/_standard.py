@@ -1,20 +1,22 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
-(a mixin of `JaxBackend`). The rules live in the core (`bk._catalogue_standard`): the operands are
-prepared by its helpers (dtypes, weak Python numbers, precision, errors), so a kernel calls the
+(a mixin of `JaxBackend`). The rules live in the core: the elementwise kernels are bare `jax.numpy`
+calls that the core's plan gives operands in the dtype they compute in (`_math.BARE_OPERATIONS`), the
+others take their operands with the core's helpers (`bk._catalogue_standard`). Each calls the
 `jax.numpy` function: one primitive where the generic default records several (each compiled on
 first use), and more accurate (`log1p`, `expm1`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import jax.numpy as jnp
 
 from bk import DType, normalize_axes
-from bk.rules import accumulation_type, check_dtypes
+from bk.rules import accumulation_type, fast_path, native_call
 
 from ._indexing import _index_array
+from ._math import _ARRAY, _REAL_FLOATS, _binary, _unary
 
 __all__ = ["StandardMixin"]
 
@@ -24,44 +26,20 @@ Tensor = Any
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
-    def _standard_unary(self: Any, function: Callable[[Any], Any], x: Tensor, op: str) -> Tensor:
-        return function(self._inexact_operand(x, op))
+    # Bare kernels of `_math.BARE_OPERATIONS`: the plan gives them floats of one dtype.
+    log1p = _unary(jnp.log1p, "log1p", _REAL_FLOATS, "`jax.numpy.log1p` (the core fixes the special complex values).")
+    expm1 = _unary(jnp.expm1, "expm1", _REAL_FLOATS, "`jax.numpy.expm1` (the core fixes the special complex values).")
+    hypot = _binary(jnp.hypot, "hypot", _REAL_FLOATS)
+    logaddexp = _binary(jnp.logaddexp, "logaddexp", _REAL_FLOATS)
+    copysign = _binary(jnp.copysign, "copysign", _REAL_FLOATS)
+    nextafter = _binary(jnp.nextafter, "nextafter", _REAL_FLOATS)
 
-    def _standard_binary(self: Any, function: Callable[[Any, Any], Any], x1: Tensor, x2: Tensor, op: str) -> Tensor:
-        """`function` in the common float type; shapes that do not broadcast fail in JAX and the core explains it (the spec)."""
-        return function(*self._inexact_pair(x1, x2, op))
-
-    def log1p(self, x: Tensor) -> Tensor:
-        """`jax.numpy.log1p`; bools and ints give the default float."""
-        return self._standard_unary(jnp.log1p, x, "log1p")
-
-    def expm1(self, x: Tensor) -> Tensor:
-        """`jax.numpy.expm1`; bools and ints give the default float."""
-        return self._standard_unary(jnp.expm1, x, "expm1")
-
-    def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`jax.numpy.hypot` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(jnp.hypot, x1, x2, "hypot")
-
-    def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`jax.numpy.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(jnp.logaddexp, x1, x2, "logaddexp")
-
-    def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`jax.numpy.copysign` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(jnp.copysign, x1, x2, "copysign")
-
-    def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`jax.numpy.nextafter` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(jnp.nextafter, x1, x2, "nextafter")
-
+    @fast_path(native_call(jnp.signbit, _ARRAY, _REAL_FLOATS, 1))
     def signbit(self: Any, x: Tensor) -> Tensor:
         """`jax.numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
-        x = self._std_tensor(x, "signbit")
-        check_dtypes(self, "signbit", x)
-        if x.dtype == jnp.bool_:
+        if x.dtype == jnp.bool_:  # JAX has no signbit of bools
             return jnp.zeros_like(x)
-        return jnp.signbit(x) if jnp.issubdtype(x.dtype, jnp.floating) else x < 0
+        return jnp.signbit(x)
 
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """`jax.numpy.matmul` in the common type; see `Backend.matmul`."""

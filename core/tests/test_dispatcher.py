@@ -394,14 +394,51 @@ def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(in_
     assert unary(None, y) is NotImplemented and unary(None, [1.0]) is NotImplemented and unary(None, x, x) is NotImplemented
     assert binary(None, x, x).dtype == np.float32 and binary(None, y, y).dtype == np.float64
     assert binary(None, x, 2.0).dtype == np.float32
-    assert binary(None, x, 2).dtype == np.float32  # a Python int that fits 64 bits beside floats: weak too
-    for args in ((x, y), (y, 2.0), (y, 2), (2.0, x), (x, 2**64), (x, True), (x, [1.0, 2.0]), (x,)):
+    for args in ((x, y), (y, 2.0), (2.0, x), (x, 2), (x, True), (x, [1.0, 2.0]), (x,)):
         assert binary(None, *args) is NotImplemented, args
     i8, u8 = np.dtype(np.int8), np.dtype(np.uint8)
-    ints = _dispatcher.native_call(np.add, np.ndarray, [i8, u8], 2, int_dtypes={i8: (-128, 127), u8: (0, 255)})
+    ints = _dispatcher.native_call(np.add, np.ndarray, [i8, u8], 2, int_dtypes={i8: (-128, 127), u8: (0, 255), f32: (-(2**24), 2**24)})
     a, u = np.ones(2, np.int8), np.ones(2, np.uint8)
     assert ints(None, a, 127).dtype == np.int8 and ints(None, a, -128).dtype == np.int8 and ints(None, u, 255).dtype == np.uint8
-    for args in ((a, 128), (a, -129), (u, -1), (u, 256), (a, 2**70), (a, 2.0), (3, a)):  # beyond the range: the plan's rules
+    assert ints(None, x, 2**24).dtype == np.float32  # a Python int beside floats: in the range given for them
+    for args in ((a, 128), (a, -129), (u, -1), (u, 256), (a, 2**70), (x, 2**24 + 1), (a, 2.0), (3, a)):  # beyond the range: the plan's rules
         assert ints(None, *args) is NotImplemented, args
+    rows = _dispatcher.native_call(np.negative, np.ndarray, [f32], 1, check=("ndim", 1))  # only where x.ndim is 1
+    np.testing.assert_array_equal(rows(None, x), [-1.0, -1.0])
+    assert rows(None, np.ones((2, 2), np.float32)) is NotImplemented
+    with pytest.raises(TypeError, match="check"):
+        _dispatcher.native_call(np.negative, np.ndarray, [f32], 1, check="ndim")
     with pytest.raises(ValueError, match="arity"):
         _dispatcher.native_call(np.add, np.ndarray, [f32], 3)
+
+
+def test_a_namespace_shortcut_takes_plain_typed_calls_and_a_known_dtype_keyword():
+    from bk import _dispatcher
+    from bk._namespace_adapters import shortcut
+
+    if not _dispatcher.C_FRONT:
+        pytest.skip("built without the dispatcher's C front")
+    calls = []
+
+    def adapter(*args, **kwargs):
+        calls.append(("adapter", args, kwargs))
+        return "adapter"
+
+    def fast(*args):
+        calls.append(("fast", args))
+        return "fast"
+
+    filled = shortcut(adapter, 1, fast, ("f32",), shape_at=0, dtypes={"int8": "i8"}, dtype_at=0)
+    assert filled(3) == "fast" and calls[-1] == ("fast", ((3,), "f32"))  # an int shape made a 1-tuple
+    assert filled((2, 3), dtype="int8") == "fast" and calls[-1] == ("fast", ((2, 3), "i8"))  # the dtype the dict gives
+    for args, kwargs in (([2, 3], {}), ((2,), {"dtype": "uint8"}), ((2,), {"device": "cpu"}), ((2,), {"dtype": "int8", "device": None})):
+        assert filled(*args, **kwargs) == "adapter", (args, kwargs)  # a list, an unknown dtype, another keyword
+    assert filled((2,), dtype=[1]) == "adapter"  # an unhashable value: the adapter says what is wrong
+    typed = shortcut(adapter, 2, fast, (), kinds=(None, float))
+    assert typed("x", 2.0) == "fast" and calls[-1] == ("fast", ("x", 2.0))
+    for args in (("x", 2), ("x", True), ("x",)):
+        assert typed(*args) == "adapter", args  # not the exact type at its position, or another arity
+    with pytest.raises(TypeError, match="Shortcut"):
+        shortcut(adapter, 1, fast, (), kinds=(int, int))
+    with pytest.raises(TypeError, match="Shortcut"):
+        shortcut(adapter, 1, fast, (), dtypes={}, dtype_at=0)  # no extra argument to replace

@@ -548,14 +548,21 @@ def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callab
 
 
 def native_call(
-    function: Callable[..., Any], tensor_type: type[Any], dtypes: Any, arity: int, float_dtypes: Any = (), int_dtypes: Mapping[Any, tuple[int, int]] | None = None
+    function: Callable[..., Any],
+    tensor_type: type[Any],
+    dtypes: Any,
+    arity: int,
+    float_dtypes: Any = (),
+    int_dtypes: Mapping[Any, tuple[int, int]] | None = None,
+    check: tuple[str, Any] | None = None,
 ) -> Callable[..., Any]:
     """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
     `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
     `dtypes`, two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after
-    it that keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float, or an int that fits
-    64 bits, where `a`'s dtype is one of `float_dtypes`; a Python int where `a`'s dtype is a key of
-    `int_dtypes` (dtype -> `(low, high)`, its range) and the int lies in that range.
+    it that keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float where `a`'s dtype is one
+    of `float_dtypes`, a Python int where `a`'s dtype is a key of `int_dtypes` (dtype -> `(low, high)`, bounds
+    within int64) and the int lies in that range. With `check` (an attribute name and a value), only where
+    the first tensor's attribute is that value (`("layout", torch.strided)`).
     `NotImplemented` for every other call, which the plan serves.
 
     In C where the dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the
@@ -565,12 +572,17 @@ def native_call(
     ints = dict(int_dtypes or {})
     if arity not in (1, 2):
         raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
+    if check is not None and not (isinstance(check, tuple) and len(check) == 2 and isinstance(check[0], str)):
+        raise TypeError(f"native_call: check must be None or (attribute name, value), got {check!r}")
     if _FASTPLAN is not None:
-        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats, ints)  # type: ignore[no-any-return]
+        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats, ints, check)  # type: ignore[no-any-return]
+    name, wanted = check if check is not None else (None, None)
 
     def native(self: Any, *args: Any) -> Any:
         a: Any = args[0] if args else None
         if len(args) != arity or type(a) is not tensor_type:
+            return NotImplemented
+        if name is not None and getattr(a, name, None) is not wanted:
             return NotImplemented
         if arity == 1:
             return function(a) if a.dtype in dtypes else NotImplemented
@@ -580,9 +592,7 @@ def native_call(
             return function(a, b) if a.dtype is b.dtype and a.dtype in dtypes else NotImplemented
         if kind is float:
             return function(a, b) if a.dtype in floats else NotImplemented
-        if kind is int and -(2**63) <= b < 2**63:
-            if a.dtype in floats:
-                return function(a, b)
+        if kind is int:
             bounds = ints.get(a.dtype)
             if bounds is not None and bounds[0] <= b <= bounds[1]:
                 return function(a, b)

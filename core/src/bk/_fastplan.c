@@ -467,8 +467,11 @@ static PyTypeObject DispatchedType = {
 };
 
 /* A namespace function whose call with `nargs` positional arguments and no keywords is the catalogue call
- * `fast(*args, *extra)`, a shape at `shape_at` (where given) a tuple or an int (made a 1-tuple): that
- * call goes there directly, every other call to `slow`, the Python adapter. */
+ * `fast(*args, *extra)`, a shape at `shape_at` (where given) a tuple or an int (made a 1-tuple), each argument of
+ * the exact type `kinds` names at its position (where `kinds` names one; None: any): that call goes there
+ * directly, every other call to `slow`, the Python adapter. With `dtypes` (a dict: the framework's dtype -> the
+ * `DType` the catalogue takes) and `dtype_at` (a position in `extra`), a call with the one keyword `dtype`
+ * whose value is a key of `dtypes` is such a call too, the `DType` at `extra[dtype_at]`. */
 typedef struct {
     PyObject_HEAD
     PyObject *fast;
@@ -476,6 +479,9 @@ typedef struct {
     PyObject *extra;  /* tuple appended to the positional arguments of the fast call */
     Py_ssize_t nargs;
     Py_ssize_t shape_at;  /* the position of a shape: a tuple passes, an int becomes a 1-tuple, anything else takes `slow`; or -1 */
+    PyObject *kinds;      /* tuple of types or None per positional argument, or NULL */
+    PyObject *dtypes;     /* dict: native dtype -> DType, or NULL */
+    Py_ssize_t dtype_at;  /* the position in `extra` of the DType a `dtype=` keyword gives */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } Shortcut;
@@ -484,8 +490,31 @@ static PyObject *
 shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames != NULL || nargs != self->nargs) {
+    PyObject *dtype = NULL;  /* the DType of a `dtype=` keyword (borrowed) */
+    if (kwnames != NULL) {
+        if (self->dtypes == NULL || PyTuple_GET_SIZE(kwnames) != 1 || nargs != self->nargs) {
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+        PyObject *name = PyTuple_GET_ITEM(kwnames, 0);
+        if (!PyUnicode_Check(name) || PyUnicode_CompareWithASCIIString(name, "dtype") != 0) {
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+        dtype = PyDict_GetItemWithError(self->dtypes, args[nargs]);
+        if (dtype == NULL) {
+            PyErr_Clear();  /* an unhashable value: the adapter says what is wrong */
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
+    }
+    else if (nargs != self->nargs) {
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    if (self->kinds != NULL) {
+        for (Py_ssize_t i = 0; i < nargs; i++) {
+            PyObject *kind = PyTuple_GET_ITEM(self->kinds, i);
+            if (kind != Py_None && (PyObject *)Py_TYPE(args[i]) != kind) {
+                return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+            }
+        }
     }
     PyObject *shape = NULL;  /* a 1-tuple made of an int shape */
     if (self->shape_at >= 0 && !PyTuple_CheckExact(args[self->shape_at])) {
@@ -499,7 +528,7 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
     }
     Py_ssize_t extra = PyTuple_GET_SIZE(self->extra);
     if (extra == 0 && shape == NULL) {
-        return PyObject_Vectorcall(self->fast, args, nargsf, NULL);
+        return PyObject_Vectorcall(self->fast, args, nargs | (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET), NULL);
     }
     if (nargs + extra > MAX_ARGS) {
         Py_XDECREF(shape);
@@ -510,7 +539,7 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
         stack[i] = i == self->shape_at && shape != NULL ? shape : args[i];
     }
     for (Py_ssize_t i = 0; i < extra; i++) {
-        stack[nargs + i] = PyTuple_GET_ITEM(self->extra, i);
+        stack[nargs + i] = dtype != NULL && i == self->dtype_at ? dtype : PyTuple_GET_ITEM(self->extra, i);
     }
     PyObject *result = PyObject_Vectorcall(self->fast, stack, nargs + extra, NULL);
     Py_XDECREF(shape);
@@ -520,14 +549,20 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
 static PyObject *
 shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"fast", "slow", "nargs", "extra", "shape_at", NULL};
-    PyObject *fast, *slow, *extra = NULL;
-    Py_ssize_t nargs, shape_at = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!n", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &shape_at)) {
+    static char *keywords[] = {"fast", "slow", "nargs", "extra", "shape_at", "kinds", "dtypes", "dtype_at", NULL};
+    PyObject *fast, *slow, *extra = NULL, *kinds = NULL, *dtypes = NULL;
+    Py_ssize_t nargs, shape_at = -1, dtype_at = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!nOOn", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &shape_at, &kinds, &dtypes, &dtype_at)) {
         return NULL;
     }
-    if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || shape_at >= nargs) {
-        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), shape_at=-1): two callables, 0 to 8 arguments, a position among them");
+    kinds = kinds == Py_None ? NULL : kinds;
+    dtypes = dtypes == Py_None ? NULL : dtypes;
+    Py_ssize_t extras = extra != NULL ? PyTuple_GET_SIZE(extra) : 0;
+    if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || shape_at >= nargs
+        || (kinds != NULL && (!PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != nargs))
+        || (dtypes != NULL && (!PyDict_CheckExact(dtypes) || dtype_at < 0 || dtype_at >= extras))) {
+        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), shape_at=-1, kinds=None, dtypes=None, dtype_at=-1): two callables, "
+                                         "0 to 8 arguments, a position among them, a type or None per argument, a dict and a position in extra");
         return NULL;
     }
     Shortcut *self = (Shortcut *)type->tp_alloc(type, 0);
@@ -543,6 +578,9 @@ shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->nargs = nargs;
     self->shape_at = shape_at;
+    self->kinds = Py_XNewRef(kinds);
+    self->dtypes = Py_XNewRef(dtypes);
+    self->dtype_at = dtype_at;
     self->vectorcall = (vectorcallfunc)shortcut_vectorcall;
     return (PyObject *)self;
 }
@@ -553,6 +591,8 @@ shortcut_traverse(Shortcut *self, visitproc visit, void *arg)
     Py_VISIT(self->fast);
     Py_VISIT(self->slow);
     Py_VISIT(self->extra);
+    Py_VISIT(self->kinds);
+    Py_VISIT(self->dtypes);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -563,6 +603,8 @@ shortcut_clear(Shortcut *self)
     Py_CLEAR(self->fast);
     Py_CLEAR(self->slow);
     Py_CLEAR(self->extra);
+    Py_CLEAR(self->kinds);
+    Py_CLEAR(self->dtypes);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -623,8 +665,9 @@ static PyTypeObject ShortcutType = {
  * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
  * or two of one dtype) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
  * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50), and
- * for a tensor and a Python int after it that fits 64 bits where the tensor's dtype is in `float_dtypes`, or is
- * a key of `int_dtypes` (dtype -> (low, high)) and the int lies in [low, high]; NotImplemented for everything else. */
+ * for a tensor and a Python int after it where the tensor's dtype is a key of `int_dtypes` (dtype -> (low,
+ * high)) and the int lies in [low, high]; with `check` (name, value), only where the first tensor's attribute
+ * `name` is `value` (PyTorch's `layout`: strided); NotImplemented for everything else. */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -632,6 +675,8 @@ typedef struct {
     PyObject *dtypes;        /* frozenset */
     PyObject *float_dtypes;  /* frozenset */
     PyObject *int_dtypes;    /* dict: dtype -> (low, high) */
+    PyObject *check_name;    /* an attribute of the first tensor, or NULL */
+    PyObject *check_value;   /* the value it must be (identity) */
     int arity;               /* 1 or 2 tensors */
     PyObject *dict;
     vectorcallfunc vectorcall;
@@ -659,6 +704,17 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != self->arity + 1) {
         Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (self->check_name != NULL && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
+        PyObject *value = PyObject_GetAttr(args[1], self->check_name);
+        if (value == NULL) {
+            PyErr_Clear();
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        Py_DECREF(value);  /* compared by identity only */
+        if (value != self->check_value) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
     }
     if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         PyObject *dtype;
@@ -696,16 +752,19 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
                 return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
             }
         }
-        else if (a_tensor && PyLong_CheckExact(b)) {  /* a weak Python int: beside floats, or in the int tensor's range */
+        else if (a_tensor && PyLong_CheckExact(b) && PyDict_GET_SIZE(self->int_dtypes)) {  /* a weak Python int in the range its tensor's dtype takes */
             int overflow;
             long long value = PyLong_AsLongLongAndOverflow(b, &overflow);
             if (overflow || (value == -1 && PyErr_Occurred())) {
                 PyErr_Clear();
                 Py_RETURN_NOTIMPLEMENTED;
             }
-            PyObject *dtype;
-            int found = native_dtype_in(a, self->float_dtypes, &dtype);
-            if (!found && dtype != NULL && PyDict_GET_SIZE(self->int_dtypes)) {
+            int found = 0;
+            PyObject *dtype = PyObject_GetAttr(a, dtype_name);
+            if (dtype == NULL) {
+                PyErr_Clear();
+            }
+            else {
                 PyObject *bounds = PyDict_GetItemWithError(self->int_dtypes, dtype);  /* borrowed */
                 if (bounds != NULL && PyTuple_CheckExact(bounds) && PyTuple_GET_SIZE(bounds) == 2) {
                     long long low = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, 0));
@@ -726,10 +785,15 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
 static PyObject *
 native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", NULL};
-    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL;
+    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", NULL};
+    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL;
     int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!O!", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!O!O", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check)) {
+        return NULL;
+    }
+    check = check == Py_None ? NULL : check;
+    if (check != NULL && !(PyTuple_CheckExact(check) && PyTuple_GET_SIZE(check) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(check, 0)))) {
+        PyErr_SetString(PyExc_TypeError, "NativeCall: check must be None or (attribute name, value)");
         return NULL;
     }
     if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2) {
@@ -746,6 +810,8 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->arity = arity;
     self->float_dtypes = float_dtypes != NULL ? Py_NewRef(float_dtypes) : PyFrozenSet_New(NULL);
     self->int_dtypes = int_dtypes != NULL ? PyDict_Copy(int_dtypes) : PyDict_New();
+    self->check_name = check != NULL ? Py_NewRef(PyTuple_GET_ITEM(check, 0)) : NULL;
+    self->check_value = check != NULL ? Py_NewRef(PyTuple_GET_ITEM(check, 1)) : NULL;
     if (self->float_dtypes == NULL || self->int_dtypes == NULL) {
         Py_DECREF(self);
         return NULL;
@@ -762,6 +828,8 @@ native_traverse(NativeCall *self, visitproc visit, void *arg)
     Py_VISIT(self->dtypes);
     Py_VISIT(self->float_dtypes);
     Py_VISIT(self->int_dtypes);
+    Py_VISIT(self->check_name);
+    Py_VISIT(self->check_value);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -774,6 +842,8 @@ native_clear(NativeCall *self)
     Py_CLEAR(self->dtypes);
     Py_CLEAR(self->float_dtypes);
     Py_CLEAR(self->int_dtypes);
+    Py_CLEAR(self->check_name);
+    Py_CLEAR(self->check_value);
     Py_CLEAR(self->dict);
     return 0;
 }

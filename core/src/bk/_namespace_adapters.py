@@ -50,17 +50,28 @@ def bound_method(backend: Any, op: str) -> Any:
     return bound
 
 
-def shortcut(adapter: Callable[..., Any], nargs: int, fast: Callable[..., Any], extra: tuple[Any, ...] = (), shape_at: int = -1) -> Callable[..., Any]:
+def shortcut(
+    adapter: Callable[..., Any],
+    nargs: int,
+    fast: Callable[..., Any],
+    extra: tuple[Any, ...] = (),
+    shape_at: int = -1,
+    kinds: tuple[type | None, ...] | None = None,
+    dtypes: dict[Any, Any] | None = None,
+    dtype_at: int = -1,
+) -> Callable[..., Any]:
     """`adapter`, whose call with `nargs` positional arguments and no keywords is the catalogue call
-    `fast(*args, *extra)`, a shape at position `shape_at` (where given) a tuple or an int (made a 1-tuple):
-    with the dispatcher's C front built, such a call goes to `fast` without the adapter's Python frame
-    (`_fastplan.Shortcut`), every other call (a list as shape, keywords) to the adapter. Name, docs and
-    signature are the adapter's."""
+    `fast(*args, *extra)`, a shape at position `shape_at` (where given) a tuple or an int (made a 1-tuple), each
+    argument of the exact type `kinds` names at its position (where given; None: any): with the dispatcher's C
+    front built, such a call goes to `fast` without the adapter's Python frame (`_fastplan.Shortcut`), every
+    other call (a list as shape, keywords) to the adapter. With `dtypes` (the namespace's dtypes -> `DType`) and
+    `dtype_at`, a call with the one keyword `dtype=` naming one of them is such a call too, its `DType` at
+    `extra[dtype_at]`. Name, docs and signature are the adapter's."""
     from ._dispatcher import _FASTPLAN
 
     if _FASTPLAN is None:
         return adapter
-    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, shape_at)
+    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, shape_at, kinds, dtypes, dtype_at)
     functools.update_wrapper(function, adapter)
     return function  # type: ignore[no-any-return]
 
@@ -240,7 +251,7 @@ def _arange(b: Any, ns: Any) -> Callable[..., Any]:
             result = kernel(start, stop, step, target)  # positional arguments: the dispatcher's C front takes no keywords
         return result if device is None else place.new(result, device, "arange")
 
-    return arange
+    return shortcut(arange, 1, kernel, (None, 1, _INT64), kinds=(int,))  # arange(n): range(n) of int64
 
 
 def _filled(op: str) -> Factory:
@@ -255,7 +266,7 @@ def _filled(op: str) -> Factory:
             result = make((shape,) if type(shape) is int else tuple(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
             return result if device is None else place.new(result, device, op)
 
-        return shortcut(filled, 1, make, (_FLOAT32,), shape_at=0)
+        return shortcut(filled, 1, make, (_FLOAT32,), shape_at=0, dtypes=ns._dtypes, dtype_at=0)  # zeros(n), zeros(n, dtype=xp.int8)
 
     return factory
 
@@ -305,7 +316,7 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
         result = kernel((shape,) if type(shape) is int else tuple(shape), fill_value, target)
         return result if device is None else place.new(result, device, "full")
 
-    return full
+    return shortcut(full, 2, kernel, (_FLOAT32,), shape_at=0, kinds=(None, float))  # full(n, 2.0): the default float
 
 
 def _full_like(b: Any, ns: Any) -> Callable[..., Any]:
@@ -630,7 +641,7 @@ def _accumulate(op: str, keepdims_native: bool) -> Factory:
             target = ns.as_dtype(dtype, op)
             return b.cast(reduce(b.cast(x, target), axis, keepdims), target)
 
-        return accumulate
+        return shortcut(accumulate, 1, bound_method(b, op))  # sum(x): the catalogue's call of its defaults
 
     return factory
 
@@ -644,7 +655,7 @@ def _reduce(op: str) -> Factory:
                 refuse_keywords(reduce.__name__, keywords, b.name)
             return kernel(x, axis, keepdims)
 
-        return reduce
+        return shortcut(reduce, 1, bound_method(b, op))  # max(x): the catalogue's call of its defaults
 
     return factory
 

@@ -12,6 +12,8 @@ itself (no overhead at all); otherwise `factory(backend, namespace)` returns the
 
 from __future__ import annotations
 
+import types
+
 from typing import Any, Final
 
 from ._namespace_adapters import (
@@ -113,6 +115,9 @@ def install(target: Any, backend: Any, table: dict[str, Entry], namespace: Any) 
                 function = bound_method(backend, ops[0]) if factory is None else factory(backend, namespace)
                 if factory is not None:
                     function.__name__ = function.__qualname__ = name
+                    adapter = getattr(function, "__wrapped__", None)  # a `Shortcut`'s adapter names itself in its errors
+                    if isinstance(adapter, types.FunctionType):
+                        adapter.__name__ = adapter.__qualname__ = name
                 setattr(target, name, function)
                 break
         else:

@@ -26,7 +26,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, fast_path, holds_number, native_call
+from bk.rules import HOT_OPERATIONS, fast_path, holds_number, int_range, native_call
 from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
@@ -49,6 +49,12 @@ _NUMBERS = frozenset((bool, int, float))
 _REALS = frozenset((int, float))
 _INEXACT = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
+# the Python ints a tensor of each dtype holds as they are (`bk.rules.holds_number`; within int64 for `native_call`)
+_FILL_RANGES = {
+    native: int_range(dtype) if dtype.kind is int else int_range(_INT64)
+    for dtype, native in _TO_TORCH.items()
+    if dtype.kind is not bool and (dtype.kind is not int or dtype.bits < 64 or dtype.signed)
+}
 
 
 def _created(factory: Any, backend: Any, shape: Any, dtype: Any = None) -> Any:
@@ -371,7 +377,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(lambda self, x, dtype=None: torch.empty_like(x) if type(x) is torch.Tensor and dtype is None and x.layout is torch.strided else NotImplemented)
+    @fast_path(native_call(torch.empty_like, torch.Tensor, _TO_TORCH.values(), 1, check=("layout", torch.strided)))
     def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`torch.empty_like`: uninitialized values on the device of `x`; see `Backend.empty_like`."""
         if type(x) is not torch.Tensor or x.layout is not torch.strided:
@@ -384,7 +390,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         result = _full(self, _sizes(shape), fill_value, dtype)  # the fast path's case under a precision; the core's default else
         return super().full(shape, fill_value, dtype) if result is NotImplemented else result
 
-    @fast_path(_full_like)
+    @fast_path(native_call(torch.full_like, torch.Tensor, (), 2, _INEXACT, _FILL_RANGES, check=("layout", torch.strided)))
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         result = _full_like(self, x, fill_value, dtype)  # the fast path's case under a precision; the core's default else

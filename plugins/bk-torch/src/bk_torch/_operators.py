@@ -34,6 +34,7 @@ _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
 _INTS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
 _INT_RANGES = {d: int_range(from_torch_dtype(d)) for d in _INTS}
+_INT64_RANGE = _INT_RANGES[torch.int64]
 # PyTorch adds complex tensors as `a + 1 * b` in some kernels (broadcasting, a 0-d left operand), so
 # an infinite `b` gains a NaN imaginary part (`(inf+0j) * 1`); NumPy adds the parts separately.
 _PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
@@ -61,8 +62,9 @@ def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: t
 def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True) -> Callable[..., Any]:
     """The kernel of the binary operator `op`: `function` on the plan's operands (`_compute`), with the fast
     path of `function` alone for two tensors of one dtype in `native`, a tensor of `floats` and a Python
-    float or int, and (with `ints`) a tensor of a narrow int dtype in `native` and a Python int in its range."""
-    ranges = {d: r for d, r in _INT_RANGES.items() if d in native} if ints else {}
+    float, and (with `ints`) a tensor of `floats` or of a narrow int dtype in `native` and a Python int that
+    keeps its dtype (one that fits 64 bits, one in the int dtype's range)."""
+    ranges = {**{d: r for d, r in _INT_RANGES.items() if d in native}, **dict.fromkeys(floats, _INT64_RANGE)} if ints else {}
 
     @fast_path(native_call(function, torch.Tensor, native, 2, frozenset(floats), ranges))
     def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:

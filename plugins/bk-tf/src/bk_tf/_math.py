@@ -47,7 +47,9 @@ _EAGER = type(tf.constant(0))  # the fast paths take eager tensors only: symboli
 _FLOATS = (tf.float16, tf.float32, tf.float64)
 _WIDE = (tf.int32, tf.int64)
 _REALS = (*_FLOATS, *_WIDE)
-_INT_RANGES = {d: (d.min, d.max) for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
+# the range of each integer dtype (`tf.DType.min` builds it anew on every call)
+_RANGES = {d: (d.min, d.max) for d in (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64)}
+_INT_RANGES = {d: _RANGES[d] for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
 
 
 def _operator(
@@ -253,9 +255,10 @@ def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
         numeric = x.dtype.is_bool or x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex
         return tf.where(condition, x, y) if x.dtype == y.dtype and numeric else NotImplemented
     tensor, number = (x, y) if type(y) is int else (y, x)
-    if type(tensor) is not _EAGER or type(number) is not int or not tensor.dtype.is_integer:
+    if type(tensor) is not _EAGER or type(number) is not int or tensor.dtype not in _RANGES:
         return NotImplemented
-    if tensor.dtype.min <= number <= tensor.dtype.max:
+    low, high = _RANGES[tensor.dtype]
+    if low <= number <= high:
         return NotImplemented
     wrapped = tf.constant(np.asarray(number).astype(tensor.dtype.as_numpy_dtype))
     return tf.where(condition, tensor, wrapped) if tensor is x else tf.where(condition, wrapped, tensor)

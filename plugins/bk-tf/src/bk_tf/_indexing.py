@@ -262,9 +262,8 @@ class IndexingMixin:
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `(batch, ...)` `x` along `axis`, starting at `(batch, segments)` indices."""
         x, indices = self._t(x), self._t(indices)
-        if (
-            x.dtype.is_integer or x.dtype == tf.bool
-        ) and x.dtype.size < 8:  # sums widen as `sum` does: to int64 (uint64 for unsigned)
+        # sums widen as `sum` does: to int64 (uint64 for unsigned)
+        if (x.dtype.is_integer or x.dtype == tf.bool) and x.dtype.size < 8:
             x = tf.cast(x, tf.uint64 if x.dtype.is_unsigned else tf.int64)
         rank = x.shape.rank
         axis = normalize_axis(axis, rank, "indexed_segment_sum")

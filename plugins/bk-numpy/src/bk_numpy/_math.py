@@ -1,8 +1,9 @@
 """Elementwise maths, operators and reductions of the NumPy backend (a mixin of `NumPyBackend`).
 
 The binary operators, `where` and the functions of floats are bare kernels (`BARE_KERNELS`): NumPy's
-function of the operands the core's plan gives them, with a fast path in front of the plan for the
-common case (`_fast`). The reductions and the other unary functions are tuned trusted kernels.
+(or SciPy's) function of the operands the core's plan gives them, most with a fast path in front of the
+plan for the common case (`_fast`). The reductions and the unary functions that keep ints are tuned
+trusted kernels, which apply the precision themselves (`_floats`, `_keep_ints`).
 
 Floating point errors (division by zero, invalid values, overflow) are reported as NumPy's own
 settings say (`numpy.seterr`, `numpy.errstate`): by default as a `RuntimeWarning`, with the IEEE
@@ -45,8 +46,8 @@ _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce
 _MIN_REDUCE: Final = np.minimum.reduce
 _BOOL: Final = np.dtype(bool)
-# The dtypes of the fast paths, most common first: every numeric dtype but bool (which `add` and `sub`
-# compute as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
+# The dtypes of the fast paths, most common first: every numeric dtype but bool (which the plan gives `add`
+# and `sub` as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
 _NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ")}.values())
 _INEXACT: Final = tuple(d for d in _NUMERIC if d.kind in "fc")
 _Dtypes = tuple[np.dtype[Any], ...]
@@ -59,7 +60,7 @@ FLOAT_FUNCTIONS: Final = frozenset((
 in the default float, or the precision's), and float and complex arrays go to NumPy at once (`_fast`)."""
 
 BARE_KERNELS: Final = FLOAT_FUNCTIONS | frozenset((
-    "add", "sub", "mul", "div", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right", "equal",
+    "sigmoid", "softplus", "erf", "log_gamma", "add", "sub", "mul", "div", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right", "equal",
     "not_equal", "greater_than", "greater_or_equal", "maximum", "minimum", "arctan2", "divide_no_nan", "gamma_inc_l",
     "gamma_inc_u", "where",
 ))  # fmt: skip
@@ -191,18 +192,28 @@ def _round(x: Any) -> Any:
     return x if x.dtype.kind == "b" else np.round(x)  # NumPy rounds booleans into float16
 
 
+def _bare(function: Callable[[Any], Any], doc: str) -> Callable[..., Any]:
+    """A bare kernel of one operand without a fast path: `function(x)` of the floats the plan gives it."""
+
+    def kernel(self: Any, x: Tensor) -> Tensor:
+        return function(x)
+
+    kernel.__doc__ = doc
+    kernel._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
+    return kernel
+
+
 def _special(name: str, doc: str) -> Callable[..., Any]:
+    """A bare kernel: SciPy's function `name` of the floats the plan gives it, in their dtype (SciPy computes
+    float16 in float32)."""
+
     def operation(self: Any, x: Tensor) -> Tensor:
         from scipy import special  # imported on first use: loading the backend stays fast
 
-        x = _floats(x)
-        try:
-            result = np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
-            if name == "gammaln" and result.size and x.dtype.kind != "c":  # SciPy gives -inf at -inf; C99's lgamma (every framework) +inf
-                result = np.where(np.isneginf(x), np.inf, result).astype(x.dtype, copy=False)
-            return result
-        except TypeError as error:  # a dtype SciPy's function does not take (complex for gammaln)
-            reraise_as(ArgumentTypeError, operation.__name__, error)
+        result = np.asarray(getattr(special, name)(x)).astype(x.dtype, copy=False)
+        if name == "gammaln" and result.size:  # SciPy gives -inf at -inf; C99's lgamma (every framework) +inf
+            result = np.where(np.isneginf(x), np.inf, result).astype(x.dtype, copy=False)
+        return result
 
     operation.__doc__ = doc
     operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
@@ -402,8 +413,8 @@ class MathMixin:
     log = _float_function(np.log, "Natural logarithm.")
     log2 = _float_function(np.log2, "Base-2 logarithm.")
     log10 = _float_function(np.log10, "Base-10 logarithm.")
-    sigmoid = _unary(lambda x: np.exp(-np.logaddexp(np.zeros((), x.dtype), -x)), "`1 / (1 + exp(-x))`, without overflow.")
-    softplus = _unary(lambda x: np.logaddexp(np.zeros((), x.dtype), x), "`log(1 + exp(x))`, computed without overflow.")
+    sigmoid = _bare(lambda x: np.exp(-np.logaddexp(np.zeros((), x.dtype), -x)), "`1 / (1 + exp(-x))`, without overflow.")
+    softplus = _bare(lambda x: np.logaddexp(np.zeros((), x.dtype), x), "`log(1 + exp(x))`, computed without overflow.")
     erf = _special("erf", "The error function (`scipy.special.erf`).")
     log_gamma = _special("gammaln", "Natural logarithm of the absolute value of the gamma function, as floats.")
     gamma_inc_l = _special2("gammainc", "Regularized lower incomplete gamma function P(a, x).")

@@ -22,9 +22,9 @@ __all__ = ["STANDARD_BARE_KERNELS", "StandardMixin"]
 Tensor = Any
 
 
-STANDARD_BARE_KERNELS = frozenset(("hypot", "logaddexp", "copysign", "nextafter", "signbit", "trunc"))
+STANDARD_BARE_KERNELS = frozenset(("log1p", "expm1", "reciprocal", "hypot", "logaddexp", "copysign", "nextafter", "signbit", "trunc"))
 """The operations of this module whose kernel is NumPy's function of the operands the core's plan gives it
-(floats for `hypot`, `logaddexp`, `copysign` and `nextafter`, ints included; the spec's errors raised before):
+(floats for all but `signbit` and `trunc`, ints included; the spec's errors raised before):
 not trusted, as `bk_numpy._math.BARE_KERNELS`."""
 
 _MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whose products NumPy's matmul keeps
@@ -97,16 +97,16 @@ class StandardMixin:
     # ------------------------------------------------------------ elementwise
 
     def log1p(self, x: Tensor) -> Tensor:
-        """`numpy.log1p`; bools and ints give the default float."""
-        return _unary_call(np.log1p, x, "log1p")
+        """`numpy.log1p` of the plan's floats (bools and ints arrive as the default float)."""
+        return np.log1p(x)
 
     def expm1(self, x: Tensor) -> Tensor:
-        """`numpy.expm1`; bools and ints give the default float."""
-        return _unary_call(np.expm1, x, "expm1")
+        """`numpy.expm1` of the plan's floats (bools and ints arrive as the default float)."""
+        return np.expm1(x)
 
     def reciprocal(self, x: Tensor) -> Tensor:
-        """`1 / x` (`numpy.reciprocal` of floats); bools and ints give the default float."""
-        return _unary_call(np.reciprocal, x, "reciprocal")
+        """`1 / x` (`numpy.reciprocal` of floats) of the plan's floats (bools and ints arrive as the default float)."""
+        return np.reciprocal(x)
 
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`numpy.hypot` of the plan's floats (ints arrive as the float type)."""
@@ -204,10 +204,3 @@ class StandardMixin:
         """`numpy.kron`; the common type of `a` and `b`."""
         a, b = self.auto_cast(_tensor_arg(a, "kron"), _tensor_arg(b, "kron"))  # type: ignore[attr-defined]
         return np.kron(a, b)
-
-
-def _unary_call(ufunc: Any, x: Tensor, op: str) -> Tensor:
-    try:
-        return ufunc(_floats(_tensor_arg(x, op)))
-    except TypeError as error:
-        reraise_as(ArgumentTypeError, op, error)

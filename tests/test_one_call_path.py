@@ -215,3 +215,32 @@ def test_binary_operators_keep_the_tensor_dtype_beside_weak_python_numbers(b):
     assert b.dtype(b.add(i8, 2.0)) == bk.DType(float, 32)  # a Python float beside ints: the default float
     with pytest.raises(OverflowError, match="add"):
         b.add(i8, 300)
+
+
+def test_numpy_arrays_beside_the_backends_tensors_are_converted_for_the_kernel(b):
+    """A NumPy array is a tensor of its dtype to every backend's operations (strong: its dtype counts)."""
+    x = b.as_tensor(np.array([1.0, 4.0], np.float32))
+    np.testing.assert_allclose(values(b, b.sqrt(np.array([1.0, 4.0], np.float32))), [1.0, 2.0], atol=1e-6)
+    total = b.add(x, np.array([2.0, 3.0], np.float32))
+    assert b.dtype(total) == bk.DType(float, 32)
+    np.testing.assert_allclose(values(b, total), [3.0, 7.0], atol=1e-6)
+    if b.supports("mean"):
+        np.testing.assert_allclose(values(b, b.mean(np.array([1, 2], np.int32))), 1.5, atol=1e-6)
+
+
+def test_where_wraps_a_python_int_beyond_the_other_branch_as_numpy_where(b):
+    condition, x = b.as_tensor(np.array([True, False])), b.as_tensor(np.array([1, 2], np.int8))
+    expected = np.where(np.array([True, False]), np.array([1, 2], np.int8), 300)  # docs/semantics.md: wrapped
+    result = b.where(condition, x, 300)
+    assert b.dtype(result) == bk.DType(int, 8)
+    np.testing.assert_array_equal(values(b, result), expected)
+
+
+def test_least_squares_of_ints_is_computed_in_floats(b):
+    if not b.supports("matrix_solve_least_squares"):
+        pytest.skip(f"{b.name} does not support matrix_solve_least_squares")
+    matrix = b.as_tensor(np.array([[[1, 0], [0, 2], [0, 0]]], np.int32))
+    rhs = b.as_tensor(np.array([[[1], [4], [0]]], np.int32))
+    solution = b.matrix_solve_least_squares(matrix, rhs)[0]
+    assert b.dtype(solution).kind is float
+    np.testing.assert_allclose(values(b, solution), [[[1.0], [2.0]]], atol=1e-5)

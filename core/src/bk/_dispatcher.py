@@ -462,7 +462,7 @@ class Plan:
 
     __slots__ = (
         "by_value", "casts", "check_results", "composite", "constants", "degenerate", "direct", "int_power", "lists", "operand", "plain",
-        "results", "sequence", "zero_divisor",
+        "results", "sequence", "wraps", "zero_divisor",
     )  # fmt: skip
 
     def __init__(self) -> None:
@@ -480,6 +480,7 @@ class Plan:
         self.int_power = False
         self.composite: Callable[..., Any] | None = None
         self.constants: dict[Any, Any] = {}  # Python-number operands converted, by value (NaN never matches: converted again)
+        self.wraps = False  # a Python int beyond the operand's int range wraps into it (`where`, as numpy.where)
 
 
 _DIRECT: Final = Plan()
@@ -508,6 +509,7 @@ C_FRONT: Final = _FASTPLAN is not None
 
 
 _DEVICE_OPERATIONS: Final = frozenset(("allocate_on_device",))
+_WRAPPING: Final = frozenset(("where",))  # Python ints wrap into the other branch's int dtype (docs/semantics.md)
 
 
 def check_device(backend: Backend, device: Any, op: str) -> None:
@@ -589,7 +591,7 @@ def native_call(
         b: Any = args[1]
         kind = type(b)
         if kind is tensor_type:
-            return function(a, b) if a.dtype is b.dtype and a.dtype in dtypes else NotImplemented
+            return function(a, b) if a.dtype == b.dtype and a.dtype in dtypes else NotImplemented
         if kind is float:
             return function(a, b) if a.dtype in floats else NotImplemented
         if kind is int:
@@ -795,7 +797,10 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
                 casts.append(i)
                 if operand is None:  # a list of Python numbers is weak beside the tensors, as the numbers in it
                     lists[i] = _weak_list_dtype(backend, a, tensors)
+            elif hasattr(a, "shape") and hasattr(a, "dtype") and backend.is_tensor(a):  # an array the backend converts (NumPy's beside torch tensors)
+                casts.append(i)
     plan.casts = tuple(casts)
+    plan.wraps = op in _WRAPPING
     plan.lists = lists
     plan.zero_divisor = zero_divisor_rule(op, operand) and backend.supports("equal") and backend.supports("where")
     plan.int_power = integer_power_rule(op, operand) and len(args) > 1
@@ -848,8 +853,9 @@ def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[in
         common = strong[0] if same else weak_result(tuple(strong), tuple(kinds), get_precision())
     except Exception:
         return None
-    if isinstance(result, _shape_dtype()) and result.dtype.kind in (float, complex) and common.kind in (bool, int):
-        return result.dtype  # a float result of integer operands (`solve` of ints): computed in that float
+    primary = result[0] if isinstance(result, tuple) and result else result  # lstsq: the solution first
+    if isinstance(primary, _shape_dtype()) and primary.dtype.kind in (float, complex) and common.kind in (bool, int):
+        return primary.dtype  # a float result of integer operands (`solve` of ints): computed in that float
     return None if same else common  # one dtype already: nothing to cast
 
 
@@ -1027,10 +1033,11 @@ def _prepare(backend: Backend, plan: Plan, args: tuple[Any, ...]) -> list[Any]:
             continue
         tensor = constants.get(token)
         if tensor is None:
-            tensor = _as_operand(backend, value, operand)
+            tensor = _as_operand(backend, value, operand, plan.wraps)
             if len(constants) >= 16:
                 constants.clear()
-            constants[token] = tensor
+            if backend.is_available(tensor):  # never a symbolic one (made while a graph is traced): it belongs to that graph
+                constants[token] = tensor
         prepared[i] = tensor
     return prepared
 
@@ -1051,15 +1058,21 @@ def _settle(plan: Plan) -> None:
         plan.plain = bool(plan.casts) and plan.sequence is False
 
 
-def _as_operand(backend: Backend, value: Any, dtype: Any) -> Any:
+def _as_operand(backend: Backend, value: Any, dtype: Any, wraps: bool = False) -> Any:
     """`value` as a tensor of `dtype` (or as `as_tensor` makes it, when `dtype` is None), through the
     backend's raw `as_tensor` and `cast`: a native tensor cast, a Python number or list converted (at
-    `dtype` directly, through NumPy: `0.1` for a float64 operand is float64's 0.1, not float32's)."""
+    `dtype` directly, through NumPy: `0.1` for a float64 operand is float64's 0.1, not float32's). With
+    `wraps`, a Python int beyond an int `dtype`'s range wraps into it (NumPy's `where`), else it raises."""
     if not backend.is_tensor(value, only_native=True):
         if dtype is None:
             value = _converted(backend, value)
         else:
-            value = raw_kernel(backend, "as_tensor")(np.asarray(value, dtype=to_numpy_dtype(dtype)))
+            target = to_numpy_dtype(dtype)
+            if wraps and type(value) is int and target.kind in "iu" and -(2**63) <= value < 2**64:
+                array = np.asarray(value, dtype=np.int64 if value < 2**63 else np.uint64).astype(target)
+            else:
+                array = np.asarray(value, dtype=target)
+            value = raw_kernel(backend, "as_tensor")(array)
     if dtype is not None and backend.dtype(value) != dtype:
         return raw_kernel(backend, "cast")(value, dtype)
     return value

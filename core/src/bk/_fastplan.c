@@ -663,7 +663,7 @@ static PyTypeObject ShortcutType = {
 
 /* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
  * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
- * or two of one dtype) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
+ * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
  * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50), and
  * for a tensor and a Python int after it where the tensor's dtype is a key of `int_dtypes` (dtype -> (low,
  * high)) and the int lies in [low, high]; with `check` (name, value), only where the first tensor's attribute
@@ -737,6 +737,13 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
                     PyErr_Clear();
                 }
                 found = dtype_b == dtype_a;
+                if (!found && dtype_b != NULL) {  /* equal dtype objects (array-api-strict makes one per array) */
+                    found = PyObject_RichCompareBool(dtype_a, dtype_b, Py_EQ);
+                    if (found < 0) {
+                        PyErr_Clear();
+                        found = 0;
+                    }
+                }
             }
             Py_XDECREF(dtype_a);
             Py_XDECREF(dtype_b);

@@ -13,7 +13,6 @@ itself (no overhead at all); otherwise `factory(backend, namespace)` returns the
 from __future__ import annotations
 
 import types
-
 from typing import Any, Final
 
 from ._namespace_adapters import (

@@ -322,17 +322,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         raise KeyError(f"tf has no device {ref!r}; available: {[d.ref for d in self._devices]}")
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
-        """A copy of `tensor` on `device` (`tensor` itself when it is there already).
-
-        Raises:
-            ValueError: for a device of another backend.
-        """
-        if not isinstance(device, ComputeDevice):
-            raise ArgumentTypeError(f"allocate_on_device: expected a bk.ComputeDevice but got {type(device).__name__} {device!r}")
-        if device.backend is not self:
-            raise ValueError(
-                f"device {device.name!r} belongs to backend {device.backend}, not tf; use bk.convert() to change backends"
-            )
+        """A copy of `tensor` on `device`, one of this backend's (the plan checks it: `bk.rules.check_device`);
+        `tensor` itself when it is there already."""
         if isinstance(tensor, (tf.Tensor, tf.Variable)) and self.get_device(tensor) == device and isinstance(tensor, tf.Tensor):
             return tensor
         with tf.device(device.ref):

@@ -419,10 +419,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
     "reductions": {
         r"bfloat16\[.* at precision (32|64) \| bk-numpy .*bfloat16": _BF16_PRECISION,
     },
-    "where-clip-cast": {
-        r"^where\(bool\[2\], u?int8\[2\], 300\) .*\| bk-numpy OverflowError": "the core's plan converts the Python int to the "
-        "branches' dtype, which does not hold it (as for add), while where's spec does not check the range",
-    },
+    "where-clip-cast": {},
     "shapes": {},
     "indexing": {
         r"^batched_bincount\(int64\[2, 4\], complex64\[4\], 5\)": "bk-numpy's batched_bincount cannot sum complex weights (its bincount can)",

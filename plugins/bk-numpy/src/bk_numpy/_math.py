@@ -176,10 +176,12 @@ def _named(prepare: Callable[[Any], Any], x: Any, op: str) -> Any:
         reraise_as(ArgumentTypeError, op, error)
 
 
-def _unary(function: Callable[[Any], Any], doc: str, prepare: Callable[[Any], Any] = _floats) -> Callable[..., Any]:
+def _unary(function: Callable[[Any], Any], doc: str) -> Callable[..., Any]:
+    """A trusted kernel of one operand that keeps ints: `function(x)`, floats in the current precision (`_keep_ints`)."""
+
     def operation(self: Any, x: Tensor) -> Tensor:
         try:
-            return function(prepare(x))
+            return function(_keep_ints(x))
         except TypeError as error:  # None, strings, objects: only here, after NumPy refused
             reraise_as(ArgumentTypeError, operation.__name__, error)
 
@@ -391,11 +393,11 @@ class MathMixin:
 
     # ------------------------------------------------------------ unary functions
 
-    abs = _unary(np.abs, "Absolute value (magnitude for complex values).", _keep_ints)
-    sign = _unary(np.sign, "-1, 0 or 1 by the sign of `x`.", _keep_ints)
-    round = _unary(_round, "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.", _keep_ints)
-    ceil = _unary(np.ceil, "Smallest integer not below `x`.", _keep_ints)
-    floor = _unary(np.floor, "Largest integer not above `x`.", _keep_ints)
+    abs = _unary(np.abs, "Absolute value (magnitude for complex values).")
+    sign = _unary(np.sign, "-1, 0 or 1 by the sign of `x`.")
+    round = _unary(_round, "Rounds to the nearest integer, halves to even; booleans and integers stay as they are.")
+    ceil = _unary(np.ceil, "Smallest integer not below `x`.")
+    floor = _unary(np.floor, "Largest integer not above `x`.")
     sqrt = _float_function(np.sqrt, "Square root.")
     exp = _float_function(np.exp, "Natural exponential.")
     sin = _float_function(np.sin, "Sine.")

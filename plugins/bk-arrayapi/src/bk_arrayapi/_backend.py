@@ -29,7 +29,7 @@ from bk import (
     normalize_axis,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, ORDERING, PYTHON_NUMBERS, advanced_index, int_range, is_array_index, only_python_numbers
+from bk.rules import HOT_OPERATIONS, ORDERING, PYTHON_NUMBERS, advanced_index, is_array_index, only_python_numbers
 from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
@@ -73,7 +73,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         namespace: Its import name.
     """
 
-    # Kernels that apply docs/semantics.md themselves (see Backend.trusted_operations): `where`, `any`, `all`,
+    # Kernels that apply docs/semantics.md themselves (see Backend.trusted_operations): `any`, `all`,
     # `real`, `imag`, `as_tensor` and `cast`; the other elementwise kernels and reductions are bare calls served by the plan.
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
@@ -154,15 +154,6 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         if self._dt(x).kind in (bool, int):
             return self._astype(x, self.float_type)
         return x
-
-    def _scalar_array(self, value: Any, dtype: DType, like: Any = None) -> Tensor:
-        """A Python number as a 0-d array of `dtype` on the device of `like`; an int that does not fit
-        wraps around, as a cast does (`where`'s rule)."""
-        if dtype.kind is int and not isinstance(value, bool):
-            low, high = int_range(dtype)
-            if not low <= value <= high:
-                value = np.asarray(value).astype(to_numpy_dtype(dtype)).item()
-        return self.xp.asarray(value, dtype=self._native_dtype(dtype), device=self._ref(like))
 
     # ------------------------------------------------------------ required set
 

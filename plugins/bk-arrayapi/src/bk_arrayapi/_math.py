@@ -15,8 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any, Final
 
-from bk import DType, get_precision, normalize_axes, normalize_axis, rules
-from bk.rules import PYTHON_NUMBERS, check_nonempty, fast_path, native_call
+from bk import DType, normalize_axes, normalize_axis
+from bk.rules import check_nonempty, fast_path, native_call
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -63,7 +63,7 @@ _BINARY: Final = {  # bk operation: (the standard's function, the kinds of its f
 }  # fmt: skip
 
 BARE_OPERATIONS: Final = frozenset(
-    (*_UNARY, *_BINARY, "shift_bits_left", "shift_bits_right", "nextafter", "divide_no_nan", "softplus", "sigmoid", "signbit")
+    (*_UNARY, *_BINARY, "shift_bits_left", "shift_bits_right", "nextafter", "divide_no_nan", "softplus", "sigmoid", "signbit", "where")
 ) | frozenset(("sum", "prod", "mean", "std", "max", "min"))
 """The elementwise operations and reductions whose kernels are the standard's functions alone, on the operands
 the core's plan gives them: two arrays of one dtype, in the dtype the operation computes in (bools added as
@@ -195,24 +195,13 @@ class MathMixin:
 
     @needs("where")
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
-        """`x` where `condition` holds, else `y`, in their common dtype; without `x` and `y` the indices of
-        true elements (as `nonzero`).
-
-        Trusted (no plan): a Python int that does not fit an integer branch wraps around, as `numpy.where`
-        does (docs/semantics.md), where the core's plan raises `OverflowError`.
-        """
+        """`x` where `condition` holds, else `y`: the plan gives both in their common dtype (a Python int beyond
+        an integer branch wrapped, as `numpy.where`); without `x` and `y` the indices of true elements (as `nonzero`)."""
         condition = self._native(condition, "where")
         if self._dt(condition) is not _BOOL:
             condition = self._astype(condition, _BOOL)
         if x is None and y is None:
             return self.nonzero(condition)  # type: ignore[attr-defined]
-        arrays = [self._native(v, "where") for v in (x, y) if type(v) not in PYTHON_NUMBERS]
-        kinds = tuple(type(v) for v in (x, y) if type(v) in PYTHON_NUMBERS)
-        dtype = rules.weak_result(tuple(self._dt(a) for a in arrays), kinds, get_precision())
-        like, it = arrays[0] if arrays else None, iter(arrays)
-        x, y = (
-            self._scalar_array(v, dtype, like) if type(v) in PYTHON_NUMBERS else self._astype(next(it), dtype) for v in (x, y)
-        )
         return self.xp.where(condition, x, y)
 
     @needs("maximum", "minimum")

@@ -203,11 +203,11 @@ class LinalgMixin(StandardLinalgKernels):
         return b @ A.T
 
     def _float_args(self, *tensors: Tensor) -> list[Tensor]:
-        """The operands of a decomposition as JAX takes them: ints and bools as the float type (the result
-        dtype of `bk.rules.compute_dtype`). The plan casts mixed operands to their common type, but leaves
-        operands of one integer dtype as they are."""
+        """The operands of a decomposition in the float or complex type of the precision (ints and bools: the
+        float type): the plan casts mixed operands to their common type, but leaves operands of one dtype as
+        they are, even under a precision."""
         tensors = tuple(self._t(t) for t in tensors)
-        return [self.cast(t, compute_dtype(self, self.dtype(t))[1]) for t in tensors]  # type: ignore[attr-defined, arg-type]
+        return [self.to_complex(t) if t.dtype.kind == "c" else self.to_float(t) for t in tensors]  # type: ignore[attr-defined]
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares per batch entry with `jnp.linalg.lstsq` (SVD based): solution, residuals, rank, singular values."""
@@ -266,7 +266,9 @@ class LinalgMixin(StandardLinalgKernels):
         output is centred like SciPy. One kernel per batch entry runs as a grouped convolution; without
         a spatial dimension it is a product over the channels (the spec checks the shapes).
         """
-        value, kernel = self._t(value), self._t(kernel)  # of one dtype: the plan casts them to their common type
+        # the plan casts mixed operands to their common type, but leaves operands of one dtype as they are, even under a
+        # precision: `auto_cast` applies it (bools stay bools: `_correlate` computes them in floats)
+        value, kernel = self.auto_cast(self._t(value), self._t(kernel))  # type: ignore[attr-defined]
         spatial = kernel.shape[3:]
         padding = [(k // 2, k - 1 - k // 2) for k in spatial] if zero_padding else [(0, 0)] * len(spatial)
         if kernel.shape[0] == 1:

@@ -40,6 +40,7 @@ the framework's message:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import math
@@ -217,8 +218,14 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     """`kernel` with its failures explained (`explain_failure`): a trusted kernel's wrapper, and the
     wrapper of the operations that have no spec (queries, devices, function transforms)."""
 
+    from ._specs import op_specs
+
+    spec = op_specs().get(op)
+
     @functools.wraps(kernel)
     def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        if kwargs and spec is not None:  # the catalogue's keywords, whatever the kernel names its parameters
+            args, kwargs = _positional(spec, args, kwargs)
         try:
             return kernel(self, *args, **kwargs)
         except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
@@ -281,9 +288,17 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             if name not in trusted:
                 setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
         elif name in trusted or name not in specs:
-            setattr(cls, name, _wrap(name, method))
+            setattr(cls, name, _owned(cls, name, _wrap(name, method)))
         else:
-            setattr(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None)))
+            setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None))))
+
+
+def _owned(cls: type, name: str, method: Any) -> Any:
+    """`method`, named as the attribute `name` of `cls` it becomes (not as the kernel of a mixin it wraps), so
+    that pickle and cloudpickle find it by reference where they look: `NumPyBackend.add`."""
+    with contextlib.suppress(AttributeError, TypeError):  # a method that keeps its names
+        method.__qualname__, method.__module__ = f"{cls.__qualname__}.{name}", cls.__module__
+    return method
 
 
 def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
@@ -621,9 +636,13 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
     settings = GLOBALS
 
     part = _operand_part if elementwise else _value_part
+    names = [name for name, _ in spec.params]
+    operand_names = frozenset(names[:1] if positions == _SEQUENCE else [names[i] for i in positions if 0 <= i < len(names)])
 
     @functools.wraps(kernel)
     def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        if kwargs and not operand_names.isdisjoint(kwargs):  # an operand by keyword: positional, so that the plan casts it
+            args, kwargs = _positional(spec, args, kwargs)
         if fast is not None and not kwargs and settings.precision_free:
             try:
                 done = fast(self, *args)
@@ -719,6 +738,15 @@ def _foreign(backend: Backend, value: Any) -> bool:
     if not (hasattr(value, "shape") and hasattr(value, "dtype")) or backend.is_tensor(value, only_native=True):
         return False
     return type(value).__module__.partition(".")[0] != "numpy"
+
+
+def _positional(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The call's arguments with those the catalogue's signature takes by position passed by position."""
+    try:
+        bound = _signature(spec).bind(*args, **kwargs)
+    except TypeError:  # not a call of the catalogue's signature: the kernel's Python error tells
+        return args, kwargs
+    return bound.args, bound.kwargs
 
 
 def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]:

@@ -186,10 +186,6 @@ def test_operators_pickle_by_reference(b: NumPyBackend) -> None:
         assert pickle.loads(pickle.dumps(vars(_math.MathMixin)[name])) is vars(_math.MathMixin)[name]
 
 
-_NAMED_AFTER_MIXIN = "the core pickles a dispatched kernel of a mixin by its kernel's qualified name: the mixin's raw kernel"
-
-
-@pytest.mark.xfail(strict=True, reason=_NAMED_AFTER_MIXIN)
 def test_operators_cloudpickle(b: NumPyBackend) -> None:
     cloudpickle = pytest.importorskip("cloudpickle")
     x = np.arange(1.0, 4.0)

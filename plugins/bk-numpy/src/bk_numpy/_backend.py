@@ -193,15 +193,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         return self._default_device
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
-        """`tensor` itself on the CPU device.
-
-        Raises:
-            ValueError: for a device other than this backend's CPU.
-        """
-        if device != self._default_device:
-            raise ValueError(
-                f"NumPy computes only on its CPU device, not on {device}; convert the tensor to a backend that owns that device"
-            )
+        """`tensor` itself on the CPU device, this backend's only one (the plan checks that `device` is one of
+        this backend's: `bk.rules.check_device`)."""
         return self.as_tensor(tensor)
 
     def copy(self, tensor: Tensor, only_mutable: bool = False) -> Tensor:

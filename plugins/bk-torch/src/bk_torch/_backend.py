@@ -37,7 +37,7 @@ from ._linalg import LinalgMixin
 from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, PLANNED, MathMixin
 from ._operators import OPERATORS, OperatorsMixin
 from ._solvers import SolversMixin
-from ._standard import StandardMixin
+from ._standard import STANDARD_PLANNED, StandardMixin
 
 __all__ = ["TorchBackend"]
 
@@ -113,7 +113,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations); the float
     # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
-    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - frozenset(OPERATORS) - {"where", "invert"}
+    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - STANDARD_PLANNED - frozenset(OPERATORS) - {"where", "invert"}
     # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
     # (its sort is ordered by the plugin), no bool kernel of searchsorted (computed as int8).
     complex_unordered = frozenset(("max", "min", "maximum", "minimum", "greater_than", "greater_or_equal", "argmax", "argmin", "searchsorted", "unique"))

@@ -5,17 +5,20 @@ PyTorch function, which is faster and more accurate than the generic default."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import torch
 
 from bk import ShapeDtype
-from bk.rules import spec_verdict
+from bk.rules import fast_path, native_call, spec_verdict
 
-from ._math import _WIDE_UNSIGNED
+from ._math import _INEXACT, _REAL_FLOATS, _WIDE_UNSIGNED
 
-__all__ = ["StandardMixin"]
+__all__ = ["STANDARD_PLANNED", "StandardMixin"]
+
+STANDARD_PLANNED = frozenset(("log1p", "expm1", "hypot", "logaddexp", "copysign", "nextafter", "signbit"))
+"""The standard's elementwise functions whose kernels compute on the operands the core's plan gives them
+(floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first); not trusted."""
 
 Tensor = Any
 
@@ -23,42 +26,38 @@ Tensor = Any
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
-    def _standard_unary(self: Any, function: Callable[[torch.Tensor], torch.Tensor], x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
-        return function(self._inexact_operand(x, op, complex_ok))
-
-    def _standard_binary(self: Any, function: Callable[[torch.Tensor, torch.Tensor], torch.Tensor], x1: Tensor, x2: Tensor, op: str) -> Tensor:
-        a, b = self._inexact_pair(x1, x2, op)
-        self._same_device(a, b)
-        return function(a, b)  # shapes that do not broadcast: the core raises the spec's error
-
+    @fast_path(native_call(torch.log1p, torch.Tensor, _INEXACT, 1))
     def log1p(self, x: Tensor) -> Tensor:
-        """`torch.log1p`; bools and ints give the default float."""
-        return self._standard_unary(torch.log1p, x, "log1p")
+        """`torch.log1p` of the floats the plan gives (bools and ints in the default float)."""
+        return torch.log1p(x)
 
+    @fast_path(native_call(torch.expm1, torch.Tensor, _INEXACT, 1))
     def expm1(self, x: Tensor) -> Tensor:
-        """`torch.expm1`; bools and ints give the default float."""
-        return self._standard_unary(torch.expm1, x, "expm1")
+        """`torch.expm1` of the floats the plan gives (bools and ints in the default float)."""
+        return torch.expm1(x)
 
+    @fast_path(native_call(torch.hypot, torch.Tensor, _REAL_FLOATS, 2))
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`torch.hypot` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(torch.hypot, x1, x2, "hypot")
+        """`torch.hypot` of the real floats the plan gives (it refuses complex values)."""
+        return torch.hypot(x1, x2)
 
+    @fast_path(native_call(torch.logaddexp, torch.Tensor, _REAL_FLOATS, 2))
     def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`torch.logaddexp` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(torch.logaddexp, x1, x2, "logaddexp")
+        """`torch.logaddexp` of the real floats the plan gives (it refuses complex values)."""
+        return torch.logaddexp(x1, x2)
 
+    @fast_path(native_call(torch.copysign, torch.Tensor, _REAL_FLOATS, 2, _REAL_FLOATS))
     def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`torch.copysign` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(torch.copysign, x1, x2, "copysign")
+        """`torch.copysign` of the real floats the plan gives (it refuses complex values)."""
+        return torch.copysign(x1, x2)
 
     def nextafter(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`torch.nextafter` in the common float type; complex values raise ArgumentTypeError."""
-        return self._standard_binary(torch.nextafter, x1, x2, "nextafter")
+        """`torch.nextafter` of the real floats the plan gives (it refuses complex values)."""
+        return torch.nextafter(x1, x2)
 
     def signbit(self, x: Tensor) -> Tensor:
         """`torch.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools
-        (the spec refuses complex values)."""
-        x = self._std_tensor(x, "signbit")  # the plan has refused complex values
+        (the plan refuses complex values)."""
         if x.dtype == torch.bool or x.dtype in _WIDE_UNSIGNED:  # never negative (and PyTorch has no `<` of uint64)
             return torch.zeros(x.shape, dtype=torch.bool, device=x.device)
         return torch.signbit(x) if x.is_floating_point() else x < 0

@@ -35,7 +35,7 @@ BARE = frozenset((
     "gamma_inc_l", "gamma_inc_u", "where",
     "abs", "sign", "signbit", "round", "ceil", "floor", "sqrt", "exp", "erf", "softplus", "sigmoid", "log_gamma", "sin",
     "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh", "log", "log2",
-    "log10",
+    "log10", "log1p", "expm1", "nextafter",
 ))  # fmt: skip
 """The elementwise kernels that are TensorFlow calls alone: the core's plan gives them the spec's verdict and
 their operands in the dtype the operation computes in (`add(bool, bool)` as int32, `div` and the float

@@ -26,12 +26,12 @@ class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
     def log1p(self: Any, x: Tensor) -> Tensor:
-        """`tf.math.log1p`; bools and ints give the default float."""
-        return tf.math.log1p(self._inexact_operand(x, "log1p"))
+        """`tf.math.log1p` of the floats the plan gives (bools and ints in the default float)."""
+        return tf.math.log1p(self._t(x))
 
     def expm1(self: Any, x: Tensor) -> Tensor:
-        """`tf.math.expm1`; bools and ints give the default float."""
-        return tf.math.expm1(self._inexact_operand(x, "expm1"))
+        """`tf.math.expm1` of the floats the plan gives (bools and ints in the default float)."""
+        return tf.math.expm1(self._t(x))
 
     def signbit(self: Any, x: Tensor) -> Tensor:
         """The sign bit of floats (also of -0.0 and NaN, read with `tf.bitcast`), `x < 0` for ints, false for bools
@@ -46,9 +46,9 @@ class StandardMixin:
         """The next float after `x1` toward `x2` (`x2` where they are equal) in the common float type.
 
         `tf.math.nextafter` for float32 and float64; for float16 and bfloat16 one step of the bit
-        pattern read with `tf.bitcast`. Complex values raise ArgumentTypeError.
+        pattern read with `tf.bitcast`. The plan gives both in their common float type and refuses complex values.
         """
-        a, b = self._inexact_pair(x1, x2, "nextafter")
+        a, b = self._t(x1), self._t(x2)
         if a.dtype in (tf.float32, tf.float64):
             return tf.math.nextafter(a, b)
         shape = tf.broadcast_dynamic_shape(tf.shape(a), tf.shape(b))

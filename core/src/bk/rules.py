@@ -40,7 +40,7 @@ Ranges and random numbers
 Declarations
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
-    (the elementwise operations, reductions, `where`, `as_tensor` and `cast`, which first-party plugins
+    (the elementwise operations, reductions, `where`, `as_tensor` and `cast`: those a plugin may tune and
     declare trusted),
     `explains_failures` (marks a trusted kernel that maps its own failures: nothing is put in front of it),
     `fast_path` (declares a kernel's fast path: the common case computed before the plan, which serves every
@@ -187,9 +187,11 @@ __all__ = [
 
 HOT_OPERATIONS: Final = frozenset(_FAMILY) | frozenset(("where", "as_tensor", "cast"))
 """The elementwise operations, the reductions, `where`, and the conversions `as_tensor` and `cast`: the
-operations whose kernels a first-party plugin tunes and declares trusted (`Backend.trusted_operations`),
-because a plan (or the core's number rules around `as_tensor`, its checks around `cast`) costs more
-than the kernel on small tensors. Such a kernel applies the rules itself, with the functions of this module."""
+operations whose kernels a plugin may tune and declare trusted (`Backend.trusted_operations`) where a plan
+(or the core's number rules around `as_tensor`, its checks around `cast`) costs more than the kernel on
+small tensors. Such a kernel applies the rules itself, with the functions of this module. The eager
+first-party plugins trust only their reductions, the conversions and a few unary functions; their
+operators are bare kernels with fast paths (`fast_path`, `native_call`)."""
 
 SETTINGS: Final = GLOBALS
 """The context settings object; `SETTINGS.precision_free` is True while no precision is set anywhere."""

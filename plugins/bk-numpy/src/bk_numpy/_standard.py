@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
-from bk.rules import SETTINGS as _SETTINGS
-from bk.rules import holds_number, numpy_accumulation_type
+from bk.rules import fast_path, holds_number, native_call, numpy_accumulation_type
 
 from ._errors import reraise
 from ._math import _floats, _keep_ints, _tensor_arg
@@ -154,10 +153,9 @@ class StandardMixin:
         except (TypeError, ValueError) as error:
             reraise_as(ArgumentTypeError if isinstance(error, TypeError) else ValueError, "roll", error)
 
+    @fast_path(native_call(np.matmul, np.ndarray, _MATMUL_NATIVE, 2))  # two arrays of one dtype: NumPy's own call, in C
     def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
-        """`numpy.matmul` in the common type; see `Backend.matmul`."""
-        if type(x1) is np.ndarray and type(x2) is np.ndarray and x1.dtype is x2.dtype and x1.dtype in _MATMUL_NATIVE and _SETTINGS.precision_free:
-            return np.matmul(x1, x2)  # the plan gives a kernel one dtype: the common case, NumPy's own
+        """`numpy.matmul` in the common type (the plan casts the operands to it); see `Backend.matmul`."""
         same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None
         if not same:
             x1, x2 = self.auto_cast(_tensor_arg(x1, "matmul"), _tensor_arg(x2, "matmul"))  # type: ignore[attr-defined]

@@ -682,6 +682,28 @@ typedef struct {
     vectorcallfunc vectorcall;
 } NativeCall;
 
+/* Whether `dtype` is in the frozenset `set`: by identity first, over the set's members (a framework's dtypes
+ * are singletons, and hashing one can cost more than a small kernel: NumPy computes a dtype's hash each
+ * time), then by the set's own lookup (equal dtype objects: array-api-strict makes one per array). */
+static int
+dtype_member(PyObject *dtype, PyObject *set)
+{
+    Py_ssize_t pos = 0;
+    PyObject *item;
+    Py_hash_t hash;
+    while (_PySet_NextEntry(set, &pos, &item, &hash)) {
+        if (item == dtype) {
+            return 1;
+        }
+    }
+    int found = PySet_Contains(set, dtype);
+    if (found < 0) {
+        PyErr_Clear();
+        found = 0;
+    }
+    return found;
+}
+
 static int
 native_dtype_in(PyObject *x, PyObject *set, PyObject **dtype)
 {
@@ -690,12 +712,7 @@ native_dtype_in(PyObject *x, PyObject *set, PyObject **dtype)
         PyErr_Clear();
         return 0;
     }
-    int found = PySet_Contains(set, *dtype);
-    if (found < 0) {
-        PyErr_Clear();
-        found = 0;
-    }
-    return found;
+    return dtype_member(*dtype, set);
 }
 
 static PyObject *
@@ -772,7 +789,17 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
                 PyErr_Clear();
             }
             else {
-                PyObject *bounds = PyDict_GetItemWithError(self->int_dtypes, dtype);  /* borrowed */
+                PyObject *bounds = NULL, *entry_key, *entry_value;  /* borrowed */
+                Py_ssize_t pos = 0;
+                while (PyDict_Next(self->int_dtypes, &pos, &entry_key, &entry_value)) {  /* by identity first, as `dtype_member` */
+                    if (entry_key == dtype) {
+                        bounds = entry_value;
+                        break;
+                    }
+                }
+                if (bounds == NULL) {
+                    bounds = PyDict_GetItemWithError(self->int_dtypes, dtype);
+                }
                 if (bounds != NULL && PyTuple_CheckExact(bounds) && PyTuple_GET_SIZE(bounds) == 2) {
                     long long low = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, 0));
                     long long high = PyLong_AsLongLong(PyTuple_GET_ITEM(bounds, 1));

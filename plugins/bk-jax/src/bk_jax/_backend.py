@@ -56,15 +56,6 @@ def _scalar_for(x: bool | int | float | complex, target: np.dtype) -> Any:
     return x
 
 
-def _cast(x: Any, target: np.dtype) -> Any:
-    """The array `x` as `target`: complex to real keeps the real part, complex to bool tests `!= 0` (NumPy)."""
-    if jnp.iscomplexobj(x) and target.kind != "c":
-        if target.kind == "b":
-            return x != 0  # true where either part is non-zero, as NumPy
-        x = jnp.real(x)
-    return x.astype(target)
-
-
 def _shape(shape: Sequence[int]) -> tuple[int, ...]:
     """`shape` as a tuple of ints (the spec refuses negative sizes)."""
     return tuple(int(s) for s in shape)
@@ -98,7 +89,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     """
 
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
-    # `where`, `as_tensor` and `cast`; the elementwise operations are bare kernels behind the core's plan
+    # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
 
     float64_supported = not x64_locked_off()  # decided when the backend loads
@@ -163,9 +154,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return self._sparse_to_precision(x)
         if not convert_external and is_python_number(x):
             return x
-        # concrete even while tracing (lists of tracers excepted): the core keeps the numbers it converts (`Plan.constants`)
-        with jax.ensure_compile_time_eval():
-            return self._to_precision(self._place(self._convert_external(x)))
+        return self._to_precision(self._place(self._convert_external(x)))
 
     def _to_precision(self, array: Any) -> Any:
         precision = get_precision()
@@ -283,17 +272,15 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         if isinstance(x, JAXSparse):
             return self._sparse_cast(x, dtype)
         if type(x) in PYTHON_NUMBERS:
-            with jax.ensure_compile_time_eval():  # a concrete array even while tracing, as in `as_tensor`
-                return self._place(jnp.asarray(_scalar_for(x, target), target))
-        if not isinstance(x, jax.Array):
-            with jax.ensure_compile_time_eval():
-                x = self._place(self._convert_external(x))
+            return self._place(jnp.asarray(_scalar_for(x, target), target))
+        x = x if isinstance(x, jax.Array) else self._place(self._convert_external(x))
         if x.dtype == target:
             return x
-        if isinstance(x, jax.core.Tracer):
-            return _cast(x, target)
-        with jax.ensure_compile_time_eval():  # a concrete array stays concrete while tracing (the core's converted numbers)
-            return _cast(x, target)
+        if jnp.iscomplexobj(x) and target.kind != "c":
+            if target.kind == "b":
+                return x != 0  # true where either part is non-zero, as NumPy
+            x = jnp.real(x)
+        return x.astype(target)
 
     def to_complex(self, x: Tensor) -> Tensor:
         """`x` as complex values; with precision `None`, complex keeps its type and float64 gives complex128."""

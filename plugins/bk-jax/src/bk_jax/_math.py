@@ -12,7 +12,7 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
-from bk.rules import check_nonnegative, fast_path, is_python_number, native_call, numpy_accumulation_type, wrap_indices
+from bk.rules import check_nonnegative, fast_path, native_call, numpy_accumulation_type, wrap_indices
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -37,6 +37,7 @@ _INEXACT: Final = _REAL_FLOATS | frozenset(np.dtype(t) for t in (np.complex64, n
 _NUMBERS: Final = _INTEGERS | _INEXACT
 _REAL: Final = _BOOL | _INTEGERS | _REAL_FLOATS
 _ALL: Final = _BOOL | _NUMBERS
+_INT_RANGES: Final = {d: (int(np.iinfo(d).min), min(int(np.iinfo(d).max), 2**63 - 1)) for d in _INTEGERS}  # weak Python ints
 
 BARE_OPERATIONS: Final = frozenset((
     "abs", "sign", "round", "ceil", "floor", "isfinite", "isnan", "isinf", "real", "imag", "conj", "signbit",
@@ -44,7 +45,7 @@ BARE_OPERATIONS: Final = frozenset((
     "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
     "add", "sub", "mul", "div", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right", "maximum", "minimum",
     "equal", "not_equal", "greater_than", "greater_or_equal", "arctan2", "gamma_inc_l", "gamma_inc_u", "divide_no_nan",
-    "hypot", "logaddexp", "copysign", "nextafter",
+    "hypot", "logaddexp", "copysign", "nextafter", "where",
 ))  # fmt: skip
 """The elementwise operations whose kernel is the `jax.numpy` function (with JAX's few gaps filled): the
 core's plan gives them the spec's verdict and their operands in the dtype the operation computes in (two
@@ -206,12 +207,12 @@ class MathMixin:
         """Rounds halves to even, as NumPy; complex values round both parts (NumPy's `round`)."""
         return jnp.round(x) if x.dtype in _INEXACT else x  # JAX rounds no bools
 
-    @fast_path(native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS))
+    @fast_path(native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """The larger of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.maximum, a, b)
 
-    @fast_path(native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS))
+    @fast_path(native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """The smaller of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.minimum, a, b)
@@ -240,31 +241,24 @@ class MathMixin:
 
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y`; without `x` and `y` the `(nnz, ndims)` indices of true
-        elements (a data-dependent shape: not usable under jit, use `nonzero(length=...)` there).
-
-        Trusted (not in `BARE_OPERATIONS`): a Python int beside an integer tensor takes the tensor's type and
-        wraps around where it does not fit, as `numpy.where` (the plan's conversion would raise); the
-        operands take their common type by `Backend.auto_cast` (Python numbers weak).
-        """
-        condition = self._t(condition)
+        elements (a data-dependent shape: not usable under jit, use `nonzero(length=...)` there). The plan
+        gives `x` and `y` in their common type (a Python int beyond an int branch's range wrapped into it)."""
+        condition = self._t(condition)  # the plan converts the branches only
         if x is None or y is None:
             return jnp.argwhere(condition).astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]
-        x = x if is_python_number(x) else self._t(x)
-        y = y if is_python_number(y) else self._t(y)
-        x, y = self.auto_cast(_wrapped(x, y), _wrapped(y, x))  # type: ignore[attr-defined]
         return jnp.where(condition.astype(bool), x, y)
 
     # ------------------------------------------------------------ operators
 
-    @fast_path(native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT))
+    @fast_path(native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.add(a, b)
 
-    @fast_path(native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT))
+    @fast_path(native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.subtract(a, b)
 
-    @fast_path(native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT))
+    @fast_path(native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT, _INT_RANGES))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.multiply(a, b)
 
@@ -301,20 +295,20 @@ class MathMixin:
         """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
         return jnp.right_shift(a, b)
 
-    @fast_path(native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT))
+    @fast_path(native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.equal(x, y)
 
-    @fast_path(native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT))
+    @fast_path(native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.not_equal(x, y)
 
-    @fast_path(native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT))
+    @fast_path(native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """`x > y`; complex values compare real parts first, as NumPy."""
         return jnp.greater(x, y)
 
-    @fast_path(native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT))
+    @fast_path(native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """`x >= y`; complex values compare real parts first, as NumPy."""
         return jnp.greater_equal(x, y)
@@ -489,12 +483,3 @@ def _contains_arrays(values: Sequence[Any]) -> bool:
 def _at_zero_a(result: Any, a: Any, x: Any, value: float) -> Any:
     """`result` with SciPy's limits at `a == 0`: `value` for `x > 0`, NaN for `x == 0`."""
     return jnp.where(a == 0, jnp.where(x > 0, value, jnp.nan).astype(result.dtype), result)
-
-
-def _wrapped(number: Any, other: Any) -> Any:
-    """A Python int outside the range of the integer array `other` as NumPy casts it (wrapped around)."""
-    if type(number) is int and isinstance(other, jax.Array) and other.dtype.kind in "iu":
-        info = np.iinfo(other.dtype)
-        if not info.min <= number <= info.max:
-            return jnp.asarray(np.asarray(number).astype(other.dtype))
-    return number

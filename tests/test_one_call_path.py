@@ -268,3 +268,16 @@ def test_operands_given_by_keyword_are_planned_as_positional_ones(b):
     np.testing.assert_array_equal(values(b, by_keyword), values(b, by_position))
     small = b.as_tensor(np.array([100, 100], np.int8))
     assert int(values(b, b.sum(value=small))) == 200  # the wide accumulator, as sum(small)
+
+
+def test_a_set_precision_applies_to_the_operands_not_only_to_the_result(b):
+    """Under bk.precision(64), float32 operands of an operation whose result is float64 are computed in float64:
+    1e8 + 1 - 1e8 is 1, where float32 arithmetic cast up afterwards gives 0."""
+    if not b.supports("matmul"):
+        pytest.skip(f"{b.name} does not support matmul")
+    row, ones = np.array([[1e8, 1.0, -1e8]], np.float32), np.ones((3, 1), np.float32)
+    with bk.precision(64):
+        a, v = b.cast(b.as_tensor(row), bk.DType(float, 32)), b.cast(b.as_tensor(ones), bk.DType(float, 32))
+        product = b.matmul(a, v)
+        assert b.dtype(product) == bk.DType(float, 64)
+        np.testing.assert_allclose(values(b, product), [[1.0]], atol=1e-9)

@@ -782,6 +782,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     if operand is None and op in COMMON_OPERANDS:
         operand = _common_operand(backend, args, positions, result)
     tensors = _operand_dtypes(backend, args, positions)
+    if operand is None and tensors:
+        operand = _at_precision(tensors, result)
     if op in type(backend).complex_unordered and (any(d.kind is complex for d in tensors) or (operand is not None and operand.kind is complex)):
         kinds = sorted({d.name for d in tensors if d.kind is complex}) or [operand.name]
         raise ArgumentTypeError(
@@ -855,6 +857,24 @@ def _shape_dtype() -> Any:
     from ._specs import ShapeDtype
 
     return ShapeDtype
+
+
+def _at_precision(tensors: list[DType], result: Any) -> DType | None:
+    """Under a set precision, the dtype that float (or complex) operands of one kind are computed in where the
+    spec's result is of the precision: the precision's (docs/semantics.md: a precision applies to the inputs,
+    so `svd` or `matmul` of float32 under `bk.precision(64)` computes in float64, not in float32 cast up
+    afterwards); None for other operands, without a precision, or where the result keeps the input's dtype."""
+    from ._context import get_precision
+
+    precision = get_precision()
+    kind = tensors[0].kind
+    if precision is None or kind not in (float, complex) or any(d.kind is not kind for d in tensors):
+        return None
+    target = DType(float, precision) if kind is float else DType(complex, 2 * max(precision, 32))
+    primary = result[0] if isinstance(result, tuple) and result else result
+    if not isinstance(primary, _shape_dtype()) or primary.dtype != target or all(d == target for d in tensors):
+        return None
+    return target
 
 
 def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...], result: Any) -> Any:

@@ -339,16 +339,8 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         return self.get_device_by_ref(device)
 
     def allocate_on_device(self, tensor: Tensor, device: ComputeDevice) -> Tensor:
-        """`tensor` on `device` through `jax.device_put` (committed to it, as JAX does with explicit placement).
-
-        Raises:
-            ValueError: for a device of another backend.
-        """
-        if not isinstance(device, ComputeDevice) or device.backend is not self:
-            owner = getattr(device, "backend", None)
-            raise ValueError(
-                f"{device!r} is not a device of the jax backend (it belongs to {owner}); pick one from list_devices()"
-            )
+        """`tensor` on `device`, one of this backend's (the plan checks it: `bk.rules.check_device`), through
+        `jax.device_put` (committed to it, as JAX does with explicit placement)."""
         value = tensor if isinstance(tensor, JAXSparse) else self._t(tensor)
         return jax.device_put(value, device.ref)
 

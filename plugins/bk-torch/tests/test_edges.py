@@ -410,5 +410,18 @@ def test_complex_unique_and_searchsorted_refuse(b: bk.Backend) -> None:
         b.unique(z, False, False, None)
     with pytest.raises(bk.ArgumentTypeError, match="^searchsorted:"):
         b.searchsorted(z, z, "left")
-    with pytest.raises(bk.ArgumentTypeError, match="^clip:"):
-        b.clip(z, 0, 1)
+
+
+
+def test_complex_values_compare_and_clip_in_numpys_order(b: bk.Backend) -> None:
+    """PyTorch orders no complex values; the kernels of the comparisons, maximum and minimum order them as NumPy
+    does (real parts first, NaN-holding values compare false and propagate), so clip of complex values works too."""
+    nan = float("nan")
+    x = np.array([1 + 2j, 1 + 2j, complex(nan, 0), 1 + 0j, complex(0, nan), complex(nan, 1), 2 + 0j, complex(2, nan)], np.complex64)
+    y = np.array([1 + 3j, 0 + 5j, 1 + 0j, complex(nan, 0), 1 + 0j, complex(nan, 2), 2 + 0j, 1 + 0j], np.complex64)
+    with np.errstate(invalid="ignore"):
+        for op, reference in (("greater_than", np.greater), ("greater_or_equal", np.greater_equal), ("maximum", np.maximum), ("minimum", np.minimum)):
+            result = getattr(b, op)(b.as_tensor(x), b.as_tensor(y))
+            np.testing.assert_array_equal(b.numpy(result), reference(x, y), err_msg=op)
+    clipped = b.clip(b.as_tensor(np.array([1 + 1j, 1j], np.complex64)), 0, 1)
+    np.testing.assert_array_equal(b.numpy(clipped), np.clip(np.array([1 + 1j, 1j], np.complex64), 0, 1))

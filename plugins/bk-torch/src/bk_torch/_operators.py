@@ -54,9 +54,35 @@ def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: t
         return _unsigned(op, function, x, y)
     if dtype is torch.bool and op in _INT8_FOR_BOOL:
         return function(x.to(torch.int8), y.to(torch.int8))  # the plan casts the result to the spec's dtype
-    if dtype in _COMPLEX and op in _PARTWISE:
-        return _PARTWISE[op](x, y)
+    if dtype in _COMPLEX:
+        if op in _PARTWISE:
+            return _PARTWISE[op](x, y)
+        if op in _COMPLEX_ORDER:
+            return _COMPLEX_ORDER[op](x, y)
     return function(x, y)
+
+
+def _greater_complex(x: torch.Tensor, y: torch.Tensor, equal: bool) -> torch.Tensor:
+    """`x > y` (or `x >= y`) of complex values in NumPy's order: real parts first, then imaginary parts; false
+    where either holds a NaN (PyTorch orders no complex values)."""
+    imaginary = x.imag >= y.imag if equal else x.imag > y.imag
+    return ((x.real > y.real) | ((x.real == y.real) & imaginary)) & ~(torch.isnan(x) | torch.isnan(y))
+
+
+def _extreme_complex(x: torch.Tensor, y: torch.Tensor, larger: bool) -> torch.Tensor:
+    """NumPy's complex `maximum` (or `minimum`): the larger (smaller) in its order, a NaN-holding operand where
+    there is one (the first where both hold one)."""
+    first = _greater_complex(x, y, True) if larger else _greater_complex(y, x, True)
+    nan_x, nan_y = torch.isnan(x), torch.isnan(y)
+    return torch.where(nan_x | (first & ~nan_y), x, y)
+
+
+_COMPLEX_ORDER: dict[str, Callable[[Any, Any], Any]] = {
+    "greater_than": lambda x, y: _greater_complex(x, y, False),
+    "greater_or_equal": lambda x, y: _greater_complex(x, y, True),
+    "maximum": lambda x, y: _extreme_complex(x, y, True),
+    "minimum": lambda x, y: _extreme_complex(x, y, False),
+}
 
 
 def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True) -> Callable[..., Any]:

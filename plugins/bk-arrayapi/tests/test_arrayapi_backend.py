@@ -161,10 +161,22 @@ def test_shape_errors_are_bk_classes(b: ArrayAPIBackend) -> None:
     with pytest.raises(bk.IndexOutOfRangeError, match="gather"):
         b.gather(b.as_tensor([1.0, 2.0]), b.as_tensor([2]), 0)
     complex_values = b.as_tensor(np.array([1 + 1j, 2j]))
-    with pytest.raises(bk.ArgumentTypeError, match="maximum"):
-        b.maximum(complex_values, complex_values)  # the standard orders no complex values
     with pytest.raises(bk.ArgumentTypeError, match="argmax"):
-        b.argmax(complex_values, 0)
+        b.argmax(complex_values, 0)  # the standard orders no complex values
+
+
+def test_complex_values_compare_in_numpys_order(b: bk.Backend) -> None:
+    """The standard leaves complex comparisons undefined; bk-arrayapi orders them as NumPy (real parts first, a
+    NaN-holding value compares false and propagates), with the standard's real, imag, isnan and where."""
+    nan = float("nan")
+    x = np.array([1 + 2j, 1 + 2j, complex(nan, 0), 1 + 0j, complex(0, nan), 2 + 0j, complex(2, nan)], np.complex128)
+    y = np.array([1 + 3j, 0 + 5j, 1 + 0j, complex(nan, 0), 1 + 0j, 2 + 0j, 1 + 0j], np.complex128)
+    with np.errstate(invalid="ignore"):
+        for op, reference in (("greater_than", np.greater), ("greater_or_equal", np.greater_equal), ("maximum", np.maximum), ("minimum", np.minimum)):
+            result = b.numpy(getattr(b, op)(b.as_tensor(x), b.as_tensor(y)))
+            np.testing.assert_array_equal(result, reference(x, y), err_msg=op)
+    z = np.array([1 + 1j, 1j])
+    np.testing.assert_array_equal(b.numpy(b.clip(b.as_tensor(z), 0, 1)), np.clip(z, 0, 1))
 
 
 # ---------------------------------------------------------------- devices

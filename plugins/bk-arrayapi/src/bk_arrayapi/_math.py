@@ -103,9 +103,37 @@ def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[s
         missing = frozenset(lacking.get(op, ()))
         dtypes = [native for dtype, native in to_native.items() if dtype.kind in kinds and dtype not in missing]
         floats = [native for dtype, native in to_native.items() if beside_floats and dtype.kind in beside_floats[0]]
-        kernel = functools.update_wrapper(_direct(call, arity), _bare(op, function, arity))
+        direct = _complex_ordered(xp, op, call) if op in _COMPLEX_ORDER else _direct(call, arity)
+        kernel = functools.update_wrapper(direct, _bare(op, function, arity))
         kernels[op] = fast_path(native_call(call, array, dtypes, arity, floats))(kernel)
     return kernels
+
+
+_COMPLEX_ORDER: Final = frozenset(("greater_than", "greater_or_equal", "maximum", "minimum"))
+"""The comparisons that the standard leaves undefined for complex values and bk orders as NumPy does: real parts
+first, then imaginary parts; a value holding a NaN compares false, and `maximum`/`minimum` propagate it."""
+
+
+def _complex_ordered(xp: Any, op: str, call: Callable[..., Any]) -> Callable[..., Any]:
+    """The kernel of one of `_COMPLEX_ORDER`: `call` of real operands, NumPy's order of complex ones."""
+    equal = op != "greater_than"
+
+    def greater(x: Tensor, y: Tensor, or_equal: bool) -> Tensor:
+        xr, xi, yr, yi = xp.real(x), xp.imag(x), xp.real(y), xp.imag(y)
+        imaginary = xp.greater_equal(xi, yi) if or_equal else xp.greater(xi, yi)
+        ordered = xp.logical_or(xp.greater(xr, yr), xp.logical_and(xp.equal(xr, yr), imaginary))
+        return xp.logical_and(ordered, xp.logical_not(xp.logical_or(xp.isnan(x), xp.isnan(y))))
+
+    def kernel(self: Any, x: Tensor, y: Tensor) -> Tensor:
+        if self._dt(x).kind is not complex:
+            return call(x, y)
+        if op in ("greater_than", "greater_or_equal"):
+            return greater(x, y, equal)
+        first = greater(x, y, True) if op == "maximum" else greater(y, x, True)
+        take_x = xp.logical_or(xp.isnan(x), xp.logical_and(first, xp.logical_not(xp.isnan(y))))
+        return xp.where(take_x, x, y)
+
+    return kernel
 
 
 def _direct(call: Callable[..., Any], arity: int) -> Callable[..., Any]:

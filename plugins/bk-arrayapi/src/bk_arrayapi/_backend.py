@@ -78,7 +78,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
     # these functions take numbers only, no bools (computed as int8).
-    complex_unordered = ORDERING - _COMPLEX_ORDER - {"clip"}  # comparisons, maximum, minimum (and so clip): ordered as NumPy
+    complex_unordered = ORDERING - _COMPLEX_ORDER - {"clip", "max", "min"}  # comparisons, maximum, minimum, clip, max, min: ordered as NumPy
     lacking_kernels = dict.fromkeys(
         (
             "mul", "maximum", "minimum", "greater_than", "greater_or_equal", "abs", "round", "floor", "ceil", "isfinite", "isnan",

@@ -12,6 +12,7 @@ only (`ArrayAPIBackend.complex_unordered`).
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -112,6 +113,25 @@ def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[s
 _COMPLEX_ORDER: Final = frozenset(("greater_than", "greater_or_equal", "maximum", "minimum"))
 """The comparisons that the standard leaves undefined for complex values and bk orders as NumPy does: real parts
 first, then imaginary parts; a value holding a NaN compares false, and `maximum`/`minimum` propagate it."""
+
+
+def _complex_extreme(xp: Any, x: Tensor, axes: Any, keepdims: bool, largest: bool) -> Tensor:
+    """NumPy's `max` (or `min`) of complex values over `axes`: the largest real part, then the largest imaginary
+    part among those; the first NaN-holding element where the reduced values hold one (NumPy propagates it)."""
+    ndim = x.ndim
+    dims = tuple(range(ndim)) if axes is None else tuple(a % ndim for a in ((axes,) if isinstance(axes, int) else axes))
+    kept = [d for d in range(ndim) if d not in dims]
+    flat = xp.reshape(xp.permute_dims(x, (*kept, *dims)), (*[x.shape[d] for d in kept], -1))
+    real, imag = xp.real(flat), xp.imag(flat)
+    extreme = xp.max if largest else xp.min
+    on_best = xp.equal(real, extreme(real, axis=-1, keepdims=True))
+    beside = xp.where(on_best, imag, xp.full_like(imag, -math.inf if largest else math.inf))
+    best = xp.logical_and(on_best, xp.equal(imag, extreme(beside, axis=-1, keepdims=True)))
+    nan = xp.isnan(flat)
+    chosen = xp.where(xp.any(nan, axis=-1, keepdims=True), nan, best)
+    index = xp.argmax(xp.astype(chosen, xp.int8), axis=-1, keepdims=True)  # the first chosen element
+    result = xp.take_along_axis(flat, index, axis=-1)[..., 0]
+    return xp.reshape(result, tuple(1 if d in dims else x.shape[d] for d in range(ndim))) if keepdims else result
 
 
 def _complex_ordered(xp: Any, op: str, call: Callable[..., Any]) -> Callable[..., Any]:
@@ -291,6 +311,8 @@ class MathMixin:
         x = self._native(x, function)
         axes = self._axes(x, axis, function)
         check_nonempty(function, x.shape, axes)
+        if self._dt(x).kind is complex:  # the standard orders no complex values: NumPy's order, here
+            return _complex_extreme(self.xp, x, axes, keepdims, function == "max") if x.ndim else x
         return getattr(self.xp, function)(x, axis=axes, keepdims=keepdims)
 
     @needs("max")

@@ -115,9 +115,9 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
     trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - STANDARD_PLANNED - frozenset(OPERATORS) - {"where", "invert"}
     # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
-    # reductions and searches (its sort, and the elementwise comparisons, maximum and minimum, are ordered by
-    # the plugin, as NumPy orders them), no bool kernel of searchsorted (computed as int8).
-    complex_unordered = frozenset(("max", "min", "argmax", "argmin", "searchsorted", "unique"))
+    # searches (its sort, max, min, comparisons, maximum and minimum are ordered by the plugin, as NumPy
+    # orders them), no bool kernel of searchsorted (computed as int8).
+    complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique"))
     lacking_kernels = {"searchsorted": frozenset({DType(bool)})}
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError

@@ -36,6 +36,7 @@ typedef struct {
     PyObject *failed;    /* failed(backend, args, error): explains a direct kernel's failure */
     PyObject *cache;     /* dict: key -> Plan */
     PyObject *settings;  /* bk's GLOBALS: `precision_free` */
+    Py_ssize_t flag_offset;  /* where `settings` keeps `precision_free` (a slot), or -1: read as an attribute */
     PyObject *dtype_type;  /* bk.DType */
     PyObject *fast;      /* the kernel's declared fast path, fast(backend, *args) -> result or NotImplemented; or NULL */
     int elementwise;
@@ -188,11 +189,17 @@ dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObj
     if (kwnames != NULL || nargs < 1) {
         return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
     }
-    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-    if (flag == NULL) {
-        return NULL;
+    PyObject *flag;
+    if (self->flag_offset >= 0) {  /* the slot itself: no attribute lookup on every call */
+        flag = *(PyObject **)((char *)self->settings + self->flag_offset);
     }
-    Py_DECREF(flag);  /* settings keeps it alive */
+    else {
+        flag = PyObject_GetAttr(self->settings, precision_free_name);
+        if (flag == NULL) {
+            return NULL;
+        }
+        Py_DECREF(flag);  /* settings keeps it alive */
+    }
     if (flag != Py_True) {
         return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
     }
@@ -304,6 +311,7 @@ dispatched_bind(Dispatched *self, PyObject *instance)
     bound->failed = Py_XNewRef(self->failed);
     bound->cache = Py_XNewRef(self->cache);
     bound->settings = Py_XNewRef(self->settings);
+    bound->flag_offset = self->flag_offset;
     bound->dtype_type = Py_XNewRef(self->dtype_type);
     bound->fast = Py_XNewRef(self->fast);
     bound->elementwise = self->elementwise;
@@ -315,6 +323,18 @@ dispatched_bind(Dispatched *self, PyObject *instance)
     bound->bound = Py_NewRef(instance);
     bound->vectorcall = self->vectorcall;
     return (PyObject *)bound;
+}
+
+/* The offset of the slot `name` of `object`'s type (a `__slots__` member of object type), or -1. */
+static Py_ssize_t
+slot_offset(PyObject *object, PyObject *name)
+{
+    PyObject *descriptor = _PyType_Lookup(Py_TYPE(object), name);  /* borrowed */
+    if (descriptor == NULL || !Py_IS_TYPE(descriptor, &PyMemberDescr_Type)) {
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descriptor)->d_member;
+    return member->type == T_OBJECT_EX || member->type == T_OBJECT ? member->offset : -1;
 }
 
 static PyObject *
@@ -341,6 +361,7 @@ dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->failed = Py_NewRef(failed);
     self->cache = Py_NewRef(cache);
     self->settings = Py_NewRef(settings);
+    self->flag_offset = slot_offset(settings, precision_free_name);
     self->dtype_type = Py_NewRef(dtype_type);
     self->fast = fast == Py_None ? NULL : Py_NewRef(fast);
     self->elementwise = elementwise;

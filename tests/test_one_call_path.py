@@ -281,3 +281,23 @@ def test_a_set_precision_applies_to_the_operands_not_only_to_the_result(b):
         product = b.matmul(a, v)
         assert b.dtype(product) == bk.DType(float, 64)
         np.testing.assert_allclose(values(b, product), [[1.0]], atol=1e-9)
+
+
+def test_complex_max_and_min_follow_numpy_over_any_axes_or_are_refused(b):
+    """NumPy's order of complex values in `max`/`min` (real parts first; the first NaN-holding value propagates),
+    over every axis choice; refused only by a backend that declares it cannot order complex values."""
+    nan = float("nan")
+    x = np.array([[1 + 2j, 3 + 0j, 3 + 1j], [complex(nan, 0), 5 + 0j, complex(1, nan)], [2 + 0j, 2 + 5j, 2 - 1j]])
+    for op, reference in (("max", np.max), ("min", np.min)):
+        if not b.supports(op):
+            continue
+        if op in type(b).complex_unordered:
+            with pytest.raises(bk.ArgumentTypeError, match=f"^{op}: "):
+                getattr(b, op)(b.as_tensor(x))
+            continue
+        for axis in (None, 0, 1, (0, 1)):
+            for keepdims in (False, True):
+                result = values(b, getattr(b, op)(b.as_tensor(x), axis, keepdims))
+                expected = reference(x, axis=axis, keepdims=keepdims)
+                assert result.shape == expected.shape
+                np.testing.assert_array_equal(result, expected, err_msg=f"{op} {axis} {keepdims}")

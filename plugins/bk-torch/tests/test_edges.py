@@ -425,15 +425,3 @@ def test_complex_values_compare_and_clip_in_numpys_order(b: bk.Backend) -> None:
             np.testing.assert_array_equal(b.numpy(result), reference(x, y), err_msg=op)
     clipped = b.clip(b.as_tensor(np.array([1 + 1j, 1j], np.complex64)), 0, 1)
     np.testing.assert_array_equal(b.numpy(clipped), np.clip(np.array([1 + 1j, 1j], np.complex64), 0, 1))
-
-
-def test_complex_max_and_min_in_numpys_order(b: bk.Backend) -> None:
-    nan = float("nan")
-    x = np.array([[1 + 2j, 3 + 0j, 3 + 1j], [complex(nan, 0), 5 + 0j, complex(1, nan)], [2 + 0j, 2 + 5j, 2 - 1j]])
-    for op, reference in (("max", np.max), ("min", np.min)):
-        for axis in (None, 0, 1, (0, 1)):
-            for keepdims in (False, True):
-                result = b.numpy(getattr(b, op)(b.as_tensor(x), axis, keepdims))
-                expected = reference(x, axis=axis, keepdims=keepdims)
-                assert result.shape == expected.shape
-                np.testing.assert_array_equal(result, expected, err_msg=f"{op} {axis} {keepdims}")

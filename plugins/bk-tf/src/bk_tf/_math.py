@@ -16,8 +16,6 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from bk import get_precision, normalize_axes, normalize_axis
 from bk.rules import accumulation_type, check_nonempty, fast_path, limit, native_call
 from bk.rules import quantile as quantile_rule
@@ -48,8 +46,7 @@ _FLOATS = (tf.float16, tf.float32, tf.float64)
 _WIDE = (tf.int32, tf.int64)
 _REALS = (*_FLOATS, *_WIDE)
 # the range of each integer dtype (`tf.DType.min` builds it anew on every call)
-_RANGES = {d: (d.min, d.max) for d in (tf.int8, tf.int16, tf.int32, tf.int64, tf.uint8, tf.uint16, tf.uint32, tf.uint64)}
-_INT_RANGES = {d: _RANGES[d] for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
+_INT_RANGES = {d: (d.min, d.max) for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
 
 
 def _operator(
@@ -245,23 +242,13 @@ _ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None 
 
 
 def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
-    """The fast path of `where` (`bk.rules.fast_path`), for an eager bool `condition`: `tf.where` of two eager
-    tensors of one numeric dtype, and of an integer tensor and a Python int beyond its dtype's range, which
-    wraps into that dtype as in `numpy.where` (the spec's rule; the plan's conversion of the int raises
-    `OverflowError` instead); `NotImplemented` for every other call, which the plan serves."""
-    if type(condition) is not _EAGER or condition.dtype != tf.bool:
+    """The fast path of `where` (`bk.rules.fast_path`): `tf.where` of an eager bool `condition` and two eager
+    tensors of one numeric dtype; `NotImplemented` for every other call, which the plan serves (Python numbers
+    converted, an int beyond an integer branch wrapped as `numpy.where` does)."""
+    if type(condition) is not _EAGER or condition.dtype != tf.bool or type(x) is not _EAGER or type(y) is not _EAGER:
         return NotImplemented
-    if type(x) is _EAGER and type(y) is _EAGER:
-        numeric = x.dtype.is_bool or x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex
-        return tf.where(condition, x, y) if x.dtype == y.dtype and numeric else NotImplemented
-    tensor, number = (x, y) if type(y) is int else (y, x)
-    if type(tensor) is not _EAGER or type(number) is not int or tensor.dtype not in _RANGES:
-        return NotImplemented
-    low, high = _RANGES[tensor.dtype]
-    if low <= number <= high:
-        return NotImplemented
-    wrapped = tf.constant(np.asarray(number).astype(tensor.dtype.as_numpy_dtype))
-    return tf.where(condition, tensor, wrapped) if tensor is x else tf.where(condition, wrapped, tensor)
+    numeric = x.dtype.is_bool or x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex
+    return tf.where(condition, x, y) if x.dtype == y.dtype and numeric else NotImplemented
 
 
 def _log_base(base: float) -> Callable[[Any], Any]:

@@ -117,3 +117,17 @@ def test_signatures_stay_the_standards(xp) -> None:
     parameters = inspect.signature(xp.unique_values).parameters
     assert next(iter(parameters)) == "x" and parameters["x"].kind is inspect.Parameter.POSITIONAL_ONLY
     assert list(inspect.signature(xp.zeros).parameters)[:3] == ["shape", "dtype", "device"]
+
+
+@pytest.mark.parametrize("precision", [None, 64])
+def test_creation_defaults_to_float32_whatever_precision_bk_is_set_to(xp, precision) -> None:
+    """The namespace's default float is float32 (`__array_namespace_info__().default_dtypes()`), also where
+    a call goes straight to the catalogue operation, whose result would follow `bk.precision`."""
+    import contextlib
+
+    with bk.precision(precision) if precision else contextlib.nullcontext():
+        for made in (xp.linspace(0.0, 1.0, 5), xp.linspace(0, 1, 5), xp.zeros(3), xp.full(3, 2.0), xp.eye(2)):
+            assert made.dtype == xp.float32, made
+        np.testing.assert_allclose(_np(xp, xp.linspace(0.0, 1.0, 5)), np.linspace(0.0, 1.0, 5), atol=1e-7)
+        assert xp.linspace(0.0, 1.0, 5, dtype=xp.float64).dtype == xp.float64
+        assert xp.linspace(0.0, 1.0, 4, endpoint=False).shape == (4,)

@@ -410,6 +410,57 @@ def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(in_
         _dispatcher.native_call(np.negative, np.ndarray, [f32], 1, check="ndim")
     with pytest.raises(ValueError, match="arity"):
         _dispatcher.native_call(np.add, np.ndarray, [f32], 3)
+    anything = _dispatcher.native_call(np.zeros_like, np.ndarray, None, 1)  # any dtype: not read
+    for dtype in (np.int8, np.uint64, np.float16, np.complex64, np.bool_, "datetime64[s]"):
+        assert anything(None, np.ones(2, dtype)).dtype == np.dtype(dtype)
+    assert anything(None, [1.0]) is NotImplemented  # still only tensors of the type
+    with pytest.raises(ValueError, match="one tensor"):
+        _dispatcher.native_call(np.add, np.ndarray, None, 2)
+
+
+class _Tensor:
+    """A tensor type whose `dtype` is a property of the class, as PyTorch's is a getter."""
+
+    dtype = property(lambda self: self._dtype)
+
+    def __init__(self, dtype):
+        self._dtype = dtype
+
+
+@pytest.mark.parametrize("in_c", [True, False])
+def test_native_call_reads_the_dtype_of_the_type_as_it_is_now_and_finds_dtypes_among_many(in_c, monkeypatch):
+    from bk import _dispatcher
+
+    if in_c and not _dispatcher.C_FRONT:
+        pytest.skip("built without the dispatcher's C front")
+    if not in_c:
+        monkeypatch.setattr(_dispatcher, "_FASTPLAN", None)
+    many = [f"dtype{i}" for i in range(40)]  # more than the C identity table holds: found by scanning the set
+    call = _dispatcher.native_call(lambda x: "native", _Tensor, many, 1)
+    for name in ("dtype0", "dtype17", "dtype39", "".join(["dtype", "2"])):  # the last: an equal string, not the same object
+        assert call(None, _Tensor(name)) == "native", name
+    assert call(None, _Tensor("other")) is NotImplemented
+    few = _dispatcher.native_call(lambda x: "native", _Tensor, ["a", "b"], 1)
+    assert few(None, _Tensor("a")) == "native"  # the descriptor found once (in C) ...
+    monkeypatch.setattr(_Tensor, "dtype", property(lambda self: "b" if self._dtype == "x" else "zzz"))
+    assert few(None, _Tensor("x")) == "native" and few(None, _Tensor("a")) is NotImplemented  # ... and again once the class changes
+
+
+def test_a_bound_dispatched_method_takes_its_instance_however_it_is_called():
+    import functools
+
+    b = bk.backend("numpy")
+    add = type(b).add.bind(b) if hasattr(type(type(b).add), "bind") else b.add
+    x, y = np.arange(3.0), np.ones(3)
+    expected = x + y
+    np.testing.assert_array_equal(add(x, y), expected)  # from Python code: the slot before the arguments lent
+    np.testing.assert_array_equal(next(map(add, [x], [y])), expected)  # map: no slot lent, the arguments copied
+    np.testing.assert_array_equal(functools.partial(add, x)(y), expected)
+    arguments = [x, y]
+    np.testing.assert_array_equal(add(*arguments), expected)
+    assert arguments[0] is x and arguments[1] is y  # the caller's arguments as they were
+    with pytest.raises(bk.ShapeMismatchError, match="add"):
+        add(np.ones(2), np.ones(3))
 
 
 def test_a_namespace_shortcut_takes_plain_typed_calls_and_a_known_dtype_keyword():
@@ -442,3 +493,8 @@ def test_a_namespace_shortcut_takes_plain_typed_calls_and_a_known_dtype_keyword(
         shortcut(adapter, 1, fast, (), kinds=(int, int))
     with pytest.raises(TypeError, match="Shortcut"):
         shortcut(adapter, 1, fast, (), dtypes={}, dtype_at=0)  # no extra argument to replace
+    free = shortcut(adapter, 1, fast, (), precision_free=True)  # the catalogue call only while no precision is set
+    assert free("x") == "fast"
+    with bk.precision(64):
+        assert free("x") == "adapter"
+    assert free("x") == "fast"

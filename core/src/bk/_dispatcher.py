@@ -575,7 +575,7 @@ def native_call(
 ) -> Callable[..., Any]:
     """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
     `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
-    `dtypes`, two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after
+    `dtypes` (None, for one tensor: any dtype; its dtype is not read), two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after
     it that keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float where `a`'s dtype is one
     of `float_dtypes`, a Python int where `a`'s dtype is a key of `int_dtypes` (dtype -> `(low, high)`, bounds
     within int64) and the int lies in that range. With `check` (an attribute name and a value), only where
@@ -585,10 +585,12 @@ def native_call(
     In C where the dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the
     same test in Python. List only dtypes for which `function` gives the spec's result dtype and values.
     """
-    dtypes, floats = frozenset(dtypes), frozenset(float_dtypes)
+    dtypes, floats = None if dtypes is None else frozenset(dtypes), frozenset(float_dtypes)
     ints = dict(int_dtypes or {})
     if arity not in (1, 2):
         raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
+    if dtypes is None and arity != 1:
+        raise ValueError("native_call: dtypes=None (any dtype) is for one tensor (arity 1)")
     if check is not None and not (isinstance(check, tuple) and len(check) == 2 and isinstance(check[0], str)):
         raise TypeError(f"native_call: check must be None or (attribute name, value), got {check!r}")
     if _FASTPLAN is not None:
@@ -602,7 +604,7 @@ def native_call(
         if name is not None and getattr(a, name, None) is not wanted:
             return NotImplemented
         if arity == 1:
-            return function(a) if a.dtype in dtypes else NotImplemented
+            return function(a) if dtypes is None or a.dtype in dtypes else NotImplemented
         b: Any = args[1]
         kind = type(b)
         if kind is tensor_type:

@@ -27,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+#include <string.h>
 
 typedef struct {
     PyObject_HEAD
@@ -39,6 +40,7 @@ typedef struct {
     Py_ssize_t flag_offset;  /* where `settings` keeps `precision_free` (a slot), or -1: read as an attribute */
     PyObject *dtype_type;  /* bk.DType */
     PyObject *fast;      /* the kernel's declared fast path, fast(backend, *args) -> result or NotImplemented; or NULL */
+    vectorcallfunc fast_call;  /* `fast`'s vectorcall function, called directly (no generic call in between), or NULL */
     int elementwise;
     PyObject *dict;
     PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
@@ -204,7 +206,7 @@ dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObj
         return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
     }
     if (self->fast != NULL) {
-        PyObject *done = PyObject_Vectorcall(self->fast, args, nargs, NULL);
+        PyObject *done = self->fast_call != NULL ? self->fast_call(self->fast, args, nargs, NULL) : PyObject_Vectorcall(self->fast, args, nargs, NULL);
         if (done == NULL) {
             return PyErr_ExceptionMatches(PyExc_Exception) ? explain(self, args, nargs) : NULL;
         }
@@ -273,7 +275,9 @@ explain(Dispatched *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. */
+/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. Where the
+ * caller lends the slot before the arguments (`PY_VECTORCALL_ARGUMENTS_OFFSET`, as CPython's calls from Python
+ * code do), the instance goes there for the call and the slot is restored after it; else into a copy. */
 static PyObject *
 dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -281,6 +285,14 @@ dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, Py
         return dispatched_unbound(self, args, nargsf, kwnames);
     }
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET) {
+        PyObject **slot = (PyObject **)args - 1;
+        PyObject *saved = *slot;
+        *slot = self->bound;
+        PyObject *result = dispatched_unbound(self, slot, nargs + 1, kwnames);
+        *slot = saved;
+        return result;
+    }
     Py_ssize_t total = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
     PyObject *small[8];
     PyObject **stack = total < 8 ? small : PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
@@ -314,6 +326,7 @@ dispatched_bind(Dispatched *self, PyObject *instance)
     bound->flag_offset = self->flag_offset;
     bound->dtype_type = Py_XNewRef(self->dtype_type);
     bound->fast = Py_XNewRef(self->fast);
+    bound->fast_call = self->fast_call;
     bound->elementwise = self->elementwise;
     bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
     if (self->dict != NULL && bound->dict == NULL) {
@@ -321,7 +334,7 @@ dispatched_bind(Dispatched *self, PyObject *instance)
         return NULL;
     }
     bound->bound = Py_NewRef(instance);
-    bound->vectorcall = self->vectorcall;
+    bound->vectorcall = (vectorcallfunc)dispatched_vectorcall;  /* the method itself is called as dispatched_unbound */
     return (PyObject *)bound;
 }
 
@@ -364,8 +377,9 @@ dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->flag_offset = slot_offset(settings, precision_free_name);
     self->dtype_type = Py_NewRef(dtype_type);
     self->fast = fast == Py_None ? NULL : Py_NewRef(fast);
+    self->fast_call = self->fast != NULL ? PyVectorcall_Function(self->fast) : NULL;
     self->elementwise = elementwise;
-    self->vectorcall = (vectorcallfunc)dispatched_vectorcall;
+    self->vectorcall = (vectorcallfunc)dispatched_unbound;  /* a bound copy's is dispatched_vectorcall */
     return (PyObject *)self;
 }
 
@@ -492,7 +506,9 @@ static PyTypeObject DispatchedType = {
  * the exact type `kinds` names at its position (where `kinds` names one; None: any): that call goes there
  * directly, every other call to `slow`, the Python adapter. With `dtypes` (a dict: the framework's dtype -> the
  * `DType` the catalogue takes) and `dtype_at` (a position in `extra`), a call with the one keyword `dtype`
- * whose value is a key of `dtypes` is such a call too, the `DType` at `extra[dtype_at]`. */
+ * whose value is a key of `dtypes` is such a call too, the `DType` at `extra[dtype_at]`. With `settings` (bk's
+ * GLOBALS), only while no precision is set (`settings.precision_free`): the catalogue call's result dtype follows a
+ * precision, where the namespace's does not. */
 typedef struct {
     PyObject_HEAD
     PyObject *fast;
@@ -503,6 +519,8 @@ typedef struct {
     PyObject *kinds;      /* tuple of types or None per positional argument, or NULL */
     PyObject *dtypes;     /* dict: native dtype -> DType, or NULL */
     Py_ssize_t dtype_at;  /* the position in `extra` of the DType a `dtype=` keyword gives */
+    PyObject *settings;   /* bk's GLOBALS where the call is the catalogue call only while no precision is set, or NULL */
+    Py_ssize_t flag_offset;  /* where `settings` keeps `precision_free` (a slot), or -1 */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } Shortcut;
@@ -528,6 +546,22 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
     }
     else if (nargs != self->nargs) {
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+    }
+    if (self->settings != NULL) {
+        PyObject *flag;
+        if (self->flag_offset >= 0) {
+            flag = *(PyObject **)((char *)self->settings + self->flag_offset);
+        }
+        else {
+            flag = PyObject_GetAttr(self->settings, precision_free_name);
+            if (flag == NULL) {
+                return NULL;
+            }
+            Py_DECREF(flag);  /* settings keeps it alive */
+        }
+        if (flag != Py_True) {
+            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        }
     }
     if (self->kinds != NULL) {
         for (Py_ssize_t i = 0; i < nargs; i++) {
@@ -570,19 +604,21 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
 static PyObject *
 shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"fast", "slow", "nargs", "extra", "shape_at", "kinds", "dtypes", "dtype_at", NULL};
-    PyObject *fast, *slow, *extra = NULL, *kinds = NULL, *dtypes = NULL;
+    static char *keywords[] = {"fast", "slow", "nargs", "extra", "shape_at", "kinds", "dtypes", "dtype_at", "settings", NULL};
+    PyObject *fast, *slow, *extra = NULL, *kinds = NULL, *dtypes = NULL, *settings = NULL;
     Py_ssize_t nargs, shape_at = -1, dtype_at = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!nOOn", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &shape_at, &kinds, &dtypes, &dtype_at)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOn|O!nOOnO", keywords, &fast, &slow, &nargs, &PyTuple_Type, &extra, &shape_at, &kinds, &dtypes, &dtype_at,
+                                     &settings)) {
         return NULL;
     }
+    settings = settings == Py_None ? NULL : settings;
     kinds = kinds == Py_None ? NULL : kinds;
     dtypes = dtypes == Py_None ? NULL : dtypes;
     Py_ssize_t extras = extra != NULL ? PyTuple_GET_SIZE(extra) : 0;
     if (!PyCallable_Check(fast) || !PyCallable_Check(slow) || nargs < 0 || nargs > MAX_ARGS || shape_at >= nargs
         || (kinds != NULL && (!PyTuple_CheckExact(kinds) || PyTuple_GET_SIZE(kinds) != nargs))
         || (dtypes != NULL && (!PyDict_CheckExact(dtypes) || dtype_at < 0 || dtype_at >= extras))) {
-        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), shape_at=-1, kinds=None, dtypes=None, dtype_at=-1): two callables, "
+        PyErr_SetString(PyExc_TypeError, "Shortcut(fast, slow, nargs, extra=(), shape_at=-1, kinds=None, dtypes=None, dtype_at=-1, settings=None): two callables, "
                                          "0 to 8 arguments, a position among them, a type or None per argument, a dict and a position in extra");
         return NULL;
     }
@@ -602,6 +638,8 @@ shortcut_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->kinds = Py_XNewRef(kinds);
     self->dtypes = Py_XNewRef(dtypes);
     self->dtype_at = dtype_at;
+    self->settings = Py_XNewRef(settings);
+    self->flag_offset = settings != NULL ? slot_offset(settings, precision_free_name) : -1;
     self->vectorcall = (vectorcallfunc)shortcut_vectorcall;
     return (PyObject *)self;
 }
@@ -614,6 +652,7 @@ shortcut_traverse(Shortcut *self, visitproc visit, void *arg)
     Py_VISIT(self->extra);
     Py_VISIT(self->kinds);
     Py_VISIT(self->dtypes);
+    Py_VISIT(self->settings);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -626,6 +665,7 @@ shortcut_clear(Shortcut *self)
     Py_CLEAR(self->extra);
     Py_CLEAR(self->kinds);
     Py_CLEAR(self->dtypes);
+    Py_CLEAR(self->settings);
     Py_CLEAR(self->dict);
     return 0;
 }
@@ -684,11 +724,76 @@ static PyTypeObject ShortcutType = {
 
 /* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
  * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
- * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes`, and for a tensor and a
+ * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes` (None, for one tensor:
+ * any dtype, not read), and for a tensor and a
  * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50), and
  * for a tensor and a Python int after it where the tensor's dtype is a key of `int_dtypes` (dtype -> (low,
  * high)) and the int lies in [low, high]; with `check` (name, value), only where the first tensor's attribute
  * `name` is `value` (PyTorch's `layout`: strided); NotImplemented for everything else. */
+/* An attribute of a type's instances read through the type's data descriptor, found once: `getter` (borrowed
+ * from the type) is valid while the type's version tag is `tag` (0: not found yet). */
+typedef struct {
+    PyObject *getter;
+    unsigned int tag;
+} CachedAttribute;
+
+/* A small table keyed by object identity (a framework's dtypes are singletons, and hashing one can cost more than a
+ * small kernel: NumPy computes a dtype's hash each time, and scanning a frozenset's entries costs as much again).
+ * Keys and values are borrowed from the frozenset or dict the table was built from, which its owner keeps.
+ * `complete` is 0 where the entries did not all fit; lookups then scan the source as well. */
+#define IDENTITY_SLOTS 32
+typedef struct {
+    PyObject *keys[IDENTITY_SLOTS];
+    PyObject *values[IDENTITY_SLOTS];
+    int complete;
+} IdentityTable;
+
+static inline size_t
+identity_slot(PyObject *key)
+{
+    uintptr_t bits = (uintptr_t)key;
+    return (size_t)((bits >> 4) ^ (bits >> 9)) & (IDENTITY_SLOTS - 1);
+}
+
+/* The value of `key` (borrowed), or NULL. */
+static inline PyObject *
+identity_find(const IdentityTable *table, PyObject *key)
+{
+    size_t i = identity_slot(key);
+    while (table->keys[i] != NULL) {
+        if (table->keys[i] == key) {
+            return table->values[i];
+        }
+        i = (i + 1) & (IDENTITY_SLOTS - 1);
+    }
+    return NULL;
+}
+
+/* The table of a frozenset (each member its own value) or a dict. */
+static void
+identity_build(IdentityTable *table, PyObject *source)
+{
+    memset(table, 0, sizeof(*table));
+    table->complete = 1;
+    Py_ssize_t pos = 0, count = 0;
+    PyObject *key, *value;
+    Py_hash_t hash;
+    int is_dict = PyDict_Check(source);
+    while (is_dict ? PyDict_Next(source, &pos, &key, &value) : _PySet_NextEntry(source, &pos, &key, &hash)) {
+        if (count >= IDENTITY_SLOTS / 2) {
+            table->complete = 0;  /* kept sparse: lookups stay a probe or two */
+            return;
+        }
+        size_t i = identity_slot(key);
+        while (table->keys[i] != NULL) {
+            i = (i + 1) & (IDENTITY_SLOTS - 1);
+        }
+        table->keys[i] = key;
+        table->values[i] = is_dict ? value : key;
+        count++;
+    }
+}
+
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -699,22 +804,30 @@ typedef struct {
     PyObject *check_name;    /* an attribute of the first tensor, or NULL */
     PyObject *check_value;   /* the value it must be (identity) */
     int arity;               /* 1 or 2 tensors */
+    vectorcallfunc function_call;  /* `function`'s vectorcall function, called directly, or NULL */
+    CachedAttribute dtype;   /* `x.dtype` */
+    IdentityTable dtype_table, float_table, int_table;  /* `dtypes`, `float_dtypes` and `int_dtypes` by identity */
+    CachedAttribute check;   /* `x.<check_name>` */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } NativeCall;
 
-/* Whether `dtype` is in the frozenset `set`: by identity first, over the set's members (a framework's dtypes
- * are singletons, and hashing one can cost more than a small kernel: NumPy computes a dtype's hash each
- * time), then by the set's own lookup (equal dtype objects: array-api-strict makes one per array). */
+/* Whether `dtype` is in the frozenset `set`, whose identity table is `table`: by identity first (see
+ * `IdentityTable`), then by the set's own lookup (equal dtype objects: array-api-strict makes one per array). */
 static int
-dtype_member(PyObject *dtype, PyObject *set)
+dtype_member(PyObject *dtype, PyObject *set, const IdentityTable *table)
 {
-    Py_ssize_t pos = 0;
-    PyObject *item;
-    Py_hash_t hash;
-    while (_PySet_NextEntry(set, &pos, &item, &hash)) {
-        if (item == dtype) {
-            return 1;
+    if (identity_find(table, dtype) != NULL) {
+        return 1;
+    }
+    if (!table->complete) {
+        Py_ssize_t pos = 0;
+        PyObject *item;
+        Py_hash_t hash;
+        while (_PySet_NextEntry(set, &pos, &item, &hash)) {
+            if (item == dtype) {
+                return 1;
+            }
         }
     }
     int found = PySet_Contains(set, dtype);
@@ -725,15 +838,49 @@ dtype_member(PyObject *dtype, PyObject *set)
     return found;
 }
 
-static int
-native_dtype_in(PyObject *x, PyObject *set, PyObject **dtype)
+/* `x.name` (a new reference) for `x` of exactly the type `type`: the type's data descriptor called directly while
+ * the type is unchanged since it was looked up (its version tag), which skips the generic attribute lookup
+ * (PyTorch's `dtype` and `layout` are getters that cost little; finding them costs as much again); else
+ * `PyObject_GetAttr`. */
+static PyObject *
+cached_attribute(CachedAttribute *cache, PyTypeObject *type, PyObject *x, PyObject *name)
 {
-    *dtype = PyObject_GetAttr(x, dtype_name);
+    if (cache->tag == 0 || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) || type->tp_version_tag != cache->tag) {
+        PyObject *descriptor = _PyType_Lookup(type, name);  /* borrowed; assigns the version tag */
+        cache->getter = NULL;
+        cache->tag = 0;
+        if (descriptor == NULL || Py_TYPE(descriptor)->tp_descr_get == NULL || Py_TYPE(descriptor)->tp_descr_set == NULL
+            || !(type->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG)) {
+            return PyObject_GetAttr(x, name);
+        }
+        cache->getter = descriptor;  /* a data descriptor: it wins over the instance's `__dict__` */
+        cache->tag = type->tp_version_tag;
+    }
+    return Py_TYPE(cache->getter)->tp_descr_get(cache->getter, x, (PyObject *)type);
+}
+
+static PyObject *
+native_dtype(NativeCall *self, PyObject *x)
+{
+    return cached_attribute(&self->dtype, (PyTypeObject *)self->tensor_type, x, dtype_name);
+}
+
+static int
+native_dtype_in(NativeCall *self, PyObject *x, PyObject *set, const IdentityTable *table, PyObject **dtype)
+{
+    *dtype = native_dtype(self, x);
     if (*dtype == NULL) {
         PyErr_Clear();
         return 0;
     }
-    return dtype_member(*dtype, set);
+    return dtype_member(*dtype, set, table);
+}
+
+/* `function(*args)`, called directly where it has a vectorcall function. */
+static inline PyObject *
+native_function(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return self->function_call != NULL ? self->function_call(self->function, args, nargs, NULL) : PyObject_Vectorcall(self->function, args, nargs, NULL);
 }
 
 static PyObject *
@@ -744,7 +891,7 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
         Py_RETURN_NOTIMPLEMENTED;
     }
     if (self->check_name != NULL && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
-        PyObject *value = PyObject_GetAttr(args[1], self->check_name);
+        PyObject *value = cached_attribute(&self->check, (PyTypeObject *)self->tensor_type, args[1], self->check_name);
         if (value == NULL) {
             PyErr_Clear();
             Py_RETURN_NOTIMPLEMENTED;
@@ -755,11 +902,14 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
         }
     }
     if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
+        if (self->dtypes == Py_None) {  /* any dtype: `function` gives the spec's result for each */
+            return native_function(self, args + 1, 1);
+        }
         PyObject *dtype;
-        int found = native_dtype_in(args[1], self->dtypes, &dtype);
+        int found = native_dtype_in(self, args[1], self->dtypes, &self->dtype_table, &dtype);
         Py_XDECREF(dtype);
         if (found) {
-            return PyObject_Vectorcall(self->function, args + 1, 1, NULL);
+            return native_function(self, args + 1, 1);
         }
         Py_RETURN_NOTIMPLEMENTED;
     }
@@ -768,9 +918,9 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
         int a_tensor = (PyObject *)Py_TYPE(a) == self->tensor_type, b_tensor = (PyObject *)Py_TYPE(b) == self->tensor_type;
         if (a_tensor && b_tensor) {
             PyObject *dtype_a, *dtype_b = NULL;
-            int found = native_dtype_in(a, self->dtypes, &dtype_a);
+            int found = native_dtype_in(self, a, self->dtypes, &self->dtype_table, &dtype_a);
             if (found) {
-                dtype_b = PyObject_GetAttr(b, dtype_name);
+                dtype_b = native_dtype(self, b);
                 if (dtype_b == NULL) {
                     PyErr_Clear();
                 }
@@ -786,15 +936,15 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
             Py_XDECREF(dtype_a);
             Py_XDECREF(dtype_b);
             if (found) {
-                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+                return native_function(self, args + 1, 2);
             }
         }
         else if (a_tensor && PyFloat_CheckExact(b)) {  /* the tensor first: frameworks take a number second */
             PyObject *dtype;
-            int found = native_dtype_in(a, self->float_dtypes, &dtype);
+            int found = native_dtype_in(self, a, self->float_dtypes, &self->float_table, &dtype);
             Py_XDECREF(dtype);
             if (found) {
-                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+                return native_function(self, args + 1, 2);
             }
         }
         else if (a_tensor && PyLong_CheckExact(b) && PyDict_GET_SIZE(self->int_dtypes)) {  /* a weak Python int in the range its tensor's dtype takes */
@@ -805,17 +955,17 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
                 Py_RETURN_NOTIMPLEMENTED;
             }
             int found = 0;
-            PyObject *dtype = PyObject_GetAttr(a, dtype_name);
+            PyObject *dtype = native_dtype(self, a);
             if (dtype == NULL) {
                 PyErr_Clear();
             }
             else {
-                PyObject *bounds = NULL, *entry_key, *entry_value;  /* borrowed */
+                PyObject *bounds = identity_find(&self->int_table, dtype);  /* borrowed; by identity first, as `dtype_member` */
                 Py_ssize_t pos = 0;
-                while (PyDict_Next(self->int_dtypes, &pos, &entry_key, &entry_value)) {  /* by identity first, as `dtype_member` */
+                PyObject *entry_key, *entry_value;
+                while (bounds == NULL && !self->int_table.complete && PyDict_Next(self->int_dtypes, &pos, &entry_key, &entry_value)) {
                     if (entry_key == dtype) {
                         bounds = entry_value;
-                        break;
                     }
                 }
                 if (bounds == NULL) {
@@ -830,7 +980,7 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
             }
             Py_XDECREF(dtype);
             if (found) {
-                return PyObject_Vectorcall(self->function, args + 1, 2, NULL);
+                return native_function(self, args + 1, 2);
             }
         }
     }
@@ -843,7 +993,7 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", NULL};
     PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL;
     int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO!i|O!O!O", keywords, &function, &tensor_type, &PyFrozenSet_Type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|O!O!O", keywords, &function, &tensor_type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check)) {
         return NULL;
     }
     check = check == Py_None ? NULL : check;
@@ -851,8 +1001,9 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "NativeCall: check must be None or (attribute name, value)");
         return NULL;
     }
-    if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2) {
-        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, frozensets, 1 or 2 tensors, a dict");
+    if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2
+        || !(PyFrozenSet_CheckExact(dtypes) || (dtypes == Py_None && arity == 1))) {
+        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, a frozenset (or None: any dtype, for 1 tensor), 1 or 2 tensors, a frozenset, a dict");
         return NULL;
     }
     NativeCall *self = (NativeCall *)type->tp_alloc(type, 0);
@@ -871,6 +1022,14 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         Py_DECREF(self);
         return NULL;
     }
+    if (self->dtypes != Py_None) {
+        identity_build(&self->dtype_table, self->dtypes);
+    }
+    identity_build(&self->float_table, self->float_dtypes);
+    identity_build(&self->int_table, self->int_dtypes);
+    self->function_call = PyVectorcall_Function(function);
+    self->dtype = (CachedAttribute){NULL, 0};
+    self->check = (CachedAttribute){NULL, 0};
     self->vectorcall = (vectorcallfunc)native_vectorcall;
     return (PyObject *)self;
 }

@@ -59,6 +59,7 @@ def shortcut(
     kinds: tuple[type | None, ...] | None = None,
     dtypes: dict[Any, Any] | None = None,
     dtype_at: int = -1,
+    precision_free: bool = False,
 ) -> Callable[..., Any]:
     """`adapter`, whose call with `nargs` positional arguments and no keywords is the catalogue call
     `fast(*args, *extra)`, a shape at position `shape_at` (where given) a tuple or an int (made a 1-tuple), each
@@ -66,12 +67,14 @@ def shortcut(
     front built, such a call goes to `fast` without the adapter's Python frame (`_fastplan.Shortcut`), every
     other call (a list as shape, keywords) to the adapter. With `dtypes` (the namespace's dtypes -> `DType`) and
     `dtype_at`, a call with the one keyword `dtype=` naming one of them is such a call too, its `DType` at
-    `extra[dtype_at]`. Name, docs and signature are the adapter's."""
+    `extra[dtype_at]`. With `precision_free`, only while no precision is set (the catalogue call's result follows
+    a precision; the namespace's does not). Name, docs and signature are the adapter's."""
     from ._dispatcher import _FASTPLAN
 
     if _FASTPLAN is None:
         return adapter
-    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, shape_at, kinds, dtypes, dtype_at)
+    settings = GLOBALS if precision_free else None
+    function = _FASTPLAN.Shortcut(fast, adapter, nargs, extra, shape_at, kinds, dtypes, dtype_at, settings)
     functools.update_wrapper(function, adapter)
     return function  # type: ignore[no-any-return]
 
@@ -397,7 +400,8 @@ def _linspace(b: Any, ns: Any) -> Callable[..., Any]:
             values = b.cast(values, target)
         return values if device is None else place.new(values, device, "linspace")
 
-    return linspace
+    # two real Python floats and a count, no precision set: the catalogue's linspace, float32 as the default
+    return shortcut(linspace, 3, with_last, kinds=(float, float, int), precision_free=True)
 
 
 def _meshgrid(b: Any, ns: Any) -> Callable[..., Any]:

@@ -53,8 +53,16 @@ typedef struct {
     int ternary;  /* `(backend, condition, x, y)`: `ufunc(condition, x, y)` for ndarrays, x and y of one dtype of `dtypes` */
     PyObject *dict;
     PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
+    vectorcallfunc ufunc_call;  /* the ufunc's vectorcall function, called directly, or NULL */
     vectorcallfunc vectorcall;
 } BinaryOperator;
+
+/* `ufunc(*args)`, called directly where it has a vectorcall function (NumPy's ufuncs do). */
+static inline PyObject *
+call_ufunc(BinaryOperator *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    return self->ufunc_call != NULL ? self->ufunc_call(self->ufunc, args, nargs, NULL) : PyObject_Vectorcall(self->ufunc, args, nargs, NULL);
+}
 
 static PyObject *precision_free_name;
 
@@ -98,7 +106,7 @@ scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObje
     if (free <= 0) {
         return NULL;
     }
-    PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 2, NULL);
+    PyObject *result = call_ufunc(self, args + 1, 2);
     if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError))) {
         PyErr_Clear();  /* a Python int out of the dtype's range: the fallback names the bk error */
     }
@@ -139,7 +147,7 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
                 return NULL;
             }
             if (free) {
-                PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 3, NULL);
+                PyObject *result = call_ufunc(self, args + 1, 3);
                 if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
                     return result;  /* a fast path's failure is explained by the core, as the kernel's */
                 }
@@ -156,7 +164,7 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
                 return NULL;
             }
             if (free) {
-                return PyObject_Vectorcall(self->ufunc, args + 1, 1, NULL);
+                return call_ufunc(self, args + 1, 1);
             }
         }
         return leave(self, args, nargsf, kwnames);
@@ -186,7 +194,7 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
                     if (!free) {
                         break;
                     }
-                    PyObject *result = PyObject_Vectorcall(self->ufunc, args + 1, 2, NULL);
+                    PyObject *result = call_ufunc(self, args + 1, 2);
                     if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
                         return result;  /* a fast path's failure is explained by the core, as the kernel's */
                     }
@@ -199,7 +207,9 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
     return leave(self, args, nargsf, kwnames);
 }
 
-/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. */
+/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. Where the
+ * caller lends the slot before the arguments (`PY_VECTORCALL_ARGUMENTS_OFFSET`), the instance goes there for the
+ * call and the slot is restored after it; else into a copy. */
 static PyObject *
 binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -207,6 +217,14 @@ binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, Py
         return binary_unbound(self, args, nargsf, kwnames);
     }
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET) {
+        PyObject **slot = (PyObject **)args - 1;
+        PyObject *saved = *slot;
+        *slot = self->bound;
+        PyObject *result = binary_unbound(self, slot, nargs + 1, kwnames);
+        *slot = saved;
+        return result;
+    }
     Py_ssize_t total = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
     PyObject *small[8];
     PyObject **stack = total < 8 ? small : PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
@@ -240,13 +258,14 @@ binary_bind(BinaryOperator *self, PyObject *instance)
     bound->int_scalars = Py_XNewRef(self->int_scalars);
     bound->unary = self->unary;
     bound->ternary = self->ternary;
+    bound->ufunc_call = self->ufunc_call;
     bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
     if (self->dict != NULL && bound->dict == NULL) {
         Py_DECREF(bound);
         return NULL;
     }
     bound->bound = Py_NewRef(instance);
-    bound->vectorcall = self->vectorcall;
+    bound->vectorcall = (vectorcallfunc)binary_vectorcall;  /* the unbound object is called as binary_unbound */
     return (PyObject *)bound;
 }
 
@@ -281,7 +300,8 @@ binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->unary = unary;
     self->ternary = ternary;
-    self->vectorcall = (vectorcallfunc)binary_vectorcall;
+    self->ufunc_call = PyVectorcall_Function(ufunc);
+    self->vectorcall = (vectorcallfunc)binary_unbound;  /* a bound copy's is binary_vectorcall */
     return (PyObject *)self;
 }
 

@@ -361,7 +361,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.zeros_like, torch.Tensor, _TO_TORCH.values(), 1))
+    @fast_path(native_call(torch.zeros_like, torch.Tensor, None, 1))  # any dtype: the kernel is this call for each
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
@@ -369,7 +369,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.ones_like, torch.Tensor, _TO_TORCH.values(), 1))
+    @fast_path(native_call(torch.ones_like, torch.Tensor, None, 1))
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
@@ -378,7 +378,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.empty_like, torch.Tensor, _TO_TORCH.values(), 1, check=("layout", torch.strided)))
+    @fast_path(native_call(torch.empty_like, torch.Tensor, None, 1, check=("layout", torch.strided)))
     def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`torch.empty_like`: uninitialized values on the device of `x`; see `Backend.empty_like`."""
         if type(x) is not torch.Tensor or x.layout is not torch.strided:

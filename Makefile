@@ -38,7 +38,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest $(TEST_DIRS)
 	@mkdir -p $(REPORTS)
-	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify $(CERTIFY) --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
+	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify $(CERTIFY) --jobs 2 --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
 	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs
 
 docs: $(STAMP)

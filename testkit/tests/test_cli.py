@@ -84,3 +84,18 @@ def test_unknown_backend_and_usage_errors_exit_2(site):
     assert result.returncode == 2
     assert "no backend named 'nosuch'" in result.stderr and "third-party plugin" in result.stderr and "bk-nosuch" not in result.stderr
     assert run(site, "certify", backends="honest").returncode == 2
+
+
+def test_jobs_certifies_backends_side_by_side_with_the_same_report(site, tmp_path):
+    reports = {}
+    for jobs in ("1", "3"):
+        out = tmp_path / f"jobs{jobs}.json"
+        result = run(site, "certify", "honest", "liar", "modest", "--jobs", jobs, "--json", str(out), "--features", "sum,cos,reshape", "--precision", "32", backends="honest,liar,modest")
+        assert result.returncode == 1, result.stdout + result.stderr  # the liar fails, whatever runs beside it
+        report = json.loads(out.read_text())
+        assert list(report["backends"]) == ["honest", "liar", "modest"]  # in the order named
+        reports[jobs] = {name: {f: r["status"] for f, r in b["features"].items()} for name, b in report["backends"].items()}
+        assert result.stdout.index("honest") < result.stdout.index("liar") < result.stdout.index("modest")
+    assert reports["1"] == reports["3"] and reports["3"]["liar"]["sum"] == "failed" and reports["3"]["honest"]["sum"] == "certified"
+    refused = run(site, "certify", "honest", "--jobs", "0", backends="honest")
+    assert refused.returncode == 2 and "--jobs" in refused.stderr

@@ -6,8 +6,10 @@ import argparse
 import importlib.util
 import json
 import sys
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 import bk
@@ -37,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     certify.add_argument("--precision", type=int, choices=(32, 64), help="run precision-dependent checks only at this precision")
     certify.add_argument("--timeout", type=float, default=20.0, help="seconds one case may run (default 20)")
     certify.add_argument("--thorough", action="store_true", help="draw many more generated calls per operation (the generated layer; slower)")
+    certify.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="certify N backends at a time, each in its own worker process (default 1; the report is the same)"
+    )
     diff = sub.add_parser(
         "diff",
         help="run the generated calls of every operation on two installed backends and list where they disagree",
@@ -147,14 +152,24 @@ def _certify(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     start = time.perf_counter()
     reports: list[BackendReport] = []
     progress = _Progress()
-    for name in names:
-        try:
-            reports.append(certify_backend(name, features, precisions, args.timeout, progress, thorough=args.thorough))
-        except BackendLoadError as error:
-            progress.clear()
-            print(f"testkit certify: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        progress.finish(reports[-1])
+    if args.jobs < 1:
+        print(f"testkit certify: --jobs must be 1 or more, got {args.jobs}", file=sys.stderr)
+        return EXIT_USAGE
+    missing = [name for name in names if name not in bk.backends()]
+    if missing:  # said before any backend starts (certify_backend says why it is missing)
+        names = missing[:1]
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:  # each backend's cases run in its own worker process
+        pending = [pool.submit(certify_backend, name, features, precisions, args.timeout, progress, thorough=args.thorough) for name in names]
+        for future in pending:  # reported in the order the backends were named
+            try:
+                reports.append(future.result())
+            except BackendLoadError as error:
+                for other in pending:
+                    other.cancel()
+                progress.clear()
+                print(f"testkit certify: {error}", file=sys.stderr)
+                return EXIT_USAGE
+            progress.finish(reports[-1])
     summary = format_summary(reports, time.perf_counter() - start)
     print(summary, file=sys.stderr if args.json == "-" else sys.stdout)
     _write(args, reports)
@@ -210,19 +225,21 @@ class _Progress:
 
     def __init__(self) -> None:
         self.tty = sys.stderr.isatty()
-        self.last_tenth = -1
+        self.last_tenth: dict[str, int] = {}  # per backend: `--jobs` certifies several at once
+        self.lock = threading.Lock()
 
     def __call__(self, backend: str, done: int, total: int, case: str) -> None:
-        if self.tty:
-            width = 30
-            filled = width * done // max(total, 1)
-            sys.stderr.write(f"\r{backend:<8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {case[:40]:<40}")
-            sys.stderr.flush()
-            return
-        tenth = 10 * done // max(total, 1)
-        if tenth != self.last_tenth:
-            self.last_tenth = tenth
-            print(f"{backend}: {done}/{total} cases", file=sys.stderr, flush=True)
+        with self.lock:
+            if self.tty:
+                width = 30
+                filled = width * done // max(total, 1)
+                sys.stderr.write(f"\r{backend:<8} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {case[:40]:<40}")
+                sys.stderr.flush()
+                return
+            tenth = 10 * done // max(total, 1)
+            if tenth != self.last_tenth.get(backend):
+                self.last_tenth[backend] = tenth
+                print(f"{backend}: {done}/{total} cases", file=sys.stderr, flush=True)
 
     def clear(self) -> None:
         if self.tty:
@@ -230,6 +247,5 @@ class _Progress:
 
     def finish(self, report: BackendReport) -> None:
         self.clear()
-        self.last_tenth = -1
         counts = ", ".join(f"{v} {k}" for k, v in report.counts().items() if v)
         print(f"{report.name}: {counts} ({report.seconds:.1f} s)", file=sys.stderr, flush=True)

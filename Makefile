@@ -17,6 +17,8 @@ CERTIFY := numpy torch jax tf strict lazy dask
 # (name=module pairs, see docs/arrayapi.md): `strict` is array-api-strict.
 ARRAYAPI := strict=array_api_strict
 REPORTS := .reports
+# pytest workers for `make test` (pytest-xdist): the machines CI runs on have 2 cores
+PYTEST_JOBS ?= 2
 
 .PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite
 
@@ -36,7 +38,7 @@ demo: $(STAMP)
 	$(PY) examples/demo.py
 
 test: $(STAMP)
-	$(PY) -m pytest $(TEST_DIRS)
+	$(PY) -m pytest -n $(PYTEST_JOBS) $(TEST_DIRS)
 	@mkdir -p $(REPORTS)
 	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify $(CERTIFY) --jobs 2 --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
 	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs

@@ -400,8 +400,9 @@ class LazyArray:
         return _lazy().cast(self, _as_dtype(dtype))
 
     def __array_namespace__(self, *, api_version: str | None = None) -> Any:
-        """`bk.array_namespace("lazy")`: the Array API namespace of bk-lazy graphs."""
-        return bk.array_namespace(_lazy(), api_version=api_version)
+        """`bk.array_namespace("lazy")`: the Array API namespace of bk-lazy graphs (of the backend registered
+        now, also after the plugins were loaded again)."""
+        return bk.array_namespace("lazy", api_version=api_version)
 
     def to_device(self, device: Any = None, /, *, stream: Any = None) -> LazyArray:
         """`bk_lazy.to_device(self, device)`: a `to_device` node (the Array API's `x.to_device`)."""

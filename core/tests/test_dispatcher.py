@@ -378,14 +378,20 @@ def test_a_fast_path_serves_its_case_and_leaves_the_rest_to_the_plan():
         b.sin(None)
 
 
-@pytest.mark.parametrize("in_c", [True, False])
-def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(in_c, monkeypatch):
+@pytest.fixture(params=["C", "Python"])
+def native_front(request, monkeypatch):
+    """`bk._dispatcher`, its `native_call` built in C (where the front is built) or in Python."""
     from bk import _dispatcher
 
-    if in_c and not _dispatcher.C_FRONT:
+    if request.param == "C" and not _dispatcher.C_FRONT:
         pytest.skip("built without the dispatcher's C front")
-    if not in_c:
+    if request.param == "Python":
         monkeypatch.setattr(_dispatcher, "_FASTPLAN", None)
+    return _dispatcher
+
+
+def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(native_front):
+    _dispatcher = native_front
     f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
     unary = _dispatcher.native_call(np.negative, np.ndarray, [f32], 1)
     binary = _dispatcher.native_call(np.add, np.ndarray, [f32, f64], 2, float_dtypes=[f32])
@@ -427,15 +433,9 @@ class _Tensor:
         self._dtype = dtype
 
 
-@pytest.mark.parametrize("in_c", [True, False])
-def test_native_call_reads_the_dtype_of_the_type_as_it_is_now_and_finds_dtypes_among_many(in_c, monkeypatch):
-    from bk import _dispatcher
-
-    if in_c and not _dispatcher.C_FRONT:
-        pytest.skip("built without the dispatcher's C front")
-    if not in_c:
-        monkeypatch.setattr(_dispatcher, "_FASTPLAN", None)
-    many = [f"dtype{i}" for i in range(40)]  # more than the C identity table holds: found by scanning the set
+def test_native_call_reads_the_dtype_of_the_type_as_it_is_now_and_finds_dtypes_among_many(native_front, monkeypatch):
+    _dispatcher = native_front
+    many = [f"dtype{i}" for i in range(40)]  # a larger identity table than a framework's dtypes need
     call = _dispatcher.native_call(lambda x: "native", _Tensor, many, 1)
     for name in ("dtype0", "dtype17", "dtype39", "".join(["dtype", "2"])):  # the last: an equal string, not the same object
         assert call(None, _Tensor(name)) == "native", name

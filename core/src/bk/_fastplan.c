@@ -27,7 +27,6 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
-#include <string.h>
 
 typedef struct {
     PyObject_HEAD
@@ -182,6 +181,22 @@ args_tuple(PyObject *const *args, Py_ssize_t nargs)
     return tuple;
 }
 
+/* Whether no precision is set (`settings.precision_free`, read from its slot at `offset` where it has one, else
+ * looked up): 1 or 0, -1 with an exception set. */
+static int
+precision_is_free(PyObject *settings, Py_ssize_t offset)
+{
+    if (offset >= 0) {  /* the slot itself: no attribute lookup on every call */
+        return *(PyObject **)((char *)settings + offset) == Py_True;
+    }
+    PyObject *flag = PyObject_GetAttr(settings, precision_free_name);
+    if (flag == NULL) {
+        return -1;
+    }
+    Py_DECREF(flag);  /* settings keeps it alive */
+    return flag == Py_True;
+}
+
 static PyObject *explain(Dispatched *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyObject *
@@ -191,19 +206,9 @@ dispatched_unbound(Dispatched *self, PyObject *const *args, size_t nargsf, PyObj
     if (kwnames != NULL || nargs < 1) {
         return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
     }
-    PyObject *flag;
-    if (self->flag_offset >= 0) {  /* the slot itself: no attribute lookup on every call */
-        flag = *(PyObject **)((char *)self->settings + self->flag_offset);
-    }
-    else {
-        flag = PyObject_GetAttr(self->settings, precision_free_name);
-        if (flag == NULL) {
-            return NULL;
-        }
-        Py_DECREF(flag);  /* settings keeps it alive */
-    }
-    if (flag != Py_True) {
-        return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+    int free = precision_is_free(self->settings, self->flag_offset);
+    if (free <= 0) {
+        return free < 0 ? NULL : PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
     }
     if (self->fast != NULL) {
         PyObject *done = self->fast_call != NULL ? self->fast_call(self->fast, args, nargs, NULL) : PyObject_Vectorcall(self->fast, args, nargs, NULL);
@@ -275,15 +280,13 @@ explain(Dispatched *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
-/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. Where the
- * caller lends the slot before the arguments (`PY_VECTORCALL_ARGUMENTS_OFFSET`, as CPython's calls from Python
- * code do), the instance goes there for the call and the slot is restored after it; else into a copy. */
+/* A bound copy (`bind(instance)`; the unbound object is called as `dispatched_unbound`) is called without the
+ * instance: it goes first, as a method's self. Where the caller lends the slot before the arguments
+ * (`PY_VECTORCALL_ARGUMENTS_OFFSET`, as CPython's calls from Python code do), the instance goes there for the
+ * call and the slot is restored after it; else into a copy. */
 static PyObject *
 dispatched_vectorcall(Dispatched *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    if (self->bound == NULL) {
-        return dispatched_unbound(self, args, nargsf, kwnames);
-    }
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET) {
         PyObject **slot = (PyObject **)args - 1;
@@ -334,7 +337,7 @@ dispatched_bind(Dispatched *self, PyObject *instance)
         return NULL;
     }
     bound->bound = Py_NewRef(instance);
-    bound->vectorcall = (vectorcallfunc)dispatched_vectorcall;  /* the method itself is called as dispatched_unbound */
+    bound->vectorcall = (vectorcallfunc)dispatched_vectorcall;
     return (PyObject *)bound;
 }
 
@@ -379,7 +382,7 @@ dispatched_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->fast = fast == Py_None ? NULL : Py_NewRef(fast);
     self->fast_call = self->fast != NULL ? PyVectorcall_Function(self->fast) : NULL;
     self->elementwise = elementwise;
-    self->vectorcall = (vectorcallfunc)dispatched_unbound;  /* a bound copy's is dispatched_vectorcall */
+    self->vectorcall = (vectorcallfunc)dispatched_unbound;
     return (PyObject *)self;
 }
 
@@ -548,19 +551,9 @@ shortcut_vectorcall(Shortcut *self, PyObject *const *args, size_t nargsf, PyObje
         return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
     }
     if (self->settings != NULL) {
-        PyObject *flag;
-        if (self->flag_offset >= 0) {
-            flag = *(PyObject **)((char *)self->settings + self->flag_offset);
-        }
-        else {
-            flag = PyObject_GetAttr(self->settings, precision_free_name);
-            if (flag == NULL) {
-                return NULL;
-            }
-            Py_DECREF(flag);  /* settings keeps it alive */
-        }
-        if (flag != Py_True) {
-            return PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
+        int free = precision_is_free(self->settings, self->flag_offset);
+        if (free <= 0) {
+            return free < 0 ? NULL : PyObject_Vectorcall(self->slow, args, nargsf, kwnames);
         }
     }
     if (self->kinds != NULL) {
@@ -722,14 +715,6 @@ static PyTypeObject ShortcutType = {
     .tp_getset = shortcut_getset,
 };
 
-/* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
- * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
- * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes` (None, for one tensor:
- * any dtype, not read), and for a tensor and a
- * Python float after it where the tensor's dtype is in `float_dtypes` (a weak float keeps it, NEP 50), and
- * for a tensor and a Python int after it where the tensor's dtype is a key of `int_dtypes` (dtype -> (low,
- * high)) and the int lies in [low, high]; with `check` (name, value), only where the first tensor's attribute
- * `name` is `value` (PyTorch's `layout`: strided); NotImplemented for everything else. */
 /* An attribute of a type's instances read through the type's data descriptor, found once: `getter` (borrowed
  * from the type) is valid while the type's version tag is `tag` (0: not found yet). */
 typedef struct {
@@ -737,63 +722,77 @@ typedef struct {
     unsigned int tag;
 } CachedAttribute;
 
-/* A small table keyed by object identity (a framework's dtypes are singletons, and hashing one can cost more than a
- * small kernel: NumPy computes a dtype's hash each time, and scanning a frozenset's entries costs as much again).
- * Keys and values are borrowed from the frozenset or dict the table was built from, which its owner keeps.
- * `complete` is 0 where the entries did not all fit; lookups then scan the source as well. */
-#define IDENTITY_SLOTS 32
+/* A table keyed by object identity (a framework's dtypes are singletons, and hashing one can cost more than a
+ * small kernel: NumPy computes a dtype's hash each time, and scanning a frozenset's entries costs as much again),
+ * at most half full. Keys and values are borrowed from the frozenset or dict it was built from, which its owner
+ * keeps; an empty table (`keys` NULL) finds nothing. */
 typedef struct {
-    PyObject *keys[IDENTITY_SLOTS];
-    PyObject *values[IDENTITY_SLOTS];
-    int complete;
+    PyObject **keys;    /* `mask + 1` keys, then as many values, in one block */
+    size_t mask;
 } IdentityTable;
 
 static inline size_t
-identity_slot(PyObject *key)
+identity_slot(PyObject *key, size_t mask)
 {
     uintptr_t bits = (uintptr_t)key;
-    return (size_t)((bits >> 4) ^ (bits >> 9)) & (IDENTITY_SLOTS - 1);
+    return (size_t)((bits >> 4) ^ (bits >> 9)) & mask;
 }
 
 /* The value of `key` (borrowed), or NULL. */
 static inline PyObject *
 identity_find(const IdentityTable *table, PyObject *key)
 {
-    size_t i = identity_slot(key);
+    if (table->keys == NULL) {
+        return NULL;
+    }
+    size_t i = identity_slot(key, table->mask);
     while (table->keys[i] != NULL) {
         if (table->keys[i] == key) {
-            return table->values[i];
+            return table->keys[table->mask + 1 + i];
         }
-        i = (i + 1) & (IDENTITY_SLOTS - 1);
+        i = (i + 1) & table->mask;
     }
     return NULL;
 }
 
-/* The table of a frozenset (each member its own value) or a dict. */
-static void
+/* Fills `table` (empty) from a frozenset (each member its own value) or a dict; -1 with MemoryError set. */
+static int
 identity_build(IdentityTable *table, PyObject *source)
 {
-    memset(table, 0, sizeof(*table));
-    table->complete = 1;
-    Py_ssize_t pos = 0, count = 0;
+    int is_dict = PyDict_Check(source);
+    Py_ssize_t size = is_dict ? PyDict_GET_SIZE(source) : PySet_GET_SIZE(source);
+    size_t slots = 4;
+    while (slots < 2 * (size_t)size) {
+        slots *= 2;
+    }
+    table->keys = PyMem_Calloc(2 * slots, sizeof(PyObject *));
+    if (table->keys == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    table->mask = slots - 1;
+    Py_ssize_t pos = 0;
     PyObject *key, *value;
     Py_hash_t hash;
-    int is_dict = PyDict_Check(source);
     while (is_dict ? PyDict_Next(source, &pos, &key, &value) : _PySet_NextEntry(source, &pos, &key, &hash)) {
-        if (count >= IDENTITY_SLOTS / 2) {
-            table->complete = 0;  /* kept sparse: lookups stay a probe or two */
-            return;
-        }
-        size_t i = identity_slot(key);
+        size_t i = identity_slot(key, table->mask);
         while (table->keys[i] != NULL) {
-            i = (i + 1) & (IDENTITY_SLOTS - 1);
+            i = (i + 1) & table->mask;
         }
         table->keys[i] = key;
-        table->values[i] = is_dict ? value : key;
-        count++;
+        table->keys[slots + i] = is_dict ? value : key;
     }
+    return 0;
 }
 
+/* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
+ * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
+ * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes` (None, for one tensor:
+ * any dtype, not read), and for a tensor and a Python float after it where the tensor's dtype is in
+ * `float_dtypes` (a weak float keeps it, NEP 50), and for a tensor and a Python int after it where the tensor's
+ * dtype is a key of `int_dtypes` (dtype -> (low, high)) and the int lies in [low, high]; with `check` (name,
+ * value), only where the first tensor's attribute `name` is `value` (PyTorch's `layout`: strided);
+ * NotImplemented for everything else. */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -819,16 +818,6 @@ dtype_member(PyObject *dtype, PyObject *set, const IdentityTable *table)
 {
     if (identity_find(table, dtype) != NULL) {
         return 1;
-    }
-    if (!table->complete) {
-        Py_ssize_t pos = 0;
-        PyObject *item;
-        Py_hash_t hash;
-        while (_PySet_NextEntry(set, &pos, &item, &hash)) {
-            if (item == dtype) {
-                return 1;
-            }
-        }
     }
     int found = PySet_Contains(set, dtype);
     if (found < 0) {
@@ -961,13 +950,6 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
             }
             else {
                 PyObject *bounds = identity_find(&self->int_table, dtype);  /* borrowed; by identity first, as `dtype_member` */
-                Py_ssize_t pos = 0;
-                PyObject *entry_key, *entry_value;
-                while (bounds == NULL && !self->int_table.complete && PyDict_Next(self->int_dtypes, &pos, &entry_key, &entry_value)) {
-                    if (entry_key == dtype) {
-                        bounds = entry_value;
-                    }
-                }
                 if (bounds == NULL) {
                     bounds = PyDict_GetItemWithError(self->int_dtypes, dtype);
                 }
@@ -1022,14 +1004,12 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         Py_DECREF(self);
         return NULL;
     }
-    if (self->dtypes != Py_None) {
-        identity_build(&self->dtype_table, self->dtypes);
+    if ((self->dtypes != Py_None && identity_build(&self->dtype_table, self->dtypes) < 0) || identity_build(&self->float_table, self->float_dtypes) < 0
+        || identity_build(&self->int_table, self->int_dtypes) < 0) {
+        Py_DECREF(self);
+        return NULL;
     }
-    identity_build(&self->float_table, self->float_dtypes);
-    identity_build(&self->int_table, self->int_dtypes);
     self->function_call = PyVectorcall_Function(function);
-    self->dtype = (CachedAttribute){NULL, 0};
-    self->check = (CachedAttribute){NULL, 0};
     self->vectorcall = (vectorcallfunc)native_vectorcall;
     return (PyObject *)self;
 }
@@ -1067,6 +1047,9 @@ native_dealloc(NativeCall *self)
 {
     PyObject_GC_UnTrack(self);
     native_clear(self);
+    PyMem_Free(self->dtype_table.keys);
+    PyMem_Free(self->float_table.keys);
+    PyMem_Free(self->int_table.keys);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 

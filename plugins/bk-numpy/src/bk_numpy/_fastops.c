@@ -207,15 +207,13 @@ binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObj
     return leave(self, args, nargsf, kwnames);
 }
 
-/* A bound copy (`bind(instance)`) is called without the instance: it goes first, as a method's self. Where the
- * caller lends the slot before the arguments (`PY_VECTORCALL_ARGUMENTS_OFFSET`), the instance goes there for the
+/* A bound copy (`bind(instance)`; the unbound object is called as `binary_unbound`) is called without the
+ * instance: it goes first, as a method's self. Where the caller lends the slot before the arguments
+ * (`PY_VECTORCALL_ARGUMENTS_OFFSET`, as CPython's calls from Python code do), the instance goes there for the
  * call and the slot is restored after it; else into a copy. */
 static PyObject *
 binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    if (self->bound == NULL) {
-        return binary_unbound(self, args, nargsf, kwnames);
-    }
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET) {
         PyObject **slot = (PyObject **)args - 1;
@@ -265,7 +263,7 @@ binary_bind(BinaryOperator *self, PyObject *instance)
         return NULL;
     }
     bound->bound = Py_NewRef(instance);
-    bound->vectorcall = (vectorcallfunc)binary_vectorcall;  /* the unbound object is called as binary_unbound */
+    bound->vectorcall = (vectorcallfunc)binary_vectorcall;
     return (PyObject *)bound;
 }
 
@@ -301,7 +299,7 @@ binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->unary = unary;
     self->ternary = ternary;
     self->ufunc_call = PyVectorcall_Function(ufunc);
-    self->vectorcall = (vectorcallfunc)binary_unbound;  /* a bound copy's is binary_vectorcall */
+    self->vectorcall = (vectorcallfunc)binary_unbound;
     return (PyObject *)self;
 }
 

@@ -20,7 +20,7 @@ REPORTS := .reports
 # pytest workers for `make test` (pytest-xdist): the machines CI runs on have 2 cores
 PYTEST_JOBS ?= 2
 
-.PHONY: all demo docs test test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite
+.PHONY: all demo docs test test-pure-python test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite
 
 all: test
 
@@ -39,6 +39,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -n $(PYTEST_JOBS) $(TEST_DIRS)
+	$(MAKE) --no-print-directory test-pure-python
 	@mkdir -p $(REPORTS)
 	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify $(CERTIFY) --jobs 2 --json $(REPORTS)/certify.json --markdown $(REPORTS)/certify.md
 	BK_CERTIFY_JSON=$(REPORTS)/certify.json $(MAKE) --no-print-directory docs
@@ -52,6 +53,15 @@ docs: $(STAMP)
 certify: $(STAMP)
 	@mkdir -p $(REPORTS)
 	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify --all --json $(REPORTS)/certify-all.json --markdown $(REPORTS)/certify-all.md
+
+# The pure-Python road, the reference that the C front (bk-core's `_fastplan.c`, bk-numpy's `_fastops.c`) only
+# accelerates: the core's and bk-numpy's tests and bk-numpy's certification with both turned off at run time
+# (tests/test_c_and_python_roads.py compares the two roads call by call).
+PURE_PYTHON := BK_PURE_PYTHON=1 BK_NUMPY_PURE_PYTHON=1
+test-pure-python: $(STAMP)
+	$(PURE_PYTHON) $(PY) -m pytest -n $(PYTEST_JOBS) -q core/tests plugins/bk-numpy/tests
+	@mkdir -p $(REPORTS)
+	$(PURE_PYTHON) $(BIN)/testkit certify numpy --json $(REPORTS)/certify-pure-python.json
 
 test-core: $(STAMP)
 	$(PY) -m pytest core/tests

@@ -11,7 +11,7 @@ from ._dispatch import (
     refresh,
     set_global_default_backend,
 )
-from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError
+from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError, UnsupportedDtypeError
 from ._markers import hookimpl, hookspec
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning
 from ._version import __version__
@@ -38,6 +38,7 @@ __all__ = [
     "ShapeDtype",
     "ShapeMismatchError",
     "SolveResult",
+    "UnsupportedDtypeError",
     "__version__",
     "array_namespace",
     "backend",

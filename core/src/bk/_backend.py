@@ -56,9 +56,16 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     unsupported_dtypes: ClassVar[frozenset[DType]] = frozenset()
     """The dtypes the framework lacks altogether, declared once, such as
     `frozenset({DType(int, 16, signed=False), DType(int, 32, signed=False), DType(int, 64, signed=False)})`
-    for a framework without uint16/32/64. The testkit sweeps no values of them and reports a case that
-    needs one as skipped ("framework lacks uint16"), never as failed. float64 and complex128 are
-    declared by `float64_supported` instead."""
+    for a framework without uint16/32/64, or `frozenset({DType(complex, 128)})`. The core never casts to
+    one and builds no constant of one; a call whose result would be one raises `bk.UnsupportedDtypeError`
+    ("unsupported for dtype complex128", with the reason), as do `as_tensor` and `cast` to one. The testkit
+    sweeps no values of them and reports a case that needs one, as input or as result, as skipped
+    ("framework lacks uint16"), never as failed. A framework without float64 at all declares
+    `float64_supported = False`.
+
+    This attribute, `lacking_kernels`, `complex_unordered`, `nan_unordered` and `precision_deficits` are
+    the one declaration of what a framework lacks (`bk._rules.gaps.declared_gaps` lists them, as the
+    certificate does)."""
 
     native_types: ClassVar[tuple[type, ...] | None] = None
     """The native tensor type(s) of this backend, whose Python operators generic defaults may use.
@@ -98,15 +105,41 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     complex_unordered: ClassVar[frozenset[str]] = frozenset()
     """The ordering operations (`bk.rules.ORDERING`: `max`, `sort`, `argmax`, `maximum`, ...) that this
     backend's framework cannot apply to complex values, declared once (PyTorch's `argmax`, TensorFlow's
-    `searchsorted`). The core's plan refuses such calls with `bk.ArgumentTypeError` before the kernel
-    runs (a trusted kernel, which gets no plan, refuses them itself); NumPy and the backends that leave
-    an operation out order complex values lexicographically (real part first)."""
+    `searchsorted`; `bk.rules.ORDERING` for a framework without any complex order). The core computes them
+    in NumPy's order (real part first, then imaginary part; NaN as NumPy) from real and imaginary parts
+    (`bk._rules.order`), so the kernel never sees complex values; `unique` and `quantile` of complex values
+    it cannot fill, and raises `bk.UnsupportedDtypeError` for them. A trusted kernel, which gets no plan,
+    orders complex values itself."""
 
-    lacking_kernels: ClassVar[Mapping[str, frozenset[DType]]] = {}
-    """The dtypes the framework has no kernel for, per operation (`"*"`: every operation), such as
-    `{"gamma_inc_l": frozenset({DType(float, 16)})}` for TensorFlow's `igamma`. The core computes such a
-    call one size up (float16 in float32, int8 in int16, ...) and casts the result back, so the kernel never
-    sees the dtype. Dtypes the framework lacks altogether are `unsupported_dtypes`."""
+    lacking_kernels: ClassVar[Mapping[str, frozenset[DType | type]]] = {}
+    """The dtypes the framework has no kernel for, per operation (`"*"`: every operation), linear algebra
+    included, each a `DType` or a whole kind (`bool`, `int`, `float`, `complex`): such as
+    `{"gamma_inc_l": frozenset({DType(float, 16)})}` for TensorFlow's `igamma`, or
+    `{"matmul": frozenset({int, bool})}` for a framework without integer matrix products. The core computes
+    such a call in the next dtype of the fill ladder that the framework has (`bk._rules.gaps.fill_dtype`:
+    one size up, else another kind: bool through int8, ints in float64, float16 through float32, uint64 of
+    modular operations through int64) and casts the result back, so the kernel never sees the dtype; with
+    no rung left the call raises `bk.UnsupportedDtypeError` ("unsupported for dtype X") with the reason.
+    Dtypes the framework lacks altogether are `unsupported_dtypes`."""
+
+    nan_unordered: ClassVar[frozenset[str]] = frozenset()
+    """The ordering operations whose framework puts NaN elsewhere than NumPy (`sort`, `argsort`,
+    `searchsorted`, `argmax`, `argmin`, `max`, `min`): NumPy sorts NaN last and its arg-reductions and
+    reductions give the first NaN. The core computes them for float and complex values from `isnan`/`where`
+    composites around the framework's kernels (`bk._rules.order`)."""
+
+    precision_deficits: ClassVar[Mapping[str, Mapping[DType, DType]]] = {}
+    """Results the framework computes at less than their dtype's accuracy, per operation (`"*"`: every
+    operation): `{"sin": {DType(float, 64): DType(float, 32)}}` for float64 `sin` at float32 accuracy. The
+    result keeps its dtype; the testkit compares it at the declared accuracy, and the certificate lists it."""
+
+    evaluates_lazily: ClassVar[bool] = False
+    """Whether the framework evaluates lazily and raises the errors of a computation only when its values
+    are read (a singular `solve` fails in `numpy()`, not in `solve`). The core then puts the error mapping
+    of kernels in front of the backend's own `numpy` and `block_until_ready`, the methods that materialise
+    values: a failure raised there is explained as the failure of the operation that made the value read
+    (`framework_errors`, then `kernel_errors` and the operation's data-error class; the core remembers the
+    operation of each result whose type takes a weak reference). Eager frameworks: False."""
 
     framework_errors: ClassVar[Mapping[type[BaseException], type[Exception]]] = {}
     """What the framework's own exception types mean, where the type alone says it (TensorFlow's

@@ -45,16 +45,19 @@ import functools
 import inspect
 import math
 import types
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 import numpy as np
 
 from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
-from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, check_tensor_argument
-from ._rules.arguments import PYTHON_NUMBERS
+from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, UnsupportedDtypeError, check_tensor_argument
+from ._rules.arguments import PYTHON_NUMBERS, check_convertible
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.division import divide_integers, zero_divisor_rule
+from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
+from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.special import SPECIAL_VALUES, fix_special_values
 
@@ -86,6 +89,7 @@ _INDICES: Final = (
 DATA_ERRORS: Final[dict[str, type[Exception]]] = {
     **dict.fromkeys(_INDICES, IndexOutOfRangeError),
     **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat", "pow"), ValueError),
+    **dict.fromkeys(("solve", "inv", "cholesky", "matrix_power"), ValueError),  # a singular or indefinite matrix
 }
 """The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
 
@@ -221,11 +225,15 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     from ._specs import op_specs
 
     spec = op_specs().get(op)
+    flags = spec.quick_checks if spec is not None else ()  # keepdims of a trusted reduction: no plan checks its type
 
     @functools.wraps(kernel)
     def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
         if kwargs and spec is not None:  # the catalogue's keywords, whatever the kernel names its parameters
             args, kwargs = _positional(spec, args, kwargs)
+        for index, accepted in flags:
+            if index < len(args) and args[index].__class__ not in accepted:
+                spec.check_arguments(args, kwargs)  # type: ignore[union-attr]
         try:
             return kernel(self, *args, **kwargs)
         except (TypeError, ValueError, IndexError, ArithmeticError, *self.kernel_errors) as error:  # type: ignore[misc]
@@ -264,6 +272,9 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 
     specs = op_specs()
     trusted = frozenset(cls.trusted_operations)
+    lazy = bool(getattr(cls, "evaluates_lazily", False))
+    if lazy:
+        _explain_reads(cls)
     for name in catalogue:
         if name in _NEVER and name not in ("as_tensor", "cast"):
             continue
@@ -282,15 +293,71 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             continue
         if name in trusted and getattr(method, "__bk_explains__", False) and name not in SPECIAL_VALUES:
             continue  # a trusted kernel that maps its own failures: called as it is
+        if lazy and name not in ("as_tensor", "cast"):
+            method = _remembering(name, method)  # which operation made a lazy value, for the errors raised when it is read
         if name in SPECIAL_VALUES:
             method = _with_special_values(name, method)
         if name == "as_tensor" or name == "cast":
             if name not in trusted:
                 setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
+            elif not getattr(cls, "_bk_python_objects", False):  # trusted: only the values with no bk dtype refused
+                setattr(cls, name, _checked_as_tensor(method) if name == "as_tensor" else _checked_cast(method))
         elif name in trusted or name not in specs:
             setattr(cls, name, _owned(cls, name, _wrap(name, method)))
         else:
             setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None))))
+
+
+_READS: Final = ("numpy", "block_until_ready")
+"""The methods that materialise a lazy backend's values: where its framework raises the errors of the
+operations that made them (`Backend.evaluates_lazily`)."""
+_MADE_BY: Final[weakref.WeakKeyDictionary[Any, str]] = weakref.WeakKeyDictionary()
+
+
+def _remembering(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` of a lazy backend, remembering that `op` made its result (where the result takes a weak reference)."""
+
+    @functools.wraps(kernel)
+    def remembered(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        result = kernel(self, *args, **kwargs)
+        with contextlib.suppress(TypeError):
+            _MADE_BY[result] = op
+        return result
+
+    return remembered
+
+
+def made_by(value: Any) -> str | None:
+    """The operation of a lazy backend that made `value` (`Backend.evaluates_lazily`), or None."""
+    try:
+        return _MADE_BY.get(value)
+    except TypeError:
+        return None
+
+
+def _explain_reads(cls: type) -> None:
+    """Puts the error mapping of kernels in front of the methods of a lazy backend that read values
+    (`numpy`, `block_until_ready`), which `cls` itself defines: a failure raised while a value is
+    computed is explained as the failure of the operation that made the value (`explain_failure`:
+    `framework_errors`, then `kernel_errors` and the operation's data-error class)."""
+    for name in _READS:
+        method = vars(cls).get(name)
+        if _is_plain_function(method) and getattr(method, _WRAPPED, None) is None:
+            setattr(cls, name, _explained_read(name, method))
+
+
+def _explained_read(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def read(self: Backend, value: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, value, *args, **kwargs)
+        except Exception as error:
+            if isinstance(error, BK_ERRORS) or not isinstance(error, (*self.kernel_errors, *type(self).framework_errors)):
+                raise
+            explain_failure(self, made_by(value) or name, error, (), {})
+
+    setattr(read, _WRAPPED, method)
+    return read
 
 
 def _owned(cls: type, name: str, method: Any) -> Any:
@@ -737,8 +804,8 @@ def _foreign(backend: Backend, value: Any) -> bool:
     """Whether `value` (or a tensor in a list of them) is a tensor of another framework (NumPy's values are constants)."""
     if isinstance(value, (list, tuple)):
         return any(_foreign(backend, v) for v in value)
-    if not (hasattr(value, "shape") and hasattr(value, "dtype")) or backend.is_tensor(value, only_native=True):
-        return False
+    if isinstance(value, type) or not (hasattr(value, "shape") and hasattr(value, "dtype")) or backend.is_tensor(value, only_native=True):
+        return False  # a class (`numpy.float32` as a dtype) is no tensor
     return type(value).__module__.partition(".")[0] != "numpy"
 
 
@@ -786,23 +853,20 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     tensors = _operand_dtypes(backend, args, positions)
     if operand is None and tensors:
         operand = _at_precision(tensors, result)
-    if op in type(backend).complex_unordered and (any(d.kind is complex for d in tensors) or (operand is not None and operand.kind is complex)):
-        kinds = sorted({d.name for d in tensors if d.kind is complex}) or [operand.name]
-        raise ArgumentTypeError(
-            f"{op}: {backend.name} cannot order complex values ({', '.join(kinds)}); "
-            "compare their real parts or absolute values instead"
-        )
+    order_fill = _order_fill(backend, op, tensors, operand)  # NumPy's complex and NaN order where the framework lacks it
     if operand is None and op in COMPARISONS:
         plan.by_value = op
     # a dtype the backend has no kernel for: computed one size up, cast back by the result cast
-    lacking = type(backend).lacking_kernels
-    if lacking:
-        missing = frozenset(lacking.get(op, ())) | frozenset(lacking.get("*", ()))
+    missing = kernel_gaps(type(backend), op) if type(backend).lacking_kernels else ()
+    if missing and order_fill is None:
         computed = operand if operand is not None else (tensors[0] if tensors and all(d == tensors[0] for d in tensors) else None)
-        if computed is not None and computed in missing:
-            wider = _wider(computed, missing | type(backend).unsupported_dtypes)
-            if wider is not None:
-                operand = wider
+        if computed is not None and lacks_kernel(missing, computed):
+            operand = fill_dtype(type(backend), op, computed)  # one size up, or through another kind
+            if operand is None:
+                raise UnsupportedDtypeError(
+                    f"{op}: unsupported for dtype {computed.name}: {backend.name} has no {op} kernel of {computed.name} "
+                    "(declared in lacking_kernels) nor of a dtype the core could compute it in"
+                )
     absent = type(backend).unsupported_dtypes
     if operand is not None and operand in absent:
         operand = None  # never a cast to a dtype the framework lacks: the kernel computes as it can
@@ -840,11 +904,22 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         from ._rules.clip import clip as clip_rule
 
         plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high, lambda v, lo, hi: kernel(b, v, lo, hi))
+        if order_fill is not None:  # complex values: minimum(maximum(x, low), high), each in NumPy's order
+            plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high)
+    elif order_fill is not None:
+        plan.composite = order_fill
+    if plan.composite is None:
+        plan.composite = _parsed_dtypes(spec, args, kwargs)  # `ones(shape, 'int64')`: the kernel gets a bk.DType
     if family == "reduction":
         axis = bound.get("axis")  # templates keep every value but tensors
         needs = _DEGENERATE_NEEDS.get(op, ())
         if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
+    elif op in _NO_AXES and isinstance(bound.get(_NO_AXES[op]), (tuple, list)) and len(bound[_NO_AXES[op]]) == 0:
+        if all(backend.supports(n) for n in _NO_AXES_NEEDS.get(op, ())):
+            plan.degenerate = _no_axes(op, bound.get("ord", 2))
+    if absent:
+        _check_absent_results(backend, op, result, absent)
     if isinstance(result, _shape_dtype()):
         plan.results = None if result.dtype in absent else result.dtype
     elif isinstance(result, tuple) and result and all(isinstance(r, _shape_dtype()) or r is None for r in result):
@@ -852,6 +927,41 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     plan.check_results = plan.results is not None
     plan.direct = not (plan.casts or plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate or plan.check_results)
     return plan
+
+
+def _order_fill(backend: Backend, op: str, tensors: list[DType], operand: Any) -> Any:
+    """The core's composite of `op` where `backend` declares its framework cannot order these operands as
+    NumPy (`Backend.complex_unordered`, `Backend.nan_unordered`; `bk._rules.order`), or None."""
+    cls = type(backend)
+    if op not in ORDERING or not (cls.complex_unordered or getattr(cls, "nan_unordered", ())):
+        return None
+    kinds = {d.kind for d in tensors} | ({operand.kind} if operand is not None else set())
+    if complex in kinds and op in cls.complex_unordered:
+        names = ", ".join(sorted({d.name for d in tensors if d.kind is complex}) or [operand.name])
+        why = f"{op}: unsupported for dtype {names}: {backend.name} cannot order complex values (declared in complex_unordered)"
+        composite = complex_composite(op) if op != "clip" else _CLIP_FILL
+        if composite is None:
+            raise UnsupportedDtypeError(f"{why}, and the core fills the complex order of {', '.join(sorted(COMPLEX_FILLED))} only; compare real parts or absolute values instead")
+        missing = missing_for(backend, op)
+        if missing:
+            raise UnsupportedDtypeError(f"{why}, and the core's complex order needs {', '.join(missing)}, which it does not support")
+        return composite
+    if (float in kinds or complex in kinds) and op in getattr(cls, "nan_unordered", ()) and op in NAN_FILLED and not missing_for(backend, op):
+        return nan_composite(op)
+    return None
+
+
+_CLIP_FILL: Final = object()  # clip: the clip rule around the backend's maximum and minimum (each filled)
+
+
+def _check_absent_results(backend: Backend, op: str, result: Any, absent: frozenset[Any]) -> None:
+    """Raises `UnsupportedDtypeError` for a call whose spec result has a dtype the framework lacks altogether."""
+    shape_dtype = _shape_dtype()
+    for r in result if isinstance(result, tuple) else (result,):
+        if isinstance(r, shape_dtype) and r.dtype in absent:
+            raise UnsupportedDtypeError(
+                f"{op}: unsupported for dtype {r.dtype.name}: the result is {r.dtype.name}, which {backend.name} lacks (declared in unsupported_dtypes)"
+            )
 
 
 @functools.cache
@@ -877,6 +987,33 @@ def _at_precision(tensors: list[DType], result: Any) -> DType | None:
     if not isinstance(primary, _shape_dtype()) or primary.dtype != target or all(d == target for d in tensors):
         return None
     return target
+
+
+def _parsed_dtypes(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any] | None:
+    """A composite passing the kernel a `bk.DType` for each dtype argument the spec read from another value (a name,
+    a NumPy dtype, a Python type: `bk._specs.as_dtype_arg`), or None when every one is a `DType` or `None`."""
+    from ._specs import as_dtype_arg
+
+    parsed = []
+    for i, (name, kind) in enumerate(spec.params):
+        if kind != "DTypeLike":
+            continue
+        value = args[i] if i < len(args) else kwargs.get(name)
+        if value is not None and value.__class__ is not DType:
+            parsed.append((i, name, as_dtype_arg(value, spec.name)))
+    if not parsed:
+        return None
+
+    def with_dtypes(backend: Backend, kernel: Callable[..., Any], *call: Any, **named: Any) -> Any:
+        values = list(call)
+        for i, name, dtype in parsed:
+            if i < len(values):
+                values[i] = dtype
+            else:
+                named[name] = dtype
+        return kernel(backend, *values, **named)
+
+    return with_dtypes
 
 
 def _common_operand(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...], result: Any) -> Any:
@@ -955,26 +1092,6 @@ def _operand_dtypes(backend: Backend, args: tuple[Any, ...], positions: tuple[in
     return [backend.dtype(v) for v in values if backend.is_tensor(v, only_native=True)]
 
 
-def _wider(dtype: Any, missing: frozenset[Any]) -> Any:
-    """The next wider dtype of the same kind that is not `missing` (float16 -> float32 -> float64, int8 -> int16 ...)."""
-    if dtype.kind is float:
-        ladder = [DType(float, 16), DType(float, 32), DType(float, 64)]
-        start = 1 if dtype.bits == 16 else ladder.index(dtype) + 1 if dtype in ladder else len(ladder)
-    elif dtype.kind is complex:
-        ladder, start = [DType(complex, 64), DType(complex, 128)], 1 if dtype.bits == 64 else 2
-    elif dtype.kind is int:
-        ladder = [DType(int, b, signed=dtype.signed) for b in (8, 16, 32, 64)]
-        start = ladder.index(dtype) + 1 if dtype in ladder else len(ladder)
-    elif dtype.kind is bool:
-        ladder, start = [DType(int, 8), DType(int, 16), DType(int, 32), DType(int, 64)], 0
-    else:
-        return None
-    for candidate in ladder[start:]:
-        if candidate not in missing:
-            return candidate
-    return None
-
-
 _DEGENERATE_NEEDS: Final = {"var": ("abs", "sub", "mul"), "std": ("abs", "sub"), "count_nonzero": ("not_equal",)}
 """The operations the answer of a reduction over no axes uses, beyond `as_tensor` and `cast` (without them,
 the kernel answers)."""
@@ -993,6 +1110,35 @@ def _degenerate_reduction(op: str) -> Callable[..., Any]:
         return value if backend.dtype(value) == dtype else raw_kernel(backend, "cast")(value, dtype)
 
     return alone
+
+
+_NO_AXES: Final = {
+    "logsumexp": "axis", "vector_norm": "axis", "squeeze": "axis", "flip": "axes", "roll": "axis", "moveaxis": "source", "fftshift": "axes",
+    "ifftshift": "axes", "fft": "axes", "ifft": "axes", "fftn": "axes", "ifftn": "axes", "rfftn": "axes", "irfftn": "axes",
+}  # fmt: skip
+"""The operations besides the reductions that take axes, by the argument naming them: over no axes (`axis=()`)
+each gives its input, in the spec's result dtype (`vector_norm` its absolute value), without the kernel."""
+
+
+_NO_AXES_NEEDS: Final = {"vector_norm": ("abs", "not_equal"), "irfftn": ("real",)}
+
+
+def _no_axes(op: str, order: Any) -> Callable[..., Any]:
+    """The answer of `op` over no axes: `x` unchanged (`squeeze`, `flip`, `roll`, `moveaxis`, the shifts), or in the
+    result's dtype (`logsumexp`: log(exp(x)) is x; the transforms of no axes: x as complex or real values);
+    `vector_norm`: |x| (for `ord=0` the count of nonzero values, 0 or 1)."""
+
+    def unchanged(backend: Backend, x: Any, dtype: Any) -> Any:
+        value = raw_kernel(backend, "as_tensor")(x) if not backend.is_tensor(x, only_native=True) else x
+        if op == "vector_norm":
+            value = backend.not_equal(value, 0) if order == 0 else backend.abs(value)
+        elif op == "irfftn" and backend.dtype(value).kind is complex:
+            value = backend.real(value)
+        if dtype is None or backend.dtype(value) == dtype:
+            return value
+        return raw_kernel(backend, "cast")(value, dtype)
+
+    return unchanged
 
 
 def _quiet() -> Any:
@@ -1136,14 +1282,62 @@ def _converted(backend: Backend, value: Any) -> Any:
 def _ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
     """`as_tensor` behind docs/semantics.md's rules: Python ints (and lists of them) are int64, Python
     floats the float type of the precision (float32 by default), Python complex numbers its complex
-    type, and under a set precision every float or complex result takes it."""
+    type, and under a set precision every float or complex result takes it. A value with no bk dtype
+    raises `bk.ArgumentTypeError` (`bk.rules.check_convertible`)."""
 
     @functools.wraps(kernel)
     def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
-        return _apply_number_rules(self, x, kernel(self, x, convert_external))
+        if x.__class__ is not float:
+            check_convertible(x, "as_tensor")
+        try:
+            return _apply_number_rules(self, x, kernel(self, x, convert_external))
+        except Exception as error:
+            _absent_dtype(self, "as_tensor", x, error)
+            raise
 
     setattr(as_tensor, _WRAPPED, kernel)
     return as_tensor
+
+
+def _checked_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """A trusted `as_tensor` (it applies the number rules itself) behind the refusal of values with no bk
+    dtype: strings, objects, datetimes, `float128`, Python ints beyond int64 (`bk.rules.check_convertible`)."""
+
+    @functools.wraps(kernel)
+    def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
+        if x.__class__ is not float:
+            check_convertible(x, "as_tensor")
+        return kernel(self, x, convert_external)
+
+    setattr(as_tensor, _WRAPPED, kernel)
+    return as_tensor
+
+
+def _cast_dtype(dtype: Any) -> Any:
+    """`cast`'s `dtype` as a `DType` (anything the spec reads: a name, a NumPy dtype), or `bk.ArgumentTypeError`
+    for a value that names no dtype, or a dtype that is not numeric."""
+    if dtype.__class__ is DType and dtype.kind in _NUMERIC_KINDS:
+        return dtype
+    from ._specs import as_dtype_arg
+
+    if dtype is None:
+        raise ArgumentTypeError("cast: dtype must be a bk.DType such as bk.float32, got None")
+    return as_dtype_arg(dtype, "cast")
+
+
+def _checked_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """A trusted `cast` behind the refusal of values and dtypes bk has no tensors of (`_cast_dtype`)."""
+
+    @functools.wraps(kernel)
+    def cast(self: Backend, x: Any, dtype: Any) -> Any:
+        if dtype.__class__ is not DType or dtype.kind not in _NUMERIC_KINDS:
+            dtype = _cast_dtype(dtype)
+        if x.__class__ is not float:
+            check_convertible(x, "cast")
+        return kernel(self, x, dtype)
+
+    setattr(cast, _WRAPPED, kernel)
+    return cast
 
 
 def _ruled_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
@@ -1154,9 +1348,14 @@ def _ruled_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
     def cast(self: Backend, x: Any, dtype: Any) -> Any:
         if x is None or x.__class__ is str or x.__class__ is bytes:
             check_tensor_argument(x, "cast")  # ArgumentTypeError: a framework would make NaN or a string tensor of it
+        if dtype.__class__ is not DType or dtype.kind not in _NUMERIC_KINDS:
+            dtype = _cast_dtype(dtype)
+        if x.__class__ is not float:
+            check_convertible(x, "cast")
         try:
             return kernel(self, x, dtype)
         except (TypeError, ValueError, AttributeError, *self.kernel_errors) as error:  # type: ignore[misc]
+            _absent_dtype(self, "cast", dtype, error)
             if not self.is_tensor(x, only_native=True) and self.is_tensor(x):
                 return kernel(self, _converted(self, x), dtype)
             if isinstance(error, AttributeError):
@@ -1165,6 +1364,25 @@ def _ruled_cast(kernel: Callable[..., Any]) -> Callable[..., Any]:
 
     setattr(cast, _WRAPPED, kernel)
     return cast
+
+
+def _absent_dtype(backend: Backend, op: str, value: Any, error: BaseException) -> None:
+    """After `as_tensor` or `cast` failed: raises `UnsupportedDtypeError` when the dtype asked for (`value` a
+    `DType`, or the dtype NumPy gives `value`, or the precision's for Python numbers) is one the backend
+    declares it lacks (`Backend.unsupported_dtypes`): a declared gap, not a failure."""
+    absent = type(backend).unsupported_dtypes
+    if not absent:
+        return
+    wanted: Any = value
+    if not isinstance(value, DType):
+        try:
+            wanted = from_numpy_dtype(np.asarray(value).dtype)
+        except Exception:
+            return
+        if type(value) in PYTHON_NUMBERS and wanted.kind in (float, complex):
+            wanted = backend.float_type if wanted.kind is float else backend.complex_type
+    if wanted in absent:
+        raise UnsupportedDtypeError(f"{op}: unsupported for dtype {wanted.name}: {backend.name} lacks {wanted.name} (declared in unsupported_dtypes)") from error
 
 
 def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
@@ -1193,5 +1411,6 @@ def _apply_number_rules(backend: Backend, x: Any, result: Any) -> Any:
 
 
 _PYTHON_SCALARS: Final = frozenset((int, float, complex))
+_NUMERIC_KINDS: Final = frozenset((bool, int, float, complex))
 _copysign: Final = math.copysign
 INT64: Final = DType(int, 64)

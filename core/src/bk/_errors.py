@@ -17,6 +17,7 @@ __all__ = [
     "IndexOutOfRangeError",
     "NoBackendFound",
     "ShapeMismatchError",
+    "UnsupportedDtypeError",
     "check_tensor_argument",
     "did_you_mean",
     "reraise_as",
@@ -41,6 +42,14 @@ class IndexOutOfRangeError(IndexError):
 
 class ArgumentTypeError(TypeError):
     """An argument has a type the operation does not accept (`None` as a tensor, a string axis, ...)."""
+
+
+class UnsupportedDtypeError(ArgumentTypeError):
+    """The backend's framework lacks what the call needs for a dtype, and the core cannot fill the gap:
+    "unsupported for dtype complex128", with the reason (a dtype the framework lacks altogether, a kernel
+    it declares it does not have and no wider dtype to compute in). A declared gap of the backend
+    (`Backend.unsupported_dtypes`, `Backend.lacking_kernels`), never a mistake of the caller's values;
+    the testkit reports such a case as skipped, with the reason."""
 
 
 BK_ERRORS = (AxisError, ShapeMismatchError, IndexOutOfRangeError, ArgumentTypeError)

@@ -32,6 +32,7 @@ import numpy as np
 
 import bk
 from bk import Backend, DType
+from bk._rules.gaps import precision_deficit
 
 __all__ = ["CATALOGUE", "Case", "SkipCase", "Trial", "Unsupported", "case"]
 
@@ -177,16 +178,18 @@ class Trial:
         """How many times the testkit itself evaluated lazy values of this trial (its comparisons)."""
         self.failures: list[str] = []
         """The failing checks recorded so far (`check`, `record`): the case fails with all of them."""
+        self.feature: str | None = None
+        """The feature of the case running (set by the runner): its declared precision deficits apply."""
 
     # ------------------------------------------------------------ dtypes
 
     def floats(self, half: bool = True) -> tuple[DType, ...]:
         """The float dtypes to sweep: float16 (if `half` and supported), float32, and float64 where supported."""
-        return tuple(d for d in ALL_FLOATS if ((half and self.float16) or d.bits != 16) and (d.bits != 64 or self.float64))
+        return tuple(d for d in ALL_FLOATS if ((half and self.float16) or d.bits != 16) and (d.bits != 64 or self.float64) and d not in self.lacking)
 
     def complexes(self) -> tuple[DType, ...]:
-        """complex64, and complex128 where float64 is supported."""
-        return tuple(d for d in ALL_COMPLEX if d.bits != 128 or self.float64)
+        """complex64, and complex128 where float64 is supported; neither where the backend lacks it."""
+        return tuple(d for d in ALL_COMPLEX if (d.bits != 128 or self.float64) and d not in self.lacking)
 
     def need(self, *dtypes: DType | str | np.dtype[Any] | None) -> None:
         """Skips the case when the backend lacks one of `dtypes` (`DType`s or NumPy dtypes; `None` is ignored)."""
@@ -323,9 +326,11 @@ class Trial:
             self.record(what, f"dtype {got_dtype} before computing, but the computed value is {values.dtype}", inputs)
 
     def compare(self, values: np.ndarray, expected: np.ndarray, what: str, dtype: DType, scale: float = 1.0, inputs: dict[str, Any] | None = None) -> None:
-        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`;
-        records a mismatch in `failures`."""
-        rtol, atol = tolerance(dtype, scale)
+        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`, or
+        of the accuracy the backend declares for the case's operation in that dtype (`Backend.precision_deficits`:
+        float64 `sin` at float32 accuracy is compared at float32's); records a mismatch in `failures`."""
+        accuracy = precision_deficit(type(self.b), self.feature, dtype) if self.feature and isinstance(dtype, DType) else None
+        rtol, atol = tolerance(accuracy or dtype, scale)
         if values.dtype.kind in "biu" and expected.dtype.kind in "biu" and rtol == 0:
             ok = np.array_equal(values, expected)
         else:

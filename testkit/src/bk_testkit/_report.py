@@ -66,6 +66,7 @@ def format_summary(reports: Sequence[BackendReport], seconds: float, max_failure
         if unclaimed:
             lines += ["", f"Unclaimed but working in {report.name}: {', '.join(unclaimed)}"]
         lines += _skipped_lines(report)
+        lines += _gap_lines(report)
     cases = sum(len(r.cases) for r in reports)
     lines += ["", f"Ran {cases} cases for {len(reports)} backend(s) in {seconds:.1f} s (testkit {__version__})."]
     return "\n".join(lines)
@@ -85,6 +86,15 @@ def _skipped_lines(report: BackendReport, max_cases: int = 6) -> list[str]:
         shown = ", ".join(cases[:max_cases]) + (f", ... ({len(cases) - max_cases} more)" if len(cases) > max_cases else "")
         lines.append(f"  {_one_line(reason, 200)}: {shown}")
     return lines
+
+
+def _gap_lines(report: BackendReport) -> list[str]:
+    """The gaps the backend declares for its framework (`Backend.unsupported_dtypes`, `lacking_kernels`,
+    `complex_unordered`, `nan_unordered`, `precision_deficits`), each with how the core fills it."""
+    gaps = report.info.get("gaps") or []
+    if not gaps:
+        return []
+    return ["", f"Declared gaps of {report.name} ({len(gaps)}; docs/write-a-plugin.md, \"What your framework lacks\"):", *(f"  {_one_line(g, 300)}" for g in gaps)]
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -112,6 +122,7 @@ def to_markdown(reports: Sequence[BackendReport]) -> str:
         counts = ", ".join(f"{v} {k}" for k, v in report.counts().items())
         info = report.info
         lines.append(f"- **{report.name}** ({info.get('distribution')} {info.get('version')}, {info.get('framework')} {info.get('framework_version')}): {counts}")
+        lines += [f"  - declared gap: {g}" for g in info.get("gaps") or []]
     for report in reports:
         lines += _markdown_failures(report)
     return "\n".join(lines) + "\n"

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+import bk
 from bk import Backend
 
 from ._case import CATALOGUE, Case, SkipCase, Trial, Unsupported
@@ -139,6 +140,7 @@ def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) ->
     start = time.perf_counter()
     outcome, message = PASSED, ""
     trial = Trial(backend, precisions)
+    trial.feature = case.feature
     computes_before = backend.compute_count()
     try:
         with warnings.catch_warnings(), _testkit_computes(backend, trial, case, computes_before is not None):
@@ -147,6 +149,8 @@ def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) ->
             case.function(trial)
     except SkipCase as skip:
         outcome, message = SKIPPED, str(skip)
+    except bk.UnsupportedDtypeError as gap:  # a gap the backend declares and the core cannot fill: its reason
+        outcome, message = SKIPPED, _first_line(gap)
     except (NotImplementedError, Unsupported) as error:
         outcome, message = NOT_IMPLEMENTED, f"{type(error).__name__}: {error}"
     except AssertionError as error:

@@ -31,13 +31,17 @@ def _send(stream: IO[str], **message: Any) -> None:
 
 
 def describe(backend: Any) -> dict[str, Any]:
-    """Name, plugin distribution and version, framework and version of a loaded backend."""
+    """Name, plugin distribution and version, framework and version of a loaded backend, and the gaps of
+    its framework that it declares (`bk._rules.gaps.declared_gaps`: dtypes and kernels it lacks, orders and
+    accuracy, each with how the core fills it)."""
     import bk
+    from bk._rules.gaps import declared_gaps
 
+    gaps = [str(g) for g in declared_gaps(type(backend))]
     for entry in bk.info()["backends"]:
         if entry["name"] == backend.name:
-            return {k: entry.get(k) for k in ("name", "distribution", "version", "framework", "framework_version")}
-    return {"name": backend.name, "distribution": None, "version": None, "framework": None, "framework_version": None}
+            return {**{k: entry.get(k) for k in ("name", "distribution", "version", "framework", "framework_version")}, "gaps": gaps}
+    return {"name": backend.name, "distribution": None, "version": None, "framework": None, "framework_version": None, "gaps": gaps}
 
 
 def main() -> int:

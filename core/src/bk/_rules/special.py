@@ -68,14 +68,18 @@ def fix_special_values(backend: Backend, op: str, x: Any, result: Any) -> Any:
             masks[which, test] = _test(backend, parts[which], test)
         return masks[which, test]
 
-    from .._context import precision
+    import numpy as np
+
+    from .._dispatcher import raw_kernel
+    from .._dtype import to_numpy_dtype
 
     dtype = backend.dtype(result)
     for real_test, imag_test, value in SPECIAL_VALUES[op]:
         cases = [(imag_test, value)] if imag_test == "nan" else [(imag_test, value), (_MIRRORED[imag_test], value.conjugate())]
         for imaginary, constant in cases:
-            with precision(64):  # the constant exactly (pi/2 of complex128), then in the result's dtype
-                special = backend.cast(backend.as_tensor(constant), dtype)
+            # the constant rounded once, by NumPy, straight to the result's dtype: no complex128 tensor is
+            # built (a framework may lack it: `Backend.unsupported_dtypes`)
+            special = raw_kernel(backend, "as_tensor")(np.asarray(constant, to_numpy_dtype(dtype)))
             result = backend.where(backend.and_(passes("re", real_test), passes("im", imaginary)), special, result)
     return result
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import bk
 from bk import DType
 
-from .._case import Trial, add_case
+from .._case import SkipCase, Trial, add_case
 from ._edges import (
     BOOL,
     FLOATS,
@@ -174,6 +174,8 @@ def _complex_order_case(name: str) -> Any:
                 if name not in str(raised):
                     t.fail(what, f"raised ArgumentTypeError as it may, but its message does not name {name!r}: {raised}")
                 continue
+            except SkipCase:  # the call needed a dtype the backend lacks
+                raise
             except Exception as raised:
                 t.fail(what, f"raised {type(raised).__module__}.{type(raised).__name__} ({str(raised)[:200]}); complex values either follow NumPy's order or raise bk.ArgumentTypeError")
             want = DType(bool) if expected.dtype == bool else INT64 if expected.dtype.kind == "i" else dtype

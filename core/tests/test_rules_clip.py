@@ -164,7 +164,7 @@ class RuledClip(Ruled):
         return np.minimum(a, b)
 
 
-def test_core_rules_backends_clip_through_the_rule():
+def test_planned_backends_clip_through_the_rule():
     b = RuledClip()
     got = b.clip(np.array([0, 100, 255], np.uint8), -5, 200)
     assert got.dtype == np.uint8 and got.tolist() == [0, 100, 200]

@@ -12,6 +12,7 @@ import numbers
 import threading
 import uuid
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Final
 
 import dask
@@ -36,7 +37,7 @@ from bk import (
 )
 from bk.rules import HOT_OPERATIONS
 
-from ._blocks import numpy_backend
+from ._blocks import numpy_backend, whole_arrays
 from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices
 from ._dtypes import as_dask, check_operands, to_precision
 from ._indexing import IndexingMixin
@@ -283,16 +284,14 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         return False
 
     def numpy_call(self, f: Callable[..., Any], output_shapes: Any, output_dtypes: Any, *args: Tensor, **aux_args: Any) -> Any:
-        """`f` on NumPy values as one lazy task; its outputs have the given shapes and dtypes."""
+        """`f` on NumPy values as one lazy task; its outputs have the given shapes and dtypes (the task
+        reads the chunks of dask inputs itself: one task more in the graph, nothing upstream copied)."""
         multiple = isinstance(output_shapes, list) or (isinstance(output_shapes, tuple) and output_shapes and isinstance(output_shapes[0], (tuple, list)))
-        call = dask.delayed(_call_numpy, pure=False, nout=len(output_shapes) if multiple else None)(f, output_dtypes, aux_args, *args)
+        function = partial(_call_numpy, f, output_dtypes, aux_args)
         if not multiple:
-            dtype = to_numpy_dtype(output_dtypes)
-            return da.from_delayed(call, tuple(output_shapes), dtype=dtype, meta=np.empty((0,) * len(output_shapes), dtype))
-        return tuple(
-            da.from_delayed(call[i], tuple(s), dtype=to_numpy_dtype(d), meta=np.empty((0,) * len(s), to_numpy_dtype(d)))
-            for i, (s, d) in enumerate(zip(output_shapes, output_dtypes, strict=True))
-        )
+            return whole_arrays("numpy_call", function, args, [(tuple(output_shapes), to_numpy_dtype(output_dtypes))], pure=False)
+        outputs = [(tuple(s), to_numpy_dtype(d)) for s, d in zip(output_shapes, output_dtypes, strict=True)]
+        return whole_arrays("numpy_call", function, args, outputs, single=False, pure=False)
 
     # ------------------------------------------------------------ creation
 
@@ -471,8 +470,25 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             reraise_as(ShapeMismatchError, "concat", error)
 
     def tile(self, value: Tensor, multiples: Sequence[int]) -> Tensor:
-        """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes."""
-        return da.tile(as_dask(value), tuple(multiples))
+        """Repeats the whole tensor `multiples[i]` times along axis i; extra multiples add outer axes.
+
+        Axes of size 1 (what `broadcast_to` tiles) are broadcast into chunks of dask's automatic size
+        (`dask.array.tile` would make one chunk per repetition: a task per element of the new axis)."""
+        x, reps = as_dask(value), tuple(int(m) for m in multiples)
+        if any(r < 0 for r in reps) or any(np.isnan(s) for s in x.shape):
+            return da.tile(x, reps)  # dask's own answer (and error)
+        if len(reps) > x.ndim:
+            x = da.reshape(x, (1,) * (len(reps) - x.ndim) + x.shape)
+        reps = (1,) * (x.ndim - len(reps)) + reps
+        unit = [n == 1 and r != 1 for n, r in zip(x.shape, reps, strict=True)]
+        if any(unit):
+            shape = tuple(r if u else n for n, r, u in zip(x.shape, reps, unit, strict=True))
+            chunks = tuple((r,) if u else c for c, r, u in zip(x.chunks, reps, unit, strict=True))
+            if 0 not in shape:  # dask's automatic size for the new chunks (it cannot size empty arrays)
+                chunks = da.core.normalize_chunks(tuple("auto" if u else c for c, u in zip(x.chunks, unit, strict=True)), shape, dtype=x.dtype)
+            x = da.broadcast_to(x, shape, chunks=chunks)
+            reps = tuple(1 if u else r for r, u in zip(reps, unit, strict=True))
+        return da.tile(x, reps) if any(r != 1 for r in reps) else x
 
     def flip(self, value: Tensor, axes: Sequence[int]) -> Tensor:
         """`value` reversed along `axes`, an int or a sequence of ints; `None` reverses every axis.

@@ -13,21 +13,25 @@ arrays, others on zero-valued stand-ins of the inputs' shapes (which never alloc
 
 from __future__ import annotations
 
+import operator
+import uuid
 import warnings
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-import dask
 import dask.array as da
 import numpy as np
+from dask._task_spec import List, Task, TaskRef
+from dask.array.core import concatenate3
 from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph, MaterializedLayer
 
 import bk
 
 from ._dtypes import check_operands
 
-__all__ = ["elementwise", "kernel", "numpy_backend", "probe", "task", "zeros_like_input"]
+__all__ = ["elementwise", "kernel", "numpy_backend", "probe", "task", "whole_arrays", "zeros_like_input"]
 
 _NUMPY: list[bk.Backend] = []
 
@@ -147,6 +151,10 @@ def task(
 ) -> Any:
     """bk-numpy's `name` as one task over whole arrays: for operations without a chunked form.
 
+    The task reads the chunks of its dask inputs and joins them itself, so the call adds one task
+    (and one per output of a tuple) to the graph whatever the inputs' graphs hold: nothing upstream
+    is optimised, culled or copied (`dask.delayed` on a dask array would do all three, every call).
+
     Args:
         name: The operation.
         args: Its positional arguments; dask arrays (also inside lists) become NumPy arrays in the task.
@@ -163,16 +171,106 @@ def task(
     bound = tuple(sorted((kwargs or {}).items()))
     function = partial(kernel, name, precision, bound)
     example = probe(function, *(standins if standins is not None else [_zeros(a, name) for a in args]))
-    outputs = [example] if single else list(example)
-    delayed = dask.delayed(function, pure=True, nout=None if single else len(outputs))(*args)
-    parts = [delayed] if single else [delayed[i] for i in range(len(outputs))]
-    results = []
-    for index, (part, out) in enumerate(zip(parts, outputs, strict=True)):
+    outputs = []
+    for index, out in enumerate([example] if single else list(example)):
         out = np.asarray(out)
         axes = (unknown or {}).get(index, ())
-        shape = tuple(np.nan if axis in axes else size for axis, size in enumerate(out.shape))
-        results.append(da.from_delayed(part, shape, dtype=out.dtype, meta=np.empty((0,) * out.ndim, out.dtype)))
-    return results[0] if single else tuple(results)
+        outputs.append((tuple(np.nan if axis in axes else size for axis, size in enumerate(out.shape)), out.dtype))
+    return whole_arrays(name, function, args, outputs, single)
+
+
+class _Slot:
+    """Where the `index`-th dask input goes back into the arguments of a task."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"_Slot({self.index})"
+
+    def __dask_tokenize__(self) -> Any:
+        return ("bk-dask-slot", self.index)
+
+
+def _template(tree: Any, arrays: list[da.Array]) -> Any:
+    """`tree` (lists and tuples of arguments) with its dask arrays replaced by `_Slot`s, gathered in `arrays`."""
+    if isinstance(tree, da.Array):
+        arrays.append(tree)
+        return _Slot(len(arrays) - 1)
+    if isinstance(tree, (list, tuple)) and not hasattr(tree, "_fields"):
+        return type(tree)(_template(e, arrays) for e in tree)
+    return tree
+
+
+def _filled(tree: Any, values: Sequence[Any]) -> Any:
+    if isinstance(tree, _Slot):
+        return values[tree.index]
+    if isinstance(tree, (list, tuple)) and not hasattr(tree, "_fields"):
+        return type(tree)(_filled(e, values) for e in tree)
+    return tree
+
+
+def _joined(blocks: Any) -> Any:
+    """The NumPy array of one dask input: its only block, or its blocks (nested lists) joined."""
+    return concatenate3(blocks) if isinstance(blocks, list) else blocks
+
+
+def _run_whole(function: Callable[..., Any], template: Any, *blocks: Any) -> Any:
+    """What the task of `whole_arrays` runs: `function(*args)` on the inputs' joined blocks."""
+    return function(*_filled(template, [_joined(b) for b in blocks]))
+
+
+def _block_refs(x: da.Array) -> Any:
+    """References to the blocks of `x`: one for a one-chunk array, else nested lists (dask joins none)."""
+    keys = x.__dask_keys__()
+    if x.ndim == 0 or x.npartitions == 1:
+        while isinstance(keys, list):
+            keys = keys[0]
+        return TaskRef(keys)
+
+    def nest(k: Any) -> Any:
+        return List(*[nest(e) for e in k]) if isinstance(k, list) else TaskRef(k)
+
+    return nest(keys)
+
+
+def whole_arrays(
+    label: str, function: Callable[..., Any], args: Sequence[Any], outputs: Sequence[tuple[tuple[float, ...], Any]], single: bool = True, pure: bool = True
+) -> Any:
+    """`function(*args)` as one task over whole arrays, returning arrays of the given `(shape, dtype)`s
+    (NaN sizes: unknown until computed), one chunk each.
+
+    The dask arrays in `args` (also inside lists and tuples) are passed to the task as references to
+    their blocks, joined there; the graph of the result is the inputs' graphs plus this task (and one
+    task per output when `single` is False), never materialised, optimised or culled here.
+    """
+    arrays: list[da.Array] = []
+    template = _template(list(args), arrays)
+    token = tokenize(function, template, *arrays) if pure else uuid.uuid4().hex
+    name = f"{label}-{token}"
+    call = partial(_run_whole, function, template)
+    inputs = [_block_refs(a) for a in arrays]
+
+    def array(out_name: str, graph: HighLevelGraph, shape: tuple[float, ...], dtype: Any) -> da.Array:
+        dtype = np.dtype(dtype)
+        return da.Array(graph, out_name, tuple((s,) for s in shape), dtype=dtype, meta=np.empty((0,) * len(shape), dtype))
+
+    if single:
+        shape, dtype = outputs[0]
+        key = (name, *(0,) * len(shape))
+        graph = HighLevelGraph.from_collections(name, {key: Task(key, call, *inputs)}, dependencies=arrays)
+        return array(name, graph, shape, dtype)
+    base = HighLevelGraph.from_collections(name, {name: Task(name, call, *inputs)}, dependencies=arrays)
+    results = []
+    for index, (shape, dtype) in enumerate(outputs):
+        part = f"{name}-{index}"
+        key = (part, *(0,) * len(shape))
+        layers = {**base.layers, part: MaterializedLayer({key: Task(key, operator.getitem, TaskRef(name), index)})}
+        graph = HighLevelGraph(layers, {**base.dependencies, part: {name}})
+        results.append(array(part, graph, shape, dtype))
+    return tuple(results)
 
 
 def zeros_like_input(x: Any, what: str) -> Any:

@@ -1,7 +1,8 @@
 """Gather, scatter, masks, padding, sorting, searching and counting (a mixin of `DaskBackend`).
 
-`dask.array` has chunked forms for padding only; the others run bk-numpy as one lazy task over
-whole arrays (on one worker). Operations whose output size depends on the data return arrays of
+Padding is `dask.array.pad`; gathers along one axis, batched gathers, searching and sorting run
+bk-numpy on blocks that hold whole rows (one task per chunk); the others run bk-numpy as one lazy
+task over whole arrays (on one worker), which reads the chunks of its inputs itself. Operations whose output size depends on the data return arrays of
 unknown length (`None` in `staticshape`) unless a fixed length is asked for; none of them computes.
 """
 
@@ -13,6 +14,7 @@ from typing import Any, Final
 
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
 
 from bk import DType, eval_shape, get_precision, normalize_axis
 from bk.rules import array_key_layout
@@ -71,8 +73,9 @@ class IndexingMixin:
         return task("batched_gather_nd", [values, indices])
 
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)` (one task)."""
-        return task("batched_gather_1d", [values, indices])
+        """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`: chunked over the batch and
+        the indices (each task holds whole rows of `values`); one task when one batch broadcasts."""
+        return _rows("batched_gather_1d", values, indices)
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
         """A copy of `base_grid` with `values` scattered at `indices` ('update', 'add', 'max', 'min'; one task)."""
@@ -133,8 +136,9 @@ class IndexingMixin:
         return _along_axis("argsort", x, axis)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
-        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions (one task)."""
-        return task("searchsorted", [sorted_sequence, search_values, side, dtype])
+        """Insertion indices into the last axis of `sorted_sequence`, batched over leading dimensions:
+        chunked over those and over the search values (each task holds whole rows of `sorted_sequence`)."""
+        return _rows("searchsorted", sorted_sequence, search_values, side, dtype)
 
     def unique(self, x: Tensor, return_inverse: bool, return_counts: bool, axis: int) -> tuple[Tensor, ...]:
         """Sorted unique slices along `axis`, and as asked the inverse indices and the counts; the number
@@ -178,3 +182,35 @@ def _along_axis(name: str, x: Tensor, axis: int) -> Tensor:
     dtype = np.asarray(probe(function, np.empty((0,) * x.ndim, x.dtype))).dtype
     return x.rechunk({axis: -1}).map_blocks(function, dtype=dtype, meta=np.empty((0,) * x.ndim, dtype))
 
+
+
+def _rows(name: str, rows: Tensor, other: Tensor, *extra: Any) -> Tensor:
+    """bk-numpy's `name(rows, other, *extra)` for operations that read whole rows (the last axis) of
+    `rows` at each position of `other`, batched over the leading axes: one task per chunk of `other`,
+    with `rows` rechunked to whole rows and its batch chunks aligned with `other`'s (a 1-D `rows` is
+    one chunk that every task reads). One task over whole arrays for what this cannot chunk: 0-d or
+    empty inputs, sizes unknown until computed, and batches that broadcast."""
+    rows_, other_ = as_dask(rows), as_dask(other)
+    chunkable = (
+        rows_.ndim >= 1 and other_.ndim >= 1 and 0 not in rows_.shape and 0 not in other_.shape
+        and not any(np.isnan(s) for s in (*rows_.shape, *other_.shape))
+        and (rows_.ndim == 1 or rows_.shape[:-1] == other_.shape[:-1])
+    )
+    if not chunkable:
+        return task(name, [rows, other, *extra])
+    function = partial(kernel, name, get_precision(), ())
+    with_extra = partial(_call_with, function, extra)
+    dtype = np.asarray(probe(with_extra, np.zeros((1,) * rows_.ndim, rows_.dtype), np.zeros((1,) * other_.ndim, other_.dtype))).dtype
+    out_index = tuple(range(other_.ndim))
+    if rows_.ndim == 1:
+        pairs: list[Any] = [rows_.rechunk(-1), (other_.ndim,), other_, out_index]
+    else:
+        pairs = [rows_.rechunk({rows_.ndim - 1: -1}), (*out_index[:-1], other_.ndim), other_, out_index]
+    return da.blockwise(
+        with_extra, out_index, *pairs, dtype=dtype, meta=np.empty((0,) * other_.ndim, dtype), concatenate=True, align_arrays=True,
+        name=f"{name}-{tokenize(name, get_precision(), extra, rows_, other_)}",
+    )
+
+
+def _call_with(function: Any, extra: tuple[Any, ...], rows: Any, other: Any) -> Any:
+    return function(rows, other, *extra)

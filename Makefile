@@ -20,7 +20,7 @@ REPORTS := .reports
 # pytest workers for `make test` (pytest-xdist): the machines CI runs on have 2 cores
 PYTEST_JOBS ?= 2
 
-.PHONY: all demo docs test test-pure-python test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite
+.PHONY: all demo docs test test-pure-python test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite arrayapi-extra-suite
 
 all: test
 
@@ -94,6 +94,11 @@ bench: $(STAMP)
 SUITE_BACKENDS ?= numpy torch jax tf dask lazy strict
 arrayapi-suite: $(STAMP)
 	$(PY) bench/arrayapi_suite.py --compare $(SUITE_BACKENDS) --no-deadline --report $(REPORTS)
+
+# array-api-extra's own tests of its Dask backend on bk.array_namespace("dask") beside
+# array_api_compat.dask.array (the sdist is fetched from PyPI into .bench/ once); to $(REPORTS)/arrayapi-extra-suite.md
+arrayapi-extra-suite: $(STAMP)
+	$(PY) bench/arrayapi_extra_suite.py --report $(REPORTS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -25,6 +25,7 @@ class ObjectBackend(Backend):
 
     # Python objects: no dtype rules apply, so every kernel it defines is trusted (called as it is)
     trusted_operations = frozenset(("as_tensor", "equal", "copy"))
+    _bk_python_objects = True  # strings are its values: the core's refusal of values with no bk dtype does not apply
 
     _bk_priority = -1
 

@@ -31,9 +31,9 @@ def test_dtype_round_trip(b: bk.Backend, dtype: DType) -> None:
 
 
 def test_unsupported_dtype_is_a_clear_error(b: bk.Backend) -> None:
-    with pytest.raises(TypeError, match="no tensors of dtype str"):
+    with pytest.raises(bk.ArgumentTypeError, match="^cast: dtype str is not a numeric dtype"):  # the core's check, before the kernel
         b.cast(b.as_tensor([1]), DType(str))
-    with pytest.raises(TypeError, match="PyTorch cannot hold"):
+    with pytest.raises(bk.ArgumentTypeError, match="^as_tensor: x has the NumPy dtype <U1"):
         b.as_tensor(np.array(["a", "b"]))
 
 

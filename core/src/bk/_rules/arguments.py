@@ -17,7 +17,9 @@ from typing import Any, Final
 
 import numpy as np
 
-__all__ = ["PYTHON_NUMBERS", "PYTHON_REALS", "axes_tuple", "is_python_number", "is_python_real", "is_real_scalar", "only_python_numbers"]
+__all__ = [
+    "PYTHON_NUMBERS", "PYTHON_REALS", "axes_tuple", "check_convertible", "is_python_number", "is_python_real", "is_real_scalar", "only_python_numbers",
+]  # fmt: skip
 
 PYTHON_NUMBERS: Final = (bool, int, float, complex)
 """The types of weak Python numbers, in the order of their kinds (a later kind holds an earlier one)."""
@@ -59,3 +61,61 @@ def axes_tuple(axes: Any) -> tuple[Any, ...]:
     """Axes given as an int (or a NumPy integer: one axis) or as a sequence, as a tuple (`tensordot`'s
     `a_axes` and `b_axes`, as the spec reads them)."""
     return tuple(axes) if hasattr(axes, "__iter__") else (axes,)
+
+
+_INT64_LOW: Final = -(2**63)
+_INT64_END: Final = 2**63
+_HELD: Final = "bk tensors hold bool, int, float and complex values"
+
+
+def check_convertible(value: Any, op: str, name: str = "x") -> None:
+    """Raises `bk.ArgumentTypeError` naming `op` and `name` for a value that has no bk dtype: a string or bytes,
+    `None`, a Python int beyond int64 (the dtype of Python ints), a NumPy array or scalar of a dtype bk has
+    none of (strings, objects, `datetime64`, `float128`), or a (nested) list or tuple holding one of these.
+
+    The core runs it in front of every backend's `as_tensor` and `cast`, so that no framework turns such a value
+    into an object or string array, a float, or its own error. Cheap for the common values: a Python float
+    or a framework tensor costs one attribute lookup; lists cost one pass over their elements (as the
+    conversion itself). Other objects (scipy matrices, DLPack capsules, ...) are left to the kernel.
+    """
+    kind = value.__class__
+    if kind is float or kind is bool or kind is complex:
+        return
+    if kind is int:
+        if _INT64_LOW <= value < _INT64_END:
+            return
+        raise _beyond_int64(op, name, value)
+    if kind is list or kind is tuple:
+        for item in value:
+            item_kind = item.__class__
+            if item_kind is float or item_kind is bool or item_kind is complex or (item_kind is int and _INT64_LOW <= item < _INT64_END):
+                continue
+            check_convertible(item, op, name)
+        return
+    if value is None or kind is str or kind is bytes:
+        from .._errors import ArgumentTypeError
+
+        raise ArgumentTypeError(f"{op}: {name} must be a tensor, a number or a list of numbers, got {kind.__name__} {value!r}")
+    dtype = getattr(value, "dtype", None)
+    if isinstance(dtype, np.dtype) and not ((dtype.kind in "biuf" and dtype.itemsize <= 8) or (dtype.kind == "c" and dtype.itemsize <= 16)):
+        _check_numpy_dtype(dtype, op, name)
+
+
+def _beyond_int64(op: str, name: str, value: int) -> Exception:
+    from .._errors import ArgumentTypeError
+
+    shown = f"{value}" if abs(value) < 10**30 else f"{value:.3e}"
+    return ArgumentTypeError(f"{op}: {name} holds the Python int {shown}, which does not fit int64 (the dtype of Python ints); {_HELD} of at most 64 bits")
+
+
+def _check_numpy_dtype(dtype: np.dtype[Any], op: str, name: str) -> None:
+    """Raises `ArgumentTypeError` for a NumPy dtype without a numeric bk dtype (bfloat16 through ml_dtypes has one)."""
+    from .._dtype import from_numpy_dtype
+    from .._errors import ArgumentTypeError
+
+    try:
+        numeric = from_numpy_dtype(dtype).kind in PYTHON_NUMBERS
+    except (TypeError, ValueError):
+        numeric = False
+    if not numeric:
+        raise ArgumentTypeError(f"{op}: {name} has the NumPy dtype {dtype}, which no bk dtype matches; {_HELD} (convert it with .astype() first)")

@@ -267,9 +267,12 @@ def as_dtype_arg(value: Any, op: str, default: DType | None = None) -> DType:
     if value is None:
         return default or default_float()
     try:
-        return DType.as_dtype(value) if not isinstance(value, DType) else value  # type: ignore[return-value]
+        dtype: DType = DType.as_dtype(value) if not isinstance(value, DType) else value  # type: ignore[assignment]
     except (TypeError, ValueError) as error:
         raise ArgumentTypeError(f"{op}: dtype must be a bk.DType, got {value!r} ({error})") from None
+    if dtype.kind not in NUMERIC:
+        raise ArgumentTypeError(f"{op}: dtype {value!r} is not a numeric dtype; bk tensors hold bool, int, float and complex values (bk.float32, bk.int64, ...)")
+    return dtype
 
 
 # ---------------------------------------------------------------- dtypes
@@ -456,7 +459,7 @@ class OpSpec:
             are computed in (the cast plan of elementwise operations and reductions).
     """
 
-    __slots__ = ("_infer", "_operands", "name", "params", "rule")
+    __slots__ = ("_checked", "_infer", "_operands", "name", "params", "rule")
 
     def __init__(
         self,
@@ -471,6 +474,7 @@ class OpSpec:
         self._infer = infer
         self._operands = operands
         self.params = params if params is not None else _params_of(infer)
+        self._checked = _checked_params(infer, self.params)
 
     def operand_dtype(self, *args: Any, **kwargs: Any) -> DType | None:
         """The `DType` the tensor operands are converted to before the kernel runs, for these arguments.
@@ -487,6 +491,17 @@ class OpSpec:
         """
         return None if self._operands is None else self._operands(*args, **kwargs)
 
+    def check_arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Raises `ArgumentTypeError` for a flag, count, mode or tolerance argument of the wrong Python type
+        (what `infer` checks first); for the wrapper of a trusted kernel, which no plan precedes."""
+        _check_arguments(self.name, self._checked, args, kwargs)
+
+    @property
+    def quick_checks(self) -> tuple[tuple[int, frozenset[type]], ...]:
+        """`(position, types)` of the checked arguments taken by position: a value whose class is in `types`
+        passes without `check_arguments` (a bool flag that is a bool, a count that is an int)."""
+        return tuple((index, _QUICK[kind] | ({type(None)} if default is None else set())) for index, _, kind, default in self._checked if index >= 0)
+
     def infer(self, *args: Any, **kwargs: Any) -> Any:
         """The template of the result (`ShapeDtype`, or a tuple of them) for these arguments.
 
@@ -499,6 +514,8 @@ class OpSpec:
                 `OverflowError`, with a message that names the operation.
         """
         try:
+            if self._checked:
+                _check_arguments(self.name, self._checked, args, kwargs)
             return self._infer(*args, **kwargs)
         except TypeError as error:
             if isinstance(error, ArgumentTypeError):
@@ -532,6 +549,66 @@ def _rename(error: BaseException, op: str) -> None:
         return
     head, sep, rest = text.partition(": ")
     raise type(error)(f"{op}: {rest if sep and head in _REGISTRY else text}") from None
+
+
+_CHECKED_KINDS: Final = frozenset(("bool", "int", "int | None", "str", "float"))
+"""The argument kinds (annotations of the infer functions) whose Python type the core checks for every operation,
+before the spec's own rule and before any kernel: flags, counts, offsets, modes, tolerances."""
+
+
+def _checked_params(infer: Callable[..., Any], params: tuple[tuple[str, str], ...]) -> tuple[tuple[int, str, str, Any], ...]:
+    """`(position, name, kind, default)` of the parameters of a checked kind (`_CHECKED_KINDS`)."""
+    try:
+        parameters = list(inspect.signature(infer).parameters.values())
+    except (TypeError, ValueError):
+        return ()
+    checked = []
+    for position, ((name, kind), parameter) in enumerate(zip(params, parameters, strict=False)):
+        if kind in _CHECKED_KINDS and parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY):
+            index = position if parameter.kind is not parameter.KEYWORD_ONLY else -1
+            checked.append((index, name, kind, parameter.default))
+    return tuple(checked)
+
+
+_QUICK: Final = {
+    "bool": frozenset((bool,)), "int": frozenset((int,)), "int | None": frozenset((int, type(None))), "str": frozenset((str,)), "float": frozenset((float, int)),
+}  # fmt: skip
+
+
+def _check_arguments(op: str, checked: tuple[tuple[int, str, str, Any], ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Raises `ArgumentTypeError` naming `op` and the argument for a flag that is not a bool, a count or offset
+    that is not an int, a mode that is not a string, a tolerance that is not a real number (`None` only where
+    it is the default). One rule for every operation, so that no kernel reads `lower='yes'` as true."""
+    for index, name, kind, default in checked:
+        if 0 <= index < len(args):
+            value = args[index]
+        elif name in kwargs:
+            value = kwargs[name]
+        else:
+            continue
+        if value is None and (default is None or kind == "int | None"):
+            continue
+        if kind == "bool":
+            if value.__class__ is bool:  # not numpy.bool_: NumPy's own reductions refuse it as keepdims
+                continue
+            wanted = "a bool (True or False)"
+        elif kind == "str":
+            if isinstance(value, str):
+                continue
+            wanted = "a string"
+        elif kind == "float":
+            if not isinstance(value, (str, bytes, bool, np.bool_)) and (isinstance(value, (int, float, np.integer, np.floating)) or getattr(value, "shape", None) == ()):
+                continue
+            wanted = "a real number"
+        else:  # an int, or an int or None
+            if not isinstance(value, (bool, np.bool_)) and getattr(value, "shape", ()) == ():
+                try:
+                    operator.index(value)
+                    continue
+                except TypeError:
+                    pass
+            wanted = "an int or None" if kind == "int | None" else "an int"
+        raise ArgumentTypeError(f"{op}: {name} must be {wanted}, got {type(value).__name__} {value!r}")
 
 
 def _is_call_error(error: TypeError) -> bool:

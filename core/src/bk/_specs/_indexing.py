@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from .._errors import IndexOutOfRangeError, ShapeMismatchError
+from .._errors import ArgumentTypeError, IndexOutOfRangeError, ShapeMismatchError
 from .._rules.indices import check_bincount, check_flat_index, index_needs_cast, unravel_shape
 from ._base import (
     INT64,
     NUMERIC,
     ShapeDtype,
+    Weak,
     as_dtype_arg,
     as_operand,
     as_tensor_dtype,
@@ -111,7 +112,9 @@ _SCATTER_MODES: Final = ("update", "add", "max", "min")
 def _scatter(op: str, base: ShapeDtype, index: ShapeDtype, values: Any, mode: Any) -> ShapeDtype:
     if mode not in _SCATTER_MODES:
         raise ValueError(f"{op}: mode must be 'update', 'add', 'max' or 'min' but got {mode!r}")
-    update = as_operand(values, op, "values")
+    update = values if isinstance(values, (Weak, ShapeDtype)) else as_operand(values, op, "values")
+    if isinstance(update, Weak):
+        raise ArgumentTypeError(f"{op}: values must be a tensor (one value per index, or one value), got the Python number {update.value!r}; pass as_tensor([{update.value!r}])")
     update_shape = shape_of(update)
     if index.ndim != 3 or index.shape[-1] not in (None, base.ndim - 2) or len(update_shape) != 3:
         raise ShapeMismatchError(
@@ -182,10 +185,10 @@ def _indexed_segment_sum(x: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
 
 @spec_rule(
     "boolean_mask",
-    "The slices of x along axis where the 1-D mask is true: x's shape and dtype with an unknown size along axis (new_length when given, padded with fill_value). A mask whose length is not that of the axis raises IndexOutOfRangeError, an axis out of range AxisError.",
+    "The slices of x along axis where the 1-D bool mask is true: x's shape and dtype with an unknown size along axis (new_length when given, padded with fill_value). A mask of another dtype raises ArgumentTypeError, a mask whose length is not that of the axis IndexOutOfRangeError, an axis out of range AxisError.",
 )
 def _boolean_mask(x: Tensor, mask: Tensor, axis: Axis = 0, new_length: int | None = None, fill_value: Any = 0) -> ShapeDtype:
-    operand, flags = strong(x, "boolean_mask", "x"), strong(mask, "boolean_mask", "mask")
+    operand, flags = strong(x, "boolean_mask", "x"), strong(mask, "boolean_mask", "mask", frozenset({bool}))  # a float mask is no mask
     position = single_axis("boolean_mask", axis, operand.ndim)
     size = operand.shape[position]
     if flags.ndim != 1 or (None not in (size, flags.shape[0]) and flags.shape[0] != size):

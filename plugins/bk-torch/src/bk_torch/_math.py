@@ -310,12 +310,15 @@ class MathMixin:
         """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
         if axis is None and not keepdims and type(value) is torch.Tensor and value.dtype in _INEXACT:
             return torch.sum(value)  # the hot path: every axis of floats, as below
-        x, axes = self._reduce_input(value, axis, "sum")
-        x, result = _widened(x)
-        if axes == ():
-            return _narrowed(x, result)
-        total = torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
-        return _narrowed(total, result)
+        try:
+            x, axes = self._reduce_input(value, axis, "sum")
+            x, result = _widened(x)
+            if axes == ():
+                return _narrowed(x, result)
+            total = torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
+            return _narrowed(total, result)
+        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+            explain_failure(self, "sum", error, (value, axis, keepdims), {})
 
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
@@ -361,7 +364,10 @@ class MathMixin:
         """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
         if axis is None and not keepdims and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():
             return torch.amax(x)  # the hot path: every axis of real floats, as _extremum does
-        return self._extremum(x, axis, keepdims, "max", torch.amax)
+        try:
+            return self._extremum(x, axis, keepdims, "max", torch.amax)
+        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+            explain_failure(self, "max", error, (x, axis, keepdims), {})
 
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates; an empty reduction raises ValueError."""

@@ -59,6 +59,7 @@ from ._rules.division import divide_integers, zero_divisor_rule
 from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
 from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite
 from ._rules.powers import check_integer_power, integer_power_rule
+from ._rules.shifts import shift_counts, shift_rule
 from ._rules.special import SPECIAL_VALUES, fix_special_values
 
 if TYPE_CHECKING:
@@ -908,6 +909,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
             plan.composite = lambda b, kernel, x, low, high: clip_rule(b, x, low, high)
     elif order_fill is not None:
         plan.composite = order_fill
+    elif shift_rule(backend, op, operand, args[1] if len(args) > 1 else None):  # counts outside [0, bits): NumPy's results
+        plan.composite = lambda b, kernel, x, count: shift_counts(b, op, lambda v, c: kernel(b, v, c), x, count)
     if plan.composite is None:
         plan.composite = _parsed_dtypes(spec, args, kwargs)  # `ones(shape, 'int64')`: the kernel gets a bk.DType
     if family == "reduction":
@@ -915,9 +918,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         needs = _DEGENERATE_NEEDS.get(op, ())
         if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
-    elif op in _NO_AXES and isinstance(bound.get(_NO_AXES[op]), (tuple, list)) and len(bound[_NO_AXES[op]]) == 0:
-        if all(backend.supports(n) for n in _NO_AXES_NEEDS.get(op, ())):
-            plan.degenerate = _no_axes(op, bound.get("ord", 2))
+    elif op in _NO_AXES and _no_axes_given(bound.get(_NO_AXES[op])) and all(backend.supports(n) for n in _NO_AXES_NEEDS.get(op, ())):
+        plan.degenerate = _no_axes(op, bound.get("ord", 2))
     if absent:
         _check_absent_results(backend, op, result, absent)
     if isinstance(result, _shape_dtype()):
@@ -1121,6 +1123,11 @@ each gives its input, in the spec's result dtype (`vector_norm` its absolute val
 
 
 _NO_AXES_NEEDS: Final = {"vector_norm": ("abs", "not_equal"), "irfftn": ("real",)}
+
+
+def _no_axes_given(axes: Any) -> bool:
+    """Whether `axes` names no axis at all: an empty tuple or list (`None` names every axis)."""
+    return isinstance(axes, (tuple, list)) and len(axes) == 0
 
 
 def _no_axes(op: str, order: Any) -> Callable[..., Any]:

@@ -12,7 +12,9 @@ Python ints and without the wrap-around of its cast):
   (an int32 bound -3 of a uint8 tensor is 0, not 253).
 - A bool tensor stays bool: each value becomes `clip(0 or 1, minimum, maximum) != 0`; with tensor
   bounds the clip runs in the common type and casts back (`!= 0`).
-- A float tensor clips in the common type of its bounds and casts back.
+- A float tensor clips in the common type of its tensor bounds and casts back.
+- The framework's kernel sees one dtype: `x` and tensor bounds in the dtype the clip runs in (number
+  bounds stay numbers, weak as everywhere).
 - NaN propagates, as the backend's `maximum` and `minimum` propagate it.
 
 `bound_for`, `bool_images` and `number_bound` decide number bounds, `cast_limits` what a tensor
@@ -152,15 +154,26 @@ def clip(backend: Backend, x: Tensor, minimum: Any, maximum: Any, kernel: Kernel
     if dtype.kind is int:
         low, high = (_int_bound(backend, b, dtype) for b in (minimum, maximum))
         return _cast(backend, kernel(x, low, high), dtype)
-    if dtype.kind is not bool:  # floats and complex values: the bounds as they are, the result cast back
-        return _cast(backend, kernel(x, minimum, maximum), dtype)
     tensors = [backend.dtype(b) for b in (minimum, maximum) if b is not None and not is_number_bound(b)]
+    if dtype.kind is not bool:  # floats and complex values: clipped in the common type of the tensors, the result cast back
+        if any(t != dtype for t in tensors):
+            common = combine_types(dtype, *tensors)
+            x, minimum, maximum = (_in(backend, v, common) for v in (x, minimum, maximum))
+        return _cast(backend, kernel(x, minimum, maximum), dtype)
     if not tensors:  # a bool tensor and number bounds: what False and True become
         false, true = bool_images(minimum, maximum)
         return backend.where(x, true, false)
-    common = combine_types(dtype, *tensors) if tensors else dtype
+    common = combine_types(dtype, *tensors)
     low, high = (number_bound(b, dtype, common) if is_number_bound(b) else b for b in (minimum, maximum))
+    x, low, high = (_in(backend, v, common) for v in (x, low, high))  # the kernel sees one dtype
     return _cast(backend, kernel(x, low, high), dtype)
+
+
+def _in(backend: Backend, value: Any, dtype: DType) -> Any:
+    """A tensor `value` in `dtype` (None and numbers as they are): what `clip`'s kernel gets, all of one dtype."""
+    if value is None or is_number_bound(value) or backend.dtype(value) == dtype:
+        return value
+    return backend.cast(value, dtype)
 
 
 def _int_bound(backend: Backend, bound: Any, dtype: DType) -> Any:

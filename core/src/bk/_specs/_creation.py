@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import numpy as np
+
 from .._dtype import DType
 from ._base import (
     INT64,
@@ -108,13 +110,30 @@ def _meshgrid(*coordinates: Tensor) -> tuple[ShapeDtype, ...]:
 
 @spec_rule(
     "random_uniform",
-    "Uniform random values in [low, high) of shape and dtype (the float type of the precision by default): ints for int dtypes, independent parts for complex ones. bool and non-numeric dtypes raise ValueError.",
+    "Uniform random values in [low, high) of shape and dtype (the float type of the precision by default): ints for int dtypes, independent parts for complex ones. bool and non-numeric dtypes raise ValueError, and so does an empty int range (low >= high) or one beyond the int dtype.",
 )
 def _random_uniform(shape: Shape, low: Any, high: Any, dtype: DTypeLike = None) -> ShapeDtype:
     result = as_dtype_arg(dtype, "random_uniform")
     if result.kind not in (int, float, complex):
         raise ValueError(f"random_uniform: creates int, float or complex values, not {result.name}")
+    if result.kind is int and _is_real_number(low) and _is_real_number(high):
+        _check_int_range(result, low, high)
     return ShapeDtype(as_shape(shape, "random_uniform"), result)
+
+
+def _is_real_number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_int_range(dtype: DType, low: Any, high: Any) -> None:
+    """Raises `ValueError` for an empty int range `[low, high)` or one beyond `dtype`'s values, as NumPy's `Generator.integers`."""
+    from .._ranges import int_uniform_bounds
+    from .._rules.weak import int_range
+
+    first, end = int_uniform_bounds(low, high)
+    smallest, largest = int_range(dtype)
+    if first < smallest or end - 1 > largest:
+        raise ValueError(f"random_uniform: the int range [{first}, {end}) lies beyond {dtype.name} [{smallest}, {largest}]")
 
 
 @spec_rule(

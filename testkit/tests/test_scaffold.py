@@ -17,7 +17,7 @@ import pytest
 import bk
 from bk_testkit import check_backend
 from bk_testkit._cli import main
-from bk_testkit._scaffold import feature_topics, render, scaffold, validate
+from bk_testkit._scaffold import ScaffoldError, feature_topics, framework_distribution, render, scaffold, validate
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REQUIRED = ("is_tensor", "as_tensor", "is_available", "numpy", "dtype", "staticshape", "cast")
@@ -247,6 +247,25 @@ def test_framework_sets_modules_and_the_dependency_on_its_distribution() -> None
     assert "'yaml'" in files["tests/test_plugin.py"]  # the entry point must not import the framework
 
 
+def test_framework_dist_names_the_dependency_apart_from_the_module() -> None:
+    """A module named otherwise than its distribution (paddle from paddlepaddle) gets the right dependency (issue 39)."""
+    files = render(validate("tkdist", framework="tkmodule", framework_dist="tk-module-dist"))
+    assert '"tk-module-dist",' in files["pyproject.toml"] and '"tkmodule",' not in files["pyproject.toml"]
+    assert 'modules=("tkmodule",),' in files["src/bk_tkdist/plugin.py"]
+    assert 'framework="tk-module-dist"' in files["src/bk_tkdist/plugin.py"]
+    with pytest.raises(ScaffoldError, match="--framework-dist takes a distribution name"):
+        validate("tkdist", framework="tkmodule", framework_dist="not a name")
+    with pytest.raises(ScaffoldError, match="give --framework MODULE too"):
+        validate("tkdist", framework_dist="tk-module-dist")
+
+
+@pytest.mark.parametrize(("module", "distribution"), [("paddle", "paddlepaddle"), ("sklearn", "scikit-learn"), ("PIL", "pillow"), ("tknotinstalled", "tknotinstalled")])
+def test_a_framework_that_is_not_installed_depends_on_its_known_distribution(module: str, distribution: str) -> None:
+    if importlib.util.find_spec(module) is not None:
+        pytest.skip(f"{module} is installed here")
+    assert framework_distribution(module) == distribution
+
+
 # ---------------------------------------------------------------- the command line and its errors
 
 
@@ -255,8 +274,15 @@ def test_cli_creates_the_folder_and_says_what_next(tmp_path: pathlib.Path, monke
     assert main(["new", "tkscaffold", "--framework", "tknotinstalled"]) == 0
     out = capsys.readouterr().out
     assert "pip install -e './bk-tkscaffold[test]'" in out and "testkit certify tkscaffold" in out
-    assert "tknotinstalled is not installed here" in out
+    assert "tknotinstalled is not installed here" in out and "--framework-dist" in out
     assert '"tknotinstalled",' in (tmp_path / "bk-tkscaffold/pyproject.toml").read_text()
+
+
+def test_cli_takes_the_frameworks_distribution(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "tkdistcli", "--framework", "tknotinstalled", "--framework-dist", "tk-real-dist"]) == 0
+    assert "is not installed here" not in capsys.readouterr().out
+    assert '"tk-real-dist",' in (tmp_path / "bk-tkdistcli/pyproject.toml").read_text()
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from ._catalogue import catalogue, describe_feature
 from ._certify import BackendLoadError, BackendReport, certify_backend
 from ._report import format_summary, to_json, to_markdown
 from ._run import select_features
-from ._scaffold import ScaffoldError, scaffold
+from ._scaffold import ScaffoldError, framework_distribution, scaffold
 
 __all__ = ["main"]
 
@@ -70,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     new.add_argument("--framework", metavar="MODULE", help="top-level module of the framework whose tensor types the backend owns")
     new.add_argument(
+        "--framework-dist",
+        metavar="DIST",
+        help="the distribution that provides MODULE, written as the dependency in pyproject.toml (such as paddlepaddle for "
+        "the module paddle; default: the installed distribution that provides MODULE, a known name, or MODULE itself)",
+    )
+    new.add_argument(
         "--bk-source",
         metavar="URL_OR_PATH",
         help="where the generated CI installs bk-core, bk-numpy and bk-testkit while they are not on a package index: "
@@ -89,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "list-features":
             return _list_features()
         if args.command == "new":
-            return _new(args.name, args.framework, args.bk_source)
+            return _new(args.name, args.framework, args.bk_source, args.framework_dist)
         if args.command == "diff":
             return _diff(args)
         return _certify(parser, args)
@@ -114,10 +120,10 @@ def backend_name(name: str) -> str:
     return name
 
 
-def _new(name: str, framework: str | None, bk_source: str | None = None) -> int:
+def _new(name: str, framework: str | None, bk_source: str | None = None, framework_dist: str | None = None) -> int:
     name = backend_name(name)
     try:
-        files = scaffold(name, framework, bk_source=bk_source)
+        files = scaffold(name, framework, bk_source=bk_source, framework_dist=framework_dist)
     except ScaffoldError as error:
         print(f"testkit new: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -125,10 +131,11 @@ def _new(name: str, framework: str | None, bk_source: str | None = None) -> int:
     print(f"Created the plugin distribution {folder} in {folder}/:")
     for path in files:
         print(f"  {path.as_posix()}")
-    if framework is not None and importlib.util.find_spec(framework) is None:
+    if framework is not None and framework_dist is None and importlib.util.find_spec(framework) is None:
         print(
-            f"Note: {framework} is not installed here, so {folder}/pyproject.toml assumes that its distribution is "
-            f"named {framework!r}; correct the dependency if it is not."
+            f"Note: {framework} is not installed here, so {folder}/pyproject.toml depends on the distribution "
+            f"{framework_distribution(framework)!r}; if that is not the distribution that provides {framework}, run again "
+            "with --framework-dist DIST, or correct the dependency."
         )
     print(f"\nNext:\n  pip install -e './{folder}[test]'\n  testkit certify {name}\n  pytest {folder}/tests")
     print(f"Then follow 'Next steps' in {folder}/README.md.")

@@ -94,7 +94,7 @@ class Scaffold:
         return "".join(part.capitalize() for part in self.name.split("_")) + "Backend"
 
 
-def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", bk_source: str | None = None) -> list[Path]:
+def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", bk_source: str | None = None, framework_dist: str | None = None) -> list[Path]:
     """Writes a new plugin distribution into the folder `parent/bk-NAME` (its distribution name).
 
     Never into a folder named like the backend: `paddle/` in the working directory would shadow
@@ -108,6 +108,8 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", 
         bk_source: Where the generated CI installs bk from while it is not on a package index: a git
             URL (`git+https://...`) or a path to a checkout. `None`: the git URL this bk-testkit was
             installed from, if any (PEP 610), else nothing (bk comes from the index).
+        framework_dist: The distribution that provides `framework` (`--framework-dist`), the dependency
+            written into `pyproject.toml`; `None`: found as `framework_distribution` finds it.
 
     Returns:
         The files written, in the order of writing.
@@ -116,7 +118,7 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", 
         ScaffoldError: for an invalid name or framework, an existing folder, or a name that an
             installed backend or module already uses.
     """
-    spec = validate(name, framework)
+    spec = validate(name, framework, framework_dist)
     spec = dataclasses.replace(spec, bk_source=_installed_from_git() if bk_source is None else bk_source)
     target = Path(parent) / spec.distribution
     if target.exists():
@@ -134,8 +136,8 @@ def scaffold(name: str, framework: str | None = None, parent: str | Path = ".", 
 # ---------------------------------------------------------------- validation
 
 
-def validate(name: str, framework: str | None = None) -> Scaffold:
-    """Checks `name` and `framework` against the rules and what is installed.
+def validate(name: str, framework: str | None = None, framework_dist: str | None = None) -> Scaffold:
+    """Checks `name` and `framework` (and its distribution `framework_dist`, if given) against the rules and what is installed.
 
     Raises:
         ScaffoldError: saying what is wrong and what to do.
@@ -162,11 +164,47 @@ def validate(name: str, framework: str | None = None) -> Scaffold:
     else:
         raise ScaffoldError(f"a distribution named {spec.distribution!r} is already installed; choose another name")
     if framework is None:
+        if framework_dist is not None:
+            raise ScaffoldError("--framework-dist names the distribution of the --framework module; give --framework MODULE too")
         return spec
-    return Scaffold(name, framework, _framework_distribution(framework))
+    _check_framework(framework)
+    if framework_dist is not None and not _DISTRIBUTION.fullmatch(framework_dist):
+        raise ScaffoldError(f"--framework-dist takes a distribution name as pip installs it, such as 'paddlepaddle', not {framework_dist!r}")
+    return Scaffold(name, framework, framework_dist or framework_distribution(framework))
 
 
-def _framework_distribution(framework: str) -> str:
+_DISTRIBUTION: Final = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?")  # a project name (PEP 508)
+
+KNOWN_DISTRIBUTIONS: Final = {
+    "paddle": "paddlepaddle", "sklearn": "scikit-learn", "skimage": "scikit-image", "PIL": "pillow", "cv2": "opencv-python",
+    "yaml": "PyYAML", "jaxlib": "jaxlib", "tensorflow": "tensorflow", "torch": "torch", "mlx": "mlx", "cupy": "cupy",
+    "mindspore": "mindspore", "oneflow": "oneflow", "tinygrad": "tinygrad", "mxnet": "mxnet", "dask": "dask",
+}  # fmt: skip
+"""Top-level modules whose distribution is named otherwise (or is ambiguous: several distributions install `mlx`,
+`cupy` comes as `cupy-cuda12x` too), for a framework that is not installed where `testkit new` runs."""
+
+
+def framework_distribution(framework: str) -> str:
+    """The distribution `pyproject.toml` depends on for the top-level module `framework`.
+
+    Where the module is installed, the distribution that provides it (the one named like the module when
+    several do, as `mlx` and `mlx-metal`); else the name in `KNOWN_DISTRIBUTIONS` (`paddle` is
+    `paddlepaddle`, `sklearn` `scikit-learn`); else the module's own name, which `testkit new` says it
+    assumed. `--framework-dist` overrides all of these.
+    """
+    distributions = importlib.metadata.packages_distributions().get(framework, [])
+    if distributions:
+        wanted = _normalized(KNOWN_DISTRIBUTIONS.get(framework, framework))
+        named = [d for d in distributions if _normalized(d) == wanted]
+        return named[0] if named else sorted(distributions)[0]
+    return KNOWN_DISTRIBUTIONS.get(framework, framework)
+
+
+def _normalized(distribution: str) -> str:
+    return re.sub(r"[-_.]+", "-", distribution).lower()
+
+
+def _check_framework(framework: str) -> None:
     if not framework.isidentifier() or keyword.iskeyword(framework):
         raise ScaffoldError(f"--framework takes the top-level module of a framework, such as 'torch', not {framework!r}")
     owner = module_owners().get(framework)
@@ -176,8 +214,6 @@ def _framework_distribution(framework: str) -> str:
             "change which backend existing code uses. Leave out --framework (the new backend then owns no types) "
             "or uninstall that backend first"
         )
-    distributions = importlib.metadata.packages_distributions().get(framework, [])
-    return distributions[0] if distributions else framework
 
 
 def module_owners() -> dict[str, str]:

@@ -191,3 +191,25 @@ def test_clip_kernels_see_one_dtype(spy, case):
         if name == "clip":
             dtypes = {np.asarray(a).dtype for a in args if isinstance(a, np.ndarray)}
             assert len(dtypes) <= 1, (name, dtypes)
+
+
+@pytest.mark.parametrize("mode", ["constant", "boundary", "periodic", "circular", "symmetric", "reflect"])
+def test_a_pad_kernel_may_return_not_implemented(mode):
+    """The catalogue's `pad` allows `NotImplemented` for a mode a framework lacks: the core pads with its composite."""
+    numpy_backend = pytest.importorskip("bk_numpy._backend").NumPyBackend
+
+    class ConstantOnly(numpy_backend):
+        def pad(self, value, pad_width, mode="constant", constant_values=0):
+            return NotImplemented if mode != "constant" else np.pad(value, pad_width, constant_values=constant_values)
+
+    class NoPad(numpy_backend):
+        def pad(self, value, pad_width, mode="constant", constant_values=0):
+            return NotImplemented
+
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    numpy_mode = {"constant": "constant", "boundary": "edge", "periodic": "wrap", "circular": "wrap", "symmetric": "symmetric", "reflect": "reflect"}[mode]
+    want = np.pad(x, ((1, 2), (2, 1)), numpy_mode, **({"constant_values": 7.0} if mode == "constant" else {}))
+    for cls in (ConstantOnly, NoPad):
+        result = cls().pad(x, ((1, 2), (2, 1)), mode, 7.0) if mode == "constant" else cls().pad(x, ((1, 2), (2, 1)), mode)
+        assert result.dtype == np.float32
+        np.testing.assert_array_equal(result, want)

@@ -238,7 +238,10 @@ class CatalogueMixin(ABC):
             constant_values: The fill value of mode `'constant'`.
 
         Returns:
-            The padded tensor, or `NotImplemented` for a mode this backend does not support.
+            The padded tensor. A kernel may return `NotImplemented` for a mode its framework does not
+            support: the core then pads with its composite of `gather` (or `full` and `concat` for
+            `'constant'`), so callers always get the padded tensor (`NotImplementedError` only where
+            the backend lacks those operations too).
         """
         raise NotImplementedError(f"{self.name} does not implement pad")
 

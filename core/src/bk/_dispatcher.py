@@ -911,6 +911,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         plan.composite = order_fill
     elif shift_rule(backend, op, operand, args[1] if len(args) > 1 else None):  # counts outside [0, bits): NumPy's results
         plan.composite = lambda b, kernel, x, count: shift_counts(b, op, lambda v, c: kernel(b, v, c), x, count)
+    elif op == "pad":
+        plan.composite = _pad_or_composite
     if plan.composite is None:
         plan.composite = _parsed_dtypes(spec, args, kwargs)  # `ones(shape, 'int64')`: the kernel gets a bk.DType
     if family == "reduction":
@@ -989,6 +991,17 @@ def _at_precision(tensors: list[DType], result: Any) -> DType | None:
     if not isinstance(primary, _shape_dtype()) or primary.dtype != target or all(d == target for d in tensors):
         return None
     return target
+
+
+def _pad_or_composite(backend: Backend, kernel: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """`pad`'s kernel, or the core's composite (`bk._rules.extrapolation.pad_composite`) where the kernel returns
+    `NotImplemented` for a mode it does not support, as the catalogue's docstring allows."""
+    result = kernel(backend, *args, **kwargs)
+    if result is NotImplemented:
+        from ._rules.extrapolation import pad_composite
+
+        return pad_composite(backend, *args, **kwargs)
+    return result
 
 
 def _parsed_dtypes(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[..., Any] | None:

@@ -17,7 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     from .._backend import Backend
 
-__all__ = ["extrapolate_index", "pad_source_indices"]
+__all__ = ["extrapolate_index", "pad_composite", "pad_source_indices"]
 
 
 def _period(size: int, mode: str) -> int | None:
@@ -58,3 +58,31 @@ def extrapolate_index(backend: Backend, index: Any, size: int, mode: str) -> tup
         return folded, inside
     mirror = period - 1 if mode == "symmetric" else period
     return backend.where(backend.greater_or_equal(folded, size), backend.sub(mirror, folded), folded), inside
+
+
+def pad_composite(backend: Backend, value: Any, pad_width: Any, mode: str = "constant", constant_values: Any = 0) -> Any:
+    """`pad` built from catalogue operations: each padded axis gathered through `pad_source_indices` ('boundary',
+    'periodic' or 'circular', 'symmetric', 'reflect'), or, for 'constant', concatenated with blocks of
+    `constant_values` (`full`). What the core computes where a backend's `pad` kernel returns `NotImplemented`
+    for a mode it does not support (the catalogue's docstring allows it).
+
+    Raises:
+        NotImplementedError: naming the operations the composite needs where the backend lacks one.
+    """
+    needs = ("full", "concat") if mode == "constant" else ("gather",)
+    missing = [n for n in needs if not backend.supports(n)]
+    if missing:
+        raise NotImplementedError(f"pad: {backend.name} does not support mode {mode!r} (its kernel returned NotImplemented), and the core's composite needs {', '.join(missing)}")
+    x = value if backend.is_tensor(value, only_native=True) else backend.as_tensor(value)
+    dtype = backend.dtype(x)
+    for axis, (lower, upper) in enumerate(pad_width):
+        lower, upper = int(lower), int(upper)
+        if lower == 0 and upper == 0:
+            continue
+        shape = list(backend.staticshape(x))
+        if mode == "constant":
+            parts = [backend.full((*shape[:axis], n, *shape[axis + 1 :]), constant_values, dtype) for n in (lower, upper)]
+            x = backend.concat([parts[0], x, parts[1]], axis)
+        else:
+            x = backend.gather(x, backend.as_tensor(pad_source_indices(int(shape[axis]), lower, upper, mode)), axis)
+    return x

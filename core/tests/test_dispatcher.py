@@ -465,7 +465,7 @@ def test_a_bound_dispatched_method_takes_its_instance_however_it_is_called():
 
 def test_a_namespace_shortcut_takes_plain_typed_calls_and_a_known_dtype_keyword():
     from bk import _dispatcher
-    from bk._namespace_adapters import shortcut
+    from bk._namespace_common import shortcut
 
     if not _dispatcher.C_FRONT:
         pytest.skip("built without the dispatcher's C front")

@@ -13,14 +13,11 @@ import functools
 import math
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
-import numpy as np
-
-from ._catalogue_dtypes import has_kind
-from ._dtype import DType, to_numpy_dtype
+from ._dtype import DType
 from ._errors import ArgumentTypeError
+from ._namespace_dtypes import FInfo, IInfo, finfo, iinfo, is_kind  # noqa: F401 (the namespace's own names)
 
 __all__ = ["array_namespace"]
 
@@ -206,56 +203,7 @@ def native_dtypes(backend: Any) -> dict[DType, Any]:
     return found
 
 
-# ---------------------------------------------------------------- finfo, iinfo, inspection
-
-
-@dataclass(frozen=True)
-class FInfo:
-    """Machine limits of a floating-point dtype (`finfo`)."""
-
-    bits: int
-    eps: float
-    max: float
-    min: float
-    smallest_normal: float
-    dtype: Any
-
-
-@dataclass(frozen=True)
-class IInfo:
-    """Machine limits of an integer dtype (`iinfo`)."""
-
-    bits: int
-    max: int
-    min: int
-    dtype: Any
-
-
-def finfo(namespace: Namespace, dtype: DType) -> FInfo:
-    """`finfo` of a float or complex `DType` (complex: of its real component)."""
-    real = DType(float, dtype.precision) if dtype.kind is complex else dtype
-    if real.kind is not float:
-        raise ArgumentTypeError(f"finfo: {dtype} is not a floating-point dtype; use iinfo for integers")
-    info = np.finfo(to_numpy_dtype(real))
-    return FInfo(
-        int(info.bits), float(info.eps), float(info.max), float(info.min), float(info.smallest_normal), namespace.as_native(real)
-    )
-
-
-def iinfo(namespace: Namespace, dtype: DType) -> IInfo:
-    """`iinfo` of an integer `DType`."""
-    if dtype.kind is not int:
-        raise ArgumentTypeError(f"iinfo: {dtype} is not an integer dtype; use finfo for floats")
-    info = np.iinfo(to_numpy_dtype(dtype))
-    return IInfo(int(info.bits), int(info.max), int(info.min), namespace.as_native(dtype))
-
-
-def is_kind(dtype: DType, kind: Any, namespace: Namespace) -> bool:
-    """`isdtype`: whether `dtype` is of `kind` (a kind name, a dtype of the namespace, or a tuple of
-    them); the catalogue's test (`has_kind`) after the namespace's dtypes become `DType`s."""
-    if isinstance(kind, tuple):
-        return any(is_kind(dtype, k, namespace) for k in kind)
-    return has_kind(dtype, kind if isinstance(kind, str) else namespace.as_dtype(kind, "isdtype"))
+# ---------------------------------------------------------------- inspection
 
 
 class Info:

@@ -749,6 +749,20 @@ class CatalogueMixin(ABC):
         """A function returning `(f(x), g(x), H(x))` (or fewer, as asked) for a batched scalar loss.
 
         The first dimension of inputs and outputs is a batch dimension; Hessians are computed per batch entry.
+
+        Args:
+            f: The function; its first output is the loss, of shape `(batch,)`.
+            wrt: The positions of the arguments to differentiate by, each of shape `(batch, ...)`.
+            get_output: Whether the result starts with the loss.
+            get_gradient: Whether the gradients come next.
+
+        Returns:
+            A function of `f`'s arguments that returns a tuple: the loss `f(x)` (shape `(batch,)`) if
+            `get_output`; then, if `get_gradient`, a tuple `g` with one gradient per `wrt` argument, `g[i]` of
+            the shape of argument `wrt[i]`; then always the Hessian `H`, a tuple of tuples of blocks:
+            `H[i][j]` holds the second derivatives by arguments `wrt[i]` and `wrt[j]`, of shape
+            `(batch, *x_i.shape[1:], *x_j.shape[1:])` (for one `(batch, n)` argument, `H[0][0]` is
+            `(batch, n, n)`).
         """
         raise NotImplementedError(f"{self.name} cannot compute Hessians")
 

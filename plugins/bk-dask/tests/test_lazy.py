@@ -156,3 +156,24 @@ def test_einsum_and_tensordot_of_data_dependent_sizes_stay_lazy(b: bk.Backend, x
     kept = values[values[:, 0] > 0]
     np.testing.assert_allclose(b.numpy(gram), kept @ values.T, atol=1e-12)
     np.testing.assert_allclose(b.numpy(b.tensordot(masked, [1], x, [1])), kept @ values.T, atol=1e-12)
+
+
+def test_one_task_operations_take_inputs_of_data_dependent_sizes(b: bk.Backend, x: da.Array) -> None:
+    """`sort(unique(x))`, a search in it, a gather from masked rows: the output sizes that depend on
+    the unknown ones are unknown too (found by probing two stand-in sizes), the others stay known,
+    nothing computes, and the chunks of the unknown sizes are read by one task, once."""
+    values = x.compute()
+    before = b.compute_count()
+    distinct = b.unique(b.round(x * 3), False, False, None)[0]
+    ordered = b.sort(b.mul(distinct, -1.0))
+    found = b.searchsorted(b.sort(distinct), da.from_array(np.array([-0.5, 0.5])), "left")
+    masked = b.boolean_mask(x, x[:, 0] > 0, axis=0)
+    rows = b.batched_gather_1d(masked, b.zeros_like(masked[:, :2]).astype(np.int64) + 4)
+    assert b.staticshape(ordered) == (None,) and b.staticshape(found) == (2,) and b.staticshape(rows) == (None, 2)
+    assert b.compute_count() == before
+    expected = np.unique(np.round(values * 3))
+    np.testing.assert_array_equal(b.numpy(ordered), np.sort(-expected))
+    np.testing.assert_array_equal(b.numpy(found), np.searchsorted(expected, [-0.5, 0.5]))
+    np.testing.assert_array_equal(b.numpy(rows), np.repeat(values[values[:, 0] > 0][:, 4:], 2, axis=1))
+    with pytest.raises(ValueError, match="^batched_gather_1d:.*compute_chunk_sizes"):  # sizes that must match: the operation says so
+        b.batched_gather_1d(masked, da.from_array(np.zeros((3, 2), np.int64)))

@@ -63,18 +63,46 @@ def _empty(x: Any) -> Any:
     return x
 
 
-def _zeros(x: Any, what: str) -> Any:
-    """A read-only stand-in of zeros with the shape and dtype of `x`, allocating nothing."""
+def _zeros(x: Any, what: str, unknown_size: int | None = None) -> Any:
+    """A read-only stand-in of zeros with the shape and dtype of `x`, allocating nothing; sizes not
+    known until computed (NaN) become `unknown_size`, or raise when it is None."""
     if isinstance(x, (list, tuple)):
-        return type(x)(_zeros(e, what) for e in x)
+        return type(x)(_zeros(e, what, unknown_size) for e in x)
     if not isinstance(x, da.Array):
         return x
     if any(np.isnan(s) for s in x.shape):
-        raise ValueError(
-            f"{what}() needs to know the shape of its dask input, but it depends on data not computed yet {x.shape}; "
-            "call x.compute_chunk_sizes() first"
-        )
+        if unknown_size is None:
+            raise ValueError(
+                f"{what}() needs to know the shape of its dask input, but it depends on data not computed yet {x.shape}; "
+                "call x.compute_chunk_sizes() first"
+            )
+        return np.broadcast_to(np.zeros((), x.dtype), tuple(unknown_size if np.isnan(s) else int(s) for s in x.shape))
     return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+
+
+def _has_unknown_size(x: Any) -> bool:
+    if isinstance(x, (list, tuple)):
+        return any(_has_unknown_size(e) for e in x)
+    return isinstance(x, da.Array) and any(np.isnan(s) for s in x.shape)
+
+
+def _probe_unknown(function: Callable[..., Any], name: str, args: Sequence[Any], single: bool) -> tuple[Any, dict[int, set[int]]]:
+    """The output of `function` on stand-ins of inputs whose sizes are partly unknown (NaN), and the
+    output axes that depend on them: run on stand-ins with those sizes 2 and 3, the axes whose sizes
+    differ. An operation that accepts neither raises what it needs (the shape)."""
+    try:
+        outputs = [probe(function, *[_zeros(a, name, size) for a in args]) for size in (2, 3)]
+    except Exception:  # the unknown sizes matter to the operation itself: it needs them known
+        _zeros(next(a for a in args if _has_unknown_size(a)), name)  # raises the ValueError naming the operation
+        raise
+    first, second = ([o] if single else list(o) for o in outputs)
+    unknown: dict[int, set[int]] = {}
+    for index, (a, b) in enumerate(zip(first, second, strict=True)):
+        a, b = np.shape(a), np.shape(b)
+        if len(a) != len(b):
+            _zeros(next(x for x in args if _has_unknown_size(x)), name)
+        unknown[index] = {axis for axis, (m, n) in enumerate(zip(a, b, strict=True)) if m != n}
+    return outputs[0], unknown
 
 
 def elementwise(name: str, *args: Any, **kwargs: Any) -> da.Array:
@@ -170,11 +198,15 @@ def task(
     precision = bk.get_precision()
     bound = tuple(sorted((kwargs or {}).items()))
     function = partial(kernel, name, precision, bound)
-    example = probe(function, *(standins if standins is not None else [_zeros(a, name) for a in args]))
+    depends: dict[int, set[int]] = {}
+    if standins is None and _has_unknown_size(list(args)):  # inputs of sizes found when computed (nonzero, unique, masks)
+        example, depends = _probe_unknown(function, name, args, single)
+    else:
+        example = probe(function, *(standins if standins is not None else [_zeros(a, name) for a in args]))
     outputs = []
     for index, out in enumerate([example] if single else list(example)):
         out = np.asarray(out)
-        axes = (unknown or {}).get(index, ())
+        axes = {*(unknown or {}).get(index, ()), *depends.get(index, ())}
         outputs.append((tuple(np.nan if axis in axes else size for axis, size in enumerate(out.shape)), out.dtype))
     return whole_arrays(name, function, args, outputs, single)
 

@@ -69,8 +69,16 @@ class IndexingMixin:
         )
 
     def batched_gather_nd(self, values: Tensor, indices: Tensor) -> Tensor:
-        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)` (one task)."""
-        return task("batched_gather_nd", [values, indices])
+        """`(batch, spatial..., channel)` at `(batch, any..., ndims)` gives `(batch, any..., channel)`:
+        one task per chunk of the batch (each holds whole samples); one task when a batch of 1 broadcasts."""
+        values_, indices_ = as_dask(values), as_dask(indices)
+        if not _same_batches(values_, indices_) or values_.ndim < 2 or indices_.ndim < 2:
+            return task("batched_gather_nd", [values, indices])
+        v, i = values_.ndim, indices_.ndim  # letters: 0 the batch, then values' axes, then the indices'
+        value_index = (0, *range(1, v))
+        index_index = (0, *range(v, v + i - 1))
+        out_index = (0, *index_index[1:-1], v - 1)
+        return _over_batch("batched_gather_nd", out_index, [(values_, value_index), (indices_, index_index)])
 
     def batched_gather_1d(self, values: Tensor, indices: Tensor) -> Tensor:
         """`(batch, spatial)` at `(batch, indices)` gives `(batch, indices)`: chunked over the batch and
@@ -78,8 +86,15 @@ class IndexingMixin:
         return _rows("batched_gather_1d", values, indices)
 
     def scatter(self, base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> Tensor:
-        """A copy of `base_grid` with `values` scattered at `indices` ('update', 'add', 'max', 'min'; one task)."""
-        return task("scatter", [base_grid, indices, values, mode])
+        """A copy of `base_grid` with `values` scattered at `indices` ('update', 'add', 'max', 'min'): one
+        task per chunk of the batch (each holds whole samples); one task when a batch of 1 broadcasts."""
+        grid_, indices_, values_ = as_dask(base_grid), as_dask(indices), as_dask(values)
+        if not _same_batches(grid_, indices_, values_) or grid_.ndim < 2 or indices_.ndim != 3 or values_.ndim != 3:
+            return task("scatter", [base_grid, indices, values, mode])
+        g = grid_.ndim
+        grid_index = tuple(range(g))
+        arrays = [(grid_, grid_index), (indices_, (0, g, g + 1)), (values_, (0, g + 2, g + 3))]
+        return _over_batch("scatter", grid_index, arrays, (mode,))
 
     def indexed_segment_sum(self, x: Tensor, indices: Tensor, axis: int) -> Tensor:
         """Sums of contiguous segments of `x` along `axis` starting at `(batch, segments)` indices (one task)."""
@@ -214,3 +229,35 @@ def _rows(name: str, rows: Tensor, other: Tensor, *extra: Any) -> Tensor:
 
 def _call_with(function: Any, extra: tuple[Any, ...], rows: Any, other: Any) -> Any:
     return function(rows, other, *extra)
+
+
+def _same_batches(*arrays: da.Array) -> bool:
+    """Whether `arrays` share one batch size (their first axis) and have known, non-zero sizes: what
+    `_over_batch` chunks; a batch of 1 that broadcasts, or an unknown size, is one task instead."""
+    return (
+        all(a.ndim >= 1 for a in arrays)
+        and not any(np.isnan(s) or s == 0 for a in arrays for s in a.shape)
+        and len({a.shape[0] for a in arrays}) == 1
+    )
+
+
+def _over_batch(name: str, out_index: tuple[int, ...], arrays: list[tuple[da.Array, tuple[int, ...]]], extra: tuple[Any, ...] = ()) -> Tensor:
+    """bk-numpy's `name(*arrays, *extra)` on every chunk of the batch (axis 0, shared by `arrays`),
+    each task holding whole samples: the other axes are rechunked to one chunk, the batch chunks
+    aligned with the first array's. `out_index` names the output's axes by the arrays' letters."""
+    function = partial(kernel, name, get_precision(), ())
+    call = partial(_call_extra, function, extra)
+    standins = [np.broadcast_to(np.zeros((), a.dtype), (1, *a.shape[1:])) for a, _ in arrays]
+    dtype = np.asarray(probe(call, *standins)).dtype
+    batch = arrays[0][0].chunks[0]
+    pairs: list[Any] = []
+    for a, index in arrays:
+        pairs += [a.rechunk((batch, *(-1,) * (a.ndim - 1))), index]
+    token = tokenize(name, get_precision(), extra, *[a for a, _ in arrays])
+    return da.blockwise(
+        call, out_index, *pairs, dtype=dtype, meta=np.empty((0,) * len(out_index), dtype), concatenate=True, name=f"{name}-{token}"
+    )
+
+
+def _call_extra(function: Any, extra: tuple[Any, ...], *arrays: Any) -> Any:
+    return function(*arrays, *extra)

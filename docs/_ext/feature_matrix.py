@@ -135,6 +135,7 @@ def backend_page(name: str, data: dict[str, Any]) -> str:
         f"Generated from the JSON report of `testkit certify` when these docs were built: {counts}.",
         f"Plugin `{data['distribution']}` {data['version']}, framework {data['framework']} {data['framework_version']}.",
         "",
+        *_gap_lines(data),
         "| feature | claimed | verdict | cases | notes |",
         "|---|---|---|---|---|",
     ]
@@ -144,6 +145,12 @@ def backend_page(name: str, data: dict[str, Any]) -> str:
             f"| `{feature}` | {'yes' if result['claimed'] else 'no'} | {label(result['status'])}{generated_label(result)} | {result['cases']} | {_cell(note)} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def _gap_lines(data: dict[str, Any]) -> list[str]:
+    """The gaps the backend declares (`bk.rules.declared_gaps`), as a list before its table."""
+    gaps = data.get("gaps") or []
+    return ["Declared gaps of its framework, and how the core fills them:", "", *[f"- {_cell(g)}" for g in gaps], ""] if gaps else []
 
 
 def matrix_page(backends: dict[str, Any], topic_of: dict[str, str] | None = None) -> str:
@@ -164,6 +171,10 @@ def matrix_page(backends: dict[str, Any], topic_of: dict[str, str] | None = None
         "|---|" + "---|" * len(statuses),
         *[f"| `{n}` | " + " | ".join(str(backends[n]["counts"].get(s, 0)) for s in statuses) + " |" for n in names],
     ]
+    declared = [n for n in names if backends[n].get("gaps")]
+    if declared:
+        lines += ["", "## Declared gaps", "", "What each backend's framework lacks, declared on its class, and how the core fills it (docs/concepts.md, \"gap\"):", ""]
+        lines += [f"- `{n}`: " + "; ".join(_cell(g) for g in backends[n]["gaps"]) for n in declared]
     order = list(dict.fromkeys(topic_of.get(f, CAPABILITIES) for f in sorted(features, key=_source_order(topic_of))))
     for topic in order:
         rows = [f for f in features if topic_of.get(f, CAPABILITIES) == topic]

@@ -294,8 +294,6 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             continue
         if name in trusted and getattr(method, "__bk_explains__", False) and name not in SPECIAL_VALUES:
             continue  # a trusted kernel that maps its own failures: called as it is
-        if lazy and name not in ("as_tensor", "cast"):
-            method = _remembering(name, method)  # which operation made a lazy value, for the errors raised when it is read
         if name in SPECIAL_VALUES:
             method = _with_special_values(name, method)
         if name == "as_tensor" or name == "cast":
@@ -307,6 +305,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             setattr(cls, name, _owned(cls, name, _wrap(name, method)))
         else:
             setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None))))
+        if lazy and name not in ("as_tensor", "cast"):
+            setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
 
 
 _READS: Final = ("numpy", "block_until_ready")
@@ -325,6 +325,7 @@ def _remembering(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
             _MADE_BY[result] = op
         return result
 
+    setattr(remembered, _WRAPPED, getattr(kernel, _WRAPPED, kernel))
     return remembered
 
 

@@ -46,6 +46,11 @@ Declarations
     `fast_path` (declares a kernel's fast path: the common case computed before the plan, which serves every
     call the fast path returns `NotImplemented` for), `native_call` (a fast path that is one framework call
     for tensors of given dtypes, in C).
+Gaps (what a framework lacks: `Backend.unsupported_dtypes`, `lacking_kernels`, `complex_unordered`,
+    `nan_unordered`, `precision_deficits`)
+    `declared_gaps` (every gap a backend class declares, with how the core fills it), `fill_dtype` (the dtype
+    the core computes a lacking kernel's call in), `ordered_extreme` (NumPy's `max`/`min` of complex values
+    or of values with NaN, for a trusted reduction kernel, which gets no plan).
 Specs and settings
     `spec_verdict` (the error an operation's spec gives for a call, or None), `check_device` (a device must
     be one of the backend's own: the plan of `allocate_on_device` checks it), `check_dtypes` (the spec's
@@ -97,6 +102,7 @@ from ._rules.clip import clip, limit
 from ._rules.compare import COMPARISONS, compare_beyond_range, comparison_constant
 from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
 from ._rules.extrapolation import extrapolate_index, pad_source_indices
+from ._rules.gaps import declared_gaps, fill_dtype
 from ._rules.indices import (
     advanced_index,
     array_key_layout,
@@ -110,6 +116,7 @@ from ._rules.indices import (
     unravel_index,
     wrap_indices,
 )
+from ._rules.order import extreme as ordered_extreme
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
 from ._rules.weak import KINDS, check_python_ints, holds_number, int_range, raise_kind, scalar_dtype, weak_result
@@ -134,6 +141,7 @@ __all__ = [
     "check_bincount",
     "check_counted_values",
     "check_device",
+    "check_dtypes",
     "check_empty_matrix_norm",
     "check_fft_norm",
     "check_indices",
@@ -141,21 +149,21 @@ __all__ = [
     "check_nonempty",
     "check_nonnegative",
     "check_python_ints",
-    "check_dtypes",
     "check_vector_norm_ord",
     "clip",
     "compare_beyond_range",
     "comparison_constant",
     "compute_dtype",
+    "declared_gaps",
     "divide_integers",
     "einsum_subscripts",
     "explains_failures",
-    "fast_path",
-    "native_call",
     "extrapolate_index",
+    "fast_path",
     "fft_sizes",
-    "index_needs_cast",
+    "fill_dtype",
     "holds_number",
+    "index_needs_cast",
     "int_range",
     "int_uniform_bounds",
     "integer_power_rule",
@@ -165,8 +173,10 @@ __all__ = [
     "is_real_scalar",
     "limit",
     "matrix_operand",
+    "native_call",
     "numpy_accumulation_type",
     "only_python_numbers",
+    "ordered_extreme",
     "pad_source_indices",
     "quantile",
     "raise_kind",

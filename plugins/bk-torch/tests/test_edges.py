@@ -404,12 +404,19 @@ def test_uint64_shift_right_is_logical(b: bk.Backend) -> None:
     np.testing.assert_array_equal(b.numpy(b.shift_bits_right(b.as_tensor(x), b.as_tensor(counts))), x >> counts)
 
 
-def test_complex_unique_and_searchsorted_refuse(b: bk.Backend) -> None:
+def test_complex_unique_refuses_and_searchsorted_argmax_argmin_order_as_numpy(b: bk.Backend) -> None:
     z = b.as_tensor(np.array([1 + 1j, 1j], np.complex64))
-    with pytest.raises(bk.ArgumentTypeError, match="^unique:"):
+    with pytest.raises(bk.UnsupportedDtypeError, match="^unique: unsupported for dtype complex64"):
         b.unique(z, False, False, None)
-    with pytest.raises(bk.ArgumentTypeError, match="^searchsorted:"):
-        b.searchsorted(z, z, "left")
+    ordered = np.array([1j, 1 - 1j, 1 + 1j, 2 + 0j, np.nan + 0j], np.complex64)  # NumPy's order, NaN last
+    values = np.array([1 + 0j, 1 + 1j, 3j, np.nan, 5 + 0j], np.complex64)
+    for side in ("left", "right"):
+        got = b.searchsorted(b.as_tensor(ordered), b.as_tensor(values), side, bk.DType(int, 64))
+        np.testing.assert_array_equal(b.numpy(got), np.searchsorted(ordered, values, side))
+    x = np.array([[1 + 5j, 2 - 1j, 2 + 0j], [np.nan, 0, 3j]], np.complex64)  # PyTorch's argmax/argmin refuse complex values
+    for axis in (0, 1):
+        np.testing.assert_array_equal(b.numpy(b.argmax(b.as_tensor(x), axis)), np.argmax(x, axis))
+        np.testing.assert_array_equal(b.numpy(b.argmin(b.as_tensor(x), axis)), np.argmin(x, axis))
 
 
 

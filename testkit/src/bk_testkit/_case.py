@@ -23,16 +23,17 @@ operation's, and fails the case unless its feature is in `Backend.computing_oper
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import contextvars
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final, NoReturn
 
 import numpy as np
 
 import bk
 from bk import Backend, DType
-from bk._rules.gaps import precision_deficit
 
 __all__ = ["CATALOGUE", "Case", "SkipCase", "Trial", "Unsupported", "case"]
 
@@ -102,8 +103,16 @@ _ATOL: Final = {16: 2e-3, 32: 2e-6, 64: 1e-12}
 _BF16: Final = (3e-2, 3e-2)
 
 
+ACCURACY: Final[contextvars.ContextVar[Mapping[DType, DType]]] = contextvars.ContextVar("bk_testkit_accuracy", default=MappingProxyType({}))
+"""The accuracy the backend declares for the operation of the case running, per result dtype
+(`Backend.precision_deficits`, `bk._rules.gaps.precision_deficit`): set by the runner for each case."""
+
+
 def tolerance(dtype: DType, scale: float = 1.0) -> tuple[float, float]:
-    """`(rtol, atol)` for results of `dtype`, multiplied by `scale`."""
+    """`(rtol, atol)` for results of `dtype`, multiplied by `scale`: those of the dtype whose accuracy the
+    backend declares for the case's operation (`ACCURACY`: float64 `sin` at float32 accuracy is compared at
+    float32's), else of `dtype`."""
+    dtype = ACCURACY.get().get(dtype, dtype)
     if dtype.kind is complex:
         dtype = DType(float, dtype.bits // 2)  # type: ignore[operator]
     if dtype.kind is not float:
@@ -178,8 +187,6 @@ class Trial:
         """How many times the testkit itself evaluated lazy values of this trial (its comparisons)."""
         self.failures: list[str] = []
         """The failing checks recorded so far (`check`, `record`): the case fails with all of them."""
-        self.feature: str | None = None
-        """The feature of the case running (set by the runner): its declared precision deficits apply."""
 
     # ------------------------------------------------------------ dtypes
 
@@ -326,11 +333,9 @@ class Trial:
             self.record(what, f"dtype {got_dtype} before computing, but the computed value is {values.dtype}", inputs)
 
     def compare(self, values: np.ndarray, expected: np.ndarray, what: str, dtype: DType, scale: float = 1.0, inputs: dict[str, Any] | None = None) -> None:
-        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`, or
-        of the accuracy the backend declares for the case's operation in that dtype (`Backend.precision_deficits`:
-        float64 `sin` at float32 accuracy is compared at float32's); records a mismatch in `failures`."""
-        accuracy = precision_deficit(type(self.b), self.feature, dtype) if self.feature and isinstance(dtype, DType) else None
-        rtol, atol = tolerance(accuracy or dtype, scale)
+        """Compares NumPy values (NaN equals NaN, infinities must match) within the tolerance of `dtype`
+        (`tolerance`: the declared accuracy of the case's operation); records a mismatch in `failures`."""
+        rtol, atol = tolerance(dtype, scale)
         if values.dtype.kind in "biu" and expected.dtype.kind in "biu" and rtol == 0:
             ok = np.array_equal(values, expected)
         else:

@@ -16,8 +16,9 @@ from typing import Any, Final
 
 import bk
 from bk import Backend
+from bk._rules.gaps import declared_accuracy
 
-from ._case import CATALOGUE, Case, SkipCase, Trial, Unsupported
+from ._case import ACCURACY, CATALOGUE, Case, SkipCase, Trial, Unsupported
 from ._expected import EXPECTED_FAILURES, expected_failure
 
 __all__ = ["CaseResult", "FeatureResult", "failure_lines", "run_case", "select_cases", "verdict"]
@@ -140,12 +141,16 @@ def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) ->
     start = time.perf_counter()
     outcome, message = PASSED, ""
     trial = Trial(backend, precisions)
-    trial.feature = case.feature
     computes_before = backend.compute_count()
+    accuracy = ACCURACY.set(declared_accuracy(type(backend), case.feature))
     try:
         with warnings.catch_warnings(), _testkit_computes(backend, trial, case, computes_before is not None):
-            # invalid values (log(-1)) warn in some frameworks; the values are what is checked
-            warnings.simplefilter("ignore", RuntimeWarning)
+            # Warnings never change a verdict, whatever filters the host set: `check_backend` inside pytest (whose
+            # `filterwarnings = error` makes a compiler's note an error, and the compiler then runs eagerly) gives
+            # what `testkit certify`'s workers give. Invalid values (log(-1)) warn in some frameworks; the
+            # values are what is checked.
+            warnings.resetwarnings()
+            warnings.simplefilter("ignore")
             case.function(trial)
     except SkipCase as skip:
         outcome, message = SKIPPED, str(skip)
@@ -157,6 +162,8 @@ def _run_case(backend: Backend, case: Case, precisions: Sequence[int | None]) ->
         outcome, message = FAILED, str(error) or _where(error)
     except Exception as error:
         outcome, message = FAILED, f"raised {type(error).__name__}: {_first_line(error)} ({_where(error)})"
+    finally:
+        ACCURACY.reset(accuracy)
     if outcome == PASSED and computes_before is not None:
         hidden = backend.compute_count() - computes_before - trial.computes  # type: ignore[operator]
         if hidden > 0 and case.feature not in backend.computing_operations:

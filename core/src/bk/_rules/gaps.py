@@ -32,7 +32,7 @@ from typing import Any, Final
 
 from .._dtype import DType
 
-__all__ = ["KINDS", "Gap", "declared_gaps", "fill_dtype", "kernel_gaps", "lacks_kernel", "precision_deficit"]
+__all__ = ["KINDS", "Gap", "declared_accuracy", "declared_gaps", "fill_dtype", "kernel_gaps", "lacks_kernel", "precision_deficit"]
 
 KINDS: Final = (bool, int, float, complex)
 """The kinds `lacking_kernels` may name instead of single dtypes."""
@@ -120,6 +120,36 @@ def precision_deficit(cls: type, op: str, dtype: DType) -> DType | None:
         if accuracy is not None:
             return accuracy  # type: ignore[no-any-return]
     return None
+
+
+def declared_accuracy(cls: type, op: str) -> dict[DType, DType]:
+    """`{result dtype: accuracy}` that `cls` declares for `op` (`precision_deficits`), including the deficits of
+    the operations a generic default of `op` is computed with (`logsumexp` of a float32-accurate `exp`)."""
+    deficits: Mapping[str, Mapping[Any, Any]] = getattr(cls, "precision_deficits", {}) or {}
+    if not deficits:
+        return {}
+    found: dict[DType, DType] = {}
+    _collect_accuracy(cls, op, deficits, found, set())
+    return found
+
+
+def _collect_accuracy(cls: type, op: str, deficits: Mapping[str, Mapping[Any, Any]], found: dict[DType, DType], seen: set[str]) -> None:
+    if op in seen:
+        return
+    seen.add(op)
+    for key in (op, "*"):
+        for dtype, accuracy in deficits.get(key, {}).items():
+            current = found.get(dtype)
+            if current is None or (accuracy.bits or 0) < (current.bits or 0):
+                found[dtype] = accuracy
+    from .._backend import Backend
+    from .._features import uses_of
+
+    base = getattr(Backend, op, None)
+    if base is None or getattr(cls, op, None) is not base:
+        return  # the backend's own kernel: its own declaration only
+    for used in uses_of(base) or ():
+        _collect_accuracy(cls, used, deficits, found, seen)
 
 
 def _name(dtype: Any) -> str:

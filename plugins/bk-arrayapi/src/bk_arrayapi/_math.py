@@ -6,13 +6,12 @@ in, Python numbers as arrays) and casts their results to the spec's dtype. What 
 out stays here, as framework work: shift counts beyond the bit width, `nextafter` of equal values,
 `signbit` of integers and booleans. Its functions of numbers only are declared once
 (`ArrayAPIBackend.lacking_kernels`: booleans computed as int8), and so is its order of real values
-only (`ArrayAPIBackend.complex_unordered`).
+only (`ArrayAPIBackend.complex_unordered`: the core orders complex values as NumPy).
 """
 
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -104,56 +103,10 @@ def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[s
         missing = frozenset(lacking.get(op, ()))
         dtypes = [native for dtype, native in to_native.items() if dtype.kind in kinds and dtype not in missing]
         floats = [native for dtype, native in to_native.items() if beside_floats and dtype.kind in beside_floats[0]]
-        direct = _complex_ordered(xp, op, call) if op in _COMPLEX_ORDER else _direct(call, arity)
+        direct = _direct(call, arity)
         kernel = functools.update_wrapper(direct, _bare(op, function, arity))
         kernels[op] = fast_path(native_call(call, array, dtypes, arity, floats))(kernel)
     return kernels
-
-
-_COMPLEX_ORDER: Final = frozenset(("greater_than", "greater_or_equal", "maximum", "minimum"))
-"""The comparisons that the standard leaves undefined for complex values and bk orders as NumPy does: real parts
-first, then imaginary parts; a value holding a NaN compares false, and `maximum`/`minimum` propagate it."""
-
-
-def _complex_extreme(xp: Any, x: Tensor, axes: Any, keepdims: bool, largest: bool) -> Tensor:
-    """NumPy's `max` (or `min`) of complex values over `axes`: the largest real part, then the largest imaginary
-    part among those; the first NaN-holding element where the reduced values hold one (NumPy propagates it)."""
-    ndim = x.ndim
-    dims = tuple(range(ndim)) if axes is None else tuple(a % ndim for a in ((axes,) if isinstance(axes, int) else axes))
-    kept = [d for d in range(ndim) if d not in dims]
-    flat = xp.reshape(xp.permute_dims(x, (*kept, *dims)), (*[x.shape[d] for d in kept], -1))
-    real, imag = xp.real(flat), xp.imag(flat)
-    extreme = xp.max if largest else xp.min
-    on_best = xp.equal(real, extreme(real, axis=-1, keepdims=True))
-    beside = xp.where(on_best, imag, xp.full_like(imag, -math.inf if largest else math.inf))
-    best = xp.logical_and(on_best, xp.equal(imag, extreme(beside, axis=-1, keepdims=True)))
-    nan = xp.isnan(flat)
-    chosen = xp.where(xp.any(nan, axis=-1, keepdims=True), nan, best)
-    index = xp.argmax(xp.astype(chosen, xp.int8), axis=-1, keepdims=True)  # the first chosen element
-    result = xp.take_along_axis(flat, index, axis=-1)[..., 0]
-    return xp.reshape(result, tuple(1 if d in dims else x.shape[d] for d in range(ndim))) if keepdims else result
-
-
-def _complex_ordered(xp: Any, op: str, call: Callable[..., Any]) -> Callable[..., Any]:
-    """The kernel of one of `_COMPLEX_ORDER`: `call` of real operands, NumPy's order of complex ones."""
-    equal = op != "greater_than"
-
-    def greater(x: Tensor, y: Tensor, or_equal: bool) -> Tensor:
-        xr, xi, yr, yi = xp.real(x), xp.imag(x), xp.real(y), xp.imag(y)
-        imaginary = xp.greater_equal(xi, yi) if or_equal else xp.greater(xi, yi)
-        ordered = xp.logical_or(xp.greater(xr, yr), xp.logical_and(xp.equal(xr, yr), imaginary))
-        return xp.logical_and(ordered, xp.logical_not(xp.logical_or(xp.isnan(x), xp.isnan(y))))
-
-    def kernel(self: Any, x: Tensor, y: Tensor) -> Tensor:
-        if self._dt(x).kind is not complex:
-            return call(x, y)
-        if op in ("greater_than", "greater_or_equal"):
-            return greater(x, y, equal)
-        first = greater(x, y, True) if op == "maximum" else greater(y, x, True)
-        take_x = xp.logical_or(xp.isnan(x), xp.logical_and(first, xp.logical_not(xp.isnan(y))))
-        return xp.where(take_x, x, y)
-
-    return kernel
 
 
 def _direct(call: Callable[..., Any], arity: int) -> Callable[..., Any]:
@@ -311,8 +264,6 @@ class MathMixin:
         x = self._native(x, function)
         axes = self._axes(x, axis, function)
         check_nonempty(function, x.shape, axes)
-        if self._dt(x).kind is complex:  # the standard orders no complex values: NumPy's order, here
-            return _complex_extreme(self.xp, x, axes, keepdims, function == "max") if x.ndim else x
         return getattr(self.xp, function)(x, axis=axes, keepdims=keepdims)
 
     @needs("max")

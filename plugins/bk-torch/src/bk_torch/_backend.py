@@ -11,7 +11,7 @@ import functools
 import numbers
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import torch
@@ -47,6 +47,7 @@ _INT64 = DType(int, 64)
 _FILLS = frozenset((bool, int, float, complex))
 _NUMBERS = frozenset((bool, int, float))
 _REALS = frozenset((int, float))
+_F32_MAX: Final = 3.4028234663852886e38  # linspace bounds beyond float32 compute in float64 (torch refuses them)
 _INEXACT = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
 # the Python ints a tensor of each dtype holds as they are (`bk.rules.holds_number`; within int64 for `native_call`)
@@ -114,11 +115,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations); the float
     # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
     trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - STANDARD_PLANNED - frozenset(OPERATORS) - {"where", "invert"}
-    # PyTorch's facts, declared once (the core's plan does the rest): no order of complex values in these
-    # searches (its sort, max, min, comparisons, maximum and minimum are ordered by the plugin, as NumPy
-    # orders them), no bool kernel of searchsorted (computed as int8).
-    complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique"))
-    lacking_kernels = {"searchsorted": frozenset({DType(bool)})}
+    # PyTorch's facts, declared once (the core fills them, docs/write-a-plugin.md "What your framework lacks"):
+    # no order of complex values (the core orders them as NumPy; `max`/`min`, trusted, call its composite),
+    # no bool kernel of searchsorted, pow, mod, floordiv and the shifts (computed as int8).
+    complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique", "greater_than", "greater_or_equal", "maximum", "minimum", "clip", "sort", "argsort"))
+    lacking_kernels = {**dict.fromkeys(("searchsorted", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"), frozenset({DType(bool)})), "matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # least squares: no half kernel (float32)
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 
@@ -267,6 +268,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return self._convert_external(x).to(torch_dtype)
         if x is None or isinstance(x, (str, bytes)):
             check_tensor_argument(x, _operation(self))
+        if type(x) is int and dtype.kind is int and not int_range(dtype)[0] <= x <= int_range(dtype)[1]:
+            raise OverflowError(f"cast: Python int {x} does not fit {dtype.name} {list(int_range(dtype))} (NumPy 2, NEP 50)")
+        if type(x) in (float, complex):  # in double precision first, then cast as a tensor is (complex to real: the real part)
+            wide = torch.as_tensor(x, dtype=torch.float64 if type(x) is float else torch.complex128, device=self._torch_device)
+            return self.cast(wide, dtype)
         return torch.as_tensor(x, dtype=torch_dtype, device=self._torch_device)
 
     # ------------------------------------------------------------ conversion
@@ -416,17 +422,22 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
             stop = plan.start + plan.count * plan.delta
-            return torch.arange(plan.start, stop, plan.delta, dtype=to_torch_dtype(plan.dtype), device=self._torch_device)
+            target = to_torch_dtype(plan.dtype)
+            if target in (torch.uint16, torch.uint32, torch.uint64):  # no arange kernel: count in int64 (range_plan checked the values fit)
+                return torch.arange(plan.start, stop, plan.delta, dtype=torch.int64, device=self._torch_device).to(target)
+            return torch.arange(plan.start, stop, plan.delta, dtype=target, device=self._torch_device)
         steps = torch.arange(plan.count, dtype=torch.float64, device=self._torch_device)
         return (steps * plan.delta + plan.start).to(to_torch_dtype(plan.dtype))
 
     @fast_path(
         lambda self, start, stop, number: torch.linspace(start, stop, number, dtype=torch.float32, device=self._default_device.ref)
-        if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0
+        if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0 and -_F32_MAX < start < _F32_MAX and -_F32_MAX < stop < _F32_MAX
         else NotImplemented
-    )  # no precision is set on a fast path: float32
+    )  # no precision is set on a fast path: float32 (bounds beyond it take the float64 path)
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
-        return torch.linspace(float(start), float(stop), int(number), dtype=self._new_dtype(None), device=self._torch_device)
+        # in float64, then cast: bounds beyond float32 give inf as NumPy, where torch refuses them
+        values = torch.linspace(float(start), float(stop), int(number), dtype=torch.float64, device=self._torch_device)
+        return values.to(self._new_dtype(None))
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
         tensors = [self._t(c).reshape(-1) for c in coordinates]

@@ -21,11 +21,9 @@ class IndexingMixin:
     # ------------------------------------------------------------ sorting, searching, counting
 
     def sort(self, x: Tensor, axis: int = -1) -> Tensor:
-        """Stable ascending sort; NaN last, complex values by real then imaginary part, as NumPy."""
+        """Stable ascending sort; NaN last, as NumPy (complex values never arrive: the core sorts them in NumPy's order)."""
         x = self._t(x)
         dim = normalize_axis(axis, x.ndim, "sort")
-        if x.is_complex():
-            return torch.gather(x, dim, _complex_order(x, dim))
         ordered, dtype = _ordered(x)
         return _from_ordered(torch.sort(ordered, dim=dim, stable=True).values, dtype)
 
@@ -33,8 +31,6 @@ class IndexingMixin:
         """Stable ascending sort order (int64); NaN last, as NumPy."""
         x = self._t(x)
         dim = normalize_axis(axis, x.ndim, "argsort")
-        if x.is_complex():
-            return _complex_order(x, dim)
         return torch.argsort(_ordered(x)[0], dim=dim, stable=True)
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
@@ -117,6 +113,10 @@ class IndexingMixin:
         values, bin_edges = self.auto_cast(self._t(values), self._t(bin_edges))
         weights = self._t(weights)
         self._same_device(values, weights, bin_edges)
+        batch = next((s for s in (values.shape[0], weights.shape[0], bin_edges.shape[0]) if s != 1), 1)  # sizes of 1 broadcast
+        values = values.expand(batch, values.shape[-1])
+        bin_edges = bin_edges.expand(batch, bin_edges.shape[-1])
+        weights = weights.expand(values.shape).to(torch.int64 if weights.dtype == torch.bool else weights.dtype)  # bools count
         bins = bin_edges.shape[-1] - 1
         index = torch.searchsorted(bin_edges.contiguous(), values.contiguous(), right=True) - 1
         index = torch.where(values == bin_edges[:, -1:], bins - 1, index)
@@ -299,9 +299,3 @@ def _unique_flat(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Ten
     values = torch.cat([values, x[nan][:1]])
     counts = torch.cat([counts, nan.sum().reshape(1).to(counts.dtype)])
     return values, full_inverse, counts
-
-
-def _complex_order(x: torch.Tensor, dim: int) -> torch.Tensor:
-    """The stable lexicographic (real, imaginary) sort order of complex values, which PyTorch cannot sort."""
-    order = torch.argsort(x.imag, dim=dim, stable=True)
-    return torch.gather(order, dim, torch.argsort(torch.gather(x.real, dim, order), dim=dim, stable=True))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +17,7 @@ from bk.rules import (
     explains_failures,
     fast_path,
     native_call,
+    ordered_extreme,
     pad_source_indices,
 )
 from bk.rules import quantile as quantile_rule
@@ -381,8 +381,8 @@ class MathMixin:
         dims = axes if axes is not None else tuple(range(x.ndim))
         if x.ndim == 0:
             return x.clone()
-        if x.is_complex():  # PyTorch orders no complex values: NumPy's order, computed here
-            return _complex_extremum(x, dims, keepdims, op == "max")
+        if x.is_complex():  # PyTorch orders no complex values: the core's composite of NumPy's order
+            return ordered_extreme(self, x, dims, keepdims, op == "max")
         ordered, dtype = _ordered(x)
         return _from_ordered(function(ordered, dim=dims, keepdim=keepdims), dtype)
 
@@ -502,23 +502,6 @@ def _signed(x: torch.Tensor) -> torch.Tensor:
     if x.dtype in _WIDE_UNSIGNED:
         return x.to(_SIGNED_FOR.get(x.dtype, torch.int64))
     return x
-
-
-def _complex_extremum(x: torch.Tensor, dims: Sequence[int], keepdims: bool, largest: bool) -> torch.Tensor:
-    """NumPy's `max` (or `min`) of complex values over `dims`: the largest real part, then the largest imaginary
-    part among those; the first NaN-holding element where the reduced values hold one (NumPy propagates it)."""
-    kept = [d for d in range(x.ndim) if d not in dims]
-    flat = x.permute(*kept, *dims).reshape(*[x.shape[d] for d in kept], -1)
-    real, imag = flat.real, flat.imag
-    extreme = torch.amax if largest else torch.amin
-    best_real = extreme(real, dim=-1, keepdim=True)
-    beside = torch.where(real == best_real, imag, torch.full_like(imag, -math.inf if largest else math.inf))
-    best = (real == best_real) & (imag == extreme(beside, dim=-1, keepdim=True))
-    nan = torch.isnan(flat)
-    chosen = torch.where(nan.any(dim=-1, keepdim=True), nan, best)
-    index = chosen.to(torch.uint8).argmax(dim=-1, keepdim=True)  # the first chosen element
-    result = flat.gather(-1, index)[..., 0]
-    return result.reshape([1 if d in dims else x.shape[d] for d in range(x.ndim)]) if keepdims else result
 
 
 def _ordered(x: torch.Tensor) -> tuple[torch.Tensor, torch.dtype | None]:

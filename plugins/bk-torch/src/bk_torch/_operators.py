@@ -4,10 +4,11 @@ The binary operators are bare kernels behind the core's plan (`bk._dispatcher`):
 of the dtype the operation computes in (Python numbers and lists converted, mixed dtypes cast, the spec's
 verdict given, integer zero divisors, integer powers and out-of-range comparisons handled by the core),
 and do framework work only: PyTorch's gaps (unsigned ints wider than 8 bits, for which PyTorch has almost
-no kernels, are computed through signed types; booleans in int8 where PyTorch has no bool kernel; complex
-sums part by part). Their common case, two tensors of one dtype that PyTorch computes as bk's rules say, or
-a tensor and a Python number that keeps its dtype, is one PyTorch call in C (`bk.rules.native_call`), in
-front of the plan.
+no kernels, are computed through signed types; complex sums part by part). Booleans where PyTorch has no
+bool kernel and complex values where it has no order never arrive: the core computes them in int8 and in
+NumPy's order (`TorchBackend.lacking_kernels`, `TorchBackend.complex_unordered`). Their common case, two
+tensors of one dtype that PyTorch computes as bk's rules say, or a tensor and a Python number that keeps its
+dtype, is one PyTorch call in C (`bk.rules.native_call`), in front of the plan.
 """
 
 from __future__ import annotations
@@ -41,8 +42,6 @@ _PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
     "add": lambda x, y: torch.complex(x.real + y.real, x.imag + y.imag),
     "sub": lambda x, y: torch.complex(x.real - y.real, x.imag - y.imag),
 }
-# operators that PyTorch refuses on bool and NumPy computes in int8
-_INT8_FOR_BOOL = frozenset({"pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"})
 # operators that only compare: exact on the order-preserving signed image of uint64
 _ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
 
@@ -52,37 +51,9 @@ def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: t
     dtype = x.dtype
     if dtype in _WIDE_UNSIGNED:
         return _unsigned(op, function, x, y)
-    if dtype is torch.bool and op in _INT8_FOR_BOOL:
-        return function(x.to(torch.int8), y.to(torch.int8))  # the plan casts the result to the spec's dtype
-    if dtype in _COMPLEX:
-        if op in _PARTWISE:
-            return _PARTWISE[op](x, y)
-        if op in _COMPLEX_ORDER:
-            return _COMPLEX_ORDER[op](x, y)
+    if dtype in _COMPLEX and op in _PARTWISE:
+        return _PARTWISE[op](x, y)
     return function(x, y)
-
-
-def _greater_complex(x: torch.Tensor, y: torch.Tensor, equal: bool) -> torch.Tensor:
-    """`x > y` (or `x >= y`) of complex values in NumPy's order: real parts first, then imaginary parts; false
-    where either holds a NaN (PyTorch orders no complex values)."""
-    imaginary = x.imag >= y.imag if equal else x.imag > y.imag
-    return ((x.real > y.real) | ((x.real == y.real) & imaginary)) & ~(torch.isnan(x) | torch.isnan(y))
-
-
-def _extreme_complex(x: torch.Tensor, y: torch.Tensor, larger: bool) -> torch.Tensor:
-    """NumPy's complex `maximum` (or `minimum`): the larger (smaller) in its order, a NaN-holding operand where
-    there is one (the first where both hold one)."""
-    first = _greater_complex(x, y, True) if larger else _greater_complex(y, x, True)
-    nan_x, nan_y = torch.isnan(x), torch.isnan(y)
-    return torch.where(nan_x | (first & ~nan_y), x, y)
-
-
-_COMPLEX_ORDER: dict[str, Callable[[Any, Any], Any]] = {
-    "greater_than": lambda x, y: _greater_complex(x, y, False),
-    "greater_or_equal": lambda x, y: _greater_complex(x, y, True),
-    "maximum": lambda x, y: _extreme_complex(x, y, True),
-    "minimum": lambda x, y: _extreme_complex(x, y, False),
-}
 
 
 def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True) -> Callable[..., Any]:
@@ -169,9 +140,10 @@ class OperatorsMixin:
         return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
 
     def _clamp(self, x: torch.Tensor, low: Any, high: Any) -> Tensor:
-        """`torch.clamp` where PyTorch has it (not for uint16-uint64 or complex values) and the bounds are
-        Python numbers other than NaN; else the backend's `maximum` and `minimum`, which propagate NaN."""
-        if x.dtype not in _WIDE_UNSIGNED and not x.is_complex() and _plain_bound(low) and _plain_bound(high) and (low, high) != (None, None):
+        """`torch.clamp` where PyTorch has it (not for uint16-uint64) and the bounds are Python numbers other than
+        NaN; else the backend's `maximum` and `minimum`, which propagate NaN (complex values never arrive: the
+        core clips them in NumPy's order)."""
+        if x.dtype not in _WIDE_UNSIGNED and _plain_bound(low) and _plain_bound(high) and (low, high) != (None, None):
             return torch.clamp(x, low, high)
         return limit(self, x, low, high)
 

@@ -33,6 +33,33 @@ def test_operations_run_on_the_workers_and_numpy_computes_once(b: bk.Backend, cl
     assert ran_on and ran_on <= _worker_addresses(client)
 
 
+def test_one_task_and_batch_chunked_operations_on_the_workers(b: bk.Backend, client: Any) -> None:
+    """The tasks that read their inputs' chunks themselves (unique, nonzero, svd, numpy_call, a sort of
+    an unknown size) and the batch-chunked gathers and scatters run on the workers, give bk-numpy's
+    answers, and an out-of-range index raises `IndexOutOfRangeError` from the worker."""
+    n = bk.backend("numpy")
+    rng = np.random.default_rng(0)
+    values = rng.uniform(0, 1, (12, 6))
+    x = da.from_array(values, chunks=(3, 6))
+    picks = rng.integers(0, 6, (12, 4))
+    grid, points, updates = rng.uniform(0, 1, (12, 5, 2)), rng.integers(0, 5, (12, 3, 1)), rng.uniform(0, 1, (12, 3, 2))
+    results = {
+        "unique": (b.sort(b.unique(b.round(x * 4), False, False, None)[0]), np.unique(np.round(values * 4))),
+        "nonzero": (b.nonzero(x > 0.5), np.argwhere(values > 0.5)),
+        "svd": (b.svd(x, False)[1], np.linalg.svd(values, full_matrices=False)[1]),
+        "numpy_call": (b.numpy_call(np.cumsum, (72,), bk.DType(float, 64), x), np.cumsum(values)),
+        "take_along_axis": (b.batched_gather_1d(x, da.from_array(picks, chunks=(3, 4))), np.take_along_axis(values, picks, axis=1)),
+        "scatter": (
+            b.scatter(da.from_array(grid, chunks=(3, 5, 2)), da.from_array(points, chunks=(3, 3, 1)), da.from_array(updates, chunks=(3, 3, 2)), "add"),
+            n.scatter(grid, points, updates, "add"),
+        ),
+    }
+    for name, (ours, expected) in results.items():
+        np.testing.assert_allclose(b.numpy(ours), expected, atol=1e-12, err_msg=name)
+    with pytest.raises(bk.IndexOutOfRangeError, match="^batched_gather_1d"):
+        b.numpy(b.batched_gather_1d(x, da.from_array(picks + 6, chunks=(3, 4))))
+
+
 def test_cg_on_the_cluster_matches_numpy(b: bk.Backend, client: Any) -> None:
     rng = np.random.default_rng(1)
     m = rng.normal(size=(30, 30))

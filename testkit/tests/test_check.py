@@ -6,7 +6,9 @@ import importlib.util
 import pathlib
 import re
 import sys
+import warnings
 
+import numpy as np
 import pytest
 
 import bk
@@ -118,3 +120,46 @@ def test_schema_is_valid_json_schema():
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.Draft202012Validator.check_schema(bk_testkit.load_schema())
     assert importlib.util.find_spec("bk_testkit.cases") is not None
+
+
+class _Traced:
+    """A symbolic value of the fake compiler below: records `*` and `+` (all the jit case's function uses)."""
+
+    def __init__(self, run):
+        self.run = run
+
+    def __mul__(self, other):
+        return _Traced(lambda values: self.run(values) * other.run(values))
+
+    def __add__(self, other):
+        return _Traced(lambda values: self.run(values) + other.run(values))
+
+
+class _WarningCompiler(fb.Honest):
+    """A framework whose compiler notes something with a warning while it traces and runs the function eagerly
+    when tracing raises, as deep-learning compilers do (issue 39: certified by `testkit certify`, failed in the
+    generated pytest test, whose `filterwarnings = error` turned the note into an error: "ran 2 times")."""
+
+    def jit_compile(self, f):
+        graphs = {}
+
+        def compiled(*args):
+            key = tuple((np.shape(a), np.asarray(a).dtype) for a in args)
+            if key not in graphs:
+                try:
+                    warnings.warn("the compiler notes something while tracing", UserWarning, stacklevel=1)
+                    graphs[key] = f(*[_Traced(lambda values, i=i: values[i]) for i in range(len(args))])
+                except UserWarning:
+                    return f(*args)  # eager, as the framework falls back
+            return graphs[key].run(args)
+
+        return compiled
+
+
+def test_check_backend_and_certify_agree_whatever_warning_filters_the_host_sets():
+    """Cases run under the same warning filters in `check_backend` (inside pytest, whose settings may make every
+    warning an error) as in `testkit certify`'s workers: a framework's warning never changes a verdict."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = bk_testkit.check_backend(_WarningCompiler("warncompiler"), features=["jit_compile"], timeout=10)
+    assert result.with_status("certified") == ["jit_compile"]

@@ -633,11 +633,14 @@ class GenericDefaultsMixin(CatalogueMixin):
 
     # ------------------------------------------------------------ sorting, searching, counting
 
-    @generic("vectorized_call", "bincount")
+    @generic("vectorized_call", "bincount", "tile", "reshape")
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of each row of `(batch, n)` indices."""
         if weights is None:
             return self.vectorized_call(self.bincount, x, weights=None, bins=bins)
+        shape = self.staticshape(x)
+        if tuple(self.staticshape(weights)) != tuple(shape) and None not in shape:  # one row of weights for every row of x
+            weights = self.tile(self.reshape(weights, (1, shape[1])), (shape[0], 1))
         return self.vectorized_call(self.bincount, x, weights, bins=bins)
 
     # ------------------------------------------------------------ indices

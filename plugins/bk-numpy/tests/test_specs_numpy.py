@@ -421,9 +421,7 @@ KNOWN_DIFFERENCES: dict[str, dict[str, str]] = {
     },
     "where-clip-cast": {},
     "shapes": {},
-    "indexing": {
-        r"^batched_bincount\(int64\[2, 4\], complex64\[4\], 5\)": "bk-numpy's batched_bincount cannot sum complex weights (its bincount can)",
-    },
+    "indexing": {},
     "linalg": {},
 }
 

@@ -274,27 +274,43 @@ def _count_dtype(weights: ShapeDtype | None) -> Any:
 
 @spec_rule(
     "bincount",
-    "Counts (int64), or sums of weights (weights' dtype; bool weights count as int64), of each integer in [0, bins) in the 1-D x: shape (bins,). A negative value raises ValueError (checked on the data).",
+    "Counts (int64), or sums of weights (weights' dtype; bool weights count as int64), of each integer in [0, bins) in the 1-D x: shape (bins,). x of another rank, or weights of another shape than x, raise ShapeMismatchError; a negative value raises ValueError (checked on the data).",
 )
 def _bincount(x: Tensor, weights: Tensor | None, bins: int, x_sorted: bool = False) -> ShapeDtype:
-    count = check_bincount(strong(x, "bincount", "x").dtype, bins)
+    operand = strong(x, "bincount", "x")
+    count = check_bincount(operand.dtype, bins)
     weight = None if weights is None else strong(weights, "bincount", "weights")
+    if operand.ndim != 1:
+        raise ShapeMismatchError(f"bincount: x must be 1-D, got shape {operand.shape}; batched_bincount counts each row of a (batch, n) x")
+    _weights_fit("bincount", operand, weight)
     return ShapeDtype((count,), _count_dtype(weight))
 
 
-@spec_rule("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's.")
+def _weights_fit(op: str, x: ShapeDtype, weights: ShapeDtype | None, broadcast: bool = False) -> None:
+    """`weights` has the shape of `x` (one weight per value, as NumPy's `bincount`), or for `broadcast` a shape
+    that broadcasts to it (`batched_bincount`: one row of weights for every row of x)."""
+    if weights is None or weights.shape == x.shape or None in (*weights.shape, *x.shape):
+        return
+    if broadcast and weights.ndim <= x.ndim and all(w in (1, n) for w, n in zip(weights.shape[::-1], x.shape[::-1], strict=False)):
+        return
+    fits = "have the shape of x" if not broadcast else "broadcast to the shape of x"
+    raise ShapeMismatchError(f"{op}: weights must {fits}, {x.shape}, got {weights.shape}")
+
+
+@spec_rule("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's; weights broadcast to x's shape (ShapeMismatchError if they do not).")
 def _batched_bincount(x: Tensor, weights: Tensor | None, bins: int) -> ShapeDtype:
     operand = strong(x, "batched_bincount", "x")
     count = check_bincount(operand.dtype, bins, "batched_bincount")
     weight = None if weights is None else strong(weights, "batched_bincount", "weights")
     if operand.ndim != 2:
         raise ShapeMismatchError(f"batched_bincount: x must be (batch, n), got shape {operand.shape}")
+    _weights_fit("batched_bincount", operand, weight, broadcast=True)
     return ShapeDtype((operand.shape[0], count), _count_dtype(weight))
 
 
 @spec_rule(
     "histogram1d",
-    "Batched weighted histograms of (batch, n) values into (batch, edges) bin_edges: shape (batch, edges - 1), weights' dtype; batch sizes may be 1 (ShapeMismatchError if they differ otherwise).",
+    "Batched weighted histograms of (batch, n) values into (batch, edges) bin_edges: shape (batch, edges - 1), weights' dtype (bool weights count as int64, as bincount's); batch sizes may be 1 (ShapeMismatchError if they differ otherwise).",
 )
 def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDtype:
     v = strong(values, "histogram1d", "values")
@@ -304,7 +320,7 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
         raise ShapeMismatchError(f"histogram1d: values, weights and bin_edges must be 2-D (batch, n), got {v.shape}, {w.shape} and {e.shape}")
     batch = batch_size("histogram1d", v.shape[0], w.shape[0], e.shape[0])
     bins = None if e.shape[-1] is None else e.shape[-1] - 1
-    return ShapeDtype((batch, bins), w.dtype)
+    return ShapeDtype((batch, bins), _count_dtype(w))
 
 
 # ---------------------------------------------------------------- index conversion

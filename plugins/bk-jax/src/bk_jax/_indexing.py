@@ -96,6 +96,12 @@ class IndexingMixin:
         """Batched weighted histograms; the last bin includes its upper edge and values outside are dropped, as NumPy."""
         values, bin_edges = self.auto_cast(self._t(values), self._t(bin_edges))  # type: ignore[attr-defined]
         weights = self._t(weights)
+        batch = next((s for s in (values.shape[0], weights.shape[0], bin_edges.shape[0]) if s != 1), 1)  # sizes of 1 broadcast
+        values = jnp.broadcast_to(values, (batch, values.shape[-1]))
+        bin_edges = jnp.broadcast_to(bin_edges, (batch, bin_edges.shape[-1]))
+        weights = jnp.broadcast_to(weights, values.shape)
+        if weights.dtype == np.bool_:
+            weights = weights.astype(self._jax_dtype(_INT64))  # type: ignore[attr-defined]  # bools count, as bincount's
         bins = bin_edges.shape[-1] - 1
         index = jax.vmap(lambda e, v: jnp.searchsorted(e, v, side="right"))(bin_edges, values) - 1
         index = jnp.where(values == bin_edges[:, -1:], bins - 1, index)

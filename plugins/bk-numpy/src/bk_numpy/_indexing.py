@@ -299,12 +299,15 @@ class IndexingMixin:
         x = np.asarray(x)
         batch = x.shape[0]
         valid = (x >= 0) & (x < bins)
-        flat = (x + (np.arange(batch) * bins)[:, None])[valid]
+        flat = (x.astype(np.int64, copy=False) + (np.arange(batch) * bins)[:, None])[valid]  # uint64 does not mix with int64
         if weights is None:
             return np.bincount(flat, minlength=batch * bins).reshape(batch, bins)
-        weights = np.broadcast_to(np.asarray(weights), x.shape)
-        sums = np.bincount(flat, weights[valid], minlength=batch * bins).reshape(batch, bins)
-        return sums.astype(weights.dtype, copy=False)
+        weights = np.broadcast_to(np.asarray(weights), x.shape)[valid]  # the spec gave weights x's shape
+        if weights.dtype.kind == "c":
+            sums = np.bincount(flat, weights.real, minlength=batch * bins) + 1j * np.bincount(flat, weights.imag, minlength=batch * bins)
+        else:
+            sums = np.bincount(flat, weights, minlength=batch * bins)
+        return sums.reshape(batch, bins).astype(weights.dtype if weights.dtype.kind != "b" else np.int64, copy=False)
 
     def histogram1d(self, values: Tensor, weights: Tensor, bin_edges: Tensor) -> Tensor:
         """Batched weighted histograms `(batch, edges - 1)`; the last bin includes its right edge, as in NumPy."""
@@ -317,6 +320,9 @@ class IndexingMixin:
         index = np.where(values == edges[:, -1:], bins - 1, index)  # the right edge belongs to the last bin
         valid = (index >= 0) & (index < bins)
         flat = (index + (np.arange(batch) * bins)[:, None])[valid]
-        weights = np.broadcast_to(weights, values.shape)
-        counts = np.bincount(flat, weights[valid], minlength=batch * bins).reshape(batch, bins)
-        return counts.astype(weights.dtype, copy=False)
+        weights = np.broadcast_to(weights, values.shape)[valid]
+        if weights.dtype.kind == "c":
+            counts = np.bincount(flat, weights.real, minlength=batch * bins) + 1j * np.bincount(flat, weights.imag, minlength=batch * bins)
+        else:
+            counts = np.bincount(flat, weights, minlength=batch * bins)
+        return counts.reshape(batch, bins).astype(weights.dtype if weights.dtype.kind != "b" else np.int64, copy=False)

@@ -443,6 +443,8 @@ class IndexingMixin:
         valid = tf.logical_and(x >= 0, x < bins)
         target = tf.where(valid, x + tf.range(batch, dtype=tf.int64)[:, None] * bins, batch * bins)
         weights = tf.ones_like(x) if weights is None else tf.broadcast_to(self._t(weights), tf.shape(x))
+        if weights.dtype == tf.bool:  # bool weights count as int64, as bincount's
+            weights = tf.cast(weights, tf.int64)
         sums = tf.math.unsorted_segment_sum(weights, target, batch * bins + 1)[:-1]
         return tf.reshape(sums, [batch, bins])
 
@@ -453,6 +455,8 @@ class IndexingMixin:
         values, edges = self.auto_cast(values, edges)  # the plan casts neither (not in bk.rules.COMMON_OPERANDS)
         values, edges = _broadcast_batch(values, batch), _broadcast_batch(edges, batch)
         weights = tf.broadcast_to(weights, tf.shape(values))
+        if weights.dtype == tf.bool:  # bool weights count as int64, as bincount's
+            weights = tf.cast(weights, tf.int64)
         bins = edges.shape[-1] - 1
         index = tf.searchsorted(edges, values, side="right") - 1
         index = tf.where(tf.equal(values, edges[:, -1:]), bins - 1, index)  # right edge of the last bin

@@ -91,6 +91,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
     # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # XLA's CPU decompositions have no half kernels: float32
 
     float64_supported = not x64_locked_off()  # decided when the backend loads
 

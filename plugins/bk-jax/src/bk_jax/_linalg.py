@@ -212,8 +212,14 @@ class LinalgMixin(StandardLinalgKernels):
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least squares per batch entry with `jnp.linalg.lstsq` (SVD based): solution, residuals, rank, singular values."""
         matrix, rhs = self._float_args(matrix, rhs)
-        solution, residuals, rank, singular_values = jax.vmap(jnp.linalg.lstsq)(matrix, rhs)
-        return solution, residuals, rank, singular_values
+        count = matrix.shape[0]
+        batch = max(count, rhs.shape[0])  # batch sizes of 1 broadcast (the spec checked them)
+        matrix = jnp.broadcast_to(matrix, (batch, *matrix.shape[1:]))
+        rhs = jnp.broadcast_to(rhs, (batch, *rhs.shape[1:]))
+        solution, _, rank, singular_values = jax.vmap(jnp.linalg.lstsq)(matrix, rhs)
+        # residuals of every system, as bk-numpy (JAX's are empty for rank-deficient or wide matrices)
+        residuals = jnp.sum(jnp.abs(rhs - matrix @ solution) ** 2, axis=-2)
+        return solution, residuals, rank[:count], singular_values[:count]
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:
         """Solves `(batch, n, n)` triangular systems for `(batch, n)` vectors or `(batch, n, k)` matrices."""

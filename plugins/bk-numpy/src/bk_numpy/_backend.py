@@ -91,6 +91,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     # Tuned kernels that apply docs/semantics.md with bk.rules (the reductions, the unary functions that keep ints);
     # the bare kernels (binary operators, `where`, functions of floats) take the core's plan, their fast paths in front.
     trusted_operations = HOT_OPERATIONS - BARE_KERNELS - STANDARD_BARE_KERNELS
+    lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # NumPy's linalg has no half kernels: float32
 
     def __init__(self) -> None:
         cpu = cpu_device(self)

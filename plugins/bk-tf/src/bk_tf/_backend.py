@@ -98,6 +98,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         "floordiv": frozenset({_F16, _BF16}),
         "log_gamma": frozenset({_BF16}),
         "solve_triangular_dense": frozenset({_F16, _BF16}),
+        "matrix_solve_least_squares": frozenset({_F16, _BF16}),
     }
 
     kernel_errors = DATA_ERRORS

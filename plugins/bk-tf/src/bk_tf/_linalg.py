@@ -48,6 +48,20 @@ def _decomposable(matrix: Any) -> Any:
     return tf.cast(matrix, tf.float32) if matrix.dtype in (tf.float16, tf.bfloat16) else matrix
 
 
+def _pinv(matrix: Any) -> Any:
+    """The pseudo-inverse, of complex matrices too (`tf.linalg.pinv` takes real ones only), with its cutoff
+    `10 * max(m, n) * eps * max(s)`."""
+    if not matrix.dtype.is_complex:
+        return tf.linalg.pinv(matrix)
+    singular, u, v = tf.linalg.svd(matrix, full_matrices=False)
+    eps = float(np.finfo(singular.dtype.as_numpy_dtype).eps)
+    size = max(matrix.shape[-1], matrix.shape[-2], 1)
+    largest = tf.reduce_max(tf.concat([singular, tf.zeros_like(singular[..., :1])], axis=-1), axis=-1, keepdims=True)
+    keep = singular > 10 * size * eps * largest
+    inverse = tf.where(keep, 1 / tf.where(keep, singular, tf.ones_like(singular)), tf.zeros_like(singular))
+    return tf.matmul(v * tf.cast(inverse, matrix.dtype)[..., None, :], u, adjoint_b=True)
+
+
 def _rank(matrix: Any) -> Any:
     """Ranks (int64) from the singular values with NumPy's tolerance `max(s) * max(m, n) * eps`; complex matrices too."""
     singular = tf.linalg.svd(matrix, compute_uv=False)
@@ -202,7 +216,7 @@ class LinalgMixin(StandardLinalgKernels):
             `(solution (batch, constraints, k), residuals (batch, k), rank (batch,), singular_values (batch, min))`,
             computed through the pseudo-inverse, so rank-deficient systems get the minimum-norm solution.
         """
-        solution = tf.matmul(tf.linalg.pinv(matrix), rhs)
+        solution = tf.matmul(_pinv(matrix), rhs)
         difference = rhs - tf.matmul(matrix, solution)
         residuals = tf.reduce_sum(tf.abs(difference) ** 2, axis=-2)
         rank = _rank(_decomposable(matrix))

@@ -220,9 +220,17 @@ class LinalgMixin(StandardLinalgKernels):
         matrix, rhs = self._t(matrix), self._t(rhs)  # the plan's operands: floats of one dtype
         self._same_device(matrix, rhs)
         driver = "gelsd" if matrix.device.type == "cpu" else None
-        solution, residuals, rank, singular_values = torch.linalg.lstsq(matrix, rhs, driver=driver)
+        if 0 in (*matrix.shape[-2:], rhs.shape[-1]):  # LAPACK refuses empty systems: the minimum-norm solution is 0
+            batch = max(matrix.shape[0], rhs.shape[0])
+            solution = torch.zeros((batch, matrix.shape[-1], rhs.shape[-1]), dtype=matrix.dtype, device=matrix.device)
+            rank = torch.linalg.matrix_rank(matrix) if 0 not in matrix.shape[-2:] else torch.zeros(matrix.shape[0], dtype=torch.int64, device=matrix.device)
+            singular_values = torch.linalg.svdvals(matrix)
+        else:
+            solution, _, rank, singular_values = torch.linalg.lstsq(matrix, rhs, driver=driver)
+        # residuals of every system, as bk-numpy (torch's are empty for rank-deficient or wide matrices)
+        residuals = torch.sum(torch.abs(rhs - matrix @ solution) ** 2, dim=-2)
         if driver is None:
-            return solution, None, None, None
+            return solution, residuals, None, None
         return solution, residuals, rank, singular_values
 
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:

@@ -56,6 +56,7 @@ def range_plan(start: Any, limit: Any = None, delta: Any = 1, dtype: DType | Non
 
     Raises:
         ValueError: for `delta == 0`.
+        OverflowError: for int values of an int `dtype` outside its range (NumPy would wrap some).
         ArgumentTypeError: for a bound or step that is not a real number.
     """
     if limit is None:
@@ -66,7 +67,13 @@ def range_plan(start: Any, limit: Any = None, delta: Any = 1, dtype: DType | Non
     dtype = dtype if dtype is not None else DType(int, 32)
     integral = all(isinstance(v, int) for v in (start, limit, delta))
     if integral:
-        return RangePlan(start, delta, max(0, -((start - limit) // delta)), dtype)
+        count = max(0, -((start - limit) // delta))
+        if count and dtype.kind is int:
+            last = start + (count - 1) * delta
+            low, high = (-(2 ** (dtype.bits - 1)), 2 ** (dtype.bits - 1) - 1) if dtype.signed else (0, 2**dtype.bits - 1)
+            if not (low <= min(start, last) and max(start, last) <= high):
+                raise OverflowError(f"range: the values from {start} to {last} do not fit {dtype.name} ([{low}, {high}]); pass a wider dtype")
+        return RangePlan(start, delta, count, dtype)
     if not all(math.isfinite(v) for v in (start, limit, delta)):
         raise ValueError(f"range: start, limit and delta must be finite, got {start}, {limit}, {delta}")
     count = max(0, math.ceil((limit - start) / delta))

@@ -7,6 +7,7 @@ from typing import Any, Final
 import numpy as np
 
 from .._dtype import DType
+from .._errors import ArgumentTypeError, ShapeMismatchError
 from ._base import (
     INT64,
     ShapeDtype,
@@ -81,21 +82,28 @@ def _range(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike = _IN
     return ShapeDtype((plan.count,), plan.dtype)
 
 
-def _linspace(op: str, number: Any) -> ShapeDtype:
+def _linspace(op: str, number: Any, start: Any = 0, stop: Any = 0) -> ShapeDtype:
+    for name, bound in (("start", start), ("stop", stop)):
+        dtype = getattr(bound, "dtype", None)
+        kind = dtype.kind if isinstance(dtype, DType) else None
+        if isinstance(bound, (complex, np.complexfloating)) or kind is complex or bound is None or isinstance(bound, (str, bytes)):
+            raise ArgumentTypeError(f"{op}: {name} must be a real number, got {bound!r}; linspace creates real floats")
+        if getattr(bound, "shape", ()) not in ((), None):
+            raise ShapeMismatchError(f"{op}: {name} must be a number or a 0-d tensor, got shape {tuple(bound.shape)}")
     count = int_argument(number, op, "number")
     if count < 0:
         raise ValueError(f"{op}: number must be 0 or more, got {count}")
     return ShapeDtype((count,), default_float())
 
 
-@spec_rule("linspace", "number evenly spaced values from start to stop, both included: shape (number,), the float type of the precision (float32 when none is set). A negative number raises ValueError.")
+@spec_rule("linspace", "number evenly spaced values from start to stop, both included: shape (number,), the float type of the precision (float32 when none is set). A negative number raises ValueError, a complex bound ArgumentTypeError.")
 def _linspace_spec(start: Any, stop: Any, number: int) -> ShapeDtype:
-    return _linspace("linspace", number)
+    return _linspace("linspace", number, start, stop)
 
 
-@spec_rule("linspace_without_last", "number evenly spaced values from start to stop, stop excluded: shape (number,), the float type of the precision. A negative number raises ValueError.")
+@spec_rule("linspace_without_last", "number evenly spaced values from start to stop, stop excluded: shape (number,), the float type of the precision. A negative number raises ValueError, a complex bound ArgumentTypeError.")
 def _linspace_without_last(start: Any, stop: Any, number: int) -> ShapeDtype:
-    return _linspace("linspace_without_last", number)
+    return _linspace("linspace_without_last", number, start, stop)
 
 
 @spec_rule(

@@ -8,6 +8,7 @@ backend's modules import JAX; `bk_jax` and `bk_jax.plugin` do not.
 from __future__ import annotations
 
 import numbers
+import operator
 import secrets
 from collections.abc import Sequence
 from typing import Any, Final
@@ -423,7 +424,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     # ------------------------------------------------------------ creation
 
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return self._place(jnp.zeros(tuple(shape), self._jax_dtype(dtype)))
+        return self._place(jnp.zeros(_shape(shape), self._jax_dtype(dtype)))
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape and dtype of `tensor` (dense, also for sparse matrices)."""
@@ -432,7 +433,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         return jnp.zeros_like(self._t(tensor))
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
-        return self._place(jnp.ones(tuple(shape), self._jax_dtype(dtype)))
+        return self._place(jnp.ones(_shape(shape), self._jax_dtype(dtype)))
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape and dtype of `tensor` (dense, also for sparse matrices)."""
@@ -450,10 +451,26 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
         return self._place(jnp.asarray(values, dtype=self._jax_dtype(plan.dtype)))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
-        return self._place(jnp.linspace(start, stop, int(number), dtype=self._jax_dtype(None)))
+        return self._place(_linspace(start, stop, int(number), True, self._jax_dtype(None)))
 
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
-        return self._place(jnp.linspace(start, stop, int(number), endpoint=False, dtype=self._jax_dtype(None)))
+        return self._place(_linspace(start, stop, int(number), False, self._jax_dtype(None)))
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
-        return list(jnp.meshgrid(*[self._t(c) for c in coordinates], indexing="ij"))
+        # inputs are flattened, as NumPy (jnp.meshgrid refuses 0-d and n-d coordinates)
+        return list(jnp.meshgrid(*[jnp.ravel(self._t(c)) for c in coordinates], indexing="ij"))
+
+
+def _linspace(start: Any, stop: Any, number: int, endpoint: bool, dtype: Any) -> Any:
+    """`jnp.linspace` of Python or 0-d bounds, computed in float64 where the bounds are Python numbers and cast to
+    `dtype`: a bound beyond `dtype`'s range gives inf, as NumPy (JAX computes `0 * inf` = NaN at the start)."""
+    if isinstance(start, (int, float)) and isinstance(stop, (int, float)):
+        with np.errstate(over="ignore"):
+            values = np.linspace(float(start), float(stop), number, endpoint=endpoint).astype(np.dtype(dtype))
+        return jnp.asarray(values)
+    return jnp.linspace(start, stop, number, endpoint=endpoint, dtype=dtype)
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument as a tuple: a sequence of ints, or one int (the spec takes both, as NumPy)."""
+    return tuple(shape) if isinstance(shape, (tuple, list)) or hasattr(shape, "__iter__") else (operator.index(shape),)

@@ -56,6 +56,14 @@ JAX at once (`bk.rules.native_call`, a C fast path). Not trusted: `JaxBackend.tr
 them out."""
 
 
+def _abs(x: Any) -> Any:
+    """`jnp.abs`, with C99's `cabs` of an infinite part: +inf even when the other part is NaN (JAX gives NaN)."""
+    magnitude = jnp.abs(x)
+    if jnp.iscomplexobj(x):
+        return jnp.where(jnp.isinf(x.real) | jnp.isinf(x.imag), jnp.asarray(jnp.inf, magnitude.dtype), magnitude)
+    return magnitude
+
+
 def _unary(function: Callable[[Any], Any], name: str, dtypes: frozenset[Any], doc: str = "") -> Callable[..., Any]:
     """The bare kernel `function(x)` of one of `BARE_OPERATIONS`, with the fast path of an array of `dtypes`
     (those for which `function` gives the spec's dtype and values) in front of the plan."""
@@ -171,7 +179,7 @@ class MathMixin:
     # one dtype, floats for the float functions, int8 for bool powers and shifts, non-zero integer divisors)
     # and casts their results; what is left here is JAX's own gaps.
 
-    abs = _unary(jnp.abs, "abs", _ALL, "`jax.numpy.abs`; complex values give their real magnitude.")
+    abs = _unary(_abs, "abs", _ALL, "`jax.numpy.abs`; complex values give their real magnitude (inf where a part is infinite).")
     sign = _unary(jnp.sign, "sign", _NUMBERS, "-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`).")
     ceil = _unary(jnp.ceil, "ceil", _REAL, "Rounds up; integers and bools stay as they are.")
     floor = _unary(jnp.floor, "floor", _REAL, "Rounds down; integers and bools stay as they are.")

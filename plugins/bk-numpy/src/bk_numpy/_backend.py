@@ -9,6 +9,7 @@ NumPy has no automatic differentiation and no compiler, so `jacobian`, `hessian`
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -24,7 +25,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, only_python_numbers
+from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, int_range, only_python_numbers
 
 from ._devices import cpu_device
 from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
@@ -180,6 +181,8 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             return x
         if not isinstance(x, np.ndarray) and not is_scipy_sparse(x):
             check_tensor_argument(x, "cast")
+            if type(x) is int and dtype.kind is int and not int_range(dtype)[0] <= x <= int_range(dtype)[1]:
+                raise OverflowError(f"cast: Python int {x} does not fit {dtype.name} {list(int_range(dtype))} (NumPy 2, NEP 50)")
             x = np.asarray(x)
         if x.dtype.kind == "c" and np_dtype.kind == "b":
             return x != 0
@@ -237,7 +240,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """A tensor of zeros; `dtype` defaults to the float type of the current precision."""
-        return np.zeros(tuple(shape), to_numpy_dtype(dtype or self.float_type))
+        return np.zeros(_shape(shape), to_numpy_dtype(dtype or self.float_type))
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape and dtype of `tensor`."""
@@ -245,7 +248,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """A tensor of ones; `dtype` defaults to the float type of the current precision."""
-        return np.ones(tuple(shape), to_numpy_dtype(dtype or self.float_type))
+        return np.ones(_shape(shape), to_numpy_dtype(dtype or self.float_type))
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape and dtype of `tensor`."""
@@ -402,3 +405,8 @@ def _promoted(values: Sequence[Any]) -> list[np.ndarray]:
         return arrays
     dtype = to_numpy_dtype(combine_types(*[from_numpy_dtype(a.dtype) for a in arrays]))
     return [a.astype(dtype) for a in arrays]
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument as a tuple: a sequence of ints, or one int (the spec takes both, as NumPy)."""
+    return tuple(shape) if isinstance(shape, (tuple, list)) or hasattr(shape, "__iter__") else (operator.index(shape),)

@@ -9,6 +9,7 @@ start-up messages quiet); `bk_tf` and `bk_tf.plugin` do not.
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, Final
@@ -32,6 +33,7 @@ from bk.rules import (
     advanced_index,
     check_indices,
     check_python_ints,
+    int_range,
     is_python_number,
     only_python_numbers,
     spec_verdict,
@@ -272,6 +274,8 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         if isinstance(x, tf.RaggedTensor):
             return x if x.dtype == target else x.with_flat_values(self.cast(x.flat_values, dtype))
         if not isinstance(x, (tf.Tensor, tf.Variable)):
+            if type(x) is int and dtype.kind is int and not int_range(dtype)[0] <= x <= int_range(dtype)[1]:
+                raise OverflowError(f"cast: Python int {x} does not fit {dtype.name} {list(int_range(dtype))} (NumPy 2, NEP 50)")
             x = self.as_tensor(x) if not isinstance(x, np.ndarray) else tf.convert_to_tensor(x)
         if x.dtype == target:
             return x
@@ -373,7 +377,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """Zeros on the default device; `dtype` defaults to the float type of the current precision."""
         with self._device_scope():
-            return tf.zeros(tuple(shape), to_tf_dtype(dtype or self.float_type))
+            return tf.zeros(_shape(shape), to_tf_dtype(dtype or self.float_type))
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape and dtype of `tensor`."""
@@ -384,7 +388,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """Ones on the default device; `dtype` defaults to the float type of the current precision."""
         with self._device_scope():
-            return tf.ones(tuple(shape), to_tf_dtype(dtype or self.float_type))
+            return tf.ones(_shape(shape), to_tf_dtype(dtype or self.float_type))
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape and dtype of `tensor`."""
@@ -399,14 +403,18 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         with self._device_scope():
             if plan.dtype.kind is int:
-                return tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_tf_dtype(plan.dtype))
+                target = to_tf_dtype(plan.dtype)
+                if target not in (tf.int32, tf.int64):  # TF's Range kernel has no narrow or unsigned ints: count in int64, then cast
+                    return tf.cast(tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=tf.int64), target)
+                return tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=target)
             steps = tf.range(plan.count, dtype=tf.float64)
             return tf.cast(steps * plan.delta + plan.start, to_tf_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
         with self._device_scope():
-            result = tf.linspace(tf.constant(start, tf.float64), tf.constant(stop, tf.float64), number)
+            bounds = [tf.cast(b, tf.float64) if tf.is_tensor(b) else tf.constant(b, tf.float64) for b in (start, stop)]  # 0-d tensors too
+            result = tf.linspace(bounds[0], bounds[1], number)
             return tf.cast(result, float_tf(get_precision()))
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
@@ -651,3 +659,8 @@ class _DLPackTensor:
 
 def _basic_index(tensor: Any, key: tuple[Any, ...]) -> Any:
     return tensor[key]
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument as a tuple: a sequence of ints, or one int (the spec takes both, as NumPy)."""
+    return tuple(shape) if isinstance(shape, (tuple, list)) or hasattr(shape, "__iter__") else (operator.index(shape),)

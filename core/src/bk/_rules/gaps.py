@@ -42,7 +42,7 @@ _C64, _C128 = DType(complex, 64), DType(complex, 128)
 _SIGNED: Final = tuple(DType(int, b) for b in (8, 16, 32, 64))
 _UNSIGNED: Final = tuple(DType(int, b, signed=False) for b in (8, 16, 32, 64))
 MODULAR: Final = frozenset(
-    ("add", "sub", "mul", "negative", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_invert", "shift_left", "cumsum", "cumulative_sum", "sum", "prod")
+    ("add", "sub", "mul", "negative", "and_", "or_", "xor", "invert", "shift_bits_left", "cumsum", "cumulative_sum", "sum", "prod")
 )  # fmt: skip
 """Operations whose integer results are the same modulo 2**bits in any wider or signed int: a uint64 call of
 one of them computes in int64 (two's complement) and casts back."""
@@ -79,14 +79,15 @@ def lacks_kernel(missing: frozenset[Any], dtype: DType) -> bool:
 def _ladder(dtype: DType, op: str) -> tuple[DType, ...]:
     """The dtypes a call of `dtype` may be computed in, nearest first: one size up in the same kind, then
     another kind (bool through int8, ints in floats, half floats through float32); unsigned ints through
-    the next signed int, uint64 through int64 for the operations whose results are modular (`MODULAR`)."""
+    the next wider signed int (exact), uint64 through int64 for the operations whose results are modular
+    (`MODULAR`: two's complement gives the same bits)."""
     if dtype.kind is bool:
         return (*_SIGNED, _F32, _F64)
     if dtype.kind is int and dtype.signed:
         return (*_SIGNED[_SIGNED.index(dtype) + 1 :], _F64, _F32) if dtype in _SIGNED else ()
     if dtype.kind is int:
         index = _UNSIGNED.index(dtype) if dtype in _UNSIGNED else len(_UNSIGNED)
-        wider = (*_UNSIGNED[index + 1 :], *_SIGNED[index + 1 :])
+        wider = (*_SIGNED[index + 1 :], *_UNSIGNED[index + 1 :])
         modular = (_SIGNED[-1],) if op in MODULAR and dtype.bits == 64 else ()
         return (*wider, *modular, _F64, _F32) if dtype.bits < 64 else modular
     if dtype.kind is float:

@@ -35,7 +35,7 @@ from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
 from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, PLANNED, MathMixin
-from ._operators import OPERATORS, OperatorsMixin
+from ._operators import OPERATORS, OperatorsMixin, unsigned_gaps
 from ._solvers import SolversMixin
 from ._standard import STANDARD_PLANNED, StandardMixin
 
@@ -119,7 +119,12 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # no order of complex values (the core orders them as NumPy; `max`/`min`, trusted, call its composite),
     # no bool kernel of searchsorted, pow, mod, floordiv and the shifts (computed as int8).
     complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique", "greater_than", "greater_or_equal", "maximum", "minimum", "clip", "sort", "argsort"))
-    lacking_kernels = {**dict.fromkeys(("searchsorted", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right"), frozenset({DType(bool)})), "matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # least squares: no half kernel (float32)
+    # and no uint16/uint32 kernels of the binary operators, nor uint64 ones of the modular operators (signed ints)
+    lacking_kernels = {
+        **unsigned_gaps(OPERATORS),
+        **{op: unsigned_gaps(OPERATORS).get(op, frozenset()) | {DType(bool)} for op in ("searchsorted", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right")},
+        "matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)}),  # least squares: no half kernel (float32)
+    }
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
 

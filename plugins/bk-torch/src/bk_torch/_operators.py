@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from bk import DType
 from bk.rules import clip as clip_rule
 from bk.rules import fast_path, int_range, limit, native_call
 
@@ -29,8 +30,6 @@ __all__ = ["OPERATORS", "OperatorsMixin"]
 
 Tensor = Any
 
-# operators whose result on uint64 is exact in int64's modular arithmetic
-_MODULAR = frozenset({"add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"})
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
 _INTS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
@@ -85,6 +84,15 @@ def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
 
 OPERATORS: list[str] = []
 """The binary operators, bare kernels behind the plan (not trusted: `TorchBackend.trusted_operations`)."""
+
+
+def unsigned_gaps(operators: list[str]) -> dict[str, frozenset[DType]]:
+    """PyTorch's missing kernels of the binary operators for wide unsigned ints, declared in
+    `TorchBackend.lacking_kernels`: uint16 and uint32 (the core computes them in int32 and int64, exactly),
+    and uint64 of the operations whose results are modular (the core computes them in int64)."""
+    wide = frozenset(DType(int, bits, signed=False) for bits in (16, 32))
+    modular = frozenset(("add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"))
+    return {op: wide | {DType(int, 64, signed=False)} if op in modular else wide for op in operators}
 
 _REAL = _FLOATS | _INTS  # what PyTorch computes as bk's rules say, without a gap
 _NUMBERS = _REAL | _COMPLEX
@@ -157,27 +165,21 @@ def _plain_bound(value: Any) -> bool:
 
 
 def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
-    """`function(x, y)` for uint16, uint32 and uint64 tensors, which PyTorch cannot compute with.
+    """`function(x, y)` for uint64 tensors, which PyTorch cannot compute with (uint16 and uint32, and the
+    modular operations of uint64, never arrive: the core computes them in signed ints, `unsigned_gaps`).
 
-    uint16 and uint32 widen to int64, exactly. uint64 compares through the order-preserving signed
-    image of `_ordered`, and adds, multiplies and shifts in int64's modular arithmetic, exactly;
-    other operations (division, remainder) are computed in int64 and are exact below 2**63.
+    uint64 compares through the order-preserving signed image of `_ordered`; other operations (division,
+    remainder, powers) are computed in int64 and are exact below 2**63.
     """
     dtype = x.dtype
-    if dtype == _UINT64 and op == "shift_bits_right":  # logical shift: clear the copies of the top bit
+    if op == "shift_bits_right":  # logical shift: clear the copies of the top bit
         x, y = _narrowed(x, torch.int64), _narrowed(y, torch.int64)
         low_bits = ~torch.bitwise_left_shift(torch.full_like(y, -1), 64 - y)  # all bits for y = 0
         return _narrowed(torch.where((y < 0) | (y >= 64), 0, (x >> y) & low_bits), dtype)
-    if dtype != _UINT64 or op not in _ORDERING | _MODULAR:
-        wide_x, wide_y = (_narrowed(t, torch.int64) if dtype == _UINT64 else t.to(torch.int64) for t in (x, y))
-        result = function(wide_x, wide_y)
-    elif op in _ORDERING:
+    if op in _ORDERING:
         (ordered_x, _), (ordered_y, _) = _ordered(x), _ordered(y)
         result = function(ordered_x, ordered_y)
         return _from_ordered(result, dtype) if result.dtype == torch.int64 else result
-    else:
-        result = function(_narrowed(x, torch.int64), _narrowed(y, torch.int64))
-    if result.dtype != torch.int64:
-        return result
-    return _narrowed(result, dtype) if dtype == _UINT64 else result.to(dtype)
+    result = function(_narrowed(x, torch.int64), _narrowed(y, torch.int64))
+    return _narrowed(result, dtype) if result.dtype == torch.int64 else result
 

@@ -35,7 +35,7 @@ def test_operations_run_on_the_workers_and_numpy_computes_once(b: bk.Backend, cl
 
 def test_one_task_and_batch_chunked_operations_on_the_workers(b: bk.Backend, client: Any) -> None:
     """The tasks that read their inputs' chunks themselves (unique, nonzero, svd, numpy_call, a sort of
-    an unknown size) and the batch-chunked gathers and scatters run on the workers, give bk-numpy's
+    an unknown size) and the batch-chunked gathers, scatters and decompositions run on the workers, give bk-numpy's
     answers, and an out-of-range index raises `IndexOutOfRangeError` from the worker."""
     n = bk.backend("numpy")
     rng = np.random.default_rng(0)
@@ -47,6 +47,8 @@ def test_one_task_and_batch_chunked_operations_on_the_workers(b: bk.Backend, cli
         "unique": (b.sort(b.unique(b.round(x * 4), False, False, None)[0]), np.unique(np.round(values * 4))),
         "nonzero": (b.nonzero(x > 0.5), np.argwhere(values > 0.5)),
         "svd": (b.svd(x, False)[1], np.linalg.svd(values, full_matrices=False)[1]),
+        "stacked svd": (b.svd(b.reshape(x, (4, 3, 6)), False)[1], np.linalg.svd(values.reshape(4, 3, 6), full_matrices=False)[1]),
+        "stacked inv": (b.inv(b.reshape(x[:, :4], (3, 4, 4)) + 4 * np.eye(4)), np.linalg.inv(values[:, :4].reshape(3, 4, 4) + 4 * np.eye(4))),
         "numpy_call": (b.numpy_call(np.cumsum, (72,), bk.DType(float, 64), x), np.cumsum(values)),
         "take_along_axis": (b.batched_gather_1d(x, da.from_array(picks, chunks=(3, 4))), np.take_along_axis(values, picks, axis=1)),
         "scatter": (

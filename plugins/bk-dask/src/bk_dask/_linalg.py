@@ -1,22 +1,26 @@
 """Linear algebra, FFT, convolution and grid sampling (a mixin of `DaskBackend`).
 
 Products (`tensordot`, `einsum`, matrix times vectors) and FFTs are `dask.array`'s chunked
-algorithms; decompositions, triangular solves, convolution and sampling run bk-numpy as one lazy
-task over whole arrays.
+algorithms; decompositions and inverses of stacks of matrices run bk-numpy on every chunk of the
+batch axes (each holding whole matrices); single matrices, solves, convolution and sampling run
+bk-numpy as one lazy task over whole arrays.
 """
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import dask.array as da
 import numpy as np
+from dask.base import tokenize
 
 from bk import combine_types, from_numpy_dtype, get_precision, normalize_axes, to_numpy_dtype
 from bk.rules import axes_tuple
 
-from ._blocks import task, zeros_like_input
+from ._blocks import kernel, probe, task, zeros_like_input
 from ._dtypes import as_dask, complex_dtype
 
 __all__ = ["LinalgMixin"]
@@ -50,31 +54,85 @@ def _identity_standin(x: Any) -> Any:
     return zeros_like_input(x, "linalg")
 
 
+def _stacked(x: Any) -> bool:
+    """Whether `x` is a stack of matrices that `_per_matrix` chunks: a dask array of 3 or more axes
+    whose sizes are known and not zero (else the operation is one task over the whole array)."""
+    return isinstance(x, da.Array) and x.ndim >= 3 and 0 not in x.shape and not any(np.isnan(s) for s in x.shape)
+
+
+def _per_matrix(name: str, x: da.Array, kwargs: dict[str, Any] | None = None, extra: tuple[Any, ...] = (), single: bool = True, identity: bool = False) -> Any:
+    """bk-numpy's `name` on every chunk of a stack of matrices `(batch..., m, n)`: the matrix axes in
+    one chunk, the batch axes keep theirs; one task per chunk (and one per output of a tuple).
+
+    The outputs' trailing shapes are found on a stand-in of one matrix (the identity when `identity`:
+    zeros would be singular)."""
+    function = partial(kernel, name, get_precision(), tuple(sorted((kwargs or {}).items())))
+    call = partial(_with_extra, function, extra)
+    batch = x.ndim - 2
+    m, n = x.shape[-2:]
+    standin = np.broadcast_to(np.eye(m, n, dtype=x.dtype) if identity else np.zeros((), x.dtype), (1,) * batch + (m, n))
+    example = probe(call, standin)
+    outputs = [np.asarray(o) for o in ([example] if single else example)]
+    x = x.rechunk({batch: -1, batch + 1: -1})
+    token = tokenize(name, get_precision(), kwargs, extra, x)
+
+    def chunks_of(out: np.ndarray) -> tuple[tuple[float, ...], ...]:
+        return (*x.chunks[:batch], *((s,) for s in out.shape[batch:]))
+
+    if single:
+        out = outputs[0]
+        drop = tuple(range(out.ndim, x.ndim))  # the 2 matrix axes become out.ndim - batch <= 2 axes
+        meta = np.empty((0,) * out.ndim, out.dtype)
+        return x.map_blocks(call, chunks=chunks_of(out), drop_axis=drop, dtype=out.dtype, meta=meta, name=f"{name}-{token}")
+    # a tuple per chunk of the batch (the matrix axes dropped), then each output taken from it
+    parts = x.map_blocks(call, chunks=x.chunks[:batch], drop_axis=(batch, batch + 1), dtype=object, meta=np.empty((0,) * batch, object), name=f"{name}-{token}")
+    return tuple(
+        parts.map_blocks(
+            operator.getitem, i, chunks=chunks_of(out), new_axis=list(range(batch, out.ndim)), dtype=out.dtype,
+            meta=np.empty((0,) * out.ndim, out.dtype), name=f"{name}-{i}-{token}",
+        )
+        for i, out in enumerate(outputs)
+    )
+
+
+def _with_extra(function: Any, extra: tuple[Any, ...], *arrays: Any) -> Any:
+    return function(*arrays, *extra)
+
+
 class StandardLinalgKernels:
-    """The standard's decompositions and solvers as one lazy bk-numpy task each (bases of `LinalgMixin`);
-    a singular or indefinite matrix raises `ValueError` when the result is computed. Norms, products
+    """The standard's decompositions and solvers as lazy bk-numpy tasks (bases of `LinalgMixin`): one per
+    chunk of the batch axes for stacks of matrices, else one over the whole array; a singular or
+    indefinite matrix raises `ValueError` when the result is computed. Norms, products
     and FFTs are the core's defaults over dask's chunked operations."""
 
     def cholesky(self, x: Tensor, upper: bool = False) -> Tensor:
-        """Cholesky factors (one task)."""
+        """Cholesky factors (a task per batch chunk)."""
         x = as_dask(x) if isinstance(x, (da.Array, np.ndarray)) else x
+        if _stacked(x):
+            return _per_matrix("cholesky", x, {"upper": upper}, identity=True)
         return task("cholesky", [x], {"upper": upper}, standins=[_identity_standin(x)])
 
     def qr(self, x: Tensor, mode: str = "reduced") -> tuple[Tensor, Tensor]:
-        """`(Q, R)` (one task)."""
+        """`(Q, R)` (a task per batch chunk)."""
+        if _stacked(x):
+            return _per_matrix("qr", x, {"mode": mode}, single=False)  # type: ignore[no-any-return]
         return task("qr", [x], {"mode": mode}, single=False)  # type: ignore[no-any-return]
 
     def eigh(self, x: Tensor) -> tuple[Tensor, Tensor]:
-        """`(eigenvalues, eigenvectors)` (one task)."""
+        """`(eigenvalues, eigenvectors)` (a task per batch chunk)."""
+        if _stacked(x):
+            return _per_matrix("eigh", x, single=False)  # type: ignore[no-any-return]
         return task("eigh", [x], single=False)  # type: ignore[no-any-return]
 
     def eigvalsh(self, x: Tensor) -> Tensor:
-        """Eigenvalues of symmetric (Hermitian) matrices (one task)."""
-        return task("eigvalsh", [x])
+        """Eigenvalues of symmetric (Hermitian) matrices (a task per batch chunk)."""
+        return _per_matrix("eigvalsh", x) if _stacked(x) else task("eigvalsh", [x])
 
     def inv(self, x: Tensor) -> Tensor:
-        """Inverses (one task)."""
+        """Inverses (a task per batch chunk)."""
         x = as_dask(x) if isinstance(x, (da.Array, np.ndarray)) else x
+        if _stacked(x):
+            return _per_matrix("inv", x, identity=True)
         return task("inv", [x], standins=[_identity_standin(x)])
 
     def solve(self, x1: Tensor, x2: Tensor) -> Tensor:
@@ -83,11 +141,13 @@ class StandardLinalgKernels:
         return task("solve", [x1, x2], standins=[_identity_standin(x1), zeros_like_input(x2, "solve")])
 
     def det(self, x: Tensor) -> Tensor:
-        """Determinants (one task)."""
-        return task("det", [x])
+        """Determinants (a task per batch chunk)."""
+        return _per_matrix("det", x) if _stacked(x) else task("det", [x])
 
     def slogdet(self, x: Tensor) -> tuple[Tensor, Tensor]:
-        """`(sign, logabsdet)` (one task)."""
+        """`(sign, logabsdet)` (a task per batch chunk)."""
+        if _stacked(x):
+            return _per_matrix("slogdet", x, single=False)  # type: ignore[no-any-return]
         return task("slogdet", [x], single=False)  # type: ignore[no-any-return]
 
 
@@ -120,7 +180,7 @@ class LinalgMixin(StandardLinalgKernels):
         A, b = _common(A, b)
         return b @ A.T
 
-    # ------------------------------------------------------------ solving and decompositions (one task)
+    # ------------------------------------------------------------ solving (one task) and decompositions (a task per batch chunk)
 
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
         """Least-squares solutions `(solution, residuals, rank, singular_values)` of batched systems (one task)."""
@@ -133,19 +193,25 @@ class LinalgMixin(StandardLinalgKernels):
         return task("solve_triangular_dense", [matrix, rhs, lower, unit_diagonal], standins=[eye, zeros_like_input(rhs, "solve_triangular_dense"), lower, unit_diagonal])
 
     def matrix_rank_dense(self, matrix: Tensor, hermitian: bool = False) -> Tensor:
-        """Ranks of `(batch, rows, cols)` matrices (one task)."""
+        """Ranks of `(batch, rows, cols)` matrices (a task per batch chunk)."""
+        if _stacked(matrix):
+            return _per_matrix("matrix_rank_dense", matrix, extra=(hermitian,))
         return task("matrix_rank_dense", [matrix, hermitian])
 
     def eigvals(self, matrix: Tensor) -> Tensor:
-        """Eigenvalues of `(batch..., n, n)` matrices, always complex (one task)."""
-        return task("eigvals", [matrix])
+        """Eigenvalues of `(batch..., n, n)` matrices, always complex (a task per batch chunk)."""
+        return _per_matrix("eigvals", matrix) if _stacked(matrix) else task("eigvals", [matrix])
 
     def eig(self, matrix: Tensor) -> tuple[Tensor, Tensor]:
-        """Eigenvalues and eigenvectors (columns) of `(batch..., n, n)` matrices, always complex (one task)."""
+        """Eigenvalues and eigenvectors (columns) of `(batch..., n, n)` matrices, always complex (a task per batch chunk)."""
+        if _stacked(matrix):
+            return _per_matrix("eig", matrix, single=False)  # type: ignore[no-any-return]
         return task("eig", [matrix], single=False)  # type: ignore[no-any-return]
 
     def svd(self, matrix: Tensor, full_matrices: bool = True) -> tuple[Tensor, Tensor, Tensor]:
-        """`(U, S, Vh)` of `(batch..., m, n)` matrices (one task)."""
+        """`(U, S, Vh)` of `(batch..., m, n)` matrices (a task per batch chunk)."""
+        if _stacked(matrix):
+            return _per_matrix("svd", matrix, extra=(full_matrices,), single=False)  # type: ignore[no-any-return]
         return task("svd", [matrix, full_matrices], single=False)  # type: ignore[no-any-return]
 
     def get_diagonal(self, matrices: Tensor, offset: int = 0) -> Tensor:

@@ -102,6 +102,12 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     and tuned hot kernels whose own checks cost less than a plan on small tensors. A kernel that is not
     a Python function (a C operator) must be listed here."""
 
+    checked_indices: ClassVar[frozenset[str]] = frozenset()
+    """The gathers and scatters (`bk.rules.INDEX_OPERATIONS`) whose kernels refuse an index outside its dimension
+    themselves: the framework raises one of `kernel_errors` (NumPy's `IndexError`) or the kernel calls
+    `bk.rules.check_indices`. For every other one the core checks the indices on the data before the kernel
+    (`IndexOutOfRangeError`), as some frameworks clamp, drop or wrap such an index (JAX's gathers clamp)."""
+
     complex_unordered: ClassVar[frozenset[str]] = frozenset()
     """The ordering operations (`bk.rules.ORDERING`: `max`, `sort`, `argmax`, `maximum`, ...) that this
     backend's framework cannot apply to complex values, declared once (PyTorch's `argmax`, TensorFlow's

@@ -57,6 +57,7 @@ from ._rules.arguments import PYTHON_NUMBERS, check_convertible
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.division import divide_integers, zero_divisor_rule
 from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
+from ._rules.indices import check_indices, index_rule
 from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.shifts import shift_counts, shift_rule
@@ -914,6 +915,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         plan.composite = lambda b, kernel, x, count: shift_counts(b, op, lambda v, c: kernel(b, v, c), x, count)
     elif op == "pad":
         plan.composite = _pad_or_composite
+    elif op not in type(backend).checked_indices and (rule := index_rule(op, bound)) is not None:  # an index outside its dimension
+        plan.composite = _checked_indices(op, spec, *rule)
     if plan.composite is None:
         plan.composite = _parsed_dtypes(spec, args, kwargs)  # `ones(shape, 'int64')`: the kernel gets a bk.DType
     if family == "reduction":
@@ -992,6 +995,21 @@ def _at_precision(tensors: list[DType], result: Any) -> DType | None:
     if not isinstance(primary, _shape_dtype()) or primary.dtype != target or all(d == target for d in tensors):
         return None
     return target
+
+
+def _checked_indices(op: str, spec: Any, name: str, sizes: Any, negative: bool) -> Callable[..., Any]:
+    """A composite that checks the indices of a gather or scatter on the data before the kernel
+    (`bk.rules.check_indices`: `IndexOutOfRangeError` for one outside its dimension), so that no kernel clamps,
+    drops or wraps one, as some frameworks do. Symbolic values (tracing, lazy graphs) are not checked."""
+    position = next(i for i, (parameter, _) in enumerate(spec.params) if parameter == name)
+
+    def checked(backend: Backend, kernel: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        indices = args[position] if position < len(args) else kwargs.get(name)
+        if backend.is_tensor(indices, only_native=True):
+            check_indices(backend, indices, sizes, op, "index", negative)
+        return kernel(backend, *args, **kwargs)
+
+    return checked
 
 
 def _pad_or_composite(backend: Backend, kernel: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -10,7 +10,8 @@ none imports a framework.
 Argument kinds
     `PYTHON_NUMBERS`, `PYTHON_REALS`, `is_python_number`, `is_python_real`, `is_real_scalar`,
     `only_python_numbers`: which values are weak Python numbers (NEP 50); `axes_tuple`: axes given as
-    an int or a sequence.
+    an int or a sequence; `check_convertible`: the refusal of values with no bk dtype (strings,
+    objects, datetimes, `float128`, ints beyond int64), which the core runs in front of every `as_tensor` and `cast`
 Promotion
     `KINDS`, `weak_result`, `raise_kind`, `scalar_dtype`, `int_range`, `check_python_ints`: the dtype of
     tensors beside Python numbers, and the range check of Python ints.
@@ -26,7 +27,8 @@ Reductions
     `accumulation_type`, `numpy_accumulation_type`, `check_nonempty`, `reduce_shape`: sums of bools and
     small ints, and the error of a reduction without identity over no elements.
 Indices
-    `index_needs_cast`, `check_indices`, `wrap_indices` (indices in range, negative ones from the end),
+    `INDEX_OPERATIONS` (the gathers and scatters whose indices the core checks on the data before the kernel,
+    unless a backend lists them in `Backend.checked_indices`), `index_needs_cast`, `check_indices`, `wrap_indices` (indices in range, negative ones from the end),
     `check_nonnegative` (repeats, counts), `extrapolate_index` and `pad_source_indices` (indices beyond
     an axis mapped back by `grid_sample`'s extrapolation and `pad`'s modes), `advanced_index` and `array_key_layout` (NumPy's integer
     and bool array indexing for frameworks without it), `unravel_index`, `quantile`, `check_bincount`,
@@ -93,6 +95,7 @@ from ._rules.arguments import (
     PYTHON_NUMBERS,
     PYTHON_REALS,
     axes_tuple,
+    check_convertible,
     is_python_number,
     is_python_real,
     is_real_scalar,
@@ -104,6 +107,7 @@ from ._rules.division import ZERO_DIVISORS, divide_integers, zero_divisor_rule
 from ._rules.extrapolation import extrapolate_index, pad_source_indices
 from ._rules.gaps import declared_gaps, fill_dtype
 from ._rules.indices import (
+    INDEX_OPERATIONS,
     advanced_index,
     array_key_layout,
     check_bincount,
@@ -128,6 +132,7 @@ __all__ = [
     "COMMON_OPERANDS",
     "COMPARISONS",
     "HOT_OPERATIONS",
+    "INDEX_OPERATIONS",
     "KINDS",
     "ORDERING",
     "PYTHON_NUMBERS",
@@ -138,6 +143,7 @@ __all__ = [
     "advanced_index",
     "array_key_layout",
     "axes_tuple",
+    "check_convertible",
     "check_bincount",
     "check_counted_values",
     "check_device",

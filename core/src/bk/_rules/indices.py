@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .._backend import Backend
 
 __all__ = [
+    "INDEX_OPERATIONS",
     "advanced_index",
     "array_key_layout",
     "check_bincount",
@@ -45,6 +46,7 @@ __all__ = [
     "extreme",
     "index_axes",
     "index_needs_cast",
+    "index_rule",
     "is_array_index",
     "is_mask_index",
     "quantile",
@@ -556,3 +558,50 @@ def extreme(backend: Backend, x: Tensor, reduction: str) -> int:
     if not isinstance(x, np.ndarray) and backend.supports(reduction):
         return int(backend.numpy(getattr(backend, reduction)(x)))
     return int(getattr(np.asarray(backend.numpy(x)), reduction)())
+
+
+_INDEX_LAYOUTS: Final = {
+    # op: (the tensor indexed, the indices, which axes of the indexed tensor the index vectors point into)
+    "gather": ("values", "indices", "axis"),
+    "gather_1d": ("values", "indices", slice(0, 1)),
+    "take_along_axis": ("x", "indices", "axis"),
+    "batched_gather_1d": ("values", "indices", slice(1, 2)),
+    "gather_nd": ("values", "indices", slice(0, -1)),
+    "batched_gather_nd": ("values", "indices", slice(1, -1)),
+    "scatter": ("base_grid", "indices", slice(1, -1)),
+    "scatter_nd": ("base_grid", "indices", slice(0, -1)),
+    "scatter_1d_scalar": ("base_grid", "indices", slice(0, 1)),
+    "scatter_nd_scalar": ("base_grid", "indices", slice(0, None)),
+    "indexed_segment_sum": ("x", "indices", "axis"),
+}
+"""Where each gather and scatter takes its indices from: the data rule the core checks before the kernel."""
+
+INDEX_OPERATIONS: Final = frozenset(_INDEX_LAYOUTS)
+"""The gathers and scatters whose indices the core checks before the kernel, unless a backend lists them in
+`Backend.checked_indices`."""
+
+
+def index_rule(op: str, arguments: Mapping[str, Any]) -> tuple[str, int | tuple[int, ...], bool] | None:
+    """`(argument, sizes, negative)` of the data rule of `op`'s indices (docs/semantics.md): the name of the indices
+    argument, the size of the dimension each index points into (one per entry of the last axis for index
+    vectors), and whether negative indices count from the end (all but `indexed_segment_sum`'s starts); None
+    where `op` has no such rule or a size is unknown. `arguments` are the call's bound templates (shapes)."""
+    layout = _INDEX_LAYOUTS.get(op)
+    if layout is None:
+        return None
+    source, name, where = layout
+    shape = getattr(arguments.get(source), "shape", None)
+    if shape is None or name not in arguments:
+        return None
+    if where == "axis":
+        axis = arguments.get("axis")
+        if type(axis) is not int or not -len(shape) <= axis < len(shape):
+            return None
+        sizes: Any = shape[axis]
+    else:
+        picked = tuple(shape[where])
+        single = isinstance(where.stop, int) and where.stop > 0 and where.stop - where.start == 1  # one index per entry, not vectors
+        sizes = picked[0] if single and picked else picked
+    if sizes is None or (isinstance(sizes, tuple) and (not sizes or None in sizes)):
+        return None
+    return name, sizes, op != "indexed_segment_sum"

@@ -29,7 +29,15 @@ from bk import (
     normalize_axis,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, ORDERING, PYTHON_NUMBERS, advanced_index, is_array_index, only_python_numbers
+from bk.rules import (
+    HOT_OPERATIONS,
+    INDEX_OPERATIONS,
+    ORDERING,
+    PYTHON_NUMBERS,
+    advanced_index,
+    is_array_index,
+    only_python_numbers,
+)
 from bk.rules import SETTINGS as _GLOBALS
 
 from ._devices import list_devices
@@ -76,6 +84,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
     # Kernels that apply docs/semantics.md themselves (see Backend.trusted_operations): `any`, `all`,
     # `real`, `imag`, `as_tensor` and `cast`; the other elementwise kernels and reductions are bare calls served by the plan.
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
     # these functions take numbers only, no bools (computed as int8).
     complex_unordered = ORDERING  # the standard orders no complex values: the core orders them as NumPy

@@ -35,7 +35,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS
+from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS
 
 from ._blocks import numpy_backend, whole_arrays
 from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices
@@ -112,6 +112,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     """
 
     trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
 
     computing_operations = _COMPUTING
     native_types = (da.Array,)

@@ -19,7 +19,7 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, check_tensor_argument, from_numpy_dtype, get_precision
-from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
+from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
@@ -92,6 +92,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
     # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan
     trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # XLA's CPU decompositions have no half kernels: float32
 
     float64_supported = not x64_locked_off()  # decided when the backend loads

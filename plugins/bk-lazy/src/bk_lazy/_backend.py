@@ -20,7 +20,7 @@ import numpy as np
 
 import bk
 from bk import ArgumentTypeError, Backend, DType, check_tensor_argument, get_precision
-from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, is_python_number
+from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, is_python_number
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
@@ -89,6 +89,7 @@ class LazyBackend(Backend):
     # Recording a node asks the spec already (shape, dtype, errors): the hot operations and the shape
     # operations are trusted, the rest take the core's plan like any backend's kernels.
     trusted_operations = HOT_OPERATIONS | {"transpose", "reshape", "matmul"}
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
 
     native_types: ClassVar[tuple[type, ...] | None] = (LazyArray,)

@@ -25,7 +25,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, PYTHON_NUMBERS, int_range, only_python_numbers
+from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, int_range, only_python_numbers
 
 from ._devices import cpu_device
 from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
@@ -92,6 +92,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     # Tuned kernels that apply docs/semantics.md with bk.rules (the reductions, the unary functions that keep ints);
     # the bare kernels (binary operators, `where`, functions of floats) take the core's plan, their fast paths in front.
     trusted_operations = HOT_OPERATIONS - BARE_KERNELS - STANDARD_BARE_KERNELS
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # NumPy's linalg has no half kernels: float32
 
     def __init__(self) -> None:

@@ -30,6 +30,7 @@ from bk import (
 )
 from bk.rules import (
     HOT_OPERATIONS,
+    INDEX_OPERATIONS,
     advanced_index,
     check_indices,
     check_python_ints,
@@ -89,6 +90,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     # tuned kernels that apply docs/semantics.md with bk.rules (the reductions, `invert`, `nextafter`, `as_tensor`,
     # `cast`, ...); the operators and elementwise functions are bare TensorFlow calls behind the plan (`_math.BARE`)
     trusted_operations = HOT_OPERATIONS - BARE
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # TensorFlow's facts, declared once (the core's plan does the rest): its search kernels take neither
     # complex values (refused) nor bools (computed as int8); igamma, fmod (floordiv of floats), lgamma and
     # the triangular solver lack half-precision kernels (computed in float32).

@@ -26,7 +26,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, fast_path, holds_number, int_range, native_call
+from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, fast_path, holds_number, int_range, native_call
 from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
@@ -115,6 +115,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations); the float
     # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
     trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - STANDARD_PLANNED - frozenset(OPERATORS) - {"where", "invert"}
+    checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # PyTorch's facts, declared once (the core fills them, docs/write-a-plugin.md "What your framework lacks"):
     # no order of complex values (the core orders them as NumPy; `max`/`min`, trusted, call its composite),
     # no bool kernel of searchsorted, pow, mod, floordiv and the shifts (computed as int8).

@@ -152,3 +152,40 @@ def test_abs_of_complex_infinities(name: str):
         z = np.array([complex(np.inf, np.nan), complex(np.nan, np.inf), complex(-np.inf, np.nan), complex(np.nan, np.nan), complex(0, -np.inf)], dtype)
         result = outcome(name, Call("abs", (A(z),)))
         np.testing.assert_array_equal(result.values[0], [np.inf, np.inf, np.inf, np.nan, np.inf])
+
+
+# ---------------------------------------------------------------- testkit diff
+
+
+AGREEING = (
+    "matrix_solve_least_squares", "bincount", "batched_bincount", "histogram1d", "meshgrid", "ones", "zeros", "range",
+    "linspace", "linspace_without_last", "cast", "abs",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", [n for n in BACKENDS if n != "numpy"])
+def test_testkit_diff_draws_these_calls_and_finds_no_undeclared_difference(name: str):
+    from bk_testkit._diff import diff_backends
+
+    report = diff_backends(bk.backend("numpy"), bk.backend(name), AGREEING, examples=12)
+    assert report.calls > 100
+    listing = "\n".join(f"{d.call!r} [{d.what}]\n  numpy: {d.a}\n  {name}: {d.b}" for d in report.disagreements[:10])
+    assert not report.disagreements, listing
+
+
+def test_declared_differences_name_only_what_frameworks_decide():
+    from bk_testkit._diff import declared_difference
+
+    def named(call: Call, names=("numpy", "jax")) -> str | None:
+        found = declared_difference(call, names)
+        return None if found is None else found.name
+
+    assert named(Call("cast", (A([np.nan, 1.5], np.float32), I32))) == "float-to-int-outside"
+    assert named(Call("cast", (A([300.0]), I8))) == "float-to-int-outside"
+    assert named(Call("to_int32", (A([np.inf]),))) == "float-to-int-outside"
+    assert named(Call("cast", (A([1.5, -2.5]), I8))) is None
+    assert named(Call("cast", (A([np.nan]), F32))) is None
+    assert named(Call("sqrt", (A([complex(np.inf, np.nan)], np.complex64),))) == "complex-infinity"
+    assert named(Call("abs", (A([complex(np.inf, np.nan)], np.complex64),))) is None  # bk defines it
+    assert named(Call("ceil", (A([1e-45], np.float32),))) == "subnormal-flush"
+    assert named(Call("ceil", (A([1e-45], np.float32),)), ("numpy", "torch")) is None

@@ -2,7 +2,9 @@
 call on which they disagree (error class, dtype, shape or values).
 
 A disagreement is *declared* when either backend lists the call's generated case (`OP/generated`
-or `OP/generated-invalid`) in the expected-failure table with a reason; a call that one backend
+or `OP/generated-invalid`) in the expected-failure table with a reason, or when the call's inputs
+fall under one of the `DECLARED_DIFFERENCES` (values docs/semantics.md leaves to each framework,
+such as `cast` of NaN to an int); a call that one backend
 refuses with `NotImplementedError` for an operation it does not claim in `supports()` is
 *unsupported*. Everything else is undeclared, and makes `testkit diff` exit with status 1.
 """
@@ -12,15 +14,125 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+import numpy as np
 
 import bk
+from bk import DType
+from bk.rules import int_range
 
 from ._expected import EXPECTED_FAILURES
-from ._generated import Call, Disagreement, calls, complex_order_refused, diff_outcomes, execute
+from ._generated import Arr, Call, Disagreement, calls, complex_order_refused, diff_outcomes, execute
 from ._strategies import OPERATIONS
 
-__all__ = ["DiffReport", "diff_backends"]
+__all__ = ["DECLARED_DIFFERENCES", "DeclaredDifference", "DiffReport", "declared_difference", "diff_backends"]
+
+
+@dataclass(frozen=True)
+class DeclaredDifference:
+    """A class of calls on which backends may disagree by bk's rules: the values are left to each framework.
+
+    Args:
+        name: Short name, shown by `testkit diff`.
+        reason: Why, with the rule of docs/semantics.md that says so.
+        applies: `applies(call, backend_names)`: whether a call falls under it.
+    """
+
+    name: str
+    reason: str
+    applies: Callable[[Call, tuple[str, ...]], bool]
+
+
+_TO_INT: Final = frozenset(("cast", "to_int32", "to_int64"))
+_COMPLEX_INF_EXACT: Final = frozenset(
+    ("abs", "isinf", "isnan", "isfinite", "real", "imag", "conj", "copy", "stop_gradient", "flatten", "reshape", "transpose",
+     "zeros_like", "ones_like", "expm1", "log1p", "cast", "to_complex", "negative", "where", "concat", "stack", "flip", "tile",
+     "gather", "gather_1d", "multi_slice", "boolean_mask", "pad", "pad_to", "repeat", "tile_to", "expand_dims", "unstack",
+     "get_diagonal", "equal", "not_equal")
+)  # fmt: skip
+"""Operations whose values bk defines for complex infinities too (moved, compared or fixed by the core's special values)."""
+
+
+def _arrays(call: Call) -> list[np.ndarray]:
+    found: list[np.ndarray] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, Arr):
+            found.append(value.array)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                walk(v)
+
+    walk(call.args)
+    walk(tuple(call.kwargs.values()))
+    return found
+
+
+def _float_to_int_outside(call: Call, names: tuple[str, ...]) -> bool:
+    if call.op not in _TO_INT or not call.args:
+        return False
+    target = call.args[1] if call.op == "cast" and len(call.args) > 1 else DType(int, 32 if call.op == "to_int32" else 64)
+    source = call.args[0]
+    if not isinstance(target, DType) or target.kind is not int:
+        return False
+    values = source.array if isinstance(source, Arr) else np.asarray(source) if isinstance(source, (float, complex)) else None
+    if values is None or values.dtype.kind not in "fc":
+        return False
+    real = np.real(values).astype(np.float64)
+    low, high = int_range(target)
+    with np.errstate(invalid="ignore"):
+        return bool(np.any(~np.isfinite(real) | (real <= low - 1) | (real >= high + 1)))
+
+
+def _complex_infinity(call: Call, names: tuple[str, ...]) -> bool:
+    if call.op in _COMPLEX_INF_EXACT:
+        return False
+    return any(a.dtype.kind == "c" and bool(np.any(np.isinf(a))) for a in _arrays(call))
+
+
+def _subnormal(call: Call, names: tuple[str, ...]) -> bool:
+    if not {"jax", "tf"} & set(names):
+        return False
+    for a in _arrays(call):
+        if a.dtype.kind in "fc" and a.size:
+            tiny = np.finfo(a.dtype).tiny
+            magnitude = np.abs(a.astype(np.complex128 if a.dtype.kind == "c" else np.float64))
+            if bool(np.any((magnitude > 0) & (magnitude < tiny))):
+                return True
+    return False
+
+
+DECLARED_DIFFERENCES: Final[tuple[DeclaredDifference, ...]] = (
+    DeclaredDifference(
+        "float-to-int-outside",
+        "docs/semantics.md: cast (and to_int32/to_int64) of NaN, infinities and floats outside the target int's range "
+        "is left to each framework (C's undefined behaviour: NumPy gives INT_MIN or wraps, XLA saturates, ...)",
+        _float_to_int_outside,
+    ),
+    DeclaredDifference(
+        "complex-infinity",
+        "docs/semantics.md: elementwise functions of complex values with an infinite part follow each framework "
+        "(C99 Annex G is implementation-defined); bk fixes abs, expm1 and log1p",
+        _complex_infinity,
+    ),
+    DeclaredDifference(
+        "subnormal-flush",
+        "docs/semantics.md: JAX (XLA) and TensorFlow flush subnormal floats to zero on the CPU; NumPy and PyTorch keep them",
+        _subnormal,
+    ),
+)
+"""The calls on which backends may disagree by bk's rules, each with its reason. Unique only up to signs,
+phases and order, eigenvectors and singular vectors are never compared (`eig`, `eigh`, `svd`, `qr`: the
+generated layer compares eigenvalues sorted and singular values, and checks factors by reconstruction)."""
+
+
+def declared_difference(call: Call, names: tuple[str, ...]) -> DeclaredDifference | None:
+    """The declared difference `call` falls under on the backends `names`, or `None`."""
+    for declared in DECLARED_DIFFERENCES:
+        if declared.applies(call, names):
+            return declared
+    return None
 
 
 @dataclass
@@ -120,6 +232,9 @@ def diff_backends(
             if found is None:
                 continue
             reason = _declared(a, call) or _declared(b, call)
+            if not reason:
+                declared = declared_difference(call, (a.name, b.name))
+                reason = None if declared is None else f"{declared.name}: {declared.reason}"
             if not reason and (complex_order_refused(call, first.error) or complex_order_refused(call, second.error)):
                 reason = "docs/semantics.md: a framework without an order of complex values raises ArgumentTypeError"
             if reason:

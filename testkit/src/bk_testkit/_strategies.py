@@ -255,9 +255,21 @@ def _where(draw: Draw) -> Call:
 @st.composite
 def _cast(draw: Draw) -> Call:
     target = draw(st.sampled_from(ALL_DTYPES))
+    if draw(st.integers(0, 3)) == 0:  # a Python number: an int beyond an int dtype raises OverflowError (NEP 50)
+        return Call("cast", (draw(st.sampled_from((*SCALARS, -129, 70000, 2**40))), target))
     low = 0 if target.kind is int and not target.signed else -3  # a negative value in an unsigned type is left to each framework
     x = draw(arrays(ALL_DTYPES, special=False, low=low))
     return Call("cast", (x, target))
+
+
+@st.composite
+def _abs(draw: Draw) -> Call:
+    """abs of every dtype, and complex values with an infinite part (C99's cabs: +inf, also beside a NaN)."""
+    if draw(st.integers(0, 3)):
+        return draw(unary("abs", scalars=True))
+    parts = (0.0, 1.5, -2.0, np.inf, -np.inf, np.nan)
+    values = np.array([complex(draw(st.sampled_from(parts)), draw(st.sampled_from(parts))) for _ in range(draw(st.integers(1, 6)))])
+    return Call("abs", (Arr(values.astype(draw(st.sampled_from((np.complex64, np.complex128))))),))
 
 
 @st.composite
@@ -423,7 +435,8 @@ def _get_diagonal(draw: Draw) -> Call:
 @st.composite
 def _meshgrid(draw: Draw) -> Call:
     count = draw(st.integers(1, 3))
-    coords = [draw(arrays(REAL, shape=(draw(st.integers(0, 3)),), layouts=False)) for _ in range(count)]
+    sizes = st.one_of(st.integers(0, 3).map(lambda n: (n,)), st.sampled_from(((), (2, 2), (1, 3))))  # flattened
+    coords = [draw(arrays(REAL, shape=draw(sizes), layouts=False)) for _ in range(count)]
     return Call("meshgrid", tuple(coords))
 
 
@@ -552,8 +565,29 @@ def _bincount(draw: Draw) -> Call:
             [draw(st.integers(0, bins - 1)) for _ in range(n)], dtype=bk.to_numpy_dtype(draw(st.sampled_from((INT32, INT64))))
         )
     )
-    weights = None if draw(st.booleans()) else draw(arrays((INT32, F32, F64), shape=(n,), special=False, layouts=False))
+    weights = None if draw(st.booleans()) else draw(arrays((BOOL, INT32, F32, F64, *COMPLEX), shape=(n,), special=False, layouts=False))
+    form = draw(st.sampled_from(("1-d", "1-d", "1-d", "2-d", "0-d", "weights")))
+    if form == "2-d" and n % 2 == 0 and n:  # one axis only: ShapeMismatchError (batched_bincount counts rows)
+        x = Arr(x.array.reshape(2, n // 2))
+        weights = None if weights is None else Arr(weights.array.reshape(2, n // 2))
+    elif form == "0-d":
+        return Call("bincount", (Arr(np.asarray(draw(st.integers(0, bins - 1)))), None, bins))
+    elif form == "weights" and weights is not None:
+        weights = Arr(np.ones(n + 1, weights.array.dtype))
     return Call("bincount", (x, weights, bins))
+
+
+@st.composite
+def _batched_bincount(draw: Draw) -> Call:
+    batch, n, bins = draw(st.integers(0, 3)), draw(st.integers(0, 5)), draw(st.integers(1, 6))
+    dtype = bk.to_numpy_dtype(draw(st.sampled_from((*SIGNED, *UNSIGNED))))
+    x = Arr(np.asarray([[draw(st.integers(0, bins)) for _ in range(n)] for _ in range(batch)], dtype=dtype).reshape(batch, n))
+    form = draw(st.sampled_from(("none", "full", "row", "row-2d", "mismatch")))
+    if form == "none":
+        return Call("batched_bincount", (x, None, bins))
+    shape = {"full": (batch, n), "row": (n,), "row-2d": (1, n), "mismatch": (batch, n + 1)}[form]  # rows broadcast
+    weights = draw(arrays((BOOL, INT32, F32, F64, *COMPLEX), shape=shape, special=False, layouts=False))
+    return Call("batched_bincount", (x, weights, bins))
 
 
 @st.composite
@@ -599,16 +633,18 @@ def _indexed_segment_sum(draw: Draw) -> Call:
 
 @st.composite
 def _histogram1d(draw: Draw) -> Call:
-    batch, n = draw(st.integers(1, 2)), draw(st.integers(0, 5))
-    values = draw(arrays((F32, F64), shape=(batch, n), special=False))
-    weights = Arr(np.ones((batch, n), dtype=values.array.dtype))
-    edges = Arr(np.tile(np.linspace(-3, 3, draw(st.integers(2, 5))).astype(values.array.dtype), (batch, 1)))
-    return Call("histogram1d", (values, weights, edges))
+    batch, n = draw(st.integers(0, 2)), draw(st.integers(0, 5))
+    sizes = [draw(st.sampled_from((batch, 1))) for _ in range(3)]  # batch sizes of 1 broadcast
+    values = draw(arrays((F32, F64, INT32), shape=(sizes[0], n), special=False))
+    weights = draw(arrays((F32, F64, INT32, BOOL, *COMPLEX), shape=(sizes[1], n), special=False, low=0))
+    # increasing edges (within the values' range and beyond it; histograms of decreasing edges are undefined)
+    edges = np.linspace(draw(st.sampled_from((-3, -1.5, 0))), draw(st.sampled_from((1, 2.5, 3))), draw(st.integers(2, 5)))
+    return Call("histogram1d", (values, weights, Arr(np.tile(edges.astype(draw(st.sampled_from((np.float32, np.float64)))), (sizes[2], 1)))))
 
 
 @st.composite
 def _creation(draw: Draw, op: str) -> Call:
-    shape = draw(st.sampled_from(((), (0,), (3,), (2, 0), (2, 3))))
+    shape = draw(st.sampled_from(((), (0,), (3,), (2, 0), (2, 3), 3, 0, np.int64(2), [2, 1])))  # one int is a shape too
     return Call(op, (shape,), {"dtype": draw(st.sampled_from((None, *ALL_DTYPES)))})
 
 
@@ -631,8 +667,8 @@ _RANGE_ARGS: Final = (
 
 @st.composite
 def _range(draw: Draw) -> Call:
-    args = draw(st.sampled_from(_RANGE_ARGS))
-    dtype = draw(st.sampled_from((INT32, INT64, F32, F64)))
+    args = draw(st.sampled_from((*_RANGE_ARGS, (250, 260, 5), (0, 300, 100), (2**31 + 5, 2**31 + 8), (-1, 3))))
+    dtype = draw(st.sampled_from((*INTS, F32, F64)))
     if any(isinstance(a, float) for a in args) and dtype.kind is int:
         return Call("range", args)
     return Call("range", args, {"dtype": dtype})
@@ -640,9 +676,26 @@ def _range(draw: Draw) -> Call:
 
 @st.composite
 def _linspace(draw: Draw, op: str) -> Call:
-    start = draw(st.sampled_from((0, 1.5, -2, 0.0)))
-    stop = draw(st.sampled_from((1, 3.5, -1, 10)))
+    start = draw(st.sampled_from((0, 1.5, -2, 0.0, True, Arr(np.float32(0.5)), Arr(np.int32(-1)))))
+    stop = draw(st.sampled_from((1, 3.5, -1, 10, 1e40, -1e300, Arr(np.float64(2.0)), 1 + 1j)))
     return Call(op, (start, stop, draw(st.integers(0, 5))))
+
+
+@st.composite
+def _least_squares(draw: Draw) -> Call:
+    """Tall, wide, square, rank-deficient and empty systems; batch sizes of 1 broadcast."""
+    m, n, k = draw(st.integers(0, 4)), draw(st.integers(0, 3)), draw(st.integers(0, 2))
+    batch = draw(st.integers(1, 2))
+    sizes = (draw(st.sampled_from((batch, 1))), draw(st.sampled_from((batch, 1))))
+    dtype = bk.to_numpy_dtype(draw(st.sampled_from((F32, F64, *COMPLEX, DType(float, 16), INT32))))
+    rng = np.random.default_rng(draw(st.integers(0, 1000)))
+    matrix = rng.standard_normal((sizes[0], m, n)) + (1j * rng.standard_normal((sizes[0], m, n)) if dtype.kind == "c" else 0)
+    if draw(st.booleans()) and n >= 2:
+        matrix[..., -1] = matrix[..., 0]  # rank-deficient
+    rhs = rng.standard_normal((sizes[1], m, k)) + (1j * rng.standard_normal((sizes[1], m, k)) if dtype.kind == "c" else 0)
+    if dtype.kind == "i":
+        matrix, rhs = np.round(matrix * 2), np.round(rhs * 2)
+    return Call("matrix_solve_least_squares", (Arr(matrix.astype(dtype)), Arr(rhs.astype(dtype))))
 
 
 @st.composite
@@ -827,6 +880,7 @@ def _table() -> dict[str, OpStrategy]:
     }
     for op in unary_any:
         table[op] = OpStrategy(unary(op, scalars=op in ("abs", "to_float", "real")), bad_tensor(op), smooth=op not in exact_unary)
+    table["abs"] = OpStrategy(_abs(), bad_tensor("abs"), smooth=False)
     for op in ("to_int32", "to_int64"):
         table[op] = OpStrategy(unary(op, special=False), bad_tensor(op), smooth=False)
     for op in (
@@ -914,6 +968,7 @@ def _table() -> dict[str, OpStrategy]:
     table["unique"] = OpStrategy(_unique(), None, smooth=False)
     table["searchsorted"] = OpStrategy(_searchsorted(), None, smooth=False)
     table["bincount"] = OpStrategy(_bincount(), _bincount_invalid(), scale=4.0)
+    table["batched_bincount"] = OpStrategy(_batched_bincount(), None, scale=4.0)
     table["unravel_index"] = OpStrategy(_unravel_index(), None, smooth=False)
     table["ravel_multi_index"] = OpStrategy(_ravel_multi_index(), None, smooth=False)
     table["indexed_segment_sum"] = OpStrategy(_indexed_segment_sum(), None, scale=4.0)
@@ -933,6 +988,7 @@ def _table() -> dict[str, OpStrategy]:
     for op in ("fft", "ifft"):
         table[op] = OpStrategy(_fft(op), None, scale=10.0)
     table["conv"] = OpStrategy(_conv(), None, scale=10.0)
+    table["matrix_solve_least_squares"] = OpStrategy(_least_squares(), None, scale=100.0)
     table["mul_matrix_batched_vector"] = OpStrategy(_mul_matrix_batched_vector(), None, scale=10.0)
     _standard(table)
     return {op: s for op, s in table.items() if op in bk.Backend.features()}

@@ -465,7 +465,8 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
 def _linspace(start: Any, stop: Any, number: int, endpoint: bool, dtype: Any) -> Any:
     """`jnp.linspace` of Python or 0-d bounds, computed in float64 where the bounds are Python numbers and cast to
     `dtype`: a bound beyond `dtype`'s range gives inf, as NumPy (JAX computes `0 * inf` = NaN at the start)."""
-    if isinstance(start, (int, float)) and isinstance(stop, (int, float)):
+    if not isinstance(start, jax.core.Tracer) and not isinstance(stop, jax.core.Tracer):  # numbers and concrete 0-d arrays
+        start, stop = float(np.asarray(start)), float(np.asarray(stop))
         with np.errstate(over="ignore"):
             values = np.linspace(float(start), float(stop), number, endpoint=endpoint).astype(np.dtype(dtype))
         return jnp.asarray(values)

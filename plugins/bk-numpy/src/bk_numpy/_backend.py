@@ -272,13 +272,15 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
         if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0:
             return _linspace(start, stop, number, True, to_numpy_dtype(self.float_type))
-        return np.linspace(start, stop, number, dtype=to_numpy_dtype(self.float_type))
+        with np.errstate(over="ignore"):  # 0-d bounds in float64, as Python ones: a bound beyond float32 gives inf, not NaN
+            return np.linspace(np.float64(start), np.float64(stop), number).astype(to_numpy_dtype(self.float_type))
 
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
         if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0:
             return _linspace(start, stop, number, False, to_numpy_dtype(self.float_type))
-        return np.linspace(start, stop, number, endpoint=False, dtype=to_numpy_dtype(self.float_type))
+        with np.errstate(over="ignore"):
+            return np.linspace(np.float64(start), np.float64(stop), number, endpoint=False).astype(to_numpy_dtype(self.float_type))
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
         """Coordinate grids with matrix ('ij') indexing."""

@@ -458,6 +458,8 @@ class IndexingMixin:
         if weights.dtype == tf.bool:  # bool weights count as int64, as bincount's
             weights = tf.cast(weights, tf.int64)
         bins = edges.shape[-1] - 1
+        if batch == 0:  # TF's searchsorted refuses an empty batch
+            return tf.zeros((0, bins), weights.dtype)
         index = tf.searchsorted(edges, values, side="right") - 1
         index = tf.where(tf.equal(values, edges[:, -1:]), bins - 1, index)  # right edge of the last bin
         inside = tf.logical_and(values >= edges[:, :1], values <= edges[:, -1:])

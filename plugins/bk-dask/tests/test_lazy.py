@@ -177,3 +177,13 @@ def test_one_task_operations_take_inputs_of_data_dependent_sizes(b: bk.Backend, 
     np.testing.assert_array_equal(b.numpy(rows), np.repeat(values[values[:, 0] > 0][:, 4:], 2, axis=1))
     with pytest.raises(ValueError, match="^batched_gather_1d:.*compute_chunk_sizes"):  # sizes that must match: the operation says so
         b.batched_gather_1d(masked, da.from_array(np.zeros((3, 2), np.int64)))
+
+
+def test_linspace_between_lazy_bounds_computes_nothing(b: bk.Backend) -> None:
+    start, stop = b.as_tensor(np.float32(0.5)), b.as_tensor(np.float64(2.0))
+    before = b.compute_count()
+    with bk.precision(64):
+        both, open_ended = b.linspace(start, stop, 4), b.linspace_without_last(-1.0, stop, 3)
+    assert b.compute_count() == before and b.staticshape(both) == (4,)
+    np.testing.assert_allclose(b.numpy(both), [0.5, 1.0, 1.5, 2.0], atol=1e-15)
+    np.testing.assert_allclose(b.numpy(open_ended), [-1.0, 0.0, 1.0], atol=1e-15)

@@ -37,7 +37,7 @@ from bk import (
 )
 from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS
 
-from ._blocks import numpy_backend, whole_arrays
+from ._blocks import numpy_backend, task, whole_arrays
 from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices
 from ._dtypes import as_dask, check_operands, to_precision
 from ._indexing import IndexingMixin
@@ -323,11 +323,17 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         return (steps * plan.delta + plan.start).astype(to_numpy_dtype(plan.dtype))
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
-        """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
+        """`number` evenly spaced floats of the current float type from `start` to `stop`, both included
+        (bounds that are dask arrays: one task of bk-numpy's `linspace`, which reads them when computed;
+        `dask.array.linspace` would compute them now)."""
+        if isinstance(start, da.Array) or isinstance(stop, da.Array):
+            return task("linspace", [start, stop, number])
         return da.linspace(start, stop, number, dtype=to_numpy_dtype(self.float_type), chunks="auto")
 
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
-        """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
+        """`number` evenly spaced floats from `start` to `stop`, `stop` excluded (lazy bounds as `linspace`)."""
+        if isinstance(start, da.Array) or isinstance(stop, da.Array):
+            return task("linspace_without_last", [start, stop, number])
         return da.linspace(start, stop, number, endpoint=False, dtype=to_numpy_dtype(self.float_type), chunks="auto")
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:

@@ -4,8 +4,9 @@ A dask array is a grid of NumPy arrays, and bk-numpy is bk's own definition of e
 NumPy arrays (weak Python scalars, precision, integer widening, NaN rules). So the Dask backend
 builds task graphs whose tasks call bk-numpy on blocks: elementwise operations keep the chunks
 (one task per chunk), and operations without a chunked form in `dask.array` run as one task over
-whole arrays. The precision of the caller is bound into each task, since workers have their own
-context.
+whole arrays (`whole_arrays`), which reads its inputs' chunks itself: a call adds its own tasks and
+never optimises, culls or copies the graph of its inputs, so loops build graphs that grow linearly.
+The precision of the caller is bound into each task, since workers have their own context.
 
 Output dtypes and shapes are found without computing: elementwise operations are probed on empty
 arrays, others on zero-valued stand-ins of the inputs' shapes (which never allocate the inputs).
@@ -31,7 +32,7 @@ import bk
 
 from ._dtypes import check_operands
 
-__all__ = ["elementwise", "kernel", "numpy_backend", "probe", "task", "whole_arrays", "zeros_like_input"]
+__all__ = ["call_with_extra", "elementwise", "kernel", "numpy_backend", "probe", "task", "whole_arrays", "zeros_like_input"]
 
 _NUMPY: list[bk.Backend] = []
 
@@ -47,6 +48,11 @@ def kernel(name: str, precision: int | None, kwargs: tuple[tuple[str, Any], ...]
     """`numpy_backend().<name>(*args, **kwargs)` under `precision`: what every task runs."""
     with bk.precision(precision):
         return getattr(numpy_backend(), name)(*args, **dict(kwargs))
+
+
+def call_with_extra(function: Callable[..., Any], extra: tuple[Any, ...], *arrays: Any) -> Any:
+    """`function(*arrays, *extra)`: a block task whose arrays come first and its other arguments after."""
+    return function(*arrays, *extra)
 
 
 def probe(function: Callable[..., Any], *args: Any) -> Any:

@@ -1,9 +1,10 @@
 """Gather, scatter, masks, padding, sorting, searching and counting (a mixin of `DaskBackend`).
 
-Padding is `dask.array.pad`; gathers along one axis, batched gathers, searching and sorting run
-bk-numpy on blocks that hold whole rows (one task per chunk); the others run bk-numpy as one lazy
-task over whole arrays (on one worker), which reads the chunks of its inputs itself. Operations whose output size depends on the data return arrays of
-unknown length (`None` in `staticshape`) unless a fixed length is asked for; none of them computes.
+Padding is `dask.array.pad`; gathers, scatters, searching and sorting run bk-numpy on blocks that
+hold whole rows or samples (one task per chunk); the others run bk-numpy as one lazy task over
+whole arrays (on one worker), which reads the chunks of its inputs itself. Operations whose output
+size depends on the data return arrays of unknown length (`None` in `staticshape`) unless a fixed
+length is asked for; none of them computes.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dask.base import tokenize
 from bk import DType, eval_shape, get_precision, normalize_axis
 from bk.rules import array_key_layout
 
-from ._blocks import kernel, probe, task
+from ._blocks import call_with_extra, kernel, probe, task
 from ._dtypes import as_dask
 
 __all__ = ["IndexingMixin"]
@@ -198,7 +199,6 @@ def _along_axis(name: str, x: Tensor, axis: int) -> Tensor:
     return x.rechunk({axis: -1}).map_blocks(function, dtype=dtype, meta=np.empty((0,) * x.ndim, dtype))
 
 
-
 def _rows(name: str, rows: Tensor, other: Tensor, *extra: Any) -> Tensor:
     """bk-numpy's `name(rows, other, *extra)` for operations that read whole rows (the last axis) of
     `rows` at each position of `other`, batched over the leading axes: one task per chunk of `other`,
@@ -214,7 +214,7 @@ def _rows(name: str, rows: Tensor, other: Tensor, *extra: Any) -> Tensor:
     if not chunkable:
         return task(name, [rows, other, *extra])
     function = partial(kernel, name, get_precision(), ())
-    with_extra = partial(_call_with, function, extra)
+    with_extra = partial(call_with_extra, function, extra)
     dtype = np.asarray(probe(with_extra, np.zeros((1,) * rows_.ndim, rows_.dtype), np.zeros((1,) * other_.ndim, other_.dtype))).dtype
     out_index = tuple(range(other_.ndim))
     if rows_.ndim == 1:
@@ -225,10 +225,6 @@ def _rows(name: str, rows: Tensor, other: Tensor, *extra: Any) -> Tensor:
         with_extra, out_index, *pairs, dtype=dtype, meta=np.empty((0,) * other_.ndim, dtype), concatenate=True, align_arrays=True,
         name=f"{name}-{tokenize(name, get_precision(), extra, rows_, other_)}",
     )
-
-
-def _call_with(function: Any, extra: tuple[Any, ...], rows: Any, other: Any) -> Any:
-    return function(rows, other, *extra)
 
 
 def _same_batches(*arrays: da.Array) -> bool:
@@ -246,7 +242,7 @@ def _over_batch(name: str, out_index: tuple[int, ...], arrays: list[tuple[da.Arr
     each task holding whole samples: the other axes are rechunked to one chunk, the batch chunks
     aligned with the first array's. `out_index` names the output's axes by the arrays' letters."""
     function = partial(kernel, name, get_precision(), ())
-    call = partial(_call_extra, function, extra)
+    call = partial(call_with_extra, function, extra)
     standins = [np.broadcast_to(np.zeros((), a.dtype), (1, *a.shape[1:])) for a, _ in arrays]
     dtype = np.asarray(probe(call, *standins)).dtype
     batch = arrays[0][0].chunks[0]
@@ -257,7 +253,3 @@ def _over_batch(name: str, out_index: tuple[int, ...], arrays: list[tuple[da.Arr
     return da.blockwise(
         call, out_index, *pairs, dtype=dtype, meta=np.empty((0,) * len(out_index), dtype), concatenate=True, name=f"{name}-{token}"
     )
-
-
-def _call_extra(function: Any, extra: tuple[Any, ...], *arrays: Any) -> Any:
-    return function(*arrays, *extra)

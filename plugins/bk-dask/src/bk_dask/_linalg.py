@@ -20,7 +20,7 @@ from dask.base import tokenize
 from bk import combine_types, from_numpy_dtype, get_precision, normalize_axes, to_numpy_dtype
 from bk.rules import axes_tuple
 
-from ._blocks import kernel, probe, task, zeros_like_input
+from ._blocks import call_with_extra, kernel, probe, task, zeros_like_input
 from ._dtypes import as_dask, complex_dtype
 
 __all__ = ["LinalgMixin"]
@@ -67,7 +67,7 @@ def _per_matrix(name: str, x: da.Array, kwargs: dict[str, Any] | None = None, ex
     The outputs' trailing shapes are found on a stand-in of one matrix (the identity when `identity`:
     zeros would be singular)."""
     function = partial(kernel, name, get_precision(), tuple(sorted((kwargs or {}).items())))
-    call = partial(_with_extra, function, extra)
+    call = partial(call_with_extra, function, extra)
     batch = x.ndim - 2
     m, n = x.shape[-2:]
     standin = np.broadcast_to(np.eye(m, n, dtype=x.dtype) if identity else np.zeros((), x.dtype), (1,) * batch + (m, n))
@@ -93,10 +93,6 @@ def _per_matrix(name: str, x: da.Array, kwargs: dict[str, Any] | None = None, ex
         )
         for i, out in enumerate(outputs)
     )
-
-
-def _with_extra(function: Any, extra: tuple[Any, ...], *arrays: Any) -> Any:
-    return function(*arrays, *extra)
 
 
 class StandardLinalgKernels:

@@ -63,22 +63,24 @@ def test_a_result_of_a_dtype_the_framework_lacks_is_unsupported_not_computed() -
     assert b.fftn(np.ones(4, np.float32)).dtype == np.complex64
 
 
-def test_complex_order_is_the_cores_composite_and_unique_is_unsupported() -> None:
+def test_complex_order_is_the_cores_composite_unique_included() -> None:
     b, Gappy.seen[:] = Gappy(), []
     z = np.array([1 + 5j, 2 - 1j, np.nan + 0j, 2 + 0j], np.complex64)
     assert int(b.argmax(z, 0)) == 2 and int(b.argmax(z[[0, 1, 3]], 0)) == 2
     assert all(dtype != np.complex64 for _, dtype in Gappy.seen)  # argmax only of reals (bool through int8)
     np.testing.assert_array_equal(b.sort(z), np.sort(z))
     np.testing.assert_array_equal(b.maximum(z, z[::-1]), np.maximum(z, z[::-1]))
-    with pytest.raises(bk.UnsupportedDtypeError, match="^unique: unsupported for dtype complex64"):
-        b.unique(z, False, False, None)
-    assert "complex order: quantile, unique complex (not filled: unsupported for complex dtypes)" in map(str, bk.rules.declared_gaps(Gappy))
+    for part, expected in zip(b.unique(z, True, True, None), np.unique(z, return_inverse=True, return_counts=True, equal_nan=True), strict=True):
+        np.testing.assert_array_equal(part, np.reshape(expected, -1))
+    with pytest.raises(bk.UnsupportedDtypeError, match="^unique: unsupported for dtype complex64: .* not slices"):
+        b.unique(np.ones((2, 2), np.complex64), False, False, 0)
+    assert [g.filled for g in bk.rules.declared_gaps(Gappy) if g.kind == "complex order"] == ["filled: NumPy's order from real and imaginary parts"]
 
 
 class NaNElsewhere(NumPyBackend):
     """A framework whose sort puts NaN first: declared in `nan_unordered`, filled by the core."""
 
-    nan_unordered: ClassVar[Any] = frozenset({"sort", "argsort", "argmax", "max"})
+    nan_unordered: ClassVar[Any] = frozenset({"sort", "argsort", "argmax", "max", "unique"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,6 +95,10 @@ class NaNElsewhere(NumPyBackend):
     def argmax(self, x: Any, axis: Any, keepdims: bool = False) -> Any:
         return np.argmax(np.where(np.isnan(x), -np.inf, x), axis=axis, keepdims=keepdims)
 
+    def unique(self, x: Any, return_inverse: bool, return_counts: bool, axis: Any) -> Any:
+        result = np.unique(x, return_inverse=return_inverse, return_counts=return_counts, axis=axis, equal_nan=False)  # every NaN its own
+        return tuple(np.reshape(r, -1) for r in result) if isinstance(result, tuple) else (result,)
+
 
 def test_the_nan_order_is_filled_for_a_framework_that_declares_it_orders_nan_otherwise() -> None:
     b = NaNElsewhere()
@@ -101,3 +107,6 @@ def test_the_nan_order_is_filled_for_a_framework_that_declares_it_orders_nan_oth
     np.testing.assert_array_equal(b.argsort(x), np.argsort(x, kind="stable"))
     np.testing.assert_array_equal(b.argmax(x, 1), np.argmax(x, 1))
     np.testing.assert_array_equal(b.max(x, 0), np.max(x, 0))
+    got = b.unique(x, True, True, None)  # NaNs: one, last
+    for part, expected in zip(got, np.unique(x, return_inverse=True, return_counts=True, equal_nan=True), strict=True):
+        np.testing.assert_array_equal(part, np.reshape(expected, -1))

@@ -113,9 +113,9 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     backend's framework cannot apply to complex values, declared once (PyTorch's `argmax`, TensorFlow's
     `searchsorted`; `bk.rules.ORDERING` for a framework without any complex order). The core computes them
     in NumPy's order (real part first, then imaginary part; NaN as NumPy) from real and imaginary parts
-    (`bk._rules.order`), so the kernel never sees complex values; `unique` and `quantile` of complex values
-    it cannot fill, and raises `bk.UnsupportedDtypeError` for them. A trusted kernel, which gets no plan,
-    orders complex values itself."""
+    (`bk._rules.order`), so the kernel never sees complex values; `unique` of complex slices (a 2-d tensor
+    along an axis) it cannot fill, and raises `bk.UnsupportedDtypeError` for it. A trusted kernel, which
+    gets no plan, orders complex values itself."""
 
     lacking_kernels: ClassVar[Mapping[str, frozenset[DType | type]]] = {}
     """The dtypes the framework has no kernel for, per operation (`"*"`: every operation), linear algebra
@@ -130,8 +130,8 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
 
     nan_unordered: ClassVar[frozenset[str]] = frozenset()
     """The ordering operations whose framework puts NaN elsewhere than NumPy (`sort`, `argsort`,
-    `searchsorted`, `argmax`, `argmin`, `max`, `min`): NumPy sorts NaN last and its arg-reductions and
-    reductions give the first NaN. The core computes them for float and complex values from `isnan`/`where`
+    `searchsorted`, `unique`, `argmax`, `argmin`, `max`, `min`): NumPy sorts NaN last, `unique` gives one
+    NaN, last, and its arg-reductions and reductions give the first NaN. The core computes them for float and complex values from `isnan`/`where`
     composites around the framework's kernels (`bk._rules.order`)."""
 
     precision_deficits: ClassVar[Mapping[str, Mapping[DType, DType]]] = {}

@@ -9,7 +9,8 @@ Complex values (NumPy's `CGT`/`CGE` and its sort order):
 - `argmax`/`argmin`/`max`/`min`: the first element holding a NaN, else the first greatest (least) in the
   lexicographic order; `clip` is `minimum(maximum(x, low), high)` of these;
 - `sort`/`argsort`/`searchsorted`: NumPy's sort order, `[R + Rj, R + nanj, nan + Rj, nan + nanj]`, each
-  group by real part, then imaginary part (three stable sorts of real keys).
+  group by real part, then imaginary part (three stable sorts of real keys); `unique` of elements in that
+  order, the NaN-holding ones collapsed into one.
 
 NaN of real values (NumPy): a sort puts NaN last (`argsort` of NaN-holding values keeps their order);
 `searchsorted` counts NaN above `+inf`; `argmax`/`argmin`/`max`/`min` give the first NaN.
@@ -35,10 +36,11 @@ Tensor = Any
 _INT8: Final = DType(int, 8)
 
 COMPLEX_FILLED: Final = frozenset(
-    ("greater_than", "greater_or_equal", "maximum", "minimum", "clip", "max", "min", "argmax", "argmin", "sort", "argsort", "searchsorted")
+    ("greater_than", "greater_or_equal", "maximum", "minimum", "clip", "max", "min", "argmax", "argmin", "sort", "argsort", "searchsorted", "unique")
 )  # fmt: skip
-"""The ordering operations whose complex order the core fills (`unique` and `quantile` of complex values it cannot)."""
-NAN_FILLED: Final = frozenset(("sort", "argsort", "searchsorted", "argmax", "argmin", "max", "min"))
+"""The ordering operations whose complex order the core fills (`quantile` of complex values it cannot; `unique`
+of complex elements, not of slices)."""
+NAN_FILLED: Final = frozenset(("sort", "argsort", "searchsorted", "argmax", "argmin", "max", "min", "unique"))
 """The ordering operations whose NaN order the core fills."""
 
 
@@ -187,6 +189,40 @@ def searchsorted(b: Backend, sequence: Tensor, values: Tensor, side: str, dtype:
     return b.cast(b.sum(b.cast(below, DType(int, 64)), -1), dtype)
 
 
+def unique(b: Backend, kernel: Any, x: Tensor, return_inverse: bool, return_counts: bool, axis: Any) -> tuple[Tensor, ...]:
+    """NumPy's `unique` of complex or float values (flattened, or along the axis of a 1-D tensor): sorted in
+    NumPy's order, NaN-holding values collapsed into one, last. The sorted values get group ids (a new id
+    where a value differs from the one before it); the backend's `unique` of those ids gives the counts, its
+    `searchsorted` the first element of each group, and the ids in the input's order are the inverse. Slices
+    (`axis` of a tensor of more dimensions): the kernel's, for real values."""
+    from .._errors import UnsupportedDtypeError
+
+    shape = tuple(b.staticshape(x))
+    is_complex = b.dtype(x).kind is complex
+    if axis is not None and len(shape) != 1:
+        if not is_complex:
+            return kernel(b, x, return_inverse, return_counts, axis)  # type: ignore[no-any-return]
+        raise UnsupportedDtypeError(f"unique: unsupported for dtype {b.dtype(x).name}: {b.name} cannot order complex values, and the core orders complex elements, not slices")
+    size = int(np.prod(shape))
+    flat = b.reshape(x, (size,))
+    permutation = sort_permutation(b, flat, 0)
+    ordered = b.take_along_axis(flat, permutation, 0)
+    previous = b.take_along_axis(ordered, b.as_tensor(np.maximum(np.arange(size) - 1, 0)), 0)
+    isnan = (lambda v: complex_nan(b, v)) if is_complex else b.isnan
+    nan, previous_nan = isnan(ordered), isnan(previous)
+    new = b.where(nan, _not(b, previous_nan), b.not_equal(ordered, previous))  # NaN-holding values: one group
+    new = b.where(b.as_tensor(np.arange(size) == 0), True, new)
+    ids = b.sub(b.cumsum(b.cast(new, DType(int, 64)), 0), 1)
+    groups = b.unique(ids, False, return_counts, None)
+    first = b.searchsorted(ids, groups[0], "left", DType(int, 64))
+    parts = [b.take_along_axis(ordered, first, 0)]
+    if return_inverse:
+        parts.append(b.take_along_axis(ids, b.argsort(permutation, 0), 0))
+    if return_counts:
+        parts.append(groups[1])
+    return tuple(parts)
+
+
 # ---------------------------------------------------------------- the composites of a plan
 
 _ELEMENTWISE: Final = ("real", "imag", "isnan", "where", "equal", "greater_than", "greater_or_equal")
@@ -198,6 +234,7 @@ NEEDS: Final = {
     **dict.fromkeys(("max", "min"), (*_REDUCING, "sum", "reshape")),
     **dict.fromkeys(("sort", "argsort"), _SORTING),
     "searchsorted": (*_ELEMENTWISE, "add", "mul", "cast", "reshape", "sum"),
+    "unique": (*_SORTING, "reshape", "not_equal", "sub", "cumsum", "unique", "searchsorted"),
 }
 """The catalogue operations each composite uses: a backend that lacks one gets `bk.UnsupportedDtypeError`."""
 
@@ -224,6 +261,8 @@ def complex_composite(op: str) -> Any:
         return lambda b, kernel, x, axis=-1: sort_permutation(b, x, axis)
     if op == "searchsorted":
         return lambda b, kernel, s, v, side, dtype=DType(int, 32): searchsorted(b, s, v, side, dtype)
+    if op == "unique":
+        return lambda b, kernel, x, return_inverse, return_counts, axis: unique(b, kernel, x, return_inverse, return_counts, axis)
     return None
 
 

@@ -36,6 +36,11 @@ BINARY = [
 ]  # fmt: skip
 INTEGER = ["and_", "or_", "xor", "shift_bits_left", "shift_bits_right"]
 
+BOUND = 6  # tasks per chunk that an operation may add
+# The core puts the results of decompositions in one convention (eigenvalue order, vector phases: a few
+# elementwise steps, a reduction and a gather on every chunk, bk._rules.conventions), bounded too.
+BOUNDS = {"eig": 32, "eigh": 32, "eigvals": 32, "svd": 32}
+
 
 class Inputs:
     """Chunked inputs with `k` chunks along their first axis (`ROWS` rows each)."""
@@ -188,7 +193,7 @@ def test_tasks_per_chunk_do_not_grow(b: Any, name: str, monkeypatch: pytest.Monk
             assert isinstance(result, da.Array), name
             per_chunk[k] = _added_tasks(result, inputs) / max(result.npartitions, k)
     assert per_chunk[LARGE] <= per_chunk[SMALL] + 0.5, f"{name}: {per_chunk[SMALL]:.1f} tasks per chunk at {SMALL} input chunks, {per_chunk[LARGE]:.1f} at {LARGE}"
-    assert per_chunk[LARGE] <= 6, f"{name}: {per_chunk[LARGE]:.1f} tasks per chunk"
+    assert per_chunk[LARGE] <= BOUNDS.get(name, BOUND), f"{name}: {per_chunk[LARGE]:.1f} tasks per chunk"
 
 
 def test_a_loop_of_gathers_and_where_grows_linearly(b: Any) -> None:

@@ -187,3 +187,19 @@ def test_linspace_between_lazy_bounds_computes_nothing(b: bk.Backend) -> None:
     assert b.compute_count() == before and b.staticshape(both) == (4,)
     np.testing.assert_allclose(b.numpy(both), [0.5, 1.0, 1.5, 2.0], atol=1e-15)
     np.testing.assert_allclose(b.numpy(open_ended), [-1.0, 0.0, 1.0], atol=1e-15)
+
+
+def test_lazy_fill_values_and_random_bounds_compute_nothing(b: bk.Backend, x: da.Array) -> None:
+    """A pad's fill and `random_uniform`'s bounds that are dask arrays stay lazy (dask's own `pad`
+    and `Generator` calls computed them at call time)."""
+    fill, low, high = b.as_tensor(np.asarray(7.0)), b.as_tensor(np.asarray(-2)), b.as_tensor(np.asarray(3))
+    before = b.compute_count()
+    padded = b.pad(x, [[1, 2], [0, 1]], "constant", fill)
+    b.seed(0)
+    ints = b.random_uniform((2000,), low, high, bk.DType(int, 32))
+    floats = b.random_uniform((2000,), 1.0, b.as_tensor(np.asarray(3.0)), bk.DType(float, 64))
+    assert b.compute_count() == before
+    np.testing.assert_array_equal(b.numpy(padded), np.pad(x.compute(), [[1, 2], [0, 1]], constant_values=7.0))
+    assert set(np.unique(b.numpy(ints)).tolist()) == {-2, -1, 0, 1, 2} and b.dtype(ints) == bk.DType(int, 32)
+    values = b.numpy(floats)
+    assert values.min() >= 1.0 and values.max() < 3.0 and abs(values.mean() - 2.0) < 0.1

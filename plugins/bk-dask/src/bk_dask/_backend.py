@@ -362,12 +362,17 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         chunk): `random(dtype=...)` for `[0, 1)`, `uniform(low, high)` for other float64 bounds,
         `integers` for ints; other float32 bounds scale `random`'s values as `x * (high - low) + low`.
 
+        Bounds that are dask arrays stay lazy (a `[0, 1)` call scaled as `x * (high - low) + low`,
+        floored for ints, each part for complex), and an empty int range among them is not refused.
+
         Raises:
             ValueError: for bool and non-numeric dtypes.
         """
         dtype = dtype or self.float_type
         np_dtype = to_numpy_dtype(dtype)
         shape = tuple(shape)
+        if isinstance(low, da.Array) or isinstance(high, da.Array):
+            return self._uniform_between_lazy_bounds(shape, as_dask(low), as_dask(high), dtype, np_dtype)
         if dtype.kind is int:
             from bk.rules import int_uniform_bounds
 
@@ -380,6 +385,21 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         low, high = complex(low), complex(high)
         pairs = self._uniform((*shape, 2), np.array([low.real, low.imag]), np.array([high.real, high.imag]), part, ("auto",) * len(shape) + (2,))
         return pairs.view(np_dtype)[..., 0]
+
+    def _uniform_between_lazy_bounds(self, shape: tuple[int, ...], low: da.Array, high: da.Array, dtype: DType, np_dtype: np.dtype[Any]) -> Any:
+        """`random_uniform` between bounds that are dask arrays, without computing them."""
+        if dtype.kind is complex:
+            part = to_numpy_dtype(DType(float, dtype.precision))
+            real = self._uniform_between_lazy_bounds(shape, da.real(low), da.real(high), DType(float, dtype.precision), part)
+            imag = self._uniform_between_lazy_bounds(shape, da.imag(low), da.imag(high), DType(float, dtype.precision), part)
+            return (real + 1j * imag).astype(np_dtype)
+        generated = np_dtype if np_dtype in (np.float32, np.float64) and dtype.kind is float else np.dtype(np.float64)
+        values = self._rng.random(shape, dtype=generated, chunks="auto")
+        if dtype.kind is int:  # int bounds as int() takes them (toward zero); values floored into [low, high)
+            low, high = da.trunc(low.astype(np.float64)), da.trunc(high.astype(np.float64))
+            return da.minimum(da.floor(values * (high - low)) + low, high - 1).astype(np_dtype)
+        low, high = low.astype(generated), high.astype(generated)
+        return (values * (high - low) + low).astype(np_dtype)
 
     def _uniform(self, shape: tuple[int, ...], low: Any, high: Any, np_dtype: np.dtype[Any], chunks: Any) -> Any:
         unit = bool(np.all(np.asarray(low) == 0) and np.all(np.asarray(high) == 1))

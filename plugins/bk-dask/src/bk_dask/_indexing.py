@@ -131,7 +131,10 @@ class IndexingMixin:
         spare = 1 if dask_mode == "reflect" else 0  # reflect mirrors without the edge: at most n - 1 at once
         if dask_mode not in ("constant", "edge") and any(max(w) > n - spare for w, n in zip(widths, value.shape, strict=True)):
             return task("pad", [value, pad_width, mode, constant_values])  # wider than the axis: dask's pad gets the chunks wrong
-        if dask_mode == "constant":
+        if dask_mode == "constant" and isinstance(constant_values, da.Array):  # a lazy fill: dask's pad would compute it
+            inside = da.pad(da.ones(value.shape, bool, chunks=value.chunks), widths, mode="constant", constant_values=False)
+            padded = da.where(inside, da.pad(value, widths, mode="constant"), constant_values.astype(value.dtype))
+        elif dask_mode == "constant":
             fill = np.asarray(constant_values).astype(value.dtype)
             padded = da.pad(value, widths, mode="constant", constant_values=fill)
         else:

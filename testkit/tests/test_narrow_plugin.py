@@ -11,8 +11,11 @@ complex128, as input or as result, with the reason.
 from __future__ import annotations
 
 import pathlib
+import sys
 
 import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from test_plain_plugin import certify, install
 
 HERE = pathlib.Path(__file__).parent / "narrow_plugin"

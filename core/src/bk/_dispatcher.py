@@ -954,7 +954,7 @@ def _order_fill(backend: Backend, op: str, tensors: list[DType], operand: Any) -
         if missing:
             raise UnsupportedDtypeError(f"{why}, and the core's complex order needs {', '.join(missing)}, which it does not support")
         return composite
-    if (float in kinds or complex in kinds) and op in getattr(cls, "nan_unordered", ()) and op in NAN_FILLED and not missing_for(backend, op):
+    if float in kinds and op in getattr(cls, "nan_unordered", ()) and op in NAN_FILLED and not missing_for(backend, op):
         return nan_composite(op)
     return None
 

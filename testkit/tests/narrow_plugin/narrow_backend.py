@@ -106,7 +106,8 @@ class NarrowBackend(bk.Backend):
     def searchsorted(self, sorted_sequence, search_values, side, dtype=bk.DType(int, 32)):
         result = np.zeros(np.shape(search_values), bk.to_numpy_dtype(dtype))
         for row in np.ndindex(*np.shape(search_values)[:-1]):
-            result[row] = narrowarr.searchsorted(sorted_sequence[row], search_values[row], side)
+            sequence = sorted_sequence if np.ndim(sorted_sequence) == 1 else sorted_sequence[row]
+            result[row] = narrowarr.searchsorted(sequence, search_values[row], side)
         return W(result)
     def matmul(self, x1, x2): return narrowarr.matmul(x1, x2)
     def cumsum(self, x, axis): return W(np.cumsum(x, axis))

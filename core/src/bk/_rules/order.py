@@ -233,7 +233,7 @@ NEEDS: Final = {
     **dict.fromkeys(("argmax", "argmin"), _REDUCING),
     **dict.fromkeys(("max", "min"), (*_REDUCING, "sum", "reshape")),
     **dict.fromkeys(("sort", "argsort"), _SORTING),
-    "searchsorted": (*_ELEMENTWISE, "add", "mul", "cast", "reshape", "sum"),
+    "searchsorted": (*_ELEMENTWISE, "add", "mul", "cast", "reshape", "sum", "minimum"),
     "unique": (*_SORTING, "reshape", "not_equal", "sub", "cumsum", "unique", "searchsorted"),
 }
 """The catalogue operations each composite uses: a backend that lacks one gets `bk.UnsupportedDtypeError`."""
@@ -266,5 +266,24 @@ def complex_composite(op: str) -> Any:
     return None
 
 
-nan_composite = complex_composite
-"""The NaN order of real values: the same composites (`_sort_keys` and `arg_extreme` treat NaN as NumPy)."""
+def nan_searchsorted(b: Backend, kernel: Any, sequence: Tensor, values: Tensor, side: str, dtype: DType) -> Tensor:
+    """NumPy's `searchsorted` of float values with NaN (NaN after `+inf`) through a framework's kernel that
+    orders NaN otherwise: the kernel searches the sequence with its NaNs (last, as sorted) read as `+inf`;
+    a NaN value goes where the sequence's NaNs begin (`left`) or to its end (`right`); no other value goes
+    past the sequence's numbers."""
+    int64 = DType(int, 64)
+    shape = tuple(b.staticshape(sequence))
+    sequence_nan, values_nan = b.isnan(sequence), b.isnan(values)
+    numbers = b.sum(b.cast(_not(b, sequence_nan), int64), -1, len(shape) > 1)  # where the NaNs begin
+    found = kernel(b, b.where(sequence_nan, np.inf, sequence), b.where(values_nan, np.inf, values), side, int64)
+    found = b.minimum(b.cast(found, int64), numbers)
+    return b.cast(b.where(values_nan, numbers if side == "left" else shape[-1], found), dtype)
+
+
+def nan_composite(op: str) -> Any:
+    """`composite(backend, kernel, *args)` computing `op` of float values in NumPy's NaN order, or None:
+    `searchsorted` around the kernel, the others as the complex order's composites (`_sort_keys` and
+    `arg_extreme` treat NaN as NumPy)."""
+    if op == "searchsorted":
+        return lambda b, kernel, s, v, side, dtype=DType(int, 32): nan_searchsorted(b, kernel, s, v, side, dtype)
+    return complex_composite(op)

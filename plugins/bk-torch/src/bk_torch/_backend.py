@@ -120,6 +120,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # no order of complex values (the core orders them as NumPy; `max`/`min`, trusted, call its composite),
     # no bool kernel of searchsorted, pow, mod, floordiv and the shifts (computed as int8).
     complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique", "greater_than", "greater_or_equal", "maximum", "minimum", "clip", "sort", "argsort"))
+    nan_unordered = frozenset(("searchsorted",))  # torch.searchsorted puts NaN before +inf
     # and no uint16/uint32 kernels of the binary operators, nor uint64 ones of the modular operators (signed ints)
     lacking_kernels = {
         **unsigned_gaps(OPERATORS),

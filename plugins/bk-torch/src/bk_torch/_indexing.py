@@ -35,22 +35,12 @@ class IndexingMixin:
 
     def searchsorted(self, sorted_sequence: Tensor, search_values: Tensor, side: str, dtype: DType = DType(int, 32)) -> Tensor:
         """Insertion indices; a 1-D sequence serves all values, else leading dimensions must match.
-        NaN orders after `+inf`, as in NumPy.
+        NaN never arrives: the core places it after `+inf`, as NumPy (`TorchBackend.nan_unordered`).
         """
         sequence, values = self.auto_cast(sorted_sequence, search_values)
         self._same_device(sequence, values)
         sequence, values = _ordered(sequence)[0].contiguous(), _ordered(values)[0].contiguous()
-        if not sequence.is_floating_point():
-            result = torch.searchsorted(sequence, values, right=side == "right")
-            return result.to(to_torch_dtype(dtype))
-        sequence_nan = torch.isnan(sequence)
-        numbers = (~sequence_nan).sum(-1, keepdim=True)  # NaNs sort last: their count is where they begin
-        result = torch.searchsorted(torch.where(sequence_nan, torch.inf, sequence), values, right=side == "right")
-        if sequence.ndim == 1:
-            numbers = numbers.reshape(())
-        length = sequence.shape[-1]
-        nan_position = numbers if side == "left" else torch.full_like(numbers, length)
-        result = torch.where(torch.isnan(values), nan_position, torch.minimum(result, numbers))
+        result = torch.searchsorted(sequence, values, right=side == "right")
         return result.to(to_torch_dtype(dtype))
 
     def nonzero(self, values: Tensor, length: int | None = None, fill_value: int = -1) -> Tensor:

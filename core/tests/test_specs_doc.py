@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import bk
@@ -146,7 +147,19 @@ _MISTAKE_CALLS: dict[str, list[tuple[Any, ...]]] = {
         ("reshape", _t((2, 3)), (4, 2)),
         ("mul_matrix_batched_vector", _t((4, 3)), _t((5, 2))),
     ],
-    "an argument of the wrong type": [("add", None, 1), ("sin", "x"), ("sum", _t((2, 3)), "0"), ("sum", _t((2, 3)), 1.0), ("cumsum", _t((3,)), None), ("gather", _t((3,)), _t((2,), "bool"), 0)],
+    "an argument of the wrong type": [
+        ("add", None, 1),
+        ("sin", "x"),
+        ("sum", _t((2, 3)), "0"),
+        ("sum", _t((2, 3)), 1.0),
+        ("cumsum", _t((3,)), None),
+        ("gather", _t((3,)), _t((2,), "bool"), 0),
+        ("boolean_mask", _t((4, 3)), _t((4,), "float32"), 0),
+        ("solve_triangular_dense", _t((2, 2)), _t((2, 1)), "yes", False),
+        ("sum", _t((2, 3)), None, "yes"),
+        ("tril", _t((3, 3)), 1.5),
+        ("pad", _t((2,)), [(1, 1)], 3),
+    ],
     "a dtype kind the operation does not take": [
         ("and_", _t((2,)), _t((2,))),
         ("shift_bits_left", _t((2,), "complex64"), 1),
@@ -156,6 +169,18 @@ _MISTAKE_CALLS: dict[str, list[tuple[Any, ...]]] = {
         ("ceil", _t((2,), "complex64")),
     ],
     "a value out of its domain": [("zeros", (2, -1)), ("expand_dims", _t((2,)), 0, -1), ("pad", _t((2,)), [(1, 1)], "mirror"), ("pow", _t((2,), "int32"), -1), ("tile", _t((2,)), (-1,)), ("searchsorted", _t((5,)), _t((2,)), "middle")],
+    "a value no bk dtype holds": [
+        ("as_tensor", "abc"),
+        ("as_tensor", 2**70),
+        ("as_tensor", [1, 2**70]),
+        ("as_tensor", np.array(["a", "b"])),
+        ("as_tensor", np.ones(2, np.longdouble)),
+        ("sin", np.array([1, None], object)),
+        ("add", np.array(["2020-01-01"], "datetime64[D]"), 1),
+        ("ones", (2,), object),
+        ("zeros", (2,), "U3"),
+        ("cast", _t((2,)), np.longdouble),
+    ],
     "a Python int that does not fit": [("add", _t((1,), "int8"), 300), ("sub", _t((2,), "uint8"), -1), ("maximum", _t((2,), "int16"), 40_000)],
     "a reduction without identity": [("max", _t((0,))), ("min", _t((2, 0)), 1), ("argmax", _t((0, 3)), 0), ("argmin", _t((0,)), None)],
 }

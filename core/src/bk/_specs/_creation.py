@@ -8,6 +8,7 @@ import numpy as np
 
 from .._dtype import DType
 from .._errors import ArgumentTypeError, ShapeMismatchError
+from .._rules.arguments import check_convertible
 from ._base import (
     INT64,
     ShapeDtype,
@@ -177,7 +178,12 @@ def _only_python(x: Any) -> bool:
     "x as a tensor: a Python bool gives bool, an int int64, a float the float type of the precision (float32 when none is set), a complex the matching complex type (complex64, or complex128 at precision 64); nested lists of Python numbers likewise; tensors and NumPy arrays keep their dtype, floats converted to a set precision. None, strings and other objects raise ArgumentTypeError.",
 )
 def _as_tensor_spec(x: Any, convert_external: bool = True) -> ShapeDtype:
-    return _as_tensor(x, "as_tensor")
+    if not isinstance(x, ShapeDtype):
+        check_convertible(x, "as_tensor")  # no bk dtype (strings, objects, float128, ints beyond int64): as every backend's as_tensor
+    result = _as_tensor(x, "as_tensor")
+    if result.dtype.kind not in (bool, int, float, complex):
+        raise ArgumentTypeError(f"as_tensor: x has the dtype {result.dtype.name}, which bk tensors do not hold; they hold bool, int, float and complex values")
+    return result
 
 
 @spec_rule(

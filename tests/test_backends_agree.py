@@ -189,3 +189,49 @@ def test_declared_differences_name_only_what_frameworks_decide():
     assert named(Call("abs", (A([complex(np.inf, np.nan)], np.complex64),))) is None  # bk defines it
     assert named(Call("ceil", (A([1e-45], np.float32),))) == "subnormal-flush"
     assert named(Call("ceil", (A([1e-45], np.float32),)), ("numpy", "torch")) is None
+
+
+# ---------------------------------------------------------------- decompositions: one convention
+
+
+def _matrices(square: bool):
+    rng = np.random.default_rng(7)
+    shapes = [(3, 3), (2, 4, 4), (1, 1)] if square else [(3, 2), (2, 3), (2, 4, 3), (1, 1)]
+    for dtype in ("float32", "float64", "complex64", "complex128"):
+        for shape in shapes:
+            m = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if dtype.startswith("complex") else 0)
+            yield m.astype(dtype)
+    yield np.diag([3.0, 1.0, 2.0])
+    yield np.array([[0.0, -1.0], [1.0, 0.0]])  # a conjugate pair
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_eig_and_svd_give_one_result_everywhere(name: str):
+    """Eigenvalue order and vector phases are bk's (`bk._rules.conventions`), so the whole results agree."""
+    for m in _matrices(square=True):
+        agree(name, Call("eigvals", (A(m),)))
+        agree(name, Call("eig", (A(m),)))
+        hermitian = (m + np.swapaxes(m, -1, -2).conj()) / 2
+        agree(name, Call("eigh", (A(hermitian),)))
+    for m in _matrices(square=False):
+        agree(name, Call("svd", (A(m),), {"full_matrices": False}))
+        if m.shape[-1] == m.shape[-2]:
+            agree(name, Call("svd", (A(m),)))
+
+
+def test_the_convention_keeps_the_decompositions():
+    b = bk.backend("numpy")
+    m = np.random.default_rng(3).standard_normal((2, 4, 4)) + 1j * np.random.default_rng(4).standard_normal((2, 4, 4))
+    values, vectors = (np.asarray(v) for v in b.eig(m))
+    np.testing.assert_allclose(m @ vectors, vectors * values[..., None, :], atol=1e-10)
+    assert np.all(np.diff(values.real, axis=-1) >= 0)  # ascending real parts
+    first = np.argmax(np.abs(vectors) >= 0.999 * np.abs(vectors).max(-2, keepdims=True), axis=-2)
+    pivots = np.take_along_axis(vectors, first[..., None, :], axis=-2)
+    np.testing.assert_allclose(pivots.imag, 0, atol=1e-12)
+    np.testing.assert_array_less(0, pivots.real)  # the pivot of every eigenvector is real and positive
+    for full in (True, False):
+        a = m[..., :3]
+        u, s, vh = (np.asarray(v) for v in b.svd(a, full_matrices=full))
+        k = s.shape[-1]
+        np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, atol=1e-10)
+    assert np.asarray(b.eigvals(np.array([[0.0, -1.0], [1.0, 0.0]]))).tolist() == [-1j, 1j]

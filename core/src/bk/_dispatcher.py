@@ -55,6 +55,7 @@ from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
 from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, UnsupportedDtypeError, check_tensor_argument
 from ._rules.arguments import PYTHON_NUMBERS, check_convertible
 from ._rules.compare import COMPARISONS, compare_beyond_range
+from ._rules.conventions import CONVENTIONS, canonical_result
 from ._rules.division import divide_integers, zero_divisor_rule
 from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
 from ._rules.indices import check_indices, index_rule
@@ -297,6 +298,8 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
             continue  # a trusted kernel that maps its own failures: called as it is
         if name in SPECIAL_VALUES:
             method = _with_special_values(name, method)
+        if name in CONVENTIONS:
+            method = _in_convention(name, method)
         if name == "as_tensor" or name == "cast":
             if name not in trusted:
                 setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
@@ -407,6 +410,16 @@ def _guarded(op: str, default: Callable[..., Any]) -> Callable[..., Any]:
         return default(self, *args, **kwargs)
 
     return guarded
+
+
+def _in_convention(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
+    """`kernel` with its result in bk's convention of eigenvalue order and vector phases (`bk._rules.conventions`)."""
+
+    @functools.wraps(kernel)
+    def canonical(self: Backend, *args: Any, **kwargs: Any) -> Any:
+        return canonical_result(self, op, kernel(self, *args, **kwargs))
+
+    return canonical
 
 
 def _with_special_values(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:

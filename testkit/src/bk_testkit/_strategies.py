@@ -790,9 +790,25 @@ def _gamma_inc(draw: Draw, op: str) -> Call:
 # ---------------------------------------------------------------- comparisons of several-part results
 
 
+def _distinct(values: np.ndarray, zero_too: bool = False) -> bool:
+    """Whether the values along the last axis are apart (and, for `zero_too`, none about 0): their vectors are
+    then unique up to the phase that bk's convention fixes (`bk._rules.conventions`)."""
+    v = np.asarray(values).astype(np.complex128)
+    if v.size == 0:
+        return True
+    largest = float(np.max(np.abs(v))) or 1.0
+    gaps = np.abs(v[..., :, None] - v[..., None, :]) + np.eye(v.shape[-1]) * largest
+    apart = bool(np.all(gaps > 1e-2 * largest))
+    return apart and (not zero_too or bool(np.all(np.abs(v) > 1e-2 * largest)))
+
+
 def _compare_svd(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
-    """Singular values only (U and V are unique up to signs and rotations; shapes are checked)."""
-    return compare_values(actual, reference, scale * 10, parts=(1,))
+    """Singular values; U and Vh too (in bk's convention of phases) where the singular values are apart and
+    not about 0 (else U and Vh are unique only up to rotations; shapes are checked)."""
+    square = call is not None and isinstance(call.args[0], Arr) and call.args[0].array.shape[-1] == call.args[0].array.shape[-2]
+    whole = square or not (call is not None and call.kwargs.get("full_matrices", True))
+    parts = (0, 1, 2) if whole and _distinct(reference.values[1], zero_too=True) else (1,)
+    return compare_values(actual, reference, scale * 10, parts=parts)
 
 
 def _sorted_eigenvalues(values: np.ndarray) -> np.ndarray:
@@ -805,6 +821,8 @@ def _sorted_eigenvalues(values: np.ndarray) -> np.ndarray:
 def _compare_eigenvalues(index: int | None) -> Callable[..., str | None]:
     def compare(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
         i = 0 if index is None else index
+        if _distinct(reference.values[i]):  # bk's convention: ascending by real part, then imaginary; phases fixed
+            return compare_values(actual, reference, scale * 100)
         return compare_arrays(
             _sorted_eigenvalues(actual.values[i]), _sorted_eigenvalues(reference.values[i]), actual.dtypes[i], scale * 100
         )

@@ -75,7 +75,7 @@ def check_convertible(value: Any, op: str, name: str = "x") -> None:
 
     The core runs it in front of every backend's `as_tensor` and `cast`, so that no framework turns such a value
     into an object or string array, a float, or its own error. Cheap for the common values: a Python float
-    or a framework tensor costs one attribute lookup; lists cost one pass over their elements (as the
+    or a tensor of a dtype seen before costs a set lookup; lists cost one pass over their elements (as the
     conversion itself). Other objects (scipy matrices, DLPack capsules, ...) are left to the kernel.
     """
     kind = value.__class__
@@ -92,13 +92,26 @@ def check_convertible(value: Any, op: str, name: str = "x") -> None:
                 continue
             check_convertible(item, op, name)
         return
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        if dtype.__class__ in _HELD_DTYPES:
+            return
+        if isinstance(dtype, np.dtype) and not ((dtype.kind in "biuf" and dtype.itemsize <= 8) or (dtype.kind == "c" and dtype.itemsize <= 16)):
+            _check_numpy_dtype(dtype, op, name)  # raises, but for bfloat16 (ml_dtypes), which bk holds
+        if len(_HELD_DTYPES) < 64:  # the classes of NumPy's numeric dtypes, and frameworks' dtype classes (their tensors hold what they hold)
+            _HELD_DTYPES.add(dtype.__class__)
+        return
     if value is None or kind is str or kind is bytes:
         from .._errors import ArgumentTypeError
 
         raise ArgumentTypeError(f"{op}: {name} must be a tensor, a number or a list of numbers, got {kind.__name__} {value!r}")
-    dtype = getattr(value, "dtype", None)
-    if isinstance(dtype, np.dtype) and not ((dtype.kind in "biuf" and dtype.itemsize <= 8) or (dtype.kind == "c" and dtype.itemsize <= 16)):
-        _check_numpy_dtype(dtype, op, name)
+
+
+_HELD_DTYPES: set[type] = {
+    np.dtype(t).__class__ for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128)
+}
+"""The classes of the dtypes `check_convertible` let pass (NumPy's numeric dtype classes, `Float32DType`, ..., from the start;
+NumPy's `longdouble`, strings, objects and datetimes have classes of their own)."""
 
 
 def _beyond_int64(op: str, name: str, value: int) -> Exception:

@@ -18,7 +18,7 @@ I32, U64 = DType(int, 32), DType(int, 64, signed=False)
 class Gappy(NumPyBackend):
     """bk-numpy with declared gaps; its kernels record the dtypes they see."""
 
-    lacking_kernels: ClassVar[Any] = {"matmul": frozenset({int, bool}), "cholesky": frozenset({C64}), "add": frozenset({U64})}
+    lacking_kernels: ClassVar[Any] = {"matmul": frozenset({int, bool}), "cholesky": frozenset({C64}), "add": frozenset({U64}), "maximum": frozenset({U64}), "greater_than": frozenset({U64})}
     unsupported_dtypes: ClassVar[Any] = frozenset({C128})
     complex_unordered: ClassVar[Any] = bk.rules.ORDERING
     seen: ClassVar[list[Any]] = []
@@ -52,6 +52,8 @@ def test_declared_kernels_are_filled_for_every_operation_linear_algebra_included
     assert result.dtype == np.int32 and result.tolist() == [[7, 10], [15, 22]]
     big = np.array([2**64 - 1, 5], np.uint64)
     assert b.add(big, np.array([2, 1], np.uint64)).tolist() == [1, 6]  # wraps as uint64 does
+    other = np.array([2**63 - 1, 7], np.uint64)  # uint64 orders: through int64's order-preserving image
+    assert b.maximum(big, other).tolist() == [2**64 - 1, 7] and b.greater_than(big, other).tolist() == [True, False]
     with pytest.raises(bk.UnsupportedDtypeError, match="^cholesky: unsupported for dtype complex64: gappy has no cholesky kernel"):
         b.cholesky(np.eye(2, dtype=np.complex64))
 

@@ -59,7 +59,7 @@ from ._rules.conventions import CONVENTIONS, canonical_result
 from ._rules.division import divide_integers, zero_divisor_rule
 from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
 from ._rules.indices import check_indices, index_rule
-from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite
+from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite, signed_image
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.shifts import shift_counts, shift_rule
 from ._rules.special import SPECIAL_VALUES, fix_special_values
@@ -878,6 +878,8 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         computed = operand if operand is not None else (tensors[0] if tensors and all(d == tensors[0] for d in tensors) else None)
         if computed is not None and lacks_kernel(missing, computed):
             operand = fill_dtype(type(backend), op, computed)  # one size up, or through another kind
+            order_fill = signed_image(backend, op, computed) if operand is None else None  # uint64 orders through int64
+            operand = computed if order_fill is not None else operand
             if operand is None:
                 raise UnsupportedDtypeError(
                     f"{op}: unsupported for dtype {computed.name}: {backend.name} has no {op} kernel of {computed.name} "

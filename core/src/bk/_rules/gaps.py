@@ -42,10 +42,11 @@ _C64, _C128 = DType(complex, 64), DType(complex, 128)
 _SIGNED: Final = tuple(DType(int, b) for b in (8, 16, 32, 64))
 _UNSIGNED: Final = tuple(DType(int, b, signed=False) for b in (8, 16, 32, 64))
 MODULAR: Final = frozenset(
-    ("add", "sub", "mul", "negative", "and_", "or_", "xor", "invert", "shift_bits_left", "cumsum", "cumulative_sum", "sum", "prod")
+    ("add", "sub", "mul", "negative", "and_", "or_", "xor", "invert", "shift_bits_left", "cumsum", "cumulative_sum", "sum", "prod", "equal", "not_equal")
 )  # fmt: skip
-"""Operations whose integer results are the same modulo 2**bits in any wider or signed int: a uint64 call of
-one of them computes in int64 (two's complement) and casts back."""
+"""Operations whose integer results are the same modulo 2**bits in any wider or signed int (and equalities,
+which a modular cast keeps): a uint64 call of one of them computes in int64 (two's complement) and casts
+back. uint64 orders go through int64's order-preserving image instead (`bk._rules.order.signed_image`)."""
 
 
 @dataclass(frozen=True)
@@ -168,8 +169,13 @@ def declared_gaps(cls: type) -> tuple[Gap, ...]:
     for op in sorted(lacking):
         for dtype in sorted(lacking[op], key=_name):
             kinds = [dtype] if isinstance(dtype, DType) else _of_kind(dtype)
+            from .order import IMAGE_ORDERED
+
             fills = {d.name: fill_dtype(cls, op, d) for d in kinds}
-            text = ", ".join(f"{d} in {f.name}" if f is not None else f"{d}: unsupported" for d, f in fills.items())
+            image = {"uint64"} if op in IMAGE_ORDERED else set()
+            text = ", ".join(
+                f"{d} in {f.name}" if f is not None else f"{d} through int64's order-preserving image" if d in image else f"{d}: unsupported" for d, f in fills.items()
+            )
             gaps.append(Gap("kernel", op, _name(dtype), f"computed {text}" if text else "no dtype"))
     from .order import COMPLEX_FILLED
 

@@ -223,6 +223,30 @@ def unique(b: Backend, kernel: Any, x: Tensor, return_inverse: bool, return_coun
     return tuple(parts)
 
 
+# ---------------------------------------------------------------- uint64 through int64
+
+
+IMAGE_ORDERED: Final = frozenset(("maximum", "minimum", "greater_than", "greater_or_equal"))
+"""The ordering operations of uint64 that the core computes through int64 where the framework has no uint64
+kernel: on the order-preserving signed image (the top bit flipped: `x ^ -2**63` of the bits as int64)."""
+_UINT64, _INT64 = DType(int, 64, signed=False), DType(int, 64)
+
+
+def _image(b: Backend, x: Tensor) -> Tensor:
+    """The int64 whose order is the order of the uint64 `x`: its bits as int64 (a modular cast), top bit flipped."""
+    return b.xor(b.cast(x, _INT64), -(2**63))
+
+
+def signed_image(b: Backend, op: str, dtype: DType) -> Any:
+    """`composite(backend, kernel, x, y)` computing the uint64 ordering operation `op` by the kernel's int64
+    one on the operands' order-preserving images (`maximum`'s result mapped back), or None."""
+    if dtype != _UINT64 or op not in IMAGE_ORDERED or not (b.supports("xor") and b.supports("cast")):
+        return None
+    if op.startswith("greater"):
+        return lambda b, kernel, x, y: kernel(b, _image(b, x), _image(b, y))
+    return lambda b, kernel, x, y: b.cast(b.xor(kernel(b, _image(b, x), _image(b, y)), -(2**63)), _UINT64)
+
+
 # ---------------------------------------------------------------- the composites of a plan
 
 _ELEMENTWISE: Final = ("real", "imag", "isnan", "where", "equal", "greater_than", "greater_or_equal")

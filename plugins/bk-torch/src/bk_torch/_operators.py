@@ -24,7 +24,7 @@ from bk.rules import clip as clip_rule
 from bk.rules import fast_path, int_range, limit, native_call
 
 from ._dtypes import from_torch_dtype
-from ._math import _UINT64, _WIDE_UNSIGNED, _from_ordered, _narrowed, _ordered
+from ._math import _UINT64, _WIDE_UNSIGNED, _narrowed
 
 __all__ = ["OPERATORS", "OperatorsMixin"]
 
@@ -41,8 +41,6 @@ _PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
     "add": lambda x, y: torch.complex(x.real + y.real, x.imag + y.imag),
     "sub": lambda x, y: torch.complex(x.real - y.real, x.imag - y.imag),
 }
-# operators that only compare: exact on the order-preserving signed image of uint64
-_ORDERING = frozenset({"maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal"})
 
 
 def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: torch.Tensor) -> Any:
@@ -89,10 +87,11 @@ OPERATORS: list[str] = []
 def unsigned_gaps(operators: list[str]) -> dict[str, frozenset[DType]]:
     """PyTorch's missing kernels of the binary operators for wide unsigned ints, declared in
     `TorchBackend.lacking_kernels`: uint16 and uint32 (the core computes them in int32 and int64, exactly),
-    and uint64 of the operations whose results are modular (the core computes them in int64)."""
+    and uint64 of the operations whose results are modular (the core computes them in int64) or that order
+    (through int64's order-preserving image); uint64 division, powers and right shifts stay `_unsigned`'s."""
     wide = frozenset(DType(int, bits, signed=False) for bits in (16, 32))
-    modular = frozenset(("add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left"))
-    return {op: wide | {DType(int, 64, signed=False)} if op in modular else wide for op in operators}
+    by_core = frozenset(("add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left", "equal", "not_equal", "maximum", "minimum", "greater_than", "greater_or_equal"))
+    return {op: wide | {DType(int, 64, signed=False)} if op in by_core else wide for op in operators}
 
 _REAL = _FLOATS | _INTS  # what PyTorch computes as bk's rules say, without a gap
 _NUMBERS = _REAL | _COMPLEX
@@ -166,20 +165,14 @@ def _plain_bound(value: Any) -> bool:
 
 def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     """`function(x, y)` for uint64 tensors, which PyTorch cannot compute with (uint16 and uint32, and the
-    modular operations of uint64, never arrive: the core computes them in signed ints, `unsigned_gaps`).
-
-    uint64 compares through the order-preserving signed image of `_ordered`; other operations (division,
-    remainder, powers) are computed in int64 and are exact below 2**63.
+    modular and ordering operations of uint64, never arrive: the core computes them in signed ints,
+    `unsigned_gaps`). Division, remainder and powers are computed in int64 and are exact below 2**63.
     """
     dtype = x.dtype
     if op == "shift_bits_right":  # logical shift: clear the copies of the top bit
         x, y = _narrowed(x, torch.int64), _narrowed(y, torch.int64)
         low_bits = ~torch.bitwise_left_shift(torch.full_like(y, -1), 64 - y)  # all bits for y = 0
         return _narrowed(torch.where((y < 0) | (y >= 64), 0, (x >> y) & low_bits), dtype)
-    if op in _ORDERING:
-        (ordered_x, _), (ordered_y, _) = _ordered(x), _ordered(y)
-        result = function(ordered_x, ordered_y)
-        return _from_ordered(result, dtype) if result.dtype == torch.int64 else result
     result = function(_narrowed(x, torch.int64), _narrowed(y, torch.int64))
     return _narrowed(result, dtype) if result.dtype == torch.int64 else result
 

@@ -235,3 +235,15 @@ def test_the_convention_keeps_the_decompositions():
         k = s.shape[-1]
         np.testing.assert_allclose((u[..., :k] * s[..., None, :]) @ vh[..., :k, :], a, atol=1e-10)
     assert np.asarray(b.eigvals(np.array([[0.0, -1.0], [1.0, 0.0]]))).tolist() == [-1j, 1j]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_a_python_int_fill_must_fit_the_int_tensor(name: str):
+    """As `full((2,), 300, int8)`: OverflowError on every backend (NumPy 2, NEP 50), not 44 or a RuntimeError."""
+    for call in (
+        Call("pad", (A([[1, 2]], np.int8), ((1, 1), (0, 1))), {"mode": "constant", "constant_values": 300}),
+        Call("pad_to", (A([1, 2], np.uint8), 0, 4, -1)),
+    ):
+        result = outcome(name, call)
+        assert error_class(result.error) == "OverflowError", result.describe()
+    agree(name, Call("pad", (A([1, 2], np.int8), ((1, 1),)), {"constant_values": -128}))

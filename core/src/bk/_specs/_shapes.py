@@ -254,6 +254,7 @@ def _pad(value: Tensor, pad_width: Any, mode: str = "constant", constant_values:
     if mode not in _PAD_MODES:
         raise ValueError(f"pad: unknown mode {mode!r}; use one of {', '.join(repr(m) for m in _PAD_MODES)}")
     widths = _pad_widths(pad_width, x.ndim, "pad")  # a 0-d tensor takes no pairs (`()`), and is returned as it is
+    _python_int_fits("pad", "constant_values", constant_values, x.dtype)
     if mode != "constant":
         for axis, (n, (lo, hi)) in enumerate(zip(x.shape, widths, strict=True)):
             if n == 0 and (lo or hi):
@@ -261,9 +262,20 @@ def _pad(value: Tensor, pad_width: Any, mode: str = "constant", constant_values:
     return ShapeDtype(tuple(None if n is None else n + lo + hi for n, (lo, hi) in zip(x.shape, widths, strict=True)), x.dtype)
 
 
+def _python_int_fits(op: str, name: str, value: Any, dtype: Any) -> None:
+    """A Python int filling an int tensor must fit its dtype: OverflowError, as `full((2,), 300, int8)` (NEP 50)."""
+    if type(value) is int and dtype.kind is int:
+        from .._rules.weak import int_range
+
+        low, high = int_range(dtype)
+        if not low <= value <= high:
+            raise OverflowError(f"{op}: {name} {value} does not fit {dtype.name} [{low}, {high}]")
+
+
 @spec_rule("pad_to", f"x padded with fill_value or cropped along axis to new_size (AxisError for an axis out of range). {_KEEP}")
 def _pad_to(x: Tensor, axis: Axis, new_size: int, fill_value: Any) -> ShapeDtype:
     operand = strong(x, "pad_to", "x")
+    _python_int_fits("pad_to", "fill_value", fill_value, operand.dtype)
     position = normalize_axis(axis, operand.ndim, "pad_to")
     size = int_argument(new_size, "pad_to", "new_size")
     if operand.shape[position] is None:

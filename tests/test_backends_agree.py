@@ -189,6 +189,9 @@ def test_declared_differences_name_only_what_frameworks_decide():
     assert named(Call("abs", (A([complex(np.inf, np.nan)], np.complex64),))) is None  # bk defines it
     assert named(Call("ceil", (A([1e-45], np.float32),))) == "subnormal-flush"
     assert named(Call("ceil", (A([1e-45], np.float32),)), ("numpy", "torch")) is None
+    ones = A(np.ones((1, 2)))
+    assert named(Call("histogram1d", (ones, ones, A([[2.0, 1.0, 0.0]])))) == "unsorted-bin-edges"
+    assert named(Call("histogram1d", (ones, ones, A([[0.0, 1.0, 1.0]])))) is None
 
 
 # ---------------------------------------------------------------- decompositions: one convention

@@ -1,6 +1,6 @@
 """Runs the testkit's generated calls of every operation on one backend and pickles what happened.
 
-    python tests/roads_worker.py BACKEND OUT.pickle [OP ...]
+    python tests/roads_worker.py BACKEND OUT.pickle [--thorough] [OP ...]
 
 `tests/test_c_and_python_roads.py` runs it twice, once as installed (the dispatcher's C front and
 bk-numpy's C operators) and once with `BK_PURE_PYTHON=1 BK_NUMPY_PURE_PYTHON=1` (the pure-Python
@@ -29,14 +29,14 @@ def _plan_summary(plan: Any) -> dict[str, str]:
     return fields
 
 
-def record(backend_name: str, operations: list[str]) -> dict[str, Any]:
+def record(backend_name: str, operations: list[str], thorough: bool) -> dict[str, Any]:
     """{"road", "calls": [(op, call, outcome)], "plans": {op: {key: summary}}} for `backend_name`."""
     import bk
     from bk import _dispatcher
     from bk_testkit._generated import calls, error_class, execute, set_thorough
     from bk_testkit._strategies import OPERATIONS
 
-    set_thorough(True)  # as many calls as `testkit diff` draws
+    set_thorough(thorough)  # as many calls as `testkit diff` draws, or as `testkit certify`
 
     backend = bk.backend(backend_name)
     chosen = operations or sorted(OPERATIONS)
@@ -60,5 +60,6 @@ def record(backend_name: str, operations: list[str]) -> dict[str, Any]:
 
 if __name__ == "__main__":
     name, out, *ops = sys.argv[1:]
+    thorough = "--thorough" in ops
     with open(out, "wb") as file:
-        pickle.dump(record(name, ops), file)
+        pickle.dump(record(name, [op for op in ops if op != "--thorough"], thorough), file)

@@ -98,6 +98,12 @@ FLAGS = [
     ("sum", "keepdims", lambda b: b.sum(b.ones((2, 3)), None, "yes")),
     ("max", "keepdims", lambda b: b.max(b.ones((2, 3)), 0, "no")),
     ("mean", "keepdims", lambda b: b.mean(b.ones((2, 3)), 0, [True])),
+    ("mean", "keepdims", lambda b: b.mean(b.ones((2, 3)), 0, 1)),  # NumPy and PyTorch would read 1 as true
+    ("mean", "keepdims", lambda b: b.mean(b.ones((2, 3)), None, 1)),
+    ("sum", "keepdims", lambda b: b.sum(b.ones((2, 3)), None, 1)),
+    ("max", "keepdims", lambda b: b.max(b.ones((2, 3)), None, "")),  # falsy, not False
+    ("any", "keepdims", lambda b: b.any(b.ones((2, 3)), 0, 1)),
+    ("std", "keepdims", lambda b: b.std(b.ones((2, 3)), 0, None)),
     ("unique", "return_inverse", lambda b: b.unique(b.ones((3,)), "yes", False, None)),
     ("cholesky", "upper", lambda b: b.cholesky(b.eye(2), "no")),
     ("isclose", "equal_nan", lambda b: b.isclose(b.ones((3,)), b.ones((3,)), 1e-5, 1e-8, "yes")),

@@ -468,8 +468,10 @@ class MathMixin:
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for no elements)."""
         try:
-            if type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free and (axis is None or (type(axis) is int and -value.ndim <= axis < value.ndim)):
+            if type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free and (axis is None or (type(axis) is int and -value.ndim <= axis < value.ndim)) and keepdims.__class__ is bool:
                 return value.mean(axis, None, None, keepdims)  # floats: what `_floats` gives; the method skips numpy.mean's Python layer
+            if keepdims.__class__ is not bool:  # NumPy takes 1 as true: the spec's verdict (no wrapper checks a kernel that explains its failures)
+                raise TypeError("keepdims")
             value, axis = _reduction_args(value, axis, "mean")
             return np.mean(_floats(value), axis=axis, keepdims=keepdims)
         except (ValueError, TypeError, IndexError) as error:  # mapped here: a trusted kernel (HOT_OPERATIONS) that explains its failures

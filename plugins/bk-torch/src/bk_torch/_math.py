@@ -308,7 +308,7 @@ class MathMixin:
     @explains_failures
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
-        if axis is None and not keepdims and type(value) is torch.Tensor and value.dtype in _INEXACT:
+        if axis is None and keepdims is False and type(value) is torch.Tensor and value.dtype in _INEXACT:
             return torch.sum(value)  # the hot path: every axis of floats, as below
         try:
             x, axes = self._reduce_input(value, axis, "sum")
@@ -362,7 +362,7 @@ class MathMixin:
     @explains_failures
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
-        if axis is None and not keepdims and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():
+        if axis is None and keepdims is False and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():
             return torch.amax(x)  # the hot path: every axis of real floats, as _extremum does
         try:
             return self._extremum(x, axis, keepdims, "max", torch.amax)

@@ -144,3 +144,19 @@ def test_values_with_a_bk_dtype_still_convert(b):
     assert b.dtype(b.as_tensor(np.float64(1.5))) == bk.DType(float, 64)
     assert b.dtype(b.as_tensor(np.ones(2, np.uint8))) == bk.DType(int, 8, signed=False)
     assert b.dtype(b.as_tensor([[1.0, 2.0], [3.0, 4.0]])) == bk.DType(float, 32)
+
+
+CALLS_OF_THE_WRONG_SIGNATURE = [
+    ("scatter_nd_scalar", lambda b: b.scatter_nd_scalar(b.zeros((3,)), b.as_tensor(np.array([[1]])), b.ones((1,)))),  # no mode
+    ("solve_triangular_dense", lambda b: b.solve_triangular_dense(b.eye(2), b.ones((2, 1)), lower=True)),  # no unit_diagonal
+    ("add", lambda b: b.add(b.ones((2,)))),
+    ("tril", lambda b: b.tril(b.ones((2, 2)), 0, 1)),
+]
+
+
+@pytest.mark.parametrize(("op", "call"), CALLS_OF_THE_WRONG_SIGNATURE, ids=[op for op, _ in CALLS_OF_THE_WRONG_SIGNATURE])
+def test_a_call_of_the_wrong_signature_is_an_argument_type_error(b, op, call):
+    """A missing or extra argument is `bk.ArgumentTypeError` naming the operation and its signature, on every backend
+    (bk-lazy's spec said so before its kernel; the eager backends' kernels gave Python's `TypeError`)."""
+    with pytest.raises(bk.ArgumentTypeError, match=f"^{op}: .*signature {op}\\("):
+        call(b)

@@ -147,8 +147,8 @@ def spec_verdict(backend: Backend | None, op: str, args: tuple[Any, ...], kwargs
         return None
     try:
         _signature(spec).bind(*templates, **named)
-    except TypeError:  # the call does not fit the spec's arguments: a Python-level mistake, not the spec's to judge
-        return None
+    except TypeError as error:  # the call does not fit the catalogue's signature (the kernel failed on it): as the spec says
+        return ArgumentTypeError(f"{op}: {error}; signature {spec.signature()}")
     try:
         spec.infer(*templates, **named)
     except _VERDICTS as verdict:

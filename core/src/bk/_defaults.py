@@ -633,14 +633,17 @@ class GenericDefaultsMixin(CatalogueMixin):
 
     # ------------------------------------------------------------ sorting, searching, counting
 
-    @generic("vectorized_call", "bincount", "tile", "reshape")
+    @generic("vectorized_call", "bincount", "broadcast_to", "zeros")
     def batched_bincount(self, x: Tensor, weights: Tensor | None, bins: int) -> Tensor:
         """`bincount` of each row of `(batch, n)` indices."""
+        shape = self.staticshape(x)
+        if shape[0] == 0:  # no rows to map over
+            kind = None if weights is None else self.dtype(weights)
+            return self.zeros((0, bins), DType(int, 64) if kind is None or kind.kind is bool else kind)
         if weights is None:
             return self.vectorized_call(self.bincount, x, weights=None, bins=bins)
-        shape = self.staticshape(x)
         if tuple(self.staticshape(weights)) != tuple(shape) and None not in shape:  # one row of weights for every row of x
-            weights = self.tile(self.reshape(weights, (1, shape[1])), (shape[0], 1))
+            weights = self.broadcast_to(weights, shape)
         return self.vectorized_call(self.bincount, x, weights, bins=bins)
 
     # ------------------------------------------------------------ indices

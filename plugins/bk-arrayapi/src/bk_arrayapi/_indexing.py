@@ -375,6 +375,8 @@ class IndexingMixin:
         if self._dt(x).kind is bool:  # type: ignore[attr-defined]
             x = self._astype(x, _INT64)  # type: ignore[attr-defined]
         rules.check_counted_values(self, x)  # type: ignore[arg-type]
+        if self._dt(x) != _INT64:  # type: ignore[attr-defined]  # the namespace compares one int dtype (values beyond int64 wrap: ignored)
+            x = self._astype(x, _INT64)  # type: ignore[attr-defined]
         hits = x[:, None] == self._indices(np.arange(bins), x)[None, :]
         if weights is None:
             return xp.sum(self._astype(hits, _INT64), axis=0)  # type: ignore[attr-defined]
@@ -390,6 +392,9 @@ class IndexingMixin:
         values, weights, edges = (self._native(v, "histogram1d") for v in (values, weights, bin_edges))  # type: ignore[attr-defined]
         batch = _batch_size(values.shape[0], weights.shape[0], edges.shape[0])
         bins = edges.shape[-1] - 1
+        values, edges = self.auto_cast(values, edges)  # type: ignore[attr-defined]  # int values beside float edges: the common type
+        if self._dt(weights).kind is bool:  # type: ignore[attr-defined]  # bools count as int64, as bincount's
+            weights = self._astype(weights, _INT64)  # type: ignore[attr-defined]
         values = xp.broadcast_to(values, (batch, values.shape[-1]))
         edges = xp.broadcast_to(edges, (batch, bins + 1))
         weights = xp.broadcast_to(weights, values.shape)

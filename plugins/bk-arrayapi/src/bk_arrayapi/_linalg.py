@@ -177,14 +177,24 @@ class LinalgMixin(StandardLinalgKernels):
 
     # ------------------------------------------------------------ solves and decompositions
 
-    @needs("linalg.pinv", "matmul")
+    @needs("linalg.pinv", "linalg.svdvals", "linalg.matrix_rank", "matmul")
     def matrix_solve_least_squares(self, matrix: Tensor, rhs: Tensor) -> tuple[Tensor, Tensor, Tensor, Tensor]:
-        """Least-squares solutions through the pseudo-inverse; returns `(solution, None, None, None)`."""
+        """Least-squares solutions through the pseudo-inverse, with the residuals `|rhs - A x|^2` of every system,
+        the ranks and the singular values."""
         # the standard's pinv takes floats: the plan casts mixed operands, but leaves two of one integer dtype (its
         # cast to a float result reads one result, and this one is a tuple)
         matrix = self._floats(matrix, "matrix_solve_least_squares")  # type: ignore[attr-defined]
         rhs = self._floats(rhs, "matrix_solve_least_squares")  # type: ignore[attr-defined]
-        return self.xp.matmul(self.xp.linalg.pinv(matrix), rhs), None, None, None
+        xp = self.xp
+        if 0 in tuple(matrix.shape[-2:]):  # the minimum-norm solution of an empty system is 0
+            batch = max(matrix.shape[0], rhs.shape[0]) if 0 not in (matrix.shape[0], rhs.shape[0]) else 0
+            solution = xp.zeros((batch, matrix.shape[-1], rhs.shape[-1]), dtype=matrix.dtype, device=self._ref(matrix))  # type: ignore[attr-defined]
+            singular = xp.zeros((matrix.shape[0], 0), dtype=xp.real(matrix[..., :0, :0]).dtype, device=self._ref(matrix))  # type: ignore[attr-defined]
+        else:
+            solution = xp.matmul(xp.linalg.pinv(matrix), rhs)
+            singular = xp.linalg.svdvals(matrix)
+        residuals = xp.sum(xp.abs(rhs - xp.matmul(matrix, solution)) ** 2, axis=-2)
+        return solution, residuals, self.matrix_rank_dense(matrix), singular
 
     @needs("linalg.solve", "tril", "triu", "eye", "where")
     def solve_triangular_dense(self, matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> Tensor:

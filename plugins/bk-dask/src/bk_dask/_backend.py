@@ -9,6 +9,7 @@ work runs wherever dask's own rules send it (the active `distributed.Client`, el
 from __future__ import annotations
 
 import numbers
+import operator
 import threading
 import uuid
 from collections.abc import Callable, Sequence
@@ -298,7 +299,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """Zeros in automatic chunks; `dtype` defaults to the float type of the current precision."""
-        return da.zeros(tuple(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
+        return da.zeros(_shape(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
 
     def zeros_like(self, tensor: Tensor) -> Tensor:
         """Zeros of the shape, dtype and chunks of `tensor`."""
@@ -306,7 +307,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """Ones in automatic chunks; `dtype` defaults to the float type of the current precision."""
-        return da.ones(tuple(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
+        return da.ones(_shape(shape), dtype=to_numpy_dtype(dtype or self.float_type), chunks="auto")
 
     def ones_like(self, tensor: Tensor) -> Tensor:
         """Ones of the shape, dtype and chunks of `tensor`."""
@@ -633,3 +634,8 @@ def _promoted(arrays: list[da.Array]) -> list[da.Array]:
         return arrays
     dtype = to_numpy_dtype(combine_types(*[from_numpy_dtype(a.dtype) for a in arrays]))
     return [a.astype(dtype) for a in arrays]
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    """A shape argument as a tuple: a sequence of ints, or one int (the spec takes both, as NumPy)."""
+    return tuple(shape) if hasattr(shape, "__iter__") else (operator.index(shape),)

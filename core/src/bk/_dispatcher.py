@@ -205,6 +205,12 @@ def explain_failure(backend: Backend | None, op: str, error: BaseException, args
     verdict = spec_verdict(backend, op, args, kwargs)
     if verdict is not None:
         raise verdict from error
+    _explain_by_class(backend, op, error)
+
+
+def _explain_by_class(backend: Backend | None, op: str, error: BaseException) -> NoReturn:
+    """`explain_failure` after the spec accepted the call (or has no arguments to judge: a lazily evaluating
+    framework's error raised when a value is read): the error's class decides."""
     text = (str(error).strip().splitlines() or [type(error).__name__])[0]
     for kind, meaning in (type(backend).framework_errors.items() if backend is not None else ()):
         if isinstance(error, kind):
@@ -360,7 +366,10 @@ def _explained_read(name: str, method: Callable[..., Any]) -> Callable[..., Any]
         except Exception as error:
             if isinstance(error, BK_ERRORS) or not isinstance(error, (*self.kernel_errors, *type(self).framework_errors)):
                 raise
-            explain_failure(self, made_by(value) or name, error, (), {})
+            op = made_by(value) or name
+            if isinstance(error, BK_ERRORS) and str(error).startswith(f"{op}:"):
+                raise
+            _explain_by_class(self, op, error)  # the arguments are long gone: no spec to ask
 
     setattr(read, _WRAPPED, method)
     return read

@@ -58,6 +58,8 @@ class GenericDefaultsMixin(CatalogueMixin):
 
         def vectorized_call(self, f: Callable[..., Any], *args: Tensor, output_dtypes: Any = None, **aux_args: Any) -> Any: ...  # `_defaults_algorithms.py`
 
+        def broadcast_to(self, x: Tensor, shape: Sequence[int]) -> Tensor: ...  # `_catalogue_standard.py`
+
     # ------------------------------------------------------------ types and precision
 
     @generic()
@@ -643,7 +645,7 @@ class GenericDefaultsMixin(CatalogueMixin):
         if weights is None:
             return self.vectorized_call(self.bincount, x, weights=None, bins=bins)
         if tuple(self.staticshape(weights)) != tuple(shape) and None not in shape:  # one row of weights for every row of x
-            weights = self.broadcast_to(weights, shape)
+            weights = self.broadcast_to(weights, cast("tuple[int, ...]", shape))  # no None: checked above
         return self.vectorized_call(self.bincount, x, weights, bins=bins)
 
     # ------------------------------------------------------------ indices

@@ -47,7 +47,7 @@ import math
 import types
 import weakref
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Final, NoReturn
+from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeGuard
 
 import numpy as np
 
@@ -444,7 +444,7 @@ def _with_special_values(op: str, kernel: Callable[..., Any]) -> Callable[..., A
     return fixed
 
 
-def _is_plain_function(method: Any) -> bool:
+def _is_plain_function(method: Any) -> TypeGuard[types.FunctionType]:
     return isinstance(method, types.FunctionType) and not getattr(method, "__isabstractmethod__", False)
 
 
@@ -965,7 +965,7 @@ def _order_fill(backend: Backend, op: str, tensors: list[DType], operand: Any) -
     """The core's composite of `op` where `backend` declares its framework cannot order these operands as
     NumPy (`Backend.complex_unordered`, `Backend.nan_unordered`; `bk._rules.order`), or None."""
     cls = type(backend)
-    if op not in ORDERING or not (cls.complex_unordered or getattr(cls, "nan_unordered", ())):
+    if op not in ORDERING or not (cls.complex_unordered or getattr(cls, "nan_unordered", frozenset())):
         return None
     kinds = {d.kind for d in tensors} | ({operand.kind} if operand is not None else set())
     if complex in kinds and op in cls.complex_unordered:

@@ -14,7 +14,7 @@ import contextlib
 import math
 import numbers
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ._dtype import DType
 
@@ -70,7 +70,8 @@ def range_plan(start: Any, limit: Any = None, delta: Any = 1, dtype: DType | Non
         count = max(0, -((start - limit) // delta))
         if count and dtype.kind is int:
             last = start + (count - 1) * delta
-            low, high = (-(2 ** (dtype.bits - 1)), 2 ** (dtype.bits - 1) - 1) if dtype.signed else (0, 2**dtype.bits - 1)
+            bits = cast(int, dtype.bits)  # an int DType always has bits
+            low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if dtype.signed else (0, 2**bits - 1)
             if not (low <= min(start, last) and max(start, last) <= high):
                 raise OverflowError(f"range: the values from {start} to {last} do not fit {dtype.name} ([{low}, {high}]); pass a wider dtype")
         return RangePlan(start, delta, count, dtype)

@@ -57,7 +57,7 @@ def canonical_result(backend: Backend, op: str, result: Any) -> Any:
         order = _eigen_order(b, values)
         values = b.take_along_axis(values, order, axis=-1)
         shape = tuple(b.staticshape(vectors))
-        columns = b.broadcast_to(b.expand_dims(order, axis=-2), shape)
+        columns = b.broadcast_to(b.expand_dims(order, axis=-2), shape)  # type: ignore[arg-type]  # a size unknown under tracing (None) is passed on unchecked, as before
         vectors = b.take_along_axis(vectors, columns, axis=-1)
         return values, b.div(vectors, _column_phase(b, vectors))
     if op == "eigh":
@@ -68,7 +68,7 @@ def canonical_result(backend: Backend, op: str, result: Any) -> Any:
     u, s, vh = result
     m, p = tuple(b.staticshape(u))[-2:]
     q, n = tuple(b.staticshape(vh))[-2:]
-    if 0 in (m, n) or None in (m, n, p, q):
+    if 0 in (m, n) or m is None or n is None or p is None or q is None:
         return result
     k = min(m, n)
     phase_u = _column_phase(b, u)  # (..., 1, p)

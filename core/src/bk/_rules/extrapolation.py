@@ -81,8 +81,8 @@ def pad_composite(backend: Backend, value: Any, pad_width: Any, mode: str = "con
             continue
         shape = list(backend.staticshape(x))
         if mode == "constant":
-            parts = [backend.full((*shape[:axis], n, *shape[axis + 1 :]), constant_values, dtype) for n in (lower, upper)]
+            parts = [backend.full((*shape[:axis], n, *shape[axis + 1 :]), constant_values, dtype) for n in (lower, upper)]  # type: ignore[arg-type]  # a size unknown under tracing (None) is passed on unchecked, as before
             x = backend.concat([parts[0], x, parts[1]], axis)
         else:
-            x = backend.gather(x, backend.as_tensor(pad_source_indices(int(shape[axis]), lower, upper, mode)), axis)
+            x = backend.gather(x, backend.as_tensor(pad_source_indices(int(shape[axis]), lower, upper, mode)), axis)  # type: ignore[arg-type]  # a size unknown under tracing (None) is passed on unchecked, as before
     return x

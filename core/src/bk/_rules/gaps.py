@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .._dtype import DType
 
@@ -90,7 +90,7 @@ def _ladder(dtype: DType, op: str) -> tuple[DType, ...]:
         index = _UNSIGNED.index(dtype) if dtype in _UNSIGNED else len(_UNSIGNED)
         wider = (*_SIGNED[index + 1 :], *_UNSIGNED[index + 1 :])
         modular = (_SIGNED[-1],) if op in MODULAR and dtype.bits == 64 else ()
-        return (*wider, *modular, _F64, _F32) if dtype.bits < 64 else modular
+        return (*wider, *modular, _F64, _F32) if cast(int, dtype.bits) < 64 else modular  # an int DType always has bits
     if dtype.kind is float:
         if dtype.bits == 16:
             return (_F32, _F64)

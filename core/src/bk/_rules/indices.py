@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import numpy as np
 
@@ -599,8 +599,9 @@ def index_rule(op: str, arguments: Mapping[str, Any]) -> tuple[str, int | tuple[
             return None
         sizes: Any = shape[axis]
     else:
-        picked = tuple(shape[where])
-        single = isinstance(where.stop, int) and where.stop > 0 and where.stop - where.start == 1  # one index per entry, not vectors
+        span = cast(slice, where)  # every layout but "axis" is a slice
+        picked = tuple(shape[span])
+        single = isinstance(span.stop, int) and span.stop > 0 and span.stop - span.start == 1  # one index per entry, not vectors
         sizes = picked[0] if single and picked else picked
     if sizes is None or (isinstance(sizes, tuple) and (not sizes or None in sizes)):
         return None

@@ -28,6 +28,8 @@ import numpy as np
 from .._dtype import DType
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .._backend import Backend
 
 __all__ = ["COMPLEX_FILLED", "NAN_FILLED", "NEEDS", "complex_composite", "missing_for", "nan_composite"]
@@ -131,12 +133,12 @@ def extreme(b: Backend, x: Tensor, axis: Any, keepdims: bool, largest: bool) -> 
     for a in axes:
         index = arg_extreme(b, value, a, True, largest)
         size = tuple(b.staticshape(value))[a]
-        iota = np.arange(size, dtype=np.int32).reshape([size if k == a else 1 for k in range(rank)])
+        iota = np.arange(size, dtype=np.int32).reshape([size if k == a else 1 for k in range(rank)])  # type: ignore[arg-type, misc]  # a size unknown under tracing (None) is passed on unchecked, as before
         one = b.equal(b.as_tensor(iota), index)
         zero = complex(-0.0, -0.0) if b.dtype(value).kind is complex else -0.0
         value = b.sum(b.where(one, value, zero), a, True)  # x + (-0.0) is x, the -0.0 in the dtype of x (weak)
     if not keepdims:
-        value = b.reshape(value, tuple(n for k, n in enumerate(shape) if k not in axes))
+        value = b.reshape(value, tuple(n for k, n in enumerate(shape) if k not in axes))  # type: ignore[misc]  # a size unknown under tracing (None) is passed on unchecked, as before
     return b.cast(value, b.dtype(x)) if b.dtype(value) != b.dtype(x) else value
 
 
@@ -183,8 +185,8 @@ def searchsorted(b: Backend, sequence: Tensor, values: Tensor, side: str, dtype:
     """NumPy's `searchsorted` of `values` into the last axis of `sequence`, by counting: `left` counts the
     elements before a value in the sort order, `right` those a value does not come before."""
     s_shape, v_shape = tuple(b.staticshape(sequence)), tuple(b.staticshape(values))
-    s = b.reshape(sequence, (*s_shape[:-1], 1, s_shape[-1]))
-    v = b.reshape(values, (*v_shape, 1))
+    s = b.reshape(sequence, (*s_shape[:-1], 1, s_shape[-1]))  # type: ignore[arg-type]  # a size unknown under tracing (None) is passed on unchecked, as before
+    v = b.reshape(values, (*v_shape, 1))  # type: ignore[arg-type]
     below = _before(b, s, v) if side == "left" else _not(b, _before(b, v, s))
     return b.cast(b.sum(b.cast(below, DType(int, 64)), -1), dtype)
 
@@ -203,17 +205,17 @@ def unique(b: Backend, kernel: Any, x: Tensor, return_inverse: bool, return_coun
         if not is_complex:
             return kernel(b, x, return_inverse, return_counts, axis)  # type: ignore[no-any-return]
         raise UnsupportedDtypeError(f"unique: unsupported for dtype {b.dtype(x).name}: {b.name} cannot order complex values, and the core orders complex elements, not slices")
-    size = int(np.prod(shape))
+    size = int(np.prod(shape))  # type: ignore[arg-type]  # a size unknown under tracing (None) is passed on unchecked, as before
     flat = b.reshape(x, (size,))
     permutation = sort_permutation(b, flat, 0)
     ordered = b.take_along_axis(flat, permutation, 0)
     previous = b.take_along_axis(ordered, b.as_tensor(np.maximum(np.arange(size) - 1, 0)), 0)
-    isnan = (lambda v: complex_nan(b, v)) if is_complex else b.isnan
+    isnan: Callable[[Tensor], Tensor] = (lambda v: complex_nan(b, v)) if is_complex else b.isnan
     nan, previous_nan = isnan(ordered), isnan(previous)
     new = b.where(nan, _not(b, previous_nan), b.not_equal(ordered, previous))  # NaN-holding values: one group
     new = b.where(b.as_tensor(np.arange(size) == 0), True, new)
     ids = b.sub(b.cumsum(b.cast(new, DType(int, 64)), 0), 1)
-    groups = b.unique(ids, False, return_counts, None)
+    groups = b.unique(ids, False, return_counts, None)  # type: ignore[arg-type]  # None: flattened, as the spec allows (the catalogue annotates int)
     first = b.searchsorted(ids, groups[0], "left", DType(int, 64))
     parts = [b.take_along_axis(ordered, first, 0)]
     if return_inverse:

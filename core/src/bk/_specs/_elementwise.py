@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from .._dtype import DType
 from ._base import (
@@ -237,7 +237,8 @@ def _cast(x: Tensor, dtype: DTypeLike) -> ShapeDtype:
         raise ArgumentTypeError("cast: dtype must be a bk.DType, got None")
     target = as_dtype_arg(dtype, "cast")
     if type(x) is int and target.kind is int:  # a Python int must fit an int dtype (NumPy 2, NEP 50)
-        low, high = (-(2 ** (target.bits - 1)), 2 ** (target.bits - 1) - 1) if target.signed else (0, 2**target.bits - 1)
+        bits = cast(int, target.bits)  # an int DType always has bits
+        low, high = (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1) if target.signed else (0, 2**bits - 1)
         if not low <= x <= high:
             raise OverflowError(f"cast: Python int {x} does not fit {target.name} ([{low}, {high}])")
     return ShapeDtype(shape_of(operand), target)

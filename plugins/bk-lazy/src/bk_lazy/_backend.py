@@ -86,8 +86,10 @@ class LazyBackend(Backend):
     their framework).
     """
 
-    # Recording a node asks the spec already (shape, dtype, errors): the hot operations and the shape
-    # operations are trusted, the rest take the core's plan like any backend's kernels.
+    # Recording a node asks the spec already (shape, dtype, errors), and computing it runs the evaluator's
+    # kernels behind their own plans: the methods written out here that are hot are trusted, the others take
+    # the core's plan; the recorders of every other operation (`_install`, set after the class exists, so the
+    # core wraps none of them) are declared trusted too.
     trusted_operations = HOT_OPERATIONS | {"transpose", "reshape", "matmul"}
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
@@ -615,6 +617,8 @@ def _install() -> None:
         method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype from the operation's spec)."
         method.__signature__ = inspect.signature(getattr(Backend, name))  # type: ignore[attr-defined]  # not (*args, **kwargs)
         setattr(LazyBackend, name, method)
+    # called as they are (the spec is asked when a node is recorded): declared, as every unplanned kernel must be
+    LazyBackend.trusted_operations = frozenset(LazyBackend.trusted_operations) | frozenset(RECORDED)
 
 
 _install()

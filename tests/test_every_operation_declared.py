@@ -1,0 +1,33 @@
+"""Every operation with a spec is planned or declared trusted, on every installed backend (issue 38, point 5).
+
+A backend's method of an operation that has a spec either takes the operation's plan (the dispatcher's
+wrapper, which holds the plans it compiled: `__bk_plans__`) or is declared trusted
+(`Backend.trusted_operations`: called as it is, checked by the testkit on every case like any kernel).
+The core's own methods that transform functions or values rather than compute an operation
+(`auto_cast`, `numpy_call`, `linear`, `variable`, ...) are never planned. Nothing else may be left
+unplanned and undeclared: bk-lazy's recorders, set after its class exists, are declared.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import bk
+from bk import _dispatcher
+
+BACKENDS = [name for name in ("numpy", "torch", "jax", "tf", "dask", "lazy") if name in bk.backends()]
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_every_operation_with_a_spec_is_planned_or_declared_trusted(name: str) -> None:
+    backend = bk.backend(name)
+    cls = type(backend)
+    trusted = frozenset(cls.trusted_operations)
+    undeclared = []
+    for op in sorted(bk.op_specs()):
+        method = getattr(cls, op, None)
+        if method is None or op in _dispatcher._NEVER or not backend.supports(op):
+            continue
+        if not hasattr(method, "__bk_plans__") and op not in trusted:
+            undeclared.append(op)
+    assert not undeclared, f"{name}: neither planned nor declared trusted: {undeclared}"

@@ -29,3 +29,19 @@ def xp(request: pytest.FixtureRequest) -> Iterator[object]:
         yield bk.array_namespace("nsstrict")
     finally:
         bk_arrayapi.unregister("nsstrict")
+
+
+@pytest.fixture(scope="module", params=NAMESPACES)
+def b(request: pytest.FixtureRequest) -> Iterator[bk.Backend]:
+    """Each backend of `NAMESPACES`: the installed ones, and array-api-strict through bk-arrayapi (registered for
+    the module's tests). A module that defines its own `b` uses that one."""
+    if request.param != "strict":
+        yield bk.backend(request.param)
+        return
+    import bk_arrayapi
+
+    bk_arrayapi.register("everystrict", "array_api_strict")
+    try:
+        yield bk.backend("everystrict")
+    finally:
+        bk_arrayapi.unregister("everystrict")

@@ -4,32 +4,10 @@ naming the operation and the argument, alike on every installed backend (the cor
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 import bk
-
-BACKENDS = [name for name in ("numpy", "torch", "jax", "tf", "dask", "lazy") if name in bk.backends()]
-if importlib.util.find_spec("array_api_strict") and importlib.util.find_spec("bk_arrayapi"):
-    BACKENDS.append("strict")
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def b(request: pytest.FixtureRequest) -> Iterator[bk.Backend]:
-    if request.param != "strict":
-        yield bk.backend(request.param)
-        return
-    import bk_arrayapi
-
-    bk_arrayapi.register("badstrict", "array_api_strict")
-    try:
-        yield bk.backend("badstrict")
-    finally:
-        bk_arrayapi.unregister("badstrict")
-
 
 NO_DTYPE = [
     ("a string", "abc"),

@@ -366,10 +366,7 @@ def _explained_read(name: str, method: Callable[..., Any]) -> Callable[..., Any]
         except Exception as error:
             if isinstance(error, BK_ERRORS) or not isinstance(error, (*self.kernel_errors, *type(self).framework_errors)):
                 raise
-            op = made_by(value) or name
-            if isinstance(error, BK_ERRORS) and str(error).startswith(f"{op}:"):
-                raise
-            _explain_by_class(self, op, error)  # the arguments are long gone: no spec to ask
+            _explain_by_class(self, made_by(value) or name, error)  # the arguments are long gone: no spec to ask
 
     setattr(read, _WRAPPED, method)
     return read

@@ -34,7 +34,19 @@ _COMPLEX64: Final = DType(complex, 64)
 
 Tensor = Any
 
-_INFRASTRUCTURE: Final = frozenset({"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count"})
+_INFRASTRUCTURE: Final = frozenset(
+    {
+        "name",
+        "supports",
+        "precision",
+        "float_type",
+        "complex_type",
+        "features",
+        "compute_count",
+        "register_kernel",
+        "declared_kernels",
+    }
+)
 
 
 class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC):
@@ -93,14 +105,16 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     `bk.explain_failure`. No framework message is ever read."""
 
     trusted_operations: ClassVar[frozenset[str]] = frozenset()
-    """Kernels this backend declares trusted: the one escape hatch of the core's call path. Every other
+    """The operations whose kernel this backend declares trusted, derived from the kernels' own declarations
+    (`@bk.rules.kernel(trusted=True, why=...)` where each is defined, or `register_kernel(..., trusted=True)`);
+    read it, never set it (a set in the class body still counts, with a `DeprecationWarning`). Every other
     kernel (and every generic default) is called through the operation's plan (`bk._dispatcher`): the
     spec's verdict first, operands converted and cast to the dtype the operation computes in, the core
     composites, the result cast to the spec's dtype. A trusted kernel is called as it is (only its
     failures are explained), so it must apply docs/semantics.md itself, typically with `bk.rules`; the
-    testkit checks its result dtypes and its errors against the spec on every case. For C fast paths
-    and tuned hot kernels whose own checks cost less than a plan on small tensors. A kernel that is not
-    a Python function (a C operator) must be listed here."""
+    testkit checks its values, result dtypes and errors against the spec on every case. For tuned hot
+    kernels whose own checks cost less than a plan on small tensors, and for kernels that only record
+    (a lazy framework's). A kernel that is not a Python function (a C operator) must be declared trusted."""
 
     checked_indices: ClassVar[frozenset[str]] = frozenset()
     """The gathers and scatters (`bk.rules.INDEX_OPERATIONS`) whose kernels refuse an index outside its dimension
@@ -166,6 +180,69 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
         from ._dispatcher import wrap_kernels
 
         wrap_kernels(cls, _METHOD_FEATURES)  # every kernel behind the one call path (bk._dispatcher)
+
+    @classmethod
+    def register_kernel(
+        cls,
+        op: str,
+        function: Callable[..., Any],
+        *,
+        trusted: bool = False,
+        fast: Callable[..., Any] | None = None,
+        explains: bool = False,
+        why: str = "",
+    ) -> None:
+        """Registers `function(self, ...)` as this class's kernel of the operation `op`, with its declaration
+        (`bk.rules.kernel`): for kernels made after the class exists (generated in a loop, a lazy framework's
+        recorders). It takes the path of a method defined in the class body: planned unless trusted, its
+        failures explained, `trusted_operations` updated. Register before deriving classes from this one.
+
+        Raises:
+            ValueError: for a name that is not an operation of the catalogue (with the closest names).
+            TypeError: on `Backend` itself, for a function that is not callable, or for a declaration that
+                cannot hold (see `bk.rules.kernel`).
+        """
+        from ._dispatcher import trusted_kernels, wrap_kernel
+        from ._kernels import REGISTERED, KernelDeclaration, kernel
+
+        if cls is Backend:
+            raise TypeError("Backend.register_kernel: register kernels on a backend class, not on Backend itself")
+        if op not in _METHOD_FEATURES:
+            raise ValueError(
+                f"{cls.__name__}.register_kernel: {op!r} is not an operation of the catalogue{did_you_mean(op, list(_METHOD_FEATURES))}"
+            )
+        if not callable(function):
+            raise TypeError(f"{cls.__name__}.register_kernel: the kernel of {op!r} must be callable, got {function!r}")
+        kernel(trusted=trusted, fast=fast, explains=explains, why=why)  # the same checks of the declaration
+        if REGISTERED not in vars(cls):
+            setattr(cls, REGISTERED, {})
+        getattr(cls, REGISTERED)[op] = KernelDeclaration(
+            trusted, fast, explains, why
+        )  # on the class: `function` may serve others
+        setattr(cls, op, function)
+        wrap_kernel(cls, op, getattr(cls, "__bk_legacy_trusted__", frozenset()))
+        cls.trusted_operations = trusted_kernels(cls, _METHOD_FEATURES)
+        cls._supports_cache = {}
+
+    @classmethod
+    def declared_kernels(cls) -> dict[str, Any]:
+        """Every kernel this class (or a plugin class it derives from) defines, by operation, with its
+        declaration (`bk.rules.KernelDeclaration`: trusted, fast call, why); generic defaults are not listed."""
+        from ._kernels import KernelDeclaration, declared
+
+        kernels: dict[str, Any] = {}
+        legacy: frozenset[str] = getattr(cls, "__bk_legacy_trusted__", frozenset())
+        for name in _METHOD_FEATURES:
+            owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+            if owner is None or owner is Backend or owner in Backend.__mro__:
+                continue
+            found = declared(owner, name)
+            if name in legacy and not found.trusted:
+                found = KernelDeclaration(
+                    trusted=True, fast=None, explains=found.explains, why=found.why or "listed in trusted_operations"
+                )
+            kernels[name] = found
+        return kernels
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails, so it costs nothing on existing attributes.
@@ -354,7 +431,9 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
     if base is None or name not in _METHOD_FEATURES:
         valid = [*_METHOD_FEATURES, *CAPABILITIES]
         hint = did_you_mean(name, valid)
-        raise ValueError(f"unknown feature {name!r}.{hint} Features are Backend method names or one of {', '.join(CAPABILITIES)}.")
+        raise ValueError(
+            f"unknown feature {name!r}.{hint} Features are Backend method names or one of {', '.join(CAPABILITIES)}."
+        )
     if name in _REQUIRED or getattr(cls, name) is not base:
         return True
     uses = uses_of(base)
@@ -363,7 +442,6 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
     if not all(has_native(dunder) for dunder in native_of(base)):
         return False
     return all(_resolve_support(cls, op, (*visiting, name), has_native) for op in uses)
-
 
 
 # Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.

@@ -53,6 +53,7 @@ import numpy as np
 
 from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
 from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, UnsupportedDtypeError, check_tensor_argument
+from ._kernels import declared
 from ._rules.arguments import PYTHON_NUMBERS, check_convertible
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.conventions import CONVENTIONS, canonical_result
@@ -68,8 +69,8 @@ if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "explains_failures", "fast_path", "native_call", "raw_kernel", "spec_verdict",
-    "wrap_generic_defaults", "wrap_kernels",
+    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "native_call", "raw_kernel", "spec_verdict", "trusted_kernels",
+    "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
 ]  # fmt: skip
 
 _INDICES: Final = (
@@ -252,15 +253,6 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
-def explains_failures(kernel: Callable[..., Any]) -> Callable[..., Any]:
-    """Marks a trusted kernel (`Backend.trusted_operations`) that maps its own failures to the spec's bk
-    errors inline (with `bk.explain_failure` in its `except` branch): the core then puts nothing at all
-    in front of it, not even the error mapping of other trusted kernels (whose call costs a few percent
-    of a small eager operation). The testkit checks its errors on every case, as for every kernel."""
-    kernel.__bk_explains__ = True  # type: ignore[attr-defined]
-    return kernel
-
-
 def raw_kernel(backend: Backend, name: str) -> Callable[..., Any]:
     """The kernel of `name` that `backend`'s class defines, without the dispatcher in front (a bound
     method): what the core calls for its own casts and conversions inside a plan."""
@@ -270,53 +262,89 @@ def raw_kernel(backend: Backend, name: str) -> Callable[..., Any]:
 
 def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
     """Puts the dispatcher in front of every kernel `cls` defines (its own methods and its mixins', not
-    the base class's generic defaults, which `wrap_generic_defaults` serves once for every backend).
+    the base class's generic defaults, which `wrap_generic_defaults` serves once for every backend), as
+    each kernel declares itself (`bk.rules.kernel`), and sets `cls.trusted_operations` from the declarations.
 
-    Operations with a spec get a plan (`dispatch`); a kernel in `cls.trusted_operations`, and an
-    operation without a spec, only get their failures explained. `as_tensor` gets the rules of
-    Python numbers (`_ruled_as_tensor`).
+    Operations with a spec get a plan (`dispatch`); a trusted kernel, and an operation without a spec,
+    only get their failures explained. `as_tensor` gets the rules of Python numbers (`_ruled_as_tensor`).
     """
+    legacy = _legacy_trusted(cls)
+    if getattr(cls, "evaluates_lazily", False):
+        _explain_reads(cls)
+    for name in catalogue:
+        wrap_kernel(cls, name, legacy)
+    cls.trusted_operations = trusted_kernels(cls, catalogue)
+
+
+def _legacy_trusted(cls: type[Backend]) -> frozenset[str]:
+    """The names of a `trusted_operations` set in the class body of `cls` or of a plugin class it derives from
+    (the earlier API: `bk.rules.kernel(trusted=True)` on each kernel replaces it), with a deprecation warning."""
+    own = vars(cls).get("trusted_operations")
+    inherited = frozenset().union(*(getattr(base, "__bk_legacy_trusted__", frozenset()) for base in cls.__mro__[1:]))
+    if own is None:
+        cls.__bk_legacy_trusted__ = inherited  # type: ignore[attr-defined]
+        return inherited
+    legacy = inherited | frozenset(own)
+    cls.__bk_legacy_trusted__ = legacy  # type: ignore[attr-defined]
+    return legacy
+
+
+def trusted_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> frozenset[str]:
+    """The operations whose kernel `cls` (or a plugin class it derives from) declares trusted."""
+    from ._backend import Backend
+
+    legacy: frozenset[str] = getattr(cls, "__bk_legacy_trusted__", frozenset())
+    trusted: set[str] = set()
+    for name in catalogue:
+        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+        if owner is None or owner is Backend or owner in Backend.__mro__:
+            continue  # a generic default: always planned
+        if name in legacy or declared(owner, name).trusted:
+            trusted.add(name)
+    return frozenset(trusted)
+
+
+def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozenset()) -> None:
+    """Puts the dispatcher in front of the kernel of `name` that `cls` (or a mixin of it) defines, as the kernel
+    declares itself: the one path of a method in the class body and of `Backend.register_kernel`."""
     from ._backend import Backend
     from ._specs import op_specs
 
-    specs = op_specs()
-    trusted = frozenset(cls.trusted_operations)
-    lazy = bool(getattr(cls, "evaluates_lazily", False))
-    if lazy:
-        _explain_reads(cls)
-    for name in catalogue:
-        if name in _NEVER and name not in ("as_tensor", "cast"):
-            continue
-        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-        if owner is None or owner is Backend or owner in Backend.__mro__:
-            continue
-        method = vars(owner)[name]
-        if getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
-            continue  # wrapped already (a mixin shared by two classes), or the base class's own default put back
-        if not _is_plain_function(method):
-            if name not in trusted and name in specs:
-                raise TypeError(
-                    f"{cls.__name__}.{name} is not a Python function (a C operator?): the core cannot put the "
-                    f"operation's plan in front of it; list it in {cls.__name__}.trusted_operations"
-                )
-            continue
-        if name in trusted and getattr(method, "__bk_explains__", False) and name not in SPECIAL_VALUES:
-            continue  # a trusted kernel that maps its own failures: called as it is
-        if name in SPECIAL_VALUES:
-            method = _with_special_values(name, method)
-        if name in CONVENTIONS:
-            method = _in_convention(name, method)
-        if name == "as_tensor" or name == "cast":
-            if name not in trusted:
-                setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
-            elif not getattr(cls, "_bk_python_objects", False):  # trusted: only the values with no bk dtype refused
-                setattr(cls, name, _checked_as_tensor(method) if name == "as_tensor" else _checked_cast(method))
-        elif name in trusted or name not in specs:
-            setattr(cls, name, _owned(cls, name, _wrap(name, method)))
-        else:
-            setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=getattr(method, "__bk_fast__", None))))
-        if lazy and name not in ("as_tensor", "cast"):
-            setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
+    if name in _NEVER and name not in ("as_tensor", "cast"):
+        return
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    if owner is None or owner is Backend or owner in Backend.__mro__:
+        return
+    method = vars(owner)[name]
+    if getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
+        return  # wrapped already (a mixin shared by two classes), or the base class's own default put back
+    declaration = declared(owner, name)
+    trusted = declaration.trusted or name in legacy
+    has_spec = name in op_specs()
+    if not _is_plain_function(method):
+        if not trusted and has_spec:
+            raise TypeError(
+                f"{cls.__name__}.{name} is not a Python function (a C operator?): the core cannot put the "
+                f"operation's plan in front of it; declare it trusted (Backend.register_kernel({name!r}, ..., trusted=True, why=...))"
+            )
+        return
+    if trusted and declaration.explains and name not in SPECIAL_VALUES:
+        return  # a trusted kernel that maps its own failures: called as it is
+    if name in SPECIAL_VALUES:
+        method = _with_special_values(name, method)  # functools.wraps keeps the declaration
+    if name in CONVENTIONS:
+        method = _in_convention(name, method)
+    if name == "as_tensor" or name == "cast":
+        if not trusted:
+            setattr(cls, name, _ruled_as_tensor(method) if name == "as_tensor" else _ruled_cast(method))
+        elif not getattr(cls, "_bk_python_objects", False):  # trusted: only the values with no bk dtype refused
+            setattr(cls, name, _checked_as_tensor(method) if name == "as_tensor" else _checked_cast(method))
+    elif trusted or not has_spec:
+        setattr(cls, name, _owned(cls, name, _wrap(name, method)))
+    else:
+        setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=declaration.fast)))
+    if getattr(cls, "evaluates_lazily", False) and name not in ("as_tensor", "cast"):
+        setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
 
 
 _READS: Final = ("numpy", "block_until_ready")
@@ -633,24 +661,6 @@ def check_device(backend: Backend, device: Any, op: str) -> None:
             f"{op}: {device.name!r} is not a device of the {backend.name} backend (it belongs to {device.backend}); "
             "pick one from list_devices(), or move the tensor with bk.convert()"
         )
-
-
-def fast_path(fast: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Declares `fast(self, *args)` the fast path of the decorated kernel: the dispatcher calls it first, for a
-    call without keywords while no precision is set, and returns its result unless it is `NotImplemented`;
-    every call it returns `NotImplemented` for takes the operation's plan and the kernel, as without it.
-
-    For the common case that a framework computes as bk's rules say with no plan at all (`zeros_like` of a
-    native tensor): the fast path checks its arguments' types (`type(x) is torch.Tensor`) and calls the
-    framework, and saves the call's key and plan lookup. Its failures are explained as the kernel's
-    (`explain_failure`); the testkit checks its results and errors on every case, as every kernel's.
-    """
-
-    def declare(kernel: Callable[..., Any]) -> Callable[..., Any]:
-        kernel.__bk_fast__ = fast  # type: ignore[attr-defined]
-        return kernel
-
-    return declare
 
 
 def native_call(

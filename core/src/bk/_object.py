@@ -10,6 +10,9 @@ import numpy as np
 from ._backend import Backend
 from ._device import ComputeDevice
 from ._dtype import DType
+from ._kernels import kernel
+
+_PYTHON_OBJECTS: Final = "Python objects: no dtype rules apply, so every kernel is called as it is"
 
 __all__ = ["OBJECTS", "ObjectBackend"]
 
@@ -23,8 +26,6 @@ class ObjectBackend(Backend):
     comparisons; `supports()` tells which.
     """
 
-    # Python objects: no dtype rules apply, so every kernel it defines is trusted (called as it is)
-    trusted_operations = frozenset(("as_tensor", "equal", "copy"))
     _bk_python_objects = True  # strings are its values: the core's refusal of values with no bk dtype does not apply
 
     _bk_priority = -1
@@ -40,6 +41,7 @@ class ObjectBackend(Backend):
             return all(self.is_tensor(e) for e in x)
         return False
 
+    @kernel(trusted=True, why=_PYTHON_OBJECTS)
     def as_tensor(self, x: Any, convert_external: bool = True) -> Any:
         if not self.is_tensor(x):
             raise TypeError(f"the object backend handles Python numbers and strings, not {type(x).__name__}")
@@ -74,9 +76,11 @@ class ObjectBackend(Backend):
             return type(x)(self.cast(e, dtype) for e in x)
         return _PY_TYPES.get(dtype.kind, lambda v: v)(x)
 
+    @kernel(trusted=True, why=_PYTHON_OBJECTS)
     def equal(self, x: Any, y: Any) -> Any:
         return x == y
 
+    @kernel(trusted=True, why=_PYTHON_OBJECTS)
     def copy(self, tensor: Any, only_mutable: bool = False) -> Any:
         return tensor if only_mutable or not isinstance(tensor, list) else list(tensor)
 

@@ -2,7 +2,7 @@
 
 A plugin whose kernels are bare framework calls needs nothing from here: the core's one call path
 applies the operation specs around every kernel (`bk._dispatcher`). A kernel a plugin declares
-trusted (`Backend.trusted_operations`, as the first-party plugins' hot kernels) calls these
+trusted (`@kernel(trusted=True)`, as the first-party plugins' hot kernels) calls these
 functions instead of writing a copy of a rule: each exists once, in the core, and every backend gives the same answer. They take bk
 `DType`s, Python values and, for the composites, a `Backend` whose catalogue operations they call;
 none imports a framework.
@@ -40,14 +40,15 @@ Linear algebra and FFT
 Ranges and random numbers
     `range_plan` (the length and dtype of `range`), `int_uniform_bounds`.
 Declarations
+    `kernel` (declares a kernel where it is defined: `@kernel(trusted=True, why=...)` for a kernel called
+    without a plan, `@kernel(fast=...)` for a planned kernel's fast call, `explains=True` for a trusted kernel
+    that maps its own failures), `KernelDeclaration` (what `Backend.declared_kernels()` lists),
+    `native_call` (a fast call that is one framework call for tensors of given dtypes, in C),
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
     (the elementwise operations, reductions, `where`, `as_tensor` and `cast`: those a plugin may tune and
-    declare trusted),
-    `explains_failures` (marks a trusted kernel that maps its own failures: nothing is put in front of it),
-    `fast_path` (declares a kernel's fast path: the common case computed before the plan, which serves every
-    call the fast path returns `NotImplemented` for), `native_call` (a fast path that is one framework call
-    for tensors of given dtypes, in C).
+    declare trusted); deprecated: `explains_failures` and `fast_path` (now `kernel(explains=True)` and
+    `kernel(fast=...)`).
 Gaps (what a framework lacks: `Backend.unsupported_dtypes`, `lacking_kernels`, `complex_unordered`,
     `nan_unordered`, `precision_deficits`)
     `declared_gaps` (every gap a backend class declares, with how the core fills it), `fill_dtype` (the dtype
@@ -83,11 +84,10 @@ from ._dispatcher import (
     ORDERING,
     check_device,
     check_dtypes,
-    explains_failures,
-    fast_path,
     native_call,
     spec_verdict,
 )
+from ._kernels import KernelDeclaration, explains_failures, fast_path, kernel
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._ranges import int_uniform_bounds, range_plan
@@ -134,6 +134,7 @@ __all__ = [
     "HOT_OPERATIONS",
     "INDEX_OPERATIONS",
     "KINDS",
+    "KernelDeclaration",
     "ORDERING",
     "PYTHON_NUMBERS",
     "PYTHON_REALS",
@@ -177,6 +178,7 @@ __all__ = [
     "is_python_number",
     "is_python_real",
     "is_real_scalar",
+    "kernel",
     "limit",
     "matrix_operand",
     "native_call",
@@ -203,7 +205,7 @@ __all__ = [
 
 HOT_OPERATIONS: Final = frozenset(_FAMILY) | frozenset(("where", "as_tensor", "cast"))
 """The elementwise operations, the reductions, `where`, and the conversions `as_tensor` and `cast`: the
-operations whose kernels a plugin may tune and declare trusted (`Backend.trusted_operations`) where a plan
+operations whose kernels a plugin may tune and declare trusted (`@kernel(trusted=True)`) where a plan
 (or the core's number rules around `as_tensor`, its checks around `cast`) costs more than the kernel on
 small tensors. Such a kernel applies the rules itself, with the functions of this module. The eager
 first-party plugins trust only their reductions, the conversions and a few unary functions; their

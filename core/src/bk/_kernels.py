@@ -1,0 +1,136 @@
+"""How a backend declares its kernels: once, where each kernel is defined.
+
+A kernel is the method of a backend class that computes one operation with its framework (`add`,
+`sum`, `solve`). By default it is *planned*: every call reaches it through the operation's plan
+(`bk._dispatcher`), which applies the operation's spec and the core's rules around it. A kernel says
+anything else about itself with `kernel(...)`, on the method:
+
+    @kernel(trusted=True, why="NumPy's reductions apply the accumulation rule with bk.rules")
+    def sum(self, value, axis=None, keepdims=False): ...
+
+    @kernel(fast=native_call(torch.add, torch.Tensor, 2))
+    def add(self, a, b): ...
+
+or, for kernels made after the class exists (generated in a loop, or a lazy framework's recorders),
+with `Backend.register_kernel(op, function, trusted=..., fast=..., why=...)`, which takes the same path
+as a method defined in the class body. `Backend.declared_kernels()` lists every declaration of a class;
+`Backend.trusted_operations` is the set of its trusted kernels, derived from them.
+
+Declarations of the earlier API keep working, each with a `DeprecationWarning`: a `trusted_operations`
+set in the class body, `bk.rules.fast_path(fast)` and `bk.rules.explains_failures`.
+
+This module imports no backend class: the registry of declarations is the kernels themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+__all__ = ["KernelDeclaration", "declaration_of", "declared", "explains_failures", "fast_path", "kernel"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DECLARATION: Final = "__bk_declaration__"
+REGISTERED: Final = "__bk_registered__"  # a class's declarations of the kernels `Backend.register_kernel` set on it
+WRAPPED: Final = "__bk_kernel__"  # the kernel behind a wrapper the core put in front of it
+
+
+@dataclass(frozen=True)
+class KernelDeclaration:
+    """What a kernel declares about itself (`kernel(...)`).
+
+    Attributes:
+        trusted: The kernel is called as it is, without the operation's plan: it applies
+            docs/semantics.md itself (with `bk.rules`). The testkit checks its values, result dtypes and
+            errors against the spec on every generated call, as any kernel's.
+        fast: The kernel's fast call (`fast(self, *args)`), tried before the plan for a call without
+            keywords while no precision is set; `NotImplemented` hands the call to the plan. Built with
+            `bk.rules.native_call` (one framework call for the dtypes the core derives from the specs)
+            or written by hand. Only for planned kernels.
+        explains: A trusted kernel that maps its own failures to the spec's bk errors inline (with
+            `bk.explain_failure`): the core puts nothing at all in front of it.
+        why: Why the kernel is trusted (shown by `testkit certify` and in the certificate).
+    """
+
+    trusted: bool = False
+    fast: Callable[..., Any] | None = None
+    explains: bool = False
+    why: str = ""
+
+
+PLANNED: Final = KernelDeclaration()
+"""The declaration of a kernel that declares nothing: planned, without a fast call."""
+
+
+def kernel(
+    *, trusted: bool = False, fast: Callable[..., Any] | None = None, explains: bool = False, why: str = ""
+) -> Callable[[F], F]:
+    """Declares the decorated method a kernel with these properties (see `KernelDeclaration`).
+
+    Raises:
+        TypeError: for a declaration that cannot hold: `explains` without `trusted` (a planned kernel's
+            failures are always explained by its plan), a `fast` call on a trusted kernel (a trusted
+            kernel is its own fast call), a `fast` that is not callable, or flags that are not bools.
+    """
+    for flag, value in (("trusted", trusted), ("explains", explains)):
+        if not isinstance(value, bool):
+            raise TypeError(f"bk.rules.kernel: {flag} must be True or False, got {value!r}")
+    if explains and not trusted:
+        raise TypeError(
+            "bk.rules.kernel: explains=True is for a trusted kernel; a planned kernel's failures are explained by its plan"
+        )
+    if fast is not None and not callable(fast):
+        raise TypeError(f"bk.rules.kernel: fast must be a callable fast call (bk.rules.native_call(...)), got {fast!r}")
+    if fast is not None and trusted:
+        raise TypeError("bk.rules.kernel: a trusted kernel is called as it is, so it takes no fast call; declare one of the two")
+    if not isinstance(why, str):
+        raise TypeError(f"bk.rules.kernel: why must be a str, got {why!r}")
+    declared = KernelDeclaration(trusted, fast, explains, why)
+
+    def declare(function: F) -> F:
+        setattr(function, DECLARATION, declared)
+        return function
+
+    return declare
+
+
+def declaration_of(method: Any) -> KernelDeclaration:
+    """The declaration of a kernel (or of the core's wrapper in front of it); `PLANNED` when it declares nothing.
+
+    The attributes of the earlier API count as declarations: `__bk_fast__` (set by `fast_path`) and
+    `__bk_explains__` (set by `explains_failures`)."""
+    function = getattr(method, WRAPPED, method)
+    declared = getattr(function, DECLARATION, None)
+    if declared is not None:
+        return declared  # type: ignore[no-any-return]
+    fast, explains = getattr(function, "__bk_fast__", None), bool(getattr(function, "__bk_explains__", False))
+    if fast is None and not explains:
+        return PLANNED
+    return KernelDeclaration(trusted=False, fast=fast, explains=explains)
+
+
+def declared(owner: type, name: str) -> KernelDeclaration:
+    """The declaration of the kernel of `name` that the class `owner` defines: registered with
+    `Backend.register_kernel`, or on the kernel itself."""
+    registered = vars(owner).get(REGISTERED)
+    if registered is not None and name in registered:
+        return registered[name]  # type: ignore[no-any-return]
+    return declaration_of(vars(owner)[name])
+
+
+def fast_path(fast: Callable[..., Any]) -> Callable[[F], F]:
+    """Deprecated: `@bk.rules.kernel(fast=fast)` declares a kernel's fast call."""
+
+    def declare(function: F) -> F:
+        function.__bk_fast__ = fast  # type: ignore[attr-defined]
+        return function
+
+    return declare
+
+
+def explains_failures(function: F) -> F:
+    """Deprecated: `@bk.rules.kernel(trusted=True, explains=True)` declares a trusted kernel that maps its own failures."""
+    function.__bk_explains__ = True  # type: ignore[attr-defined]
+    return function

@@ -202,7 +202,7 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
             TypeError: on `Backend` itself, for a function that is not callable, or for a declaration that
                 cannot hold (see `bk.rules.kernel`).
         """
-        from ._dispatcher import trusted_kernels, wrap_kernel
+        from ._dispatcher import wrap_kernel
         from ._kernels import REGISTERED, KernelDeclaration, kernel
 
         if cls is Backend:
@@ -221,7 +221,8 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
         )  # on the class: `function` may serve others
         setattr(cls, op, function)
         wrap_kernel(cls, op, getattr(cls, "__bk_legacy_trusted__", frozenset()))
-        cls.trusted_operations = trusted_kernels(cls, _METHOD_FEATURES)
+        others = cls.trusted_operations - {op}
+        cls.trusted_operations = others | {op} if trusted or op in getattr(cls, "__bk_legacy_trusted__", ()) else others
         cls._supports_cache = {}
 
     @classmethod

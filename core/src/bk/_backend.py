@@ -24,6 +24,7 @@ from ._catalogue_standard import StandardOpsMixin
 from ._defaults_algorithms import AlgorithmDefaultsMixin
 from ._device import ComputeDevice
 from ._dtype import DType
+from ._entrypoints import PLUGIN_MODULES
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument, did_you_mean
 from ._features import CAPABILITIES, native_of, uses_of
 
@@ -409,11 +410,8 @@ def _defines(cls: type, dunder: str) -> bool:
 
 def _inferred_native_types(name: str) -> list[type]:
     """The tensor types of the modules that the plugin of backend `name` owns; imports nothing."""
-    from ._plugins import REGISTRY
-
-    entry = REGISTRY.entries.get(name)
     found: list[type] = []
-    for module_name in entry.spec.modules if entry is not None else ():
+    for module_name in PLUGIN_MODULES.get(name, ()):
         module = sys.modules.get(module_name)
         for attribute, value in vars(module).items() if module is not None else ():
             if attribute.startswith("_") or not isinstance(value, type) or value in found:
@@ -451,9 +449,11 @@ for _name in __all__:
 del _name
 
 # Each catalogue method's docstring ends with its operation spec's rule ("Rule: ..."), from bk._specs.
+from ._kernels import register_core as _register_core  # noqa: E402
 from ._specs import annotate_docstrings as _annotate_docstrings  # noqa: E402  (the specs load with Backend)
 
 _annotate_docstrings(Backend)
+_register_core(Backend)  # the modules below ask bk._kernels for Backend instead of importing it
 
 from ._dispatcher import wrap_generic_defaults as _wrap_generic_defaults  # noqa: E402
 

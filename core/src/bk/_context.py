@@ -28,6 +28,18 @@ VALID_PRECISIONS: Final = (16, 32, 64, None)
 BACKEND_STACK: ContextVar[tuple[Backend, ...]] = ContextVar("bk_backend_stack", default=())
 PRECISION_STACK: ContextVar[tuple[int | None, ...]] = ContextVar("bk_precision_stack", default=())
 PROFILE: ContextVar[Any] = ContextVar("bk_profile", default=None)
+DESCRIBING: ContextVar[bool] = ContextVar("bk_profile_describing", default=False)  # the core's own calls: not profiled
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """Calls made inside are not recorded by an active profile (the dispatcher's own bookkeeping: keys,
+    conversions, checks; a profile's summaries)."""
+    token = DESCRIBING.set(True)
+    try:
+        yield
+    finally:
+        DESCRIBING.reset(token)
 
 
 class _Globals:

@@ -53,7 +53,7 @@ import numpy as np
 
 from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
 from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, UnsupportedDtypeError, check_tensor_argument
-from ._kernels import declared
+from ._kernels import core_backend, declared, is_core, raw_kernel
 from ._rules.arguments import PYTHON_NUMBERS, check_convertible
 from ._rules.compare import COMPARISONS, compare_beyond_range
 from ._rules.conventions import CONVENTIONS, canonical_result
@@ -253,13 +253,6 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
     return checked
 
 
-def raw_kernel(backend: Backend, name: str) -> Callable[..., Any]:
-    """The kernel of `name` that `backend`'s class defines, without the dispatcher in front (a bound
-    method): what the core calls for its own casts and conversions inside a plan."""
-    method = getattr(type(backend), name)
-    return getattr(method, _WRAPPED, method).__get__(backend)  # type: ignore[no-any-return]
-
-
 def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
     """Puts the dispatcher in front of every kernel `cls` defines (its own methods and its mixins', not
     the base class's generic defaults, which `wrap_generic_defaults` serves once for every backend), as
@@ -291,13 +284,11 @@ def _legacy_trusted(cls: type[Backend]) -> frozenset[str]:
 
 def trusted_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> frozenset[str]:
     """The operations whose kernel `cls` (or a plugin class it derives from) declares trusted."""
-    from ._backend import Backend
-
     legacy: frozenset[str] = getattr(cls, "__bk_legacy_trusted__", frozenset())
     trusted: set[str] = set()
     for name in catalogue:
         owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-        if owner is None or owner is Backend or owner in Backend.__mro__:
+        if owner is None or is_core(owner):
             continue  # a generic default: always planned
         if name in legacy or declared(owner, name).trusted:
             trusted.add(name)
@@ -307,16 +298,15 @@ def trusted_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> frozenset
 def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozenset()) -> None:
     """Puts the dispatcher in front of the kernel of `name` that `cls` (or a mixin of it) defines, as the kernel
     declares itself: the one path of a method in the class body and of `Backend.register_kernel`."""
-    from ._backend import Backend
     from ._specs import op_specs
 
     if name in _NEVER and name not in ("as_tensor", "cast"):
         return
     owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-    if owner is None or owner is Backend or owner in Backend.__mro__:
+    if owner is None or is_core(owner):
         return
     method = vars(owner)[name]
-    if getattr(method, _WRAPPED, None) is not None or method is getattr(Backend, name, None):
+    if getattr(method, _WRAPPED, None) is not None or method is getattr(core_backend(), name, None):
         return  # wrapped already (a mixin shared by two classes), or the base class's own default put back
     declaration = declared(owner, name)
     trusted = declaration.trusted or name in legacy
@@ -819,10 +809,9 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
 
 
 def _unsupported_default(backend: Backend, op: str) -> NoReturn:
-    from ._backend import Backend
     from ._features import native_of, uses_of
 
-    default = getattr(Backend, op)
+    default = getattr(core_backend(), op)
     dunders = [d for d in native_of(default) if not backend._has_native(d)]
     missing = [u for u in (uses_of(default) or ()) if not backend.supports(u)]
     if dunders:
@@ -1212,7 +1201,7 @@ def _no_axes(op: str, order: Any) -> Callable[..., Any]:
 
 
 def _quiet() -> Any:
-    from ._profile import quiet
+    from ._context import quiet
 
     return quiet()
 

@@ -14,7 +14,11 @@ import re
 import sys
 from typing import NamedTuple
 
-__all__ = ["EntryPointInfo", "find_entry_points", "shared_scan"]
+__all__ = ["PLUGIN_MODULES", "EntryPointInfo", "find_entry_points", "shared_scan"]
+
+PLUGIN_MODULES: dict[str, tuple[str, ...]] = {}
+"""The modules the plugin of each backend owns (its `BackendSpec.modules`), by backend name: filled by
+`bk._plugins` as it gives each name to its plugin, read by `bk._backend` (which imports nothing above it)."""
 
 _NORMALIZE = re.compile(r"[-_.]+")
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-__all__ = ["KernelDeclaration", "declaration_of", "declared", "explains_failures", "fast_path", "kernel"]
+__all__ = ["KernelDeclaration", "core_backend", "declaration_of", "declared", "is_core", "raw_kernel", "register_core", "explains_failures", "fast_path", "kernel"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -118,6 +118,31 @@ def declared(owner: type, name: str) -> KernelDeclaration:
     if registered is not None and name in registered:
         return registered[name]  # type: ignore[no-any-return]
     return declaration_of(vars(owner)[name])
+
+
+def raw_kernel(backend: Any, name: str) -> Callable[..., Any]:
+    """The kernel of `name` that `backend`'s class defines, without the dispatcher in front (a bound
+    method): what the core calls for its own casts and conversions inside a plan."""
+    method = getattr(type(backend), name)
+    return getattr(method, WRAPPED, method).__get__(backend)  # type: ignore[no-any-return]
+
+
+_CORE: list[type] = []  # `bk.Backend` and the classes it derives from, once bk._backend defined it
+
+
+def register_core(base: type) -> None:
+    """Called once by `bk._backend` with `Backend`: the modules below it ask for it here instead of importing it."""
+    _CORE[:] = [klass for klass in base.__mro__ if klass is not object]
+
+
+def core_backend() -> type:
+    """The class `bk.Backend` (defined once `bk` is imported)."""
+    return _CORE[0]
+
+
+def is_core(owner: type) -> bool:
+    """Whether `owner` is `bk.Backend` or one of the core's classes it derives from (catalogue, generic defaults)."""
+    return owner in _CORE
 
 
 def fast_path(fast: Callable[..., Any]) -> Callable[[F], F]:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 import pluggy
 
 from . import hookspecs
-from ._entrypoints import EntryPointInfo, find_entry_points, shared_scan
+from ._entrypoints import PLUGIN_MODULES, EntryPointInfo, find_entry_points, shared_scan
 from ._errors import did_you_mean
 from ._markers import PROJECT
 
@@ -219,6 +219,7 @@ class Registry:
         with self._lock:
             old = self.entries
             self.entries, self.by_module, self.problems, self.skipped = {}, {}, [], {}
+            PLUGIN_MODULES.clear()
             self._discover()
             for name, entry in self.entries.items():
                 previous = old.get(name)
@@ -330,6 +331,7 @@ class Registry:
             existing = self.entries.get(spec.name)
             if existing is None:
                 self.entries[spec.name] = Entry(spec, info.distribution, info.version, info.name)
+                PLUGIN_MODULES[spec.name] = tuple(spec.modules)
                 continue
             self._problem(
                 info,

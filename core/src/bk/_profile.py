@@ -11,7 +11,6 @@ as that call's `children`; `backend_calls` and the timeline hold the outermost c
 from __future__ import annotations
 
 import _thread
-import contextlib
 import functools
 import inspect
 import linecache
@@ -26,12 +25,12 @@ from typing import Any, Final, cast
 
 from . import _context
 from ._backend import Backend
+from ._context import DESCRIBING as _DESCRIBING
 
 __all__ = ["BackendCall", "Profile", "get_current_profile", "profile", "profile_function"]
 
 _SKIPPED: Final = frozenset({"supports", "features"})
 _CHILDREN: ContextVar[list[BackendCall] | None] = ContextVar("bk_profile_children", default=None)  # of the running call
-_DESCRIBING: ContextVar[bool] = ContextVar("bk_profile_describing", default=False)  # summaries call the backend
 _OWN_FILES: Final = (__file__.rsplit("_profile", 1)[0],)  # frames inside bk itself are not call sites
 
 
@@ -365,14 +364,6 @@ class _Instrumentation:
 _INSTRUMENTATION: Final = _Instrumentation()
 
 
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """Calls made inside are not recorded (the dispatcher's own bookkeeping: keys, conversions, checks)."""
-    token = _DESCRIBING.set(True)
-    try:
-        yield
-    finally:
-        _DESCRIBING.reset(token)
 _ABSENT: Final = object()
 
 

@@ -144,10 +144,10 @@ def _collect_accuracy(cls: type, op: str, deficits: Mapping[str, Mapping[Any, An
             current = found.get(dtype)
             if current is None or (accuracy.bits or 0) < (current.bits or 0):
                 found[dtype] = accuracy
-    from .._backend import Backend
     from .._features import uses_of
+    from .._kernels import core_backend
 
-    base = getattr(Backend, op, None)
+    base = getattr(core_backend(), op, None)
     if base is None or getattr(cls, op, None) is not base:
         return  # the backend's own kernel: its own declaration only
     for used in uses_of(base) or ():

@@ -88,7 +88,7 @@ def _ordering(b: Backend, op: str) -> Any:
     """The backend's `op` for keys without NaN: its raw kernel where `op` itself is filled for NaN (the
     plan cannot see that the keys hold none), else the operation with its plan."""
     if op in type(b).nan_unordered:
-        from .._dispatcher import raw_kernel
+        from .._kernels import raw_kernel
 
         return raw_kernel(b, op)
     return getattr(b, op)

@@ -70,8 +70,8 @@ def fix_special_values(backend: Backend, op: str, x: Any, result: Any) -> Any:
 
     import numpy as np
 
-    from .._dispatcher import raw_kernel
     from .._dtype import to_numpy_dtype
+    from .._kernels import raw_kernel
 
     dtype = backend.dtype(result)
     for real_test, imag_test, value in SPECIAL_VALUES[op]:

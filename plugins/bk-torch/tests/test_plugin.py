@@ -55,3 +55,21 @@ def test_backend_loads_and_owns_torch_tensors(b: bk.Backend) -> None:
     assert b.name == "torch"
     assert bk.choose_backend(torch.zeros(2)) is b
     assert b.is_module(torch.nn.Linear(2, 2)) and not b.is_module(torch.zeros(2))
+
+
+def test_kernels_declare_themselves(b: bk.Backend) -> None:
+    """The hot unary functions, the reductions and the conversions are trusted, each with its reason, where
+    they are defined (`bk.rules.kernel`); the binary operators are planned, each with a fast call."""
+    from bk_torch._operators import BINARY_OPERATORS, OperatorsMixin
+
+    declared = type(b).declared_kernels()
+    trusted = {op for op, declaration in declared.items() if declaration.trusted}
+    assert trusted == type(b).trusted_operations == {
+        "abs", "round", "isfinite", "isnan", "isinf", "real", "imag", "conj", "as_tensor", "cast",
+        "sum", "prod", "mean", "std", "max", "min", "any", "all",
+    }  # fmt: skip
+    assert all(declared[op].why for op in trusted)
+    assert {op for op, declaration in declared.items() if declaration.explains} == {"sum", "mean", "max"}
+    made_by_operator = {name for name, value in vars(OperatorsMixin).items() if getattr(value, "__qualname__", None) == name}
+    assert made_by_operator == set(BINARY_OPERATORS)  # `unsigned_gaps` covers every operator `_operator` makes
+    assert all(declared[op].fast is not None and not declared[op].trusted for op in BINARY_OPERATORS)

@@ -26,7 +26,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, fast_path, holds_number, int_range, native_call
+from bk.rules import INDEX_OPERATIONS, holds_number, int_range, kernel, native_call
 from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
@@ -34,10 +34,10 @@ from ._devices import list_torch_devices, normalize_device
 from ._dtypes import _FROM_TORCH, _TO_TORCH, from_torch_dtype, to_torch_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import _WIDE_UNSIGNED, FLOAT_FUNCTIONS, PLANNED, MathMixin
-from ._operators import OPERATORS, OperatorsMixin, unsigned_gaps
+from ._math import _WIDE_UNSIGNED, MathMixin
+from ._operators import BINARY_OPERATORS, OperatorsMixin, unsigned_gaps
 from ._solvers import SolversMixin
-from ._standard import STANDARD_PLANNED, StandardMixin
+from ._standard import StandardMixin
 
 __all__ = ["TorchBackend"]
 
@@ -48,8 +48,14 @@ _FILLS = frozenset((bool, int, float, complex))
 _NUMBERS = frozenset((bool, int, float))
 _REALS = frozenset((int, float))
 _F32_MAX: Final = 3.4028234663852886e38  # linspace bounds beyond float32 compute in float64 (torch refuses them)
-_INEXACT = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128))  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
+_INEXACT = frozenset(
+    (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128)
+)  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
+_CONVERSION: Final = (
+    "a conversion that applies bk's rules of Python numbers and of the precision itself, its common cases "
+    "inlined: the core's rules around it would cost more than the conversion"
+)  # why `as_tensor` and `cast` are trusted
 # the Python ints a tensor of each dtype holds as they are (`bk.rules.holds_number`; within int64 for `native_call`)
 _FILL_RANGES = {
     native: int_range(dtype) if dtype.kind is int else int_range(_INT64)
@@ -59,7 +65,7 @@ _FILL_RANGES = {
 
 
 def _created(factory: Any, backend: Any, shape: Any, dtype: Any = None) -> Any:
-    """The fast path of `zeros`, `ones` and `empty` (`bk.rules.fast_path`, bound to `factory` by `functools.partial`):
+    """The fast call of `zeros`, `ones` and `empty` (`bk.rules.kernel(fast=...)`, bound to `factory` by `functools.partial`):
     `factory(*sizes, dtype, device)` for a tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's
     call of the kernel)."""
     torch_dtype = _TO_TORCH.get(dtype)
@@ -74,7 +80,9 @@ def _full(backend: Any, shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     if type(shape) is not tuple or torch_dtype is None:
         return NotImplemented
     kind = type(fill_value)
-    if not ((kind is float and (dtype.kind is float or dtype.kind is complex)) or (kind in _FILLS and holds_number(dtype, fill_value))):
+    if not (
+        (kind is float and (dtype.kind is float or dtype.kind is complex)) or (kind in _FILLS and holds_number(dtype, fill_value))
+    ):
         return NotImplemented
     return torch.full(shape, fill_value, dtype=torch_dtype, device=backend._default_device.ref)
 
@@ -87,7 +95,9 @@ def _full_like(backend: Any, x: Any, fill_value: Any, dtype: Any = None) -> Any:
     torch_dtype = x.dtype if dtype is None else _TO_TORCH.get(dtype)
     if torch_dtype is None:
         return NotImplemented
-    if not (type(fill_value) is float and torch_dtype in _INEXACT) and not holds_number(_FROM_TORCH[torch_dtype] if dtype is None else dtype, fill_value):
+    if not (type(fill_value) is float and torch_dtype in _INEXACT) and not holds_number(
+        _FROM_TORCH[torch_dtype] if dtype is None else dtype, fill_value
+    ):
         return NotImplemented
     return torch.full_like(x, fill_value) if torch_dtype is x.dtype else torch.full_like(x, fill_value, dtype=torch_dtype)
 
@@ -97,7 +107,14 @@ def _int64_range(backend: Any, start: Any, limit: Any = None, delta: Any = 1, dt
     and never an empty range of the other sign, which PyTorch refuses); else NotImplemented (`range_plan`)."""
     if limit is None:
         start, limit = 0, start
-    if not (dtype is _INT64 and type(start) is int and type(limit) is int and type(delta) is int and delta != 0 and (limit - start) * delta >= 0):
+    if not (
+        dtype is _INT64
+        and type(start) is int
+        and type(limit) is int
+        and type(delta) is int
+        and delta != 0
+        and (limit - start) * delta >= 0
+    ):
         return NotImplemented
     if not (-_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND):
         return NotImplemented
@@ -112,20 +129,40 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     `torch.Generator` per device, so `seed()` never touches PyTorch's global generator.
     """
 
-    # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations); the float
-    # functions, the binary operators, `where` and the other planned elementwise kernels take the core's plan
-    trusted_operations = HOT_OPERATIONS - FLOAT_FUNCTIONS - PLANNED - STANDARD_PLANNED - frozenset(OPERATORS) - {"where", "invert"}
+    # Each kernel declares itself where it is defined (`bk.rules.kernel`): the conversions `as_tensor` and `cast`,
+    # the hot unary functions (`abs`, `round`, `isnan`, `real`, ...) and the reductions are trusted, tuned kernels
+    # that apply docs/semantics.md with bk.rules; the float functions, the binary operators, `where`, `invert` and
+    # the other elementwise kernels are planned, most with a fast call in front of the plan.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # PyTorch's facts, declared once (the core fills them, docs/write-a-plugin.md "What your framework lacks"):
     # no order of complex values (the core orders them as NumPy; `max`/`min`, trusted, call its composite),
     # no bool kernel of searchsorted, pow, mod, floordiv and the shifts (computed as int8).
-    complex_unordered = frozenset(("argmax", "argmin", "searchsorted", "unique", "greater_than", "greater_or_equal", "maximum", "minimum", "clip", "sort", "argsort"))
+    complex_unordered = frozenset(
+        (
+            "argmax",
+            "argmin",
+            "searchsorted",
+            "unique",
+            "greater_than",
+            "greater_or_equal",
+            "maximum",
+            "minimum",
+            "clip",
+            "sort",
+            "argsort",
+        )
+    )
     nan_unordered = frozenset(("searchsorted",))  # torch.searchsorted puts NaN before +inf
     # and no uint16/uint32 kernels of the binary operators, nor uint64 ones of the modular operators (signed ints)
     lacking_kernels = {
-        **unsigned_gaps(OPERATORS),
-        **{op: unsigned_gaps(OPERATORS).get(op, frozenset()) | {DType(bool)} for op in ("searchsorted", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right")},
-        "matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)}),  # least squares: no half kernel (float32)
+        **unsigned_gaps(BINARY_OPERATORS),
+        **{
+            op: unsigned_gaps(BINARY_OPERATORS).get(op, frozenset()) | {DType(bool)}
+            for op in ("searchsorted", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right")
+        },
+        "matrix_solve_least_squares": frozenset(
+            {DType(float, 16), DType(float, 16, brain=True)}
+        ),  # least squares: no half kernel (float32)
     }
 
     kernel_errors = (RuntimeError, IndexError)  # PyTorch reports bad data as RuntimeError or IndexError
@@ -171,6 +208,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return all(self.is_tensor(e) for e in x)
         return False
 
+    @kernel(trusted=True, why=_CONVERSION)
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """A tensor on the default device; floats converted to the current precision when one is set.
 
@@ -180,7 +218,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         Raises:
             TypeError: for values PyTorch cannot hold, such as strings or object arrays.
         """
-        if _SETTINGS.precision_free:  # the common cases, inlined (a trusted kernel: HOT_OPERATIONS)
+        if _SETTINGS.precision_free:  # the common cases, inlined (a trusted kernel: the core's number rules do not run)
             kind = type(x)
             if kind is torch.Tensor:
                 return x
@@ -258,6 +296,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
             return tuple(tensor.shape)
         return tuple(np.shape(tensor))
 
+    @kernel(trusted=True, why=_CONVERSION)
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as a tensor of `dtype`; `x` itself when it already is one.
 
@@ -268,7 +307,9 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if isinstance(x, torch.Tensor):
             if x.dtype == torch_dtype:
                 return x
-            if x.is_complex() and not torch_dtype.is_complex and torch_dtype != torch.bool:  # the real part, as NumPy, without a warning
+            if (
+                x.is_complex() and not torch_dtype.is_complex and torch_dtype != torch.bool
+            ):  # the real part, as NumPy, without a warning
                 x = torch.real(x)
             return x.to(torch_dtype)
         if isinstance(x, (np.ndarray, np.generic)):
@@ -370,41 +411,43 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
     # small tensor).
 
-    @fast_path(functools.partial(_created, torch.zeros))
+    @kernel(fast=functools.partial(_created, torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.zeros_like, torch.Tensor, None, 1))  # any dtype: the kernel is this call for each
+    @kernel(fast=native_call(torch.zeros_like, torch.Tensor, None, 1))  # any dtype: the kernel is this call for each
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
-    @fast_path(functools.partial(_created, torch.ones))
+    @kernel(fast=functools.partial(_created, torch.ones))
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.ones_like, torch.Tensor, None, 1))
+    @kernel(fast=native_call(torch.ones_like, torch.Tensor, None, 1))
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
-    @fast_path(functools.partial(_created, torch.empty))
+    @kernel(fast=functools.partial(_created, torch.empty))
     def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @fast_path(native_call(torch.empty_like, torch.Tensor, None, 1, check=("layout", torch.strided)))
+    @kernel(fast=native_call(torch.empty_like, torch.Tensor, None, 1, check=("layout", torch.strided)))
     def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`torch.empty_like`: uninitialized values on the device of `x`; see `Backend.empty_like`."""
         if type(x) is not torch.Tensor or x.layout is not torch.strided:
             return super().empty_like(x, dtype)
-        return torch.empty_like(x) if dtype is None else torch.empty_like(x, dtype=self._new_dtype(dtype))  # no keyword: 20% faster
+        return (
+            torch.empty_like(x) if dtype is None else torch.empty_like(x, dtype=self._new_dtype(dtype))
+        )  # no keyword: 20% faster
 
-    @fast_path(_full)
+    @kernel(fast=_full)
     def full(self, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full` for a fill value that `dtype` holds as it is (`bk.rules.holds_number`); see `Backend.full`."""
         result = _full(self, _sizes(shape), fill_value, dtype)  # the fast path's case under a precision; the core's default else
         return super().full(shape, fill_value, dtype) if result is NotImplemented else result
 
-    @fast_path(native_call(torch.full_like, torch.Tensor, (), 2, _INEXACT, _FILL_RANGES, check=("layout", torch.strided)))
+    @kernel(fast=native_call(torch.full_like, torch.Tensor, (), 2, _INEXACT, _FILL_RANGES, check=("layout", torch.strided)))
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         result = _full_like(self, x, fill_value, dtype)  # the fast path's case under a precision; the core's default else
@@ -422,7 +465,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         result.diagonal(k).fill_(1)  # empty for a diagonal outside the matrix
         return result
 
-    @fast_path(_int64_range)
+    @kernel(fast=_int64_range)
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         from bk.rules import range_plan  # NumPy's arange length and dtype, bk's precision
 
@@ -430,16 +473,27 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         if plan.dtype.kind is int:
             stop = plan.start + plan.count * plan.delta
             target = to_torch_dtype(plan.dtype)
-            if target in (torch.uint16, torch.uint32, torch.uint64):  # no arange kernel: count in int64 (range_plan checked the values fit)
+            if target in (
+                torch.uint16,
+                torch.uint32,
+                torch.uint64,
+            ):  # no arange kernel: count in int64 (range_plan checked the values fit)
                 return torch.arange(plan.start, stop, plan.delta, dtype=torch.int64, device=self._torch_device).to(target)
             return torch.arange(plan.start, stop, plan.delta, dtype=target, device=self._torch_device)
         steps = torch.arange(plan.count, dtype=torch.float64, device=self._torch_device)
         return (steps * plan.delta + plan.start).to(to_torch_dtype(plan.dtype))
 
-    @fast_path(
-        lambda self, start, stop, number: torch.linspace(start, stop, number, dtype=torch.float32, device=self._default_device.ref)
-        if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0 and -_F32_MAX < start < _F32_MAX and -_F32_MAX < stop < _F32_MAX
-        else NotImplemented
+    @kernel(
+        fast=lambda self, start, stop, number: (
+            torch.linspace(start, stop, number, dtype=torch.float32, device=self._default_device.ref)
+            if type(start) in _REALS
+            and type(stop) in _REALS
+            and type(number) is int
+            and number >= 0
+            and -_F32_MAX < start < _F32_MAX
+            and -_F32_MAX < stop < _F32_MAX
+            else NotImplemented
+        )
     )  # no precision is set on a fast path: float32 (bounds beyond it take the float64 path)
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         # in float64, then cast: bounds beyond float32 give inf as NumPy, where torch refuses them

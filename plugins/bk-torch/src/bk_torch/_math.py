@@ -14,8 +14,7 @@ from bk.rules import (
     advanced_index,
     array_key_layout,
     check_nonempty,
-    explains_failures,
-    fast_path,
+    kernel,
     native_call,
     ordered_extreme,
     pad_source_indices,
@@ -29,30 +28,33 @@ _INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
 
 Tensor = Any
 
-PLANNED = frozenset(("sign", "ceil", "floor", "softplus", "sigmoid", "log_gamma", "gamma_inc_l", "gamma_inc_u", "arctan2", "divide_no_nan"))
-"""Elementwise functions whose kernels compute on the operands the core's plan gives (its verdict first, ints
-in float where the spec computes in float); not trusted (`TorchBackend.trusted_operations`)."""
+_HOT_UNARY = (
+    "a hot unary function that handles every dtype itself as docs/semantics.md says (bools, ints and complex "
+    "values included), where a plan would cost more on small tensors"
+)
+"""Why `abs`, `round`, `isfinite`, `isnan`, `isinf`, `real`, `imag` and `conj` are trusted."""
 
-FLOAT_FUNCTIONS = frozenset((
-    "sqrt", "exp", "erf", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh",
-    "arctanh", "log", "log2", "log10",
-))  # fmt: skip
-"""Functions of floats whose kernel is the PyTorch function alone: the core's plan gives it floats (ints and
-bools in the default float, or the precision's), and float and complex tensors go to PyTorch at once
-(`bk.rules.native_call`, a C fast path). Not trusted: `TorchBackend.trusted_operations` leaves them out."""
+_HOT_REDUCTION = (
+    "a hot reduction that checks its axes and applies the accumulation dtypes, the empty-reduction errors and "
+    "NumPy's order of complex values itself, with bk.rules, where a plan would cost more on small tensors"
+)
+"""Why the reductions `sum`, `prod`, `mean`, `std`, `max`, `min`, `any` and `all` are trusted."""
+
+_EXPLAINED = _HOT_REDUCTION + "; it maps its own failures (bk.explain_failure), so nothing at all precedes it"
+"""Why `sum`, `mean` and `max`, which explain their failures inline around their hot case, are trusted."""
 
 
 def _float_function(function: Callable[[Any], Any], name: str) -> Callable[..., Any]:
-    """The kernel of one of `FLOAT_FUNCTIONS`: `function(x)` of the floats the plan gives it, with the fast
-    path of a float or complex tensor in front of the plan."""
+    """The kernel of a function of floats (`sqrt`, `exp`, `sin`, `log`, ...): `function(x)` alone, planned. The
+    core's plan gives it floats (ints and bools in the default float, or the precision's); float and complex
+    tensors go to PyTorch at once, through the fast call in front of the plan (`bk.rules.native_call`, in C)."""
 
-    @fast_path(native_call(function, torch.Tensor, _INEXACT, 1))
-    def kernel(self: Any, x: Tensor) -> Tensor:
+    def computed(self: Any, x: Tensor) -> Tensor:
         return function(x)
 
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = f"`torch.{name}` of floats (ints and bools in the default float type)."
-    return kernel
+    computed.__name__ = computed.__qualname__ = name
+    computed.__doc__ = f"`torch.{name}` of floats (ints and bools in the default float type)."
+    return kernel(fast=native_call(function, torch.Tensor, _INEXACT, 1))(computed)
 
 
 def _axes(axis: Any) -> Any:
@@ -67,7 +69,11 @@ class MathMixin:
 
     # ------------------------------------------------------------ shape manipulation
 
-    @fast_path(lambda self, value, shape: torch.reshape(value, shape) if type(value) is torch.Tensor and type(shape) is tuple else NotImplemented)
+    @kernel(
+        fast=lambda self, value, shape: (
+            torch.reshape(value, shape) if type(value) is torch.Tensor and type(shape) is tuple else NotImplemented
+        )
+    )
     def reshape(self, value: Tensor, shape: Sequence[int]) -> Tensor:
         return torch.reshape(self._t(value), tuple(int(s) for s in shape))  # the plan has checked the sizes
 
@@ -107,7 +113,9 @@ class MathMixin:
         if new_length is None:
             # torch counts repeats in int64 only ("repeat_interleave_cpu" not implemented for int8)
             repeats = repeats if isinstance(repeats, int) else self._t(repeats).to(x.device, torch.int64)
-            return _from_signed(torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype)  # errors: the core's spec
+            return _from_signed(
+                torch.repeat_interleave(_bits_as_signed(x), repeats, dim=axis), x.dtype
+            )  # errors: the core's spec
         size = x.shape[axis]
         repeats = self._t(repeats).to(x.device, torch.int64)
         indices = torch.repeat_interleave(torch.arange(size, device=x.device), repeats)
@@ -131,7 +139,9 @@ class MathMixin:
         for axis, (lower, upper) in enumerate(pad_width):
             if lower or upper:
                 value = _select(
-                    value, axis, torch.as_tensor(pad_source_indices(value.shape[axis], int(lower), int(upper), mode), device=value.device)
+                    value,
+                    axis,
+                    torch.as_tensor(pad_source_indices(value.shape[axis], int(lower), int(upper), mode), device=value.device),
                 )
         return value
 
@@ -178,6 +188,7 @@ class MathMixin:
             return x if x.is_complex() else x.to(torch.complex128)
         return self.cast(x, self.complex_type)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def abs(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return x if x.dtype == torch.bool or x.dtype == torch.uint8 or x.dtype in _WIDE_UNSIGNED else torch.abs(x)
@@ -193,6 +204,7 @@ class MathMixin:
             return torch.where(torch.isnan(x), x, torch.sign(x))
         return torch.sign(x)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def round(self, x: Tensor) -> Tensor:
         """Rounds halves to even, as NumPy; complex values part by part (as NumPy; PyTorch returned
         them unchanged); integers and booleans stay as they are."""
@@ -269,23 +281,29 @@ class MathMixin:
 
     log10 = _float_function(torch.log10, "log10")
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isfinite(self, x: Tensor) -> Tensor:
         return torch.isfinite(self._t(x))
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isnan(self, x: Tensor) -> Tensor:
         return torch.isnan(self._t(x))
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isinf(self, x: Tensor) -> Tensor:
         return torch.isinf(self._t(x))
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def real(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return torch.real(x) if x.is_complex() else x
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def imag(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def conj(self, x: Tensor) -> Tensor:
         x = self._t(x)
         return torch.conj_physical(x) if x.is_complex() else x
@@ -305,7 +323,7 @@ class MathMixin:
         x = self._t(value)
         return x, normalize_axes(axis, x.ndim, op)
 
-    @explains_failures
+    @kernel(trusted=True, explains=True, why=_EXPLAINED)
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
         if axis is None and keepdims is False and type(value) is torch.Tensor and value.dtype in _INEXACT:
@@ -315,11 +333,19 @@ class MathMixin:
             x, result = _widened(x)
             if axes == ():
                 return _narrowed(x, result)
-            total = torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
+            total = (
+                torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
+            )
             return _narrowed(total, result)
-        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+        except (
+            TypeError,
+            ValueError,
+            IndexError,
+            RuntimeError,
+        ) as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "sum", error, (value, axis, keepdims), {})
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and narrow integers widen to int64 (uint64 for unsigned), as NumPy 2."""
         x, axes = self._reduce_input(value, axis, "prod")
@@ -330,14 +356,25 @@ class MathMixin:
             x = torch.prod(x, dim=a)
         return _narrowed(x, result)
 
-    @explains_failures
+    @kernel(trusted=True, explains=True, why=_EXPLAINED)
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`; integers and booleans give the default float, NaN for empty inputs."""
         try:
-            if type(value) is torch.Tensor and type(axis) is int and value.dtype in _INEXACT and -value.ndim <= axis < value.ndim and _GLOBALS.precision_free:
+            if (
+                type(value) is torch.Tensor
+                and type(axis) is int
+                and value.dtype in _INEXACT
+                and -value.ndim <= axis < value.ndim
+                and _GLOBALS.precision_free
+            ):
                 return torch.mean(value, axis, keepdims)  # the hot case, inlined: floats over one axis
             return self._mean(value, axis, keepdims)
-        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+        except (
+            TypeError,
+            ValueError,
+            IndexError,
+            RuntimeError,
+        ) as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "mean", error, (value, axis, keepdims), {})
 
     def _mean(self, value: Tensor, axis: Any, keepdims: bool) -> Tensor:
@@ -347,6 +384,7 @@ class MathMixin:
             return x / torch.ones((), dtype=x.dtype, device=x.device) if x.is_complex() else x.clone()
         return torch.mean(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation (`correction=0`, as NumPy); real-valued for complex inputs."""
         x, axes = self._reduce_input(x, axis, "std")
@@ -355,20 +393,30 @@ class MathMixin:
             return torch.abs(x - x)  # 0, or NaN where x is not finite, as NumPy
         dims = axes if axes is not None else tuple(range(x.ndim))
         if x.numel() == 0:  # NaN (or nothing) without PyTorch's degrees-of-freedom warning
-            shape = [1 if a in dims else s for a, s in enumerate(x.shape)] if keepdims else [s for a, s in enumerate(x.shape) if a not in dims]
+            shape = (
+                [1 if a in dims else s for a, s in enumerate(x.shape)]
+                if keepdims
+                else [s for a, s in enumerate(x.shape) if a not in dims]
+            )
             return torch.full(shape, float("nan"), dtype=x.real.dtype, device=x.device)
         return torch.std(x, dim=dims, correction=0, keepdim=keepdims)
 
-    @explains_failures
+    @kernel(trusted=True, explains=True, why=_EXPLAINED)
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; an empty reduction raises ValueError."""
         if axis is None and keepdims is False and type(x) is torch.Tensor and x.dtype in _REAL_FLOATS and x.numel():
             return torch.amax(x)  # the hot path: every axis of real floats, as _extremum does
         try:
             return self._extremum(x, axis, keepdims, "max", torch.amax)
-        except (TypeError, ValueError, IndexError, RuntimeError) as error:  # mapped here: a trusted kernel that explains its failures
+        except (
+            TypeError,
+            ValueError,
+            IndexError,
+            RuntimeError,
+        ) as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "max", error, (x, axis, keepdims), {})
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates; an empty reduction raises ValueError."""
         return self._extremum(x, axis, keepdims, "min", torch.amin)
@@ -386,6 +434,7 @@ class MathMixin:
         ordered, dtype = _ordered(x)
         return _from_ordered(function(ordered, dim=dims, keepdim=keepdims), dtype)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is non-zero; always bool."""
         x, axes = self._reduce_input(boolean_tensor, axis, "any")
@@ -396,6 +445,7 @@ class MathMixin:
             return torch.any(x)
         return torch.any(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether every element along `axis` is non-zero; always bool."""
         x, axes = self._reduce_input(boolean_tensor, axis, "all")

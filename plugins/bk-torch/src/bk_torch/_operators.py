@@ -14,19 +14,19 @@ dtype, is one PyTorch call in C (`bk.rules.native_call`), in front of the plan.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import torch
 
 from bk import DType
 from bk.rules import clip as clip_rule
-from bk.rules import fast_path, int_range, limit, native_call
+from bk.rules import int_range, kernel, limit, native_call
 
 from ._dtypes import from_torch_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _narrowed
 
-__all__ = ["OPERATORS", "OperatorsMixin"]
+__all__ = ["BINARY_OPERATORS", "OperatorsMixin"]
 
 Tensor = Any
 
@@ -53,25 +53,25 @@ def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: t
     return function(x, y)
 
 
-def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True) -> Callable[..., Any]:
-    """The kernel of the binary operator `op`: `function` on the plan's operands (`_compute`), with the fast
-    path of `function` alone for two tensors of one dtype in `native`, a tensor of `floats` and a Python
-    float, and (with `ints`) a tensor of `floats` or of a narrow int dtype in `native` and a Python int that
-    keeps its dtype (one that fits 64 bits, one in the int dtype's range)."""
+def _operator(
+    op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True
+) -> Callable[..., Any]:
+    """The kernel of the binary operator `op` (one of `BINARY_OPERATORS`), planned: `function` on the plan's
+    operands (`_compute`), with the fast call of `function` alone for two tensors of one dtype in `native`, a
+    tensor of `floats` and a Python float, and (with `ints`) a tensor of `floats` or of a narrow int dtype in
+    `native` and a Python int that keeps its dtype (one that fits 64 bits, one in the int dtype's range)."""
     ranges = {**{d: r for d, r in _INT_RANGES.items() if d in native}, **dict.fromkeys(floats, _INT64_RANGE)} if ints else {}
 
-    @fast_path(native_call(function, torch.Tensor, native, 2, frozenset(floats), ranges))
-    def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:
+    def computed(self: Any, a: Tensor, b: Tensor) -> Tensor:
         return _compute(op, function, a, b)
 
-    kernel.__name__ = kernel.__qualname__ = op
-    kernel.__doc__ = doc
-    OPERATORS.append(op)
-    return kernel
+    computed.__name__ = computed.__qualname__ = op
+    computed.__doc__ = doc
+    return kernel(fast=native_call(function, torch.Tensor, native, 2, frozenset(floats), ranges))(computed)
 
 
 def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
-    """The fast path of `where` (`bk.rules.fast_path`): `torch.where` for a bool condition and two tensors of one
+    """The fast call of `where` (`bk.rules.kernel(fast=...)`): `torch.where` for a bool condition and two tensors of one
     dtype, or a float tensor and a Python float (which keeps its dtype, in PyTorch too); else the plan."""
     if type(condition) is not torch.Tensor or type(x) is not torch.Tensor or condition.dtype is not torch.bool:
         return NotImplemented
@@ -80,18 +80,39 @@ def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
     return NotImplemented
 
 
-OPERATORS: list[str] = []
-"""The binary operators, bare kernels behind the plan (not trusted: `TorchBackend.trusted_operations`)."""
+BINARY_OPERATORS: tuple[str, ...] = (
+    "add", "sub", "mul", "div", "pow", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right",
+    "maximum", "minimum", "equal", "not_equal", "greater_than", "greater_or_equal",
+)  # fmt: skip
+"""The binary operators whose kernels `OperatorsMixin` makes with `_operator` (planned, with a fast call): the
+operations `unsigned_gaps` declares PyTorch's wide unsigned gaps of."""
 
 
-def unsigned_gaps(operators: list[str]) -> dict[str, frozenset[DType]]:
+def unsigned_gaps(operators: Iterable[str]) -> dict[str, frozenset[DType]]:
     """PyTorch's missing kernels of the binary operators for wide unsigned ints, declared in
     `TorchBackend.lacking_kernels`: uint16 and uint32 (the core computes them in int32 and int64, exactly),
     and uint64 of the operations whose results are modular (the core computes them in int64) or that order
     (through int64's order-preserving image); uint64 division, powers and right shifts stay `_unsigned`'s."""
     wide = frozenset(DType(int, bits, signed=False) for bits in (16, 32))
-    by_core = frozenset(("add", "sub", "mul", "and_", "or_", "xor", "shift_bits_left", "equal", "not_equal", "maximum", "minimum", "greater_than", "greater_or_equal"))
+    by_core = frozenset(
+        (
+            "add",
+            "sub",
+            "mul",
+            "and_",
+            "or_",
+            "xor",
+            "shift_bits_left",
+            "equal",
+            "not_equal",
+            "maximum",
+            "minimum",
+            "greater_than",
+            "greater_or_equal",
+        )
+    )
     return {op: wide | {DType(int, 64, signed=False)} if op in by_core else wide for op in operators}
+
 
 _REAL = _FLOATS | _INTS  # what PyTorch computes as bk's rules say, without a gap
 _NUMBERS = _REAL | _COMPLEX
@@ -105,10 +126,26 @@ class OperatorsMixin:
     add = _operator("add", torch.add, "`a + b` in the common type.", _REAL)
     sub = _operator("sub", torch.sub, "`a - b` in the common type.", _REAL)
     mul = _operator("mul", torch.mul, "`a * b` in the common type.", _NUMBERS)
-    div = _operator("div", torch.div, "True division; integers and booleans divide into the default float (or the precision's).", _FLOATS | _COMPLEX, ints=False)
-    pow = _operator("pow", torch.pow, "`base ** exp` in the common type; integer powers wrap as NumPy's.", _FLOATS | _COMPLEX, ints=False)
-    mod = _operator("mod", torch.remainder, "`dividend % divisor` with the sign of the divisor, as in Python; an integer modulo 0 is 0, as NumPy.", _FLOATS, ints=False)
-    floordiv = _operator("floordiv", torch.floor_divide, "`a // b`; an integer division by 0 is 0, as NumPy.", _FLOATS, ints=False)
+    div = _operator(
+        "div",
+        torch.div,
+        "True division; integers and booleans divide into the default float (or the precision's).",
+        _FLOATS | _COMPLEX,
+        ints=False,
+    )
+    pow = _operator(
+        "pow", torch.pow, "`base ** exp` in the common type; integer powers wrap as NumPy's.", _FLOATS | _COMPLEX, ints=False
+    )
+    mod = _operator(
+        "mod",
+        torch.remainder,
+        "`dividend % divisor` with the sign of the divisor, as in Python; an integer modulo 0 is 0, as NumPy.",
+        _FLOATS,
+        ints=False,
+    )
+    floordiv = _operator(
+        "floordiv", torch.floor_divide, "`a // b`; an integer division by 0 is 0, as NumPy.", _FLOATS, ints=False
+    )
     and_ = _operator("and_", operator.and_, "Logical or bitwise `a & b`.", _INTS | {torch.bool}, floats=())
     or_ = _operator("or_", operator.or_, "Logical or bitwise `a | b`.", _INTS | {torch.bool}, floats=())
     xor = _operator("xor", operator.xor, "Logical or bitwise `a ^ b`.", _INTS | {torch.bool}, floats=())
@@ -121,8 +158,12 @@ class OperatorsMixin:
             return ~x
         return _narrowed(~_narrowed(x, torch.int64), x.dtype) if x.dtype == _UINT64 else (~x.to(torch.int64)).to(x.dtype)
 
-    maximum = _operator("maximum", torch.maximum, "Elementwise maximum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False)
-    minimum = _operator("minimum", torch.minimum, "Elementwise minimum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False)
+    maximum = _operator(
+        "maximum", torch.maximum, "Elementwise maximum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False
+    )
+    minimum = _operator(
+        "minimum", torch.minimum, "Elementwise minimum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False
+    )
 
     # ------------------------------------------------------------ comparisons (out-of-range Python ints: by the core)
 
@@ -133,7 +174,7 @@ class OperatorsMixin:
 
     # ------------------------------------------------------------ where and clip
 
-    @fast_path(_where_fast)
+    @kernel(fast=_where_fast)
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (the plan gives both in their common type);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""
@@ -175,4 +216,3 @@ def _unsigned(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: 
         return _narrowed(torch.where((y < 0) | (y >= 64), 0, (x >> y) & low_bits), dtype)
     result = function(_narrowed(x, torch.int64), _narrowed(y, torch.int64))
     return _narrowed(result, dtype) if result.dtype == torch.int64 else result
-

@@ -10,43 +10,41 @@ from typing import Any
 import torch
 
 from bk import ShapeDtype
-from bk.rules import fast_path, native_call, spec_verdict
+from bk.rules import kernel, native_call, spec_verdict
 
 from ._math import _INEXACT, _REAL_FLOATS, _WIDE_UNSIGNED
 
-__all__ = ["STANDARD_PLANNED", "StandardMixin"]
-
-STANDARD_PLANNED = frozenset(("log1p", "expm1", "hypot", "logaddexp", "copysign", "nextafter", "signbit"))
-"""The standard's elementwise functions whose kernels compute on the operands the core's plan gives them
-(floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first); not trusted."""
+__all__ = ["StandardMixin"]
 
 Tensor = Any
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`."""
+    """Native kernels for operations of `bk._catalogue_standard`. The elementwise ones declare nothing but
+    their fast call (`bk.rules.kernel`): they are planned, computing on the operands the core's plan gives them
+    (floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first)."""
 
-    @fast_path(native_call(torch.log1p, torch.Tensor, _INEXACT, 1))
+    @kernel(fast=native_call(torch.log1p, torch.Tensor, _INEXACT, 1))
     def log1p(self, x: Tensor) -> Tensor:
         """`torch.log1p` of the floats the plan gives (bools and ints in the default float)."""
         return torch.log1p(x)
 
-    @fast_path(native_call(torch.expm1, torch.Tensor, _INEXACT, 1))
+    @kernel(fast=native_call(torch.expm1, torch.Tensor, _INEXACT, 1))
     def expm1(self, x: Tensor) -> Tensor:
         """`torch.expm1` of the floats the plan gives (bools and ints in the default float)."""
         return torch.expm1(x)
 
-    @fast_path(native_call(torch.hypot, torch.Tensor, _REAL_FLOATS, 2))
+    @kernel(fast=native_call(torch.hypot, torch.Tensor, _REAL_FLOATS, 2))
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.hypot` of the real floats the plan gives (it refuses complex values)."""
         return torch.hypot(x1, x2)
 
-    @fast_path(native_call(torch.logaddexp, torch.Tensor, _REAL_FLOATS, 2))
+    @kernel(fast=native_call(torch.logaddexp, torch.Tensor, _REAL_FLOATS, 2))
     def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.logaddexp` of the real floats the plan gives (it refuses complex values)."""
         return torch.logaddexp(x1, x2)
 
-    @fast_path(native_call(torch.copysign, torch.Tensor, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=native_call(torch.copysign, torch.Tensor, _REAL_FLOATS, 2, _REAL_FLOATS))
     def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.copysign` of the real floats the plan gives (it refuses complex values)."""
         return torch.copysign(x1, x2)
@@ -70,8 +68,12 @@ class StandardMixin:
         ):  # fmt: skip
             return torch.matmul(x1, x2)  # the plan gives a kernel one dtype: the common case, PyTorch's own
         a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
-        if a.layout is not torch.strided or b.layout is not torch.strided:  # the spec's check skips sparse tensors: their dense templates
-            verdict = spec_verdict(None, "matmul", (ShapeDtype(tuple(a.shape), self.dtype(a)), ShapeDtype(tuple(b.shape), self.dtype(b))), {})
+        if (
+            a.layout is not torch.strided or b.layout is not torch.strided
+        ):  # the spec's check skips sparse tensors: their dense templates
+            verdict = spec_verdict(
+                None, "matmul", (ShapeDtype(tuple(a.shape), self.dtype(a)), ShapeDtype(tuple(b.shape), self.dtype(b))), {}
+            )
             if verdict is not None:
                 raise verdict
         self._same_device(a, b)

@@ -64,3 +64,18 @@ def test_levels_the_user_chose_are_respected() -> None:
     result = _run(code, TF_CPP_MIN_LOG_LEVEL="1")
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["1", "20"]
+
+
+def test_kernels_declare_themselves(b: bk.Backend) -> None:
+    """`invert`, the value tests, the complex parts, the reductions and the conversions are trusted, each with
+    its reason, where they are defined (`bk.rules.kernel`); the operators and elementwise functions are planned."""
+    declared = type(b).declared_kernels()
+    trusted = {op for op, declaration in declared.items() if declaration.trusted}
+    assert trusted == type(b).trusted_operations == {
+        "invert", "isfinite", "isnan", "isinf", "real", "imag", "conj", "as_tensor", "cast",
+        "sum", "prod", "mean", "std", "max", "min", "any", "all",
+    }  # fmt: skip
+    assert all(declared[op].why for op in trusted)
+    assert not any(declaration.explains for declaration in declared.values())
+    for op in ("add", "greater_than", "where", "abs", "round", "sqrt", "log"):
+        assert declared[op].fast is not None and not declared[op].trusted

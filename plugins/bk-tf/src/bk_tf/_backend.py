@@ -29,13 +29,13 @@ from bk import (
     normalize_axis,
 )
 from bk.rules import (
-    HOT_OPERATIONS,
     INDEX_OPERATIONS,
     advanced_index,
     check_indices,
     check_python_ints,
     int_range,
     is_python_number,
+    kernel,
     only_python_numbers,
     spec_verdict,
 )
@@ -55,7 +55,7 @@ from ._errors import DATA_ERRORS, NO_KERNEL
 from ._framework import tf
 from ._indexing import IndexingMixin, with_signed_bits
 from ._linalg import LinalgMixin
-from ._math import BARE, MathMixin
+from ._math import MathMixin
 from ._standard import StandardMixin
 
 __all__ = ["TFBackend"]
@@ -64,6 +64,10 @@ _DLPACK_CPU: Final = 1  # kDLCPU
 _F16: Final = DType(float, 16)
 _BF16: Final = DType(float, 16, brain=True)
 _TF_ALIGNMENT: Final = 64
+_CONVERSION: Final = (
+    "a conversion that applies bk's rules of Python numbers and of the precision itself: the core's rules "
+    "around it would cost more than the conversion"
+)  # why `as_tensor` and `cast` are trusted
 
 Tensor = Any
 _NATIVE = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
@@ -87,9 +91,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     the default device; random numbers come from a backend-owned `tf.random.Generator`.
     """
 
-    # tuned kernels that apply docs/semantics.md with bk.rules (the reductions, `invert`, `nextafter`, `as_tensor`,
-    # `cast`, ...); the operators and elementwise functions are bare TensorFlow calls behind the plan (`_math.BARE`)
-    trusted_operations = HOT_OPERATIONS - BARE
+    # Each kernel declares itself where it is defined (`bk.rules.kernel`): the conversions `as_tensor` and `cast`,
+    # `invert`, the value tests, the complex parts and the reductions are trusted, tuned kernels that apply
+    # docs/semantics.md with bk.rules; the operators and the elementwise functions are bare TensorFlow calls
+    # behind the plan, most with a fast call in front of it.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # TensorFlow's facts, declared once (the core's plan does the rest): its search kernels take neither
     # complex values (refused) nor bools (computed as int8); igamma, fmod (floordiv of floats), lgamma and
@@ -150,6 +155,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
             return all(self.is_tensor(e) for e in x)
         return False
 
+    @kernel(trusted=True, why=_CONVERSION)
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as a native tensor; native values are returned as they are, converted to a set precision.
 
@@ -268,6 +274,7 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         dynamic = tf.shape(tensor)
         return tuple(s if s is not None else dynamic[i] for i, s in enumerate(static))
 
+    @kernel(trusted=True, why=_CONVERSION)
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part; to bool, either part counts."""
         target = to_tf_dtype(dtype)
@@ -406,7 +413,10 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
         with self._device_scope():
             if plan.dtype.kind is int:
                 target = to_tf_dtype(plan.dtype)
-                if target not in (tf.int32, tf.int64):  # TF's Range kernel has no narrow or unsigned ints: count in int64, then cast
+                if target not in (
+                    tf.int32,
+                    tf.int64,
+                ):  # TF's Range kernel has no narrow or unsigned ints: count in int64, then cast
                     return tf.cast(tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=tf.int64), target)
                 return tf.range(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=target)
             steps = tf.range(plan.count, dtype=tf.float64)
@@ -415,7 +425,9 @@ class TFBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMi
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
         with self._device_scope():
-            bounds = [tf.cast(b, tf.float64) if tf.is_tensor(b) else tf.constant(b, tf.float64) for b in (start, stop)]  # 0-d tensors too
+            bounds = [
+                tf.cast(b, tf.float64) if tf.is_tensor(b) else tf.constant(b, tf.float64) for b in (start, stop)
+            ]  # 0-d tensors too
             result = tf.linspace(bounds[0], bounds[1], number)
             return tf.cast(result, float_tf(get_precision()))
 

@@ -1,50 +1,47 @@
 """Elementwise maths, operators and reductions (a mixin of `TFBackend`).
 
 TensorFlow never promotes dtypes by itself, and needs none of its own here: the operators and the
-elementwise functions (`BARE`) are bare kernels behind the core's plan, which gives them operands
-already in the dtype the operation computes in (two tensors of one dtype for the binary operators,
-floats for the float functions) and runs the core composites around them (integer zero divisors,
-comparisons with Python ints beyond a tensor's range, integer powers). What is left to the kernels
-is TensorFlow's own gaps: no order of bools (compared as int8) or of complex values (by parts, as
-NumPy), no kernels of some dtypes (declared in `TFBackend.lacking_kernels`, or computed another
-way), and values TensorFlow computes differently from NumPy.
+elementwise functions are bare kernels behind the core's plan, which gives them the spec's verdict and
+operands already in the dtype the operation computes in (two tensors of one dtype for the binary
+operators, floats for the float functions), runs the core composites around them (integer zero divisors,
+comparisons with Python ints beyond a tensor's range, integer powers) and casts their results. They
+declare nothing but a fast call (`bk.rules.kernel(fast=...)`): eager tensors of one of the common dtypes
+go to TensorFlow at once (`bk.rules.native_call`, in C). What is left to the kernels is TensorFlow's own
+gaps: no order of bools (compared as int8) or of complex values (by parts, as NumPy), no kernels of some
+dtypes (declared in `TFBackend.lacking_kernels`, or computed another way), and values TensorFlow
+computes differently from NumPy. `invert`, the value tests (`isnan`, ...), the complex parts and the
+reductions are trusted (`bk.rules.kernel(trusted=True, why=...)`): they apply docs/semantics.md themselves.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from bk import get_precision, normalize_axes, normalize_axis
-from bk.rules import accumulation_type, check_nonempty, fast_path, limit, native_call
+from bk.rules import accumulation_type, check_nonempty, kernel, limit, native_call
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import float_tf, from_tf_dtype, to_precision, to_tf_dtype
 from ._framework import tf
 
-__all__ = ["BARE", "MathMixin"]
+__all__ = ["MathMixin"]
 
 Tensor = Any
-
-BARE = frozenset((
-    "add", "sub", "mul", "div", "pow", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right",
-    "equal", "not_equal", "greater_than", "greater_or_equal", "maximum", "minimum", "arctan2", "divide_no_nan",
-    "gamma_inc_l", "gamma_inc_u", "where",
-    "abs", "sign", "signbit", "round", "ceil", "floor", "sqrt", "exp", "erf", "softplus", "sigmoid", "log_gamma", "sin",
-    "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh", "log", "log2",
-    "log10", "log1p", "expm1", "nextafter",
-))  # fmt: skip
-"""The elementwise kernels that are TensorFlow calls alone: the core's plan gives them the spec's verdict and
-their operands in the dtype the operation computes in (`add(bool, bool)` as int32, `div` and the float
-functions of ints as floats), and casts their results; same-dtype tensors of the common dtypes go to
-TensorFlow at once (`bk.rules.native_call`, a C fast path). Not trusted: `TFBackend.trusted_operations`
-leaves them out."""
 
 _EAGER = type(tf.constant(0))  # the fast paths take eager tensors only: symbolic ones (tf.function) take the plan
 _FLOATS = (tf.float16, tf.float32, tf.float64)
 _WIDE = (tf.int32, tf.int64)
 _REALS = (*_FLOATS, *_WIDE)
+_HOT_UNARY: Final = (
+    "a hot unary function that handles every dtype itself as docs/semantics.md says (bools, ints and complex "
+    "values included), where a plan would cost more on small tensors"
+)  # why `invert`, `isfinite`, `isnan`, `isinf`, `real`, `imag` and `conj` are trusted
+_HOT_REDUCTION: Final = (
+    "a hot reduction that checks its axes and applies the accumulation dtypes, the empty-reduction errors and "
+    "NumPy's order of complex values itself, with bk.rules, where a plan would cost more on small tensors"
+)  # why `sum`, `prod`, `mean`, `std`, `max`, `min`, `any` and `all` are trusted
 # the range of each integer dtype (`tf.DType.min` builds it anew on every call)
 _INT_RANGES = {d: (d.min, d.max) for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
 
@@ -57,27 +54,27 @@ def _operator(
     beside a Python float or int, and (with `ints`) of an int32 or int64 tensor in `dtypes` beside a Python
     int in its range: the calls for which `function` gives the spec's dtype and values."""
 
-    def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:
+    def computed(self: Any, a: Tensor, b: Tensor) -> Tensor:
         return function(self._t(a), self._t(b))  # dense tensors: Variables read, sparse and ragged ones refused
 
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = doc
+    computed.__name__ = computed.__qualname__ = name
+    computed.__doc__ = doc
     if not dtypes:
-        return kernel
+        return computed
     ranges = {d: r for d, r in _INT_RANGES.items() if d in dtypes} if ints else None
-    return fast_path(native_call(function, _EAGER, dtypes, 2, floats, ranges))(kernel)
+    return kernel(fast=native_call(function, _EAGER, dtypes, 2, floats, ranges))(computed)
 
 
 def _function(name: str, function: Callable[[Any], Any], doc: str, dtypes: Any = _FLOATS) -> Callable[..., Any]:
     """The kernel of the elementwise function `name`: `function(x)` of the tensor the plan gives it (floats
     for the float functions), with the fast path of an eager tensor of one of `dtypes`."""
 
-    def kernel(self: Any, x: Tensor) -> Tensor:
+    def computed(self: Any, x: Tensor) -> Tensor:
         return function(self._t(x))  # a dense tensor: a Variable read, a sparse or ragged one refused
 
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = doc
-    return fast_path(native_call(function, _EAGER, dtypes, 1))(kernel)
+    computed.__name__ = computed.__qualname__ = name
+    computed.__doc__ = doc
+    return kernel(fast=native_call(function, _EAGER, dtypes, 1))(computed)
 
 
 def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -242,7 +239,7 @@ _ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None 
 
 
 def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
-    """The fast path of `where` (`bk.rules.fast_path`): `tf.where` of an eager bool `condition` and two eager
+    """The fast call of `where` (`bk.rules.kernel(fast=...)`): `tf.where` of an eager bool `condition` and two eager
     tensors of one numeric dtype; `NotImplemented` for every other call, which the plan serves (Python numbers
     converted, an int beyond an integer branch wrapped as `numpy.where` does)."""
     if type(condition) is not _EAGER or condition.dtype != tf.bool or type(x) is not _EAGER or type(y) is not _EAGER:
@@ -366,6 +363,7 @@ class MathMixin:
         _WIDE,
     )
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers."""
         if isinstance(x, bool):
@@ -394,7 +392,7 @@ class MathMixin:
         ints=True,
     )
 
-    @fast_path(native_call(tf.maximum, _EAGER, _WIDE, 2))
+    @kernel(fast=native_call(tf.maximum, _EAGER, _WIDE, 2))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
         if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
@@ -402,7 +400,7 @@ class MathMixin:
         result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
         return self._with_nan(result, a, b)
 
-    @fast_path(native_call(tf.minimum, _EAGER, _WIDE, 2))
+    @kernel(fast=native_call(tf.minimum, _EAGER, _WIDE, 2))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
         if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
@@ -428,7 +426,7 @@ class MathMixin:
             return tf.where(zero, tf.zeros((), x.dtype), _divide(x, tf.where(zero, tf.ones((), y.dtype), y)))
         return tf.math.divide_no_nan(x, y)
 
-    @fast_path(_where_fast)
+    @kernel(fast=_where_fast)
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (of one dtype: the plan's); without `x` and `y` the `(nnz, ndims)`
         int64 indices of true elements. TensorFlow takes only bool conditions: others count where they are not 0."""
@@ -483,6 +481,7 @@ class MathMixin:
         """Regularized upper incomplete gamma function Q(a, x) of floats (`tf.math.igammac`; Q(0, x > 0) is 0, as SciPy)."""
         return _at_zero_a(tf.math.igammac(a, x), a, x, 0.0)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isfinite(self, x: Tensor) -> Tensor:
         """True where `x` is neither infinite nor NaN (always for integers)."""
         x = self._t(x)
@@ -490,6 +489,7 @@ class MathMixin:
             return tf.logical_and(tf.math.is_finite(tf.math.real(x)), tf.math.is_finite(tf.math.imag(x)))
         return tf.math.is_finite(x) if x.dtype.is_floating else tf.ones_like(x, tf.bool)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isnan(self, x: Tensor) -> Tensor:
         """True where `x` is NaN (never for integers)."""
         x = self._t(x)
@@ -497,6 +497,7 @@ class MathMixin:
             return tf.logical_or(tf.math.is_nan(tf.math.real(x)), tf.math.is_nan(tf.math.imag(x)))
         return tf.math.is_nan(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def isinf(self, x: Tensor) -> Tensor:
         """True where `x` is infinite (never for integers)."""
         x = self._t(x)
@@ -504,16 +505,19 @@ class MathMixin:
             return tf.logical_or(tf.math.is_inf(tf.math.real(x)), tf.math.is_inf(tf.math.imag(x)))
         return tf.math.is_inf(x) if x.dtype.is_floating else tf.zeros_like(x, tf.bool)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def real(self, x: Tensor) -> Tensor:
         """Real part."""
         x = self._keep_ints(x)
         return tf.math.real(x) if x.dtype.is_complex else x
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def imag(self, x: Tensor) -> Tensor:
         """Imaginary part (zeros of the same type for real values)."""
         x = self._keep_ints(x)
         return tf.math.imag(x) if x.dtype.is_complex else tf.zeros_like(x)
 
+    @kernel(trusted=True, why=_HOT_UNARY)
     def conj(self, x: Tensor) -> Tensor:
         """Complex conjugate."""
         x = self._keep_ints(x)  # real values (bools too, as the spec says) are returned as they are
@@ -521,6 +525,7 @@ class MathMixin:
 
     # ------------------------------------------------------------ reductions
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis` (an int, a tuple, or None for all); bools and narrow ints widen to int64 (unsigned: uint64)."""
         if isinstance(value, (list, tuple)) and axis == 0:
@@ -531,6 +536,7 @@ class MathMixin:
         value = _widened(self._keep_ints(value))
         return tf.reduce_sum(value, axis=_axes(value, axis, "sum"), keepdims=keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bools and narrow ints widen to int64 (unsigned: uint64)."""
         value = _widened(self._keep_ints(value))
@@ -540,6 +546,7 @@ class MathMixin:
         result = tf.reduce_prod(value, axis=axes)
         return result * tf.ones((), value.dtype) if value.dtype.is_complex else result  # NumPy starts from 1 + 0j
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for nothing)."""
         value = self._floats(value)
@@ -553,6 +560,7 @@ class MathMixin:
             return tf.cast(tf.reduce_mean(tf.cast(value, tf.float32), axis=axes, keepdims=keepdims), value.dtype)
         return tf.reduce_mean(value, axis=axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x = self._floats(x)
@@ -565,6 +573,7 @@ class MathMixin:
         result = tf.sqrt(tf.reduce_mean(deviation * deviation, axis=axes, keepdims=keepdims))
         return result if half is None else tf.cast(result, half)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
 
@@ -579,6 +588,7 @@ class MathMixin:
             return tf.reduce_any(x, axis=axes, keepdims=keepdims)
         return _nan_propagating(tf.reduce_max)(x, axes, keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates.
 
@@ -599,11 +609,13 @@ class MathMixin:
         x = self._t(x)
         return x if x.dtype == tf.bool else tf.not_equal(x, tf.zeros((), x.dtype))
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true (non-zero)."""
         x = self._bools(boolean_tensor)
         return tf.reduce_any(x, axis=_axes(x, axis, "any"), keepdims=keepdims)
 
+    @kernel(trusted=True, why=_HOT_REDUCTION)
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true (non-zero)."""
         x = self._bools(boolean_tensor)

@@ -2,10 +2,11 @@
 
 A backend's method of an operation that has a spec either takes the operation's plan (the dispatcher's
 wrapper, which holds the plans it compiled: `__bk_plans__`) or is declared trusted
-(`Backend.trusted_operations`: called as it is, checked by the testkit on every case like any kernel).
-The core's own methods that transform functions or values rather than compute an operation
-(`auto_cast`, `numpy_call`, `linear`, `variable`, ...) are never planned. Nothing else may be left
-unplanned and undeclared: bk-lazy's recorders, set after its class exists, are declared.
+(`@bk.rules.kernel(trusted=True)` or `Backend.register_kernel(..., trusted=True)`: called as it is, checked
+by the testkit on every case like any kernel). The operations whose record says `infrastructure`
+(`auto_cast`, `numpy_call`, `linear`, `variable`, ...: they transform functions or values rather than
+compute) are never planned. Nothing else may be left unplanned and undeclared: bk-lazy's recorders,
+registered after its class exists, are declared.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 import bk
-from bk import _dispatcher
+from bk._operations import operation
 
 BACKENDS = [name for name in ("numpy", "torch", "jax", "tf", "dask", "lazy") if name in bk.backends()]
 
@@ -26,7 +27,7 @@ def test_every_operation_with_a_spec_is_planned_or_declared_trusted(name: str) -
     undeclared = []
     for op in sorted(bk.op_specs()):
         method = getattr(cls, op, None)
-        if method is None or op in _dispatcher._NEVER or not backend.supports(op):
+        if method is None or operation(op).infrastructure or not backend.supports(op):
             continue
         if not hasattr(method, "__bk_plans__") and op not in trusted:
             undeclared.append(op)

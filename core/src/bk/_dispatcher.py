@@ -52,64 +52,30 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeGuard
 import numpy as np
 
 from ._dtype import DType, from_numpy_dtype, to_numpy_dtype
-from ._errors import BK_ERRORS, ArgumentTypeError, IndexOutOfRangeError, UnsupportedDtypeError, check_tensor_argument
+from ._errors import BK_ERRORS, ArgumentTypeError, UnsupportedDtypeError, check_tensor_argument
 from ._kernels import core_backend, declared, is_core, raw_kernel
+from ._operations import COMMON_OPERANDS, DATA_ERRORS, ORDERING, SEQUENCE, operation, operations
 from ._rules.arguments import PYTHON_NUMBERS, check_convertible
-from ._rules.compare import COMPARISONS, compare_beyond_range
-from ._rules.conventions import CONVENTIONS, canonical_result
+from ._rules.compare import compare_beyond_range
+from ._rules.conventions import canonical_result
 from ._rules.division import divide_integers, zero_divisor_rule
 from ._rules.gaps import fill_dtype, kernel_gaps, lacks_kernel
 from ._rules.indices import check_indices, index_rule
 from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite, signed_image
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.shifts import shift_counts, shift_rule
-from ._rules.special import SPECIAL_VALUES, fix_special_values
+from ._rules.special import fix_special_values
 
 if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "native_call", "raw_kernel", "spec_verdict", "trusted_kernels",
+    "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "Plan", "check_dtypes", "explain_failure", "native_call", "raw_kernel", "spec_verdict", "trusted_kernels",
     "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
 ]  # fmt: skip
 
-_INDICES: Final = (
-    "gather",
-    "gather_1d",
-    "gather_nd",
-    "gather_by_component_indices",
-    "batched_gather_nd",
-    "batched_gather_1d",
-    "batch_gather",
-    "scatter",
-    "scatter_nd",
-    "scatter_1d_scalar",
-    "scatter_nd_scalar",
-    "indexed_segment_sum",
-    "take",
-    "take_along_axis",
-    "multi_slice",
-)
-DATA_ERRORS: Final[dict[str, type[Exception]]] = {
-    **dict.fromkeys(_INDICES, IndexOutOfRangeError),
-    **dict.fromkeys(("bincount", "batched_bincount", "unravel_index", "ravel_multi_index", "repeat", "pow"), ValueError),
-    **dict.fromkeys(("solve", "inv", "cholesky", "matrix_power"), ValueError),  # a singular or indefinite matrix
-}
-"""The bk class of a mistake in the data (not in shapes, dtypes or arguments) for operations that have one."""
-
 # What the spec's verdict may be: the classes of docs/semantics.md and the built-in ones they derive from.
 _VERDICTS: Final = (*BK_ERRORS, ValueError, TypeError, IndexError, OverflowError)
-# The methods every backend calls on itself all the time, and those that transform functions: never wrapped.
-_NEVER: Final = frozenset(
-    (
-        "is_tensor", "as_tensor", "is_available", "numpy", "dtype", "staticshape", "shape", "ndims", "cast", "combine_types",
-        "auto_cast", "jit_compile", "jit_compile_grad", "jit_compile_hessian", "jacobian", "hessian", "custom_gradient",
-        "while_loop", "call", "vectorized_call", "numpy_call", "list_devices", "get_default_device", "set_default_device",
-        "get_device", "get_device_by_ref", "block_until_ready", "is_module", "is_sparse", "nn_library", "prefers_channels_last",
-        "requires_fixed_shapes_when_tracing", "seed", "variable", "compute_count", "supports", "features",
-        "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear",
-    )
-)  # fmt: skip
 _WRAPPED: Final = "__bk_kernel__"
 _NAMED: Final = (ValueError, TypeError, IndexError, OverflowError)  # exactly these built-in types get the operation's name
 
@@ -219,7 +185,7 @@ def _explain_by_class(backend: Backend | None, op: str, error: BaseException) ->
     if isinstance(error, BK_ERRORS):  # raised by an operation the kernel called (maximum, as_tensor, ...): its class stands
         raise type(error)(f"{op}: {error}") from error
     if isinstance(error, tuple(type(backend).kernel_errors) if backend is not None else (IndexError,)):
-        data = DATA_ERRORS.get(op)
+        data = operation(op).data_error
         if data is not None:
             raise data(f"{op}: {text}") from error
     text = str(error).strip()
@@ -298,9 +264,8 @@ def trusted_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> frozenset
 def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozenset()) -> None:
     """Puts the dispatcher in front of the kernel of `name` that `cls` (or a mixin of it) defines, as the kernel
     declares itself: the one path of a method in the class body and of `Backend.register_kernel`."""
-    from ._specs import op_specs
-
-    if name in _NEVER and name not in ("as_tensor", "cast"):
+    record = operation(name)
+    if record.infrastructure and name not in ("as_tensor", "cast"):
         return
     owner = next((k for k in cls.__mro__ if name in vars(k)), None)
     if owner is None or is_core(owner):
@@ -310,7 +275,7 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
         return  # wrapped already (a mixin shared by two classes), or the base class's own default put back
     declaration = declared(owner, name)
     trusted = declaration.trusted or name in legacy
-    has_spec = name in op_specs()
+    has_spec = record.spec is not None
     if not _is_plain_function(method):
         if not trusted and has_spec:
             raise TypeError(
@@ -318,11 +283,11 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
                 f"operation's plan in front of it; declare it trusted (Backend.register_kernel({name!r}, ..., trusted=True, why=...))"
             )
         return
-    if trusted and declaration.explains and name not in SPECIAL_VALUES:
+    if trusted and declaration.explains and not record.special_values:
         return  # a trusted kernel that maps its own failures: called as it is
-    if name in SPECIAL_VALUES:
+    if record.special_values:
         method = _with_special_values(name, method)  # functools.wraps keeps the declaration
-    if name in CONVENTIONS:
+    if record.convention:
         method = _in_convention(name, method)
     if name == "as_tensor" or name == "cast":
         if not trusted:
@@ -337,9 +302,6 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
         setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
 
 
-_READS: Final = ("numpy", "block_until_ready")
-"""The methods that materialise a lazy backend's values: where its framework raises the errors of the
-operations that made them (`Backend.evaluates_lazily`)."""
 _MADE_BY: Final[weakref.WeakKeyDictionary[Any, str]] = weakref.WeakKeyDictionary()
 
 
@@ -370,7 +332,7 @@ def _explain_reads(cls: type) -> None:
     (`numpy`, `block_until_ready`), which `cls` itself defines: a failure raised while a value is
     computed is explained as the failure of the operation that made the value (`explain_failure`:
     `framework_errors`, then `kernel_errors` and the operation's data-error class)."""
-    for name in _READS:
+    for name in (name for name, record in operations().items() if record.reads_values):
         method = vars(cls).get(name)
         if _is_plain_function(method) and getattr(method, _WRAPPED, None) is None:
             setattr(cls, name, _explained_read(name, method))
@@ -404,23 +366,16 @@ def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
     default): a default is served exactly as a plugin's kernel, and a mistake raises its own operation's
     error, not the first inner operation's."""
     from ._features import uses_of
-    from ._specs import op_specs
-
-    specs = op_specs()
     for name in catalogue:
         method: Any = getattr(base, name, None)
         if not _is_plain_function(method) or uses_of(method) is None:
             continue
         owner = next(k for k in base.__mro__ if name in vars(k))  # the defaults' module keeps the method
-        if name in _GUARDED:
+        record = operation(name)
+        if record.guarded:
             setattr(owner, name, _guarded(name, method))
-        elif name not in _NEVER and name in specs:
+        elif not record.infrastructure and record.spec is not None:
             setattr(owner, name, dispatch(name, method, default=True))
-
-
-_GUARDED: Final = frozenset(
-    ("vectorized_call", "numpy_call", "while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "linear")
-)  # the generic defaults without a spec: function transforms and algorithms
 
 
 def _guarded(op: str, default: Callable[..., Any]) -> Callable[..., Any]:
@@ -465,28 +420,6 @@ def _is_plain_function(method: Any) -> TypeGuard[types.FunctionType]:
 
 # ---------------------------------------------------------------- the plan of a call signature
 
-ORDERING: Final = frozenset(
-    (
-        "max", "min", "argmax", "argmin", "maximum", "minimum", "clip", "sort", "argsort", "searchsorted", "unique",
-        "greater_than", "greater_or_equal", "quantile",
-    )
-)  # fmt: skip
-"""The operations that order values: a backend lists those it cannot apply to complex values in
-`Backend.complex_unordered`, and the core refuses such calls with `bk.ArgumentTypeError` (NumPy orders
-complex values lexicographically, real part first)."""
-
-COMMON_OPERANDS: Final = frozenset(
-    (
-        "matmul", "tensordot", "vecdot", "outer", "kron", "cross", "isin", "isclose", "allclose", "searchsorted",
-        "solve", "solve_triangular", "solve_triangular_dense", "matrix_solve_least_squares", "mul_matrix_batched_vector", "conv",
-    )
-)  # fmt: skip
-"""The operations whose tensor operands the core casts to their common type before the kernel (NumPy's
-promotion, Python numbers weak), or to the result's float type where the result is a float of integer
-operands (`solve` of ints): a kernel never sees `matmul(float32, float64)` or `isin(int32, int64)`."""
-
-_SEQUENCE: Final = (-1,)  # the operands are the tensors of the first argument (a sequence)
-_OPERANDS: Final = {"where": (1, 2), "stack": _SEQUENCE, "concat": _SEQUENCE, "clip": ()}  # clip's bounds: the core composite
 _CACHE_LIMIT: Final = 4096
 
 
@@ -630,10 +563,6 @@ C_FRONT: Final = _FASTPLAN is not None
 """Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
 
 
-_DEVICE_OPERATIONS: Final = frozenset(("allocate_on_device",))
-_WRAPPING: Final = frozenset(("where",))  # Python ints wrap into the other branch's int dtype (docs/semantics.md)
-
-
 def check_device(backend: Backend, device: Any, op: str) -> None:
     """The core's device-ownership rule, checked by the plan of `allocate_on_device` before the kernel: `device`
     must be a `bk.ComputeDevice` of `backend` itself (`list_devices()`), never another backend's.
@@ -716,10 +645,10 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
     that does not support it (`supports()` is False: an operation it uses is missing) gets
     `NotImplementedError` before anything runs, as for any feature it does not claim."""
     from ._context import GLOBALS, get_precision
-    from ._specs import FAMILY, op_spec
+    from ._specs import op_spec
 
     spec = op_spec(op)
-    family = FAMILY.get(op)
+    family = operation(op).family
     elementwise = family in ("unary", "binary") or op in ("where", "clip")
     positions = _tensor_positions(spec, op, family)
     cache: dict[Any, Plan] = {}
@@ -728,7 +657,7 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
 
     part = _operand_part if elementwise else _value_part
     names = [name for name, _ in spec.params]
-    operand_names = frozenset(names[:1] if positions == _SEQUENCE else [names[i] for i in positions if 0 <= i < len(names)])
+    operand_names = frozenset(names[:1] if positions == SEQUENCE else [names[i] for i in positions if 0 <= i < len(names)])
 
     @functools.wraps(kernel)
     def dispatched(self: Backend, *args: Any, **kwargs: Any) -> Any:
@@ -841,8 +770,9 @@ def _positional(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tup
 
 def _tensor_positions(spec: Any, op: str, family: str | None) -> tuple[int, ...]:
     """The positions of the arguments the operand dtype applies to: the spec's tensor parameters."""
-    if op in _OPERANDS:
-        return _OPERANDS[op]
+    declared = operation(op).operands
+    if declared is not None:
+        return declared
     return tuple(i for i, (_, kind) in enumerate(spec.params) if kind == "Tensor")
 
 
@@ -865,17 +795,18 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         raise  # the spec's verdict, before any kernel runs
     except Exception:  # a spec that cannot handle these values decides nothing
         return _DIRECT
-    if op in _DEVICE_OPERATIONS:
+    record = operation(op)
+    if record.checks_device:
         check_device(backend, bound.get("device"), op)
     plan = Plan()
     operand = spec.operand_dtype(*templates, **named)
-    if operand is None and op in COMMON_OPERANDS:
+    if operand is None and record.common_operands:
         operand = _common_operand(backend, args, positions, result)
     tensors = _operand_dtypes(backend, args, positions)
     if operand is None and tensors:
         operand = _at_precision(tensors, result)
     order_fill = _order_fill(backend, op, tensors, operand)  # NumPy's complex and NaN order where the framework lacks it
-    if operand is None and op in COMPARISONS:
+    if operand is None and record.compares:
         plan.by_value = op
     # a dtype the backend has no kernel for: computed one size up, cast back by the result cast
     missing = kernel_gaps(type(backend), op) if type(backend).lacking_kernels else ()
@@ -897,7 +828,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
     # the operands converted or cast before the kernel
     casts = []
     lists: dict[int, Any] = {}
-    if positions == _SEQUENCE:
+    if positions == SEQUENCE:
         target = operand or (result.dtype if isinstance(result, _shape_dtype()) else None)
         sequence = args[0] if target is not None and args and isinstance(args[0], (list, tuple)) else ()
         if any(not backend.is_tensor(v, only_native=True) or backend.dtype(v) != target for v in sequence):
@@ -919,7 +850,7 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
             elif hasattr(a, "shape") and hasattr(a, "dtype") and backend.is_tensor(a):  # an array the backend converts (NumPy's beside torch tensors)
                 casts.append(i)
     plan.casts = tuple(casts)
-    plan.wraps = op in _WRAPPING
+    plan.wraps = record.wraps_python_ints
     plan.lists = lists
     plan.zero_divisor = zero_divisor_rule(op, operand) and backend.supports("equal") and backend.supports("where")
     plan.int_power = integer_power_rule(op, operand) and len(args) > 1
@@ -941,10 +872,10 @@ def _compile(backend: Backend, op: str, spec: Any, family: str | None, positions
         plan.composite = _parsed_dtypes(spec, args, kwargs)  # `ones(shape, 'int64')`: the kernel gets a bk.DType
     if family == "reduction":
         axis = bound.get("axis")  # templates keep every value but tensors
-        needs = _DEGENERATE_NEEDS.get(op, ())
+        needs = record.degenerate_needs
         if isinstance(axis, (tuple, list)) and len(axis) == 0 and all(backend.supports(n) for n in needs):
             plan.degenerate = _degenerate_reduction(op)
-    elif op in _NO_AXES and _no_axes_given(bound.get(_NO_AXES[op])) and all(backend.supports(n) for n in _NO_AXES_NEEDS.get(op, ())):
+    elif record.no_axes is not None and _no_axes_given(bound.get(record.no_axes)) and all(backend.supports(n) for n in record.no_axes_needs):
         plan.degenerate = _no_axes(op, bound.get("ord", 2))
     if absent:
         _check_absent_results(backend, op, result, absent)
@@ -961,7 +892,7 @@ def _order_fill(backend: Backend, op: str, tensors: list[DType], operand: Any) -
     """The core's composite of `op` where `backend` declares its framework cannot order these operands as
     NumPy (`Backend.complex_unordered`, `Backend.nan_unordered`; `bk._rules.order`), or None."""
     cls = type(backend)
-    if op not in ORDERING or not (cls.complex_unordered or getattr(cls, "nan_unordered", frozenset())):
+    if not operation(op).ordering or not (cls.complex_unordered or getattr(cls, "nan_unordered", frozenset())):
         return None
     kinds = {d.kind for d in tensors} | ({operand.kind} if operand is not None else set())
     if complex in kinds and op in cls.complex_unordered:
@@ -1139,16 +1070,11 @@ def _numbers_only(value: Any) -> bool:
 
 def _operand_dtypes(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...]) -> list[Any]:
     """The dtypes of the native tensors among the operands (the spec's tensor arguments; clip's x)."""
-    if positions == _SEQUENCE:
+    if positions == SEQUENCE:
         values = list(args[0]) if args and isinstance(args[0], (list, tuple)) else []
     else:
         values = [a for i, a in enumerate(args) if i in positions or (not positions and i == 0)]
     return [backend.dtype(v) for v in values if backend.is_tensor(v, only_native=True)]
-
-
-_DEGENERATE_NEEDS: Final = {"var": ("abs", "sub", "mul"), "std": ("abs", "sub"), "count_nonzero": ("not_equal",)}
-"""The operations the answer of a reduction over no axes uses, beyond `as_tensor` and `cast` (without them,
-the kernel answers)."""
 
 
 def _degenerate_reduction(op: str) -> Callable[..., Any]:
@@ -1164,17 +1090,6 @@ def _degenerate_reduction(op: str) -> Callable[..., Any]:
         return value if backend.dtype(value) == dtype else raw_kernel(backend, "cast")(value, dtype)
 
     return alone
-
-
-_NO_AXES: Final = {
-    "logsumexp": "axis", "vector_norm": "axis", "squeeze": "axis", "flip": "axes", "roll": "axis", "moveaxis": "source", "fftshift": "axes",
-    "ifftshift": "axes", "fft": "axes", "ifft": "axes", "fftn": "axes", "ifftn": "axes", "rfftn": "axes", "irfftn": "axes",
-}  # fmt: skip
-"""The operations besides the reductions that take axes, by the argument naming them: over no axes (`axis=()`)
-each gives its input, in the spec's result dtype (`vector_norm` its absolute value), without the kernel."""
-
-
-_NO_AXES_NEEDS: Final = {"vector_norm": ("abs", "not_equal"), "irfftn": ("real",)}
 
 
 def _no_axes_given(axes: Any) -> bool:
@@ -1238,7 +1153,7 @@ def _run(
 
 
 def _converted_operands(backend: Backend, plan: Plan, positions: tuple[int, ...], args: tuple[Any, ...]) -> Any:
-    if positions == _SEQUENCE:
+    if positions == SEQUENCE:
         return (type(args[0])(_as_operand(backend, v, plan.operand) for v in args[0]), *args[1:])
     return _prepare(backend, plan, args)
 

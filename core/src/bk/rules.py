@@ -80,8 +80,6 @@ from ._catalogue_linalg import (
 )
 from ._context import GLOBALS
 from ._dispatcher import (
-    COMMON_OPERANDS,
-    ORDERING,
     check_device,
     check_dtypes,
     native_call,
@@ -90,6 +88,7 @@ from ._dispatcher import (
 from ._kernels import KernelDeclaration, explains_failures, fast_path, kernel
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
+from ._operations import COMMON_OPERANDS, ORDERING
 from ._ranges import int_uniform_bounds, range_plan
 from ._rules.arguments import (
     PYTHON_NUMBERS,

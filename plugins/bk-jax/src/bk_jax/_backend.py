@@ -19,14 +19,14 @@ import numpy as np
 from jax.experimental.sparse import JAXSparse
 
 from bk import ArgumentTypeError, Backend, ComputeDevice, DType, check_tensor_argument, from_numpy_dtype, get_precision
-from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, check_python_ints, is_python_number, only_python_numbers
+from bk.rules import INDEX_OPERATIONS, PYTHON_NUMBERS, check_python_ints, is_python_number, kernel, only_python_numbers
 
 from ._autodiff import AutodiffMixin
 from ._devices import jax_default_device, list_jax_devices
 from ._dtypes import from_jax_dtype, is_wide, require_x64, to_jax_dtype, x64_enabled, x64_locked_off
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import BARE_OPERATIONS, MathMixin
+from ._math import MathMixin
 from ._sparse import SparseMixin
 from ._standard import StandardMixin
 
@@ -35,6 +35,13 @@ __all__ = ["JaxBackend"]
 Tensor = Any
 _DLPACK_CPU: Final = 1  # kDLCPU
 _BFLOAT16: Final = np.dtype(jnp.bfloat16)
+_CONVERSION: Final = (
+    "applies docs/semantics.md's number rules itself (Python ints as int64, floats and complex numbers in the "
+    "types of the precision, ints beyond an integer dtype's range refused with bk.rules.check_python_ints), "
+    "switching x64 on for 64-bit types; called for every operand, so the core only refuses values with no bk "
+    "dtype in front of it"
+)
+"""Why `as_tensor` and `cast` are trusted kernels."""
 _NARROW: Final = {
     np.dtype(np.int64): np.int32,
     np.dtype(np.uint64): np.uint32,
@@ -89,9 +96,8 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     from a backend-owned key that every call splits; `seed()` resets it.
     """
 
-    # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations): the reductions,
-    # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan
-    trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    # Trusted kernels (`@kernel(trusted=True, why=...)` where each is defined): the reductions (`_math`),
+    # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # XLA's CPU decompositions have no half kernels: float32
 
@@ -140,6 +146,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return all(self.is_tensor(e) for e in x)
         return False
 
+    @kernel(trusted=True, why=_CONVERSION)
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as a JAX array on the default device, floats converted to the precision when one is set.
 
@@ -261,6 +268,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
             return tuple(tensor.shape)
         return tuple(np.shape(tensor))
 
+    @kernel(trusted=True, why=_CONVERSION)
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part,
         complex to bool tests `!= 0`.

@@ -12,7 +12,7 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
-from bk.rules import check_nonnegative, fast_path, native_call, numpy_accumulation_type, wrap_indices
+from bk.rules import check_nonnegative, kernel, native_call, numpy_accumulation_type, wrap_indices
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -39,21 +39,12 @@ _REAL: Final = _BOOL | _INTEGERS | _REAL_FLOATS
 _ALL: Final = _BOOL | _NUMBERS
 _INT_RANGES: Final = {d: (int(np.iinfo(d).min), min(int(np.iinfo(d).max), 2**63 - 1)) for d in _INTEGERS}  # weak Python ints
 
-BARE_OPERATIONS: Final = frozenset((
-    "abs", "sign", "round", "ceil", "floor", "isfinite", "isnan", "isinf", "real", "imag", "conj", "signbit",
-    "sqrt", "exp", "expm1", "log", "log2", "log10", "log1p", "erf", "softplus", "sigmoid", "log_gamma", "sin", "arcsin",
-    "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
-    "add", "sub", "mul", "div", "pow", "mod", "floordiv", "shift_bits_left", "shift_bits_right", "maximum", "minimum",
-    "equal", "not_equal", "greater_than", "greater_or_equal", "arctan2", "gamma_inc_l", "gamma_inc_u", "divide_no_nan",
-    "hypot", "logaddexp", "copysign", "nextafter", "where",
-))  # fmt: skip
-"""The elementwise operations whose kernel is the `jax.numpy` function (with JAX's few gaps filled): the
-core's plan gives them the spec's verdict and their operands in the dtype the operation computes in (two
-tensors of one dtype; floats for the float functions; Python numbers converted), runs the core composites
-(integer division by zero, integer powers, comparisons beyond an int's range) and casts the results. The
-common case (native arrays of the dtypes where JAX's own call gives the spec's dtype and values) goes to
-JAX at once (`bk.rules.native_call`, a C fast path). Not trusted: `JaxBackend.trusted_operations` leaves
-them out."""
+_REDUCTION: Final = (
+    "a tuned reduction that applies docs/semantics.md itself (NumPy's accumulation types with "
+    "bk.rules.numpy_accumulation_type, axes with bk.normalize_axes, complex values and NaN in NumPy's order): "
+    "on small tensors its own checks cost less than a plan"
+)
+"""Why the reductions (`sum`, `prod`, `mean`, `std`, `max`, `min`, `any`, `all`) are trusted kernels."""
 
 
 def _abs(x: Any) -> Any:
@@ -65,29 +56,32 @@ def _abs(x: Any) -> Any:
 
 
 def _unary(function: Callable[[Any], Any], name: str, dtypes: frozenset[Any], doc: str = "") -> Callable[..., Any]:
-    """The bare kernel `function(x)` of one of `BARE_OPERATIONS`, with the fast path of an array of `dtypes`
-    (those for which `function` gives the spec's dtype and values) in front of the plan."""
+    """The bare kernel `function(x)` of an elementwise operation, behind the core's plan (it declares no
+    trust): the plan gives it the spec's verdict and its operand in the dtype the operation computes in,
+    and casts the result. Its fast call (`bk.rules.native_call`, in C) gives an array of one of `dtypes`
+    (those for which `function` gives the spec's dtype and values) to JAX at once."""
 
-    @fast_path(native_call(function, _ARRAY, dtypes, 1))
-    def kernel(self: Any, x: Tensor) -> Tensor:
+    @kernel(fast=native_call(function, _ARRAY, dtypes, 1))
+    def bare(self: Any, x: Tensor) -> Tensor:
         return function(x)
 
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = doc or f"`{function.__name__}` of floats (ints and bools in the default float type)."
-    return kernel
+    bare.__name__ = bare.__qualname__ = name
+    bare.__doc__ = doc or f"`{function.__name__}` of floats (ints and bools in the default float type)."
+    return bare
 
 
 def _binary(function: Callable[[Any, Any], Any], name: str, dtypes: frozenset[Any]) -> Callable[..., Any]:
-    """The bare kernel `function(x1, x2)` of one of `BARE_OPERATIONS` (two tensors of one dtype), with the fast
-    path of two arrays of one of `dtypes`, or an array of one of them and a Python float, in front of the plan."""
+    """The bare kernel `function(x1, x2)` of an elementwise operation, behind the core's plan (which gives it
+    two tensors of one dtype), with the fast call of two arrays of one of `dtypes`, or an array of one of them
+    and a Python float, in front of the plan."""
 
-    @fast_path(native_call(function, _ARRAY, dtypes, 2, dtypes))
-    def kernel(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
+    @kernel(fast=native_call(function, _ARRAY, dtypes, 2, dtypes))
+    def bare(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         return function(x1, x2)
 
-    kernel.__name__ = kernel.__qualname__ = name
-    kernel.__doc__ = f"`jax.numpy.{name}` in the common float type (ints and bools in the default float type)."
-    return kernel
+    bare.__name__ = bare.__qualname__ = name
+    bare.__doc__ = f"`jax.numpy.{name}` in the common float type (ints and bools in the default float type)."
+    return bare
 
 
 def _axes(axis: Any) -> Any:
@@ -175,9 +169,12 @@ class MathMixin:
         return jnp.take(tensor, indices, axis=0)
 
     # ------------------------------------------------------------ elementwise maths
-    # Bare kernels (`BARE_OPERATIONS`): the plan gives them what the spec says they compute on (two tensors of
-    # one dtype, floats for the float functions, int8 for bool powers and shifts, non-zero integer divisors)
-    # and casts their results; what is left here is JAX's own gaps.
+    # Bare kernels, planned (they declare no trust): the plan gives them what the spec says they compute on (two
+    # tensors of one dtype, floats for the float functions, int8 for bool powers and shifts, non-zero integer
+    # divisors; Python numbers converted), runs the core composites (integer division by zero, integer powers,
+    # comparisons beyond an int's range) and casts their results; what is left here is JAX's own gaps. Their
+    # fast calls (`bk.rules.native_call`, in C) give JAX the common case at once: native arrays of the dtypes
+    # where JAX's own call gives the spec's dtype and values.
 
     abs = _unary(_abs, "abs", _ALL, "`jax.numpy.abs`; complex values give their real magnitude (inf where a part is infinite).")
     sign = _unary(jnp.sign, "sign", _NUMBERS, "-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`).")
@@ -215,12 +212,12 @@ class MathMixin:
         """Rounds halves to even, as NumPy; complex values round both parts (NumPy's `round`)."""
         return jnp.round(x) if x.dtype in _INEXACT else x  # JAX rounds no bools
 
-    @fast_path(native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
+    @kernel(fast=native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """The larger of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.maximum, a, b)
 
-    @fast_path(native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
+    @kernel(fast=native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """The smaller of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.minimum, a, b)
@@ -237,7 +234,7 @@ class MathMixin:
         """Q(a, x); Q(0, x > 0) is 0, as SciPy."""
         return _at_zero_a(jss.gammaincc(a, x), a, x, 0.0)
 
-    @fast_path(native_call(jnp.arctan2, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=native_call(jnp.arctan2, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
         """The angle of `(x, y)` (floats: the plan gives integers as the float type)."""
         return jnp.arctan2(y, x)
@@ -258,24 +255,24 @@ class MathMixin:
 
     # ------------------------------------------------------------ operators
 
-    @fast_path(native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.add(a, b)
 
-    @fast_path(native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.subtract(a, b)
 
-    @fast_path(native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT, _INT_RANGES))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.multiply(a, b)
 
-    @fast_path(native_call(jnp.true_divide, _ARRAY, _INEXACT, 2, _INEXACT))
+    @kernel(fast=native_call(jnp.true_divide, _ARRAY, _INEXACT, 2, _INEXACT))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division of floats (the plan gives integers as the float type of the precision)."""
         return jnp.true_divide(numerator, denominator)
 
-    @fast_path(native_call(jnp.power, _ARRAY, _INEXACT, 2, _INEXACT))
+    @kernel(fast=native_call(jnp.power, _ARRAY, _INEXACT, 2, _INEXACT))
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact only for
         exponents below 64). The plan refuses negative integer exponents and gives bools as int8."""
@@ -283,40 +280,40 @@ class MathMixin:
             return _integer_power(base, exp)
         return jnp.power(base, exp)
 
-    @fast_path(native_call(jnp.remainder, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=native_call(jnp.remainder, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python (the plan answers integer divisors of 0)."""
         return jnp.remainder(dividend, divisor)
 
-    @fast_path(native_call(jnp.floor_divide, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=native_call(jnp.floor_divide, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
         """`a // b`, rounded down (the plan answers integer divisors of 0)."""
         return jnp.floor_divide(a, b)
 
-    @fast_path(native_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
+    @kernel(fast=native_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`; a count outside `[0, bits)` gives 0, as in NumPy."""
         return jnp.left_shift(a, b)
 
-    @fast_path(native_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
+    @kernel(fast=native_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
         return jnp.right_shift(a, b)
 
-    @fast_path(native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.equal(x, y)
 
-    @fast_path(native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.not_equal(x, y)
 
-    @fast_path(native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """`x > y`; complex values compare real parts first, as NumPy."""
         return jnp.greater(x, y)
 
-    @fast_path(native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """`x >= y`; complex values compare real parts first, as NumPy."""
         return jnp.greater_equal(x, y)
@@ -334,11 +331,13 @@ class MathMixin:
         wide = numpy_accumulation_type(x.dtype)
         return None if wide is None else self._jax_dtype(from_numpy_dtype(wide))  # type: ignore[attr-defined]
 
+    @kernel(trusted=True, why=_REDUCTION)
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis`; bool and integers narrower than 64 bits widen to int64 (unsigned: uint64), as NumPy 2."""
         x = self._stacked(value)
         return jnp.sum(x, axis=_reduce_axes(axis, x.ndim, "sum"), keepdims=keepdims, dtype=self._wide(x))
 
+    @kernel(trusted=True, why=_REDUCTION)
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and integers narrower than 64 bits widen as in `sum`."""
         x = self._t(value)
@@ -347,6 +346,7 @@ class MathMixin:
             return x * jnp.ones((), x.dtype)
         return jnp.prod(x, axis=axes, dtype=self._wide(x))
 
+    @kernel(trusted=True, why=_REDUCTION)
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`; integers and bools give the float type, the mean of nothing is NaN."""
         x = self._stacked(value)
@@ -355,6 +355,7 @@ class MathMixin:
             return x / jnp.ones((), x.dtype)
         return jnp.mean(x if is_inexact(x) else self.to_float(x), axis=axes, keepdims=keepdims)  # type: ignore[attr-defined]
 
+    @kernel(trusted=True, why=_REDUCTION)
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation (`ddof=0`, as NumPy)."""
         x = self._t(x)
@@ -364,6 +365,7 @@ class MathMixin:
             return jnp.std(x.astype(jnp.float32), axis=axes, keepdims=keepdims).astype(x.dtype)
         return jnp.std(x, axis=axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
 
@@ -376,6 +378,7 @@ class MathMixin:
             return _complex_extreme(jnp.max, x, axes, keepdims)
         return jnp.max(x, axis=axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates.
 
@@ -388,11 +391,13 @@ class MathMixin:
             return _complex_extreme(jnp.min, x, axes, keepdims)
         return jnp.min(x, axis=axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is non-zero: `bool` for every input dtype."""
         x = _truth(self._stacked(boolean_tensor))
         return jnp.any(x, axis=_reduce_axes(axis, x.ndim, "any"), keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether every element along `axis` is non-zero: `bool` for every input dtype."""
         x = _truth(self._stacked(boolean_tensor))

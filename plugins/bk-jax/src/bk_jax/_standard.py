@@ -1,6 +1,6 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
 (a mixin of `JaxBackend`). The rules live in the core: the elementwise kernels are bare `jax.numpy`
-calls that the core's plan gives operands in the dtype they compute in (`_math.BARE_OPERATIONS`), the
+calls, planned: the core's plan gives them operands in the dtype they compute in (`_math._unary`), the
 others take their operands with the core's helpers (`bk._catalogue_standard`). Each calls the
 `jax.numpy` function: one primitive where the generic default records several (each compiled on
 first use), and more accurate (`log1p`, `expm1`)."""
@@ -13,7 +13,7 @@ from typing import Any
 import jax.numpy as jnp
 
 from bk import DType, normalize_axes
-from bk.rules import accumulation_type, fast_path, native_call
+from bk.rules import accumulation_type, kernel, native_call
 
 from ._indexing import _index_array
 from ._math import _ARRAY, _REAL_FLOATS, _binary, _unary
@@ -26,7 +26,7 @@ Tensor = Any
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
-    # Bare kernels of `_math.BARE_OPERATIONS`: the plan gives them floats of one dtype.
+    # Bare kernels (`_math._unary`, `_math._binary`), planned: the plan gives them floats of one dtype.
     log1p = _unary(jnp.log1p, "log1p", _REAL_FLOATS, "`jax.numpy.log1p` (the core fixes the special complex values).")
     expm1 = _unary(jnp.expm1, "expm1", _REAL_FLOATS, "`jax.numpy.expm1` (the core fixes the special complex values).")
     hypot = _binary(jnp.hypot, "hypot", _REAL_FLOATS)
@@ -34,7 +34,7 @@ class StandardMixin:
     copysign = _binary(jnp.copysign, "copysign", _REAL_FLOATS)
     nextafter = _binary(jnp.nextafter, "nextafter", _REAL_FLOATS)
 
-    @fast_path(native_call(jnp.signbit, _ARRAY, _REAL_FLOATS, 1))
+    @kernel(fast=native_call(jnp.signbit, _ARRAY, _REAL_FLOATS, 1))
     def signbit(self: Any, x: Tensor) -> Tensor:
         """`jax.numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
         if x.dtype == jnp.bool_:  # JAX has no signbit of bools

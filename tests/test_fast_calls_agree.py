@@ -23,14 +23,15 @@ VALID, INVALID = 20, 6  # generated calls per operation (derandomized: the same 
 
 
 def _fast_operations(backend: bk.Backend) -> dict[str, Any]:
-    """Operation -> its kernel, for every kernel of `backend` that declares a fast call."""
+    """Operation -> (its kernel, its fast call), for every kernel of `backend` that declares a fast call."""
     from bk_testkit._strategies import OPERATIONS
 
+    declared = type(backend).declared_kernels()
     found = {}
     for op in OPERATIONS:
         kernel = getattr(getattr(type(backend), op, None), "__bk_kernel__", None)
-        if kernel is not None and getattr(kernel, "__bk_fast__", None) is not None:
-            found[op] = kernel
+        if kernel is not None and op in declared and declared[op].fast is not None:
+            found[op] = (kernel, declared[op].fast)
     return found
 
 
@@ -54,7 +55,7 @@ def _disagreements(backend: bk.Backend, only: frozenset[str] | None = None, vali
     from bk_testkit._generated import _convert, calls, compare_values, error_class
 
     served, differences = 0, []
-    for op, kernel in sorted(_fast_operations(backend).items()):
+    for op, (kernel, fast_call) in sorted(_fast_operations(backend).items()):
         if only is not None and op not in only:
             continue
         planned = _dispatcher.dispatch(op, kernel)  # the same kernel behind its plan, with no fast call
@@ -67,7 +68,7 @@ def _disagreements(backend: bk.Backend, only: frozenset[str] | None = None, vali
                 continue
             try:
                 with np.errstate(all="ignore"):
-                    fast = kernel.__bk_fast__(backend, *args)
+                    fast = fast_call(backend, *args)
             except Exception:
                 fast = None  # it raised: the public call explains the failure, which must match the plan's
             if fast is NotImplemented:

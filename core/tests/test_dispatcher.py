@@ -170,8 +170,8 @@ def test_the_plan_refuses_before_the_kernel_and_is_compiled_once_per_signature(m
         b.tensordot(np.ones((3, 4)), (1,), np.ones((5, 6)), (0,))
     assert raised.value.__cause__ is None and CountingTensordot.calls == 0  # the kernel never ran
     asked = []
-    compile_ = kernels._compile
-    monkeypatch.setattr(kernels, "_compile", lambda *a: asked.append(a[1]) or compile_(*a))
+    compile_ = kernels.compile_plan  # the dispatcher's name of bk._plans.compile_plan
+    monkeypatch.setattr(kernels, "compile_plan", lambda *a: asked.append(a[1]) or compile_(*a))
     b_tensordot = CountingTensordot.tensordot
     a, m = np.ones((3, 4)), np.ones((4, 2))
     for _ in range(3):
@@ -200,7 +200,7 @@ def test_trusted_hot_operations_are_left_to_the_kernel():
 
 def test_numpy_integers_are_int_arguments_and_numpy_scalars_operands():
     """An axis, offset or count taken from NumPy (`np.argmax(...)`, `np.int64(1)`) is an int for every spec."""
-    from bk._dispatcher import spec_verdict
+    from bk._explain import spec_verdict
 
     b = SpecFirst()
     m = np.ones((3, 3))
@@ -236,7 +236,7 @@ def test_generic_defaults_take_the_plan_and_keep_supports():
 
 
 def test_check_dtypes_is_the_specs_kind_rule_cached_per_dtype(monkeypatch):
-    import bk._dispatcher as kernels
+    import bk._explain as kernels
     from bk.rules import check_dtypes
 
     b = SpecFirst()
@@ -305,12 +305,12 @@ _KEY_VALUES = [
 
 @pytest.mark.parametrize("elementwise", [True, False])
 def test_the_c_front_builds_the_python_dispatchers_key_or_none(elementwise):
-    from bk import _dispatcher
+    from bk import _dispatcher, _plans
 
     if not _dispatcher.C_FRONT:
         pytest.skip("built without the dispatcher's C front")
     backend = bk.backend("numpy")
-    part = _dispatcher._operand_part if elementwise else _dispatcher._value_part
+    part = _plans.operand_part if elementwise else _plans.value_part
     for a in _KEY_VALUES:
         for b in (_KEY_VALUES[0], 2.0, (2, 5)):
             ours = _dispatcher._FASTPLAN.key_of(elementwise, bk.DType, backend, a, b)

@@ -85,7 +85,7 @@ _LAZY = {
     **dict.fromkeys(("Info", "info"), "._info"),  # and `json` with it
     "OBJECTS": "._object",
     "convert": "._convert",
-    "explain_failure": "._dispatcher",
+    "explain_failure": "._explain",
     # for plugin authors: the checks and error translation every backend shares (docs/write-a-plugin.md)
     **dict.fromkeys(("BK_ERRORS", "check_tensor_argument", "reraise_as"), "._errors"),
     **dict.fromkeys(("normalize_axes", "normalize_axis"), "._axes"),

@@ -23,9 +23,9 @@ import numpy as np
 
 from ._axes import normalize_axes, normalize_axis
 from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
-from ._dispatcher import check_dtypes
 from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
+from ._explain import check_dtypes
 from ._features import generic, optional
 from ._rules.indices import index_needs_cast
 from ._rules.reductions import accumulation_type

@@ -22,9 +22,9 @@ from ._axes import normalize_axes, normalize_axis
 from ._catalogue_core import CatalogueMixin
 from ._catalogue_dtypes import is_python_number
 from ._device import ComputeDevice
-from ._dispatcher import explain_failure
 from ._dtype import DType, combine_types
 from ._errors import ArgumentTypeError, check_tensor_argument
+from ._explain import explain_failure
 from ._features import generic
 from ._rules.indices import advanced_index, array_key_layout
 from ._rules.weak import check_python_ints, weak_result

@@ -79,16 +79,13 @@ from ._catalogue_linalg import (
     result_of,
 )
 from ._context import GLOBALS
-from ._dispatcher import (
-    check_device,
-    check_dtypes,
-    native_call,
-    spec_verdict,
-)
+from ._dispatcher import native_call
+from ._explain import check_dtypes, spec_verdict
 from ._kernels import KernelDeclaration, explains_failures, fast_path, kernel
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._operations import COMMON_OPERANDS, ORDERING
+from ._plans import check_device
 from ._ranges import int_uniform_bounds, range_plan
 from ._rules.arguments import (
     PYTHON_NUMBERS,

@@ -7,13 +7,14 @@ with a message that names the bk operation.
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Sequence
 from typing import Any
 
 from ._errors import ArgumentTypeError, AxisError
 
-__all__ = ["normalize_axes", "normalize_axis"]
+__all__ = ["int_argument", "normalize_axes", "normalize_axis", "shape_argument"]
 
 
 def normalize_axis(axis: Any, ndim: int, op: str) -> int:
@@ -57,3 +58,21 @@ def normalize_axes(axis: Any, ndim: int, op: str) -> tuple[int, ...] | None:
     if len(set(axes)) != len(axes):
         raise AxisError(f"{op}: axis {tuple(axis)!r} names the same axis twice")
     return tuple(sorted(axes))
+
+
+def int_argument(value: Any, op: str, name: str) -> int:
+    """`value` as an int: a bool or a non-integer raises `ArgumentTypeError` naming `op` and the argument."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise ArgumentTypeError(f"{op}: {name} must be an int, got {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def shape_argument(shape: Any, op: str) -> tuple[int, ...]:
+    """`shape` (an int or a sequence of ints) as a tuple; negative sizes raise ValueError."""
+    sizes = (shape,) if isinstance(shape, numbers.Integral) and not isinstance(shape, bool) else shape
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence):
+        raise ArgumentTypeError(f"{op}: shape must be an int or a sequence of ints, got {type(shape).__name__} {shape!r}")
+    result = tuple(int_argument(s, op, "every size of shape") for s in sizes)
+    if any(s < 0 for s in result):
+        raise ValueError(f"{op}: sizes must be 0 or more, got shape {result}")
+    return result

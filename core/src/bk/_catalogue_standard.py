@@ -21,7 +21,9 @@ from typing import Any, Final
 
 import numpy as np
 
+from ._axes import int_argument as _int_arg
 from ._axes import normalize_axes, normalize_axis
+from ._axes import shape_argument as _shape_arg
 from ._catalogue_dtypes import DTypeQueriesMixin, is_python_number
 from ._dtype import DType, to_numpy_dtype
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument
@@ -37,23 +39,6 @@ Tensor = Any
 
 _BOOL: Final = DType(bool)
 _INT64: Final = DType(int, 64)
-
-
-def _int_arg(value: Any, op: str, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ArgumentTypeError(f"{op}: {name} must be an int, got {type(value).__name__} {value!r}")
-    return int(value)
-
-
-def _shape_arg(shape: Any, op: str) -> tuple[int, ...]:
-    """`shape` (an int or a sequence of ints) as a tuple; negative sizes raise ValueError."""
-    sizes = (shape,) if isinstance(shape, numbers.Integral) and not isinstance(shape, bool) else shape
-    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence):
-        raise ArgumentTypeError(f"{op}: shape must be an int or a sequence of ints, got {type(shape).__name__} {shape!r}")
-    result = tuple(_int_arg(s, op, "every size of shape") for s in sizes)
-    if any(s < 0 for s in result):
-        raise ValueError(f"{op}: sizes must be 0 or more, got shape {result}")
-    return result
 
 
 def _broadcast_two(a: tuple[Any, ...], b: tuple[Any, ...], op: str) -> tuple[Any, ...]:

@@ -1,4 +1,4 @@
-"""The fast paths of bk-numpy's bare kernels (`bk.rules.fast_path`: `_fastops.BinaryOperator` in C, or
+"""The fast calls of bk-numpy's bare kernels (`bk.rules.kernel(fast=...)`: `_fastops.BinaryOperator` in C, or
 `bk.rules.native_call`) give exactly what the core's plan gives with the kernel, and leave it the rest."""
 
 from __future__ import annotations
@@ -68,14 +68,19 @@ def _outcome(function: object, *args: object) -> object:
             result = function(*args)  # type: ignore[operator]
     except Exception as error:  # the exception is the outcome to compare
         return type(error), str(error)
-    return type(result), getattr(result, "dtype", None), np.shape(result), np.asarray(result).tobytes() if np.asarray(result).dtype != object else repr(result)
+    return (
+        type(result),
+        getattr(result, "dtype", None),
+        np.shape(result),
+        np.asarray(result).tobytes() if np.asarray(result).dtype != object else repr(result),
+    )
 
 
 _NOT_TAKEN = (type(NotImplemented), None, (), repr(NotImplemented))
 
 
 def _fast(name: str) -> object:
-    return vars(_math.MathMixin)[name].__bk_fast__
+    return NumPyBackend.declared_kernels()[name].fast
 
 
 def _planned(b: NumPyBackend, name: str) -> object:
@@ -93,8 +98,10 @@ def _planned(b: NumPyBackend, name: str) -> object:
     return call
 
 
-@pytest.mark.skipif(not COMPILED, reason="bk-numpy was installed without its C fast path (no C compiler, or BK_NUMPY_PURE_PYTHON=1)")
-def test_the_compiled_fast_path_is_used(b: NumPyBackend) -> None:
+@pytest.mark.skipif(
+    not COMPILED, reason="bk-numpy was installed without its C fast path (no C compiler, or BK_NUMPY_PURE_PYTHON=1)"
+)
+def test_the_compiled_fast_call_is_used(b: NumPyBackend) -> None:
     if os.environ.get("BK_NUMPY_PURE_PYTHON", "") not in ("", "0"):
         pytest.skip("BK_NUMPY_PURE_PYTHON is set")
     assert _math.C_FAST_PATH
@@ -129,7 +136,7 @@ def test_where_and_functions_of_floats_give_what_the_plan_gives(b: NumPyBackend)
                 assert _outcome(getattr(b, name), x) == _outcome(_planned(b, name), x), (name, precision, x)
 
 
-def test_the_fast_path_takes_the_common_case_and_leaves_the_rest(b: NumPyBackend) -> None:
+def test_the_fast_call_takes_the_common_case_and_leaves_the_rest(b: NumPyBackend) -> None:
     a = np.ones(3, np.float32)
     assert _fast("add")(b, a, a).dtype == np.float32
     assert _fast("add")(b, a, 2.0).dtype == np.float32
@@ -159,7 +166,7 @@ def test_called_like_any_method(b: NumPyBackend) -> None:
     assert list(inspect.signature(b.add).parameters) == ["a", "b"]
 
 
-def test_the_profiler_records_operators_with_a_fast_path(b: NumPyBackend) -> None:
+def test_the_profiler_records_operators_with_a_fast_call(b: NumPyBackend) -> None:
     x = np.ones(3)
     before = vars(type(b))["add"]
     with bk.profile() as profile:
@@ -201,6 +208,8 @@ def test_the_build_falls_back_to_pure_python_without_a_compiler(monkeypatch: pyt
     finally:
         sys.path.pop(0)
     source = Path(__file__).parents[1] / hatch_build.SOURCE
-    monkeypatch.setattr(hatch_build.sysconfig, "get_config_var", lambda name: "bk-no-such-compiler -shared" if name == "LDSHARED" else None)
+    monkeypatch.setattr(
+        hatch_build.sysconfig, "get_config_var", lambda name: "bk-no-such-compiler -shared" if name == "LDSHARED" else None
+    )
     error = hatch_build.compile_extension(source, tmp_path / "_fastops.so")
     assert error is not None and "bk-no-such-compiler" in error and not (tmp_path / "_fastops.so").exists()

@@ -34,6 +34,19 @@ def test_loading_the_backend_does_not_import_scipy() -> None:
     assert out.strip() == "False"
 
 
+def test_kernels_declare_themselves_with_a_reason() -> None:
+    """Trust is declared on each kernel (`bk.rules.kernel`), with why: the tuned reductions, the unary
+    functions that keep ints and the conversions; the bare kernels are planned, most with a fast call."""
+    declared = NumPyBackend.declared_kernels()
+    trusted = {op for op, declaration in declared.items() if declaration.trusted}
+    assert trusted == NumPyBackend.trusted_operations
+    assert {"sum", "mean", "abs", "floor", "square", "as_tensor", "cast"} <= trusted
+    assert all(declared[op].why for op in trusted), sorted(op for op in trusted if not declared[op].why)
+    assert not trusted & {"add", "div", "where", "sin", "log1p", "trunc", "sigmoid", "matmul"}
+    assert declared["add"].fast is not None and declared["sin"].fast is not None and declared["matmul"].fast is not None
+    assert [op for op, declaration in declared.items() if declaration.explains] == ["mean"]
+
+
 def test_registered_under_its_name() -> None:
     backend = bk.backend("numpy")
     assert isinstance(backend, NumPyBackend)
@@ -248,7 +261,8 @@ def test_grid_sample_matches_pad(b: NumPyBackend) -> None:
         result = b.grid_sample(grid, points[None, :, None], mode)
         assert result[0, :, 0].tolist() == reference[points.astype(int) + 6].tolist(), mode
     assert b.grid_sample(grid, np.array([[[-0.5], [1.5]]]), "zeros")[0, :, 0].tolist() == [0.0, 1.5]
-    with pytest.raises(ValueError, match="^grid_sample: unknown extrapolation 'cubic'"):  # not an extrapolation at all: the spec's error
+    # not an extrapolation at all: the spec's error
+    with pytest.raises(ValueError, match="^grid_sample: unknown extrapolation 'cubic'"):
         b.grid_sample(grid, np.array([[[0.5]]]), "cubic")
 
 
@@ -308,7 +322,9 @@ def test_sparse_products(b: NumPyBackend) -> None:
     assert np.allclose(b.mul_matrix_batched_vector(matrix, vectors), vectors @ dense.T, atol=1e-6)
     rhs = np.ones((1, 3, 1, 2))
     coo = np.argwhere(dense)[None]
-    assert np.allclose(b.mul_coo_dense(coo, dense[dense != 0][None, :, None], dense.shape, rhs)[0, :, 0], dense @ rhs[0, :, 0], atol=1e-6)
+    assert np.allclose(
+        b.mul_coo_dense(coo, dense[dense != 0][None, :, None], dense.shape, rhs)[0, :, 0], dense @ rhs[0, :, 0], atol=1e-6
+    )
 
 
 def test_solve_triangular_sparse(b: NumPyBackend) -> None:
@@ -322,6 +338,7 @@ def test_compressed_sparse_indices_are_checked(name):
     """SciPy builds these without looking at the indices and later reads out of bounds; bk checks first."""
     b = bk.backend("numpy")
     values = np.array([1.0, 2.0])
+
     def make(indices):  # csr_matrix takes (indices, pointers, ...), csc_matrix (pointers, indices, ...)
         pointers = np.array([0, 1, 2])
         return getattr(b, name)(*((indices, pointers) if name == "csr_matrix" else (pointers, indices)), values, (2, 2))
@@ -344,7 +361,13 @@ def test_linspace_of_python_reals_is_numpys_linspace_value_for_value():
             with np.errstate(all="ignore"):
                 ours = _linspace(start, stop, number, endpoint, np.dtype(dtype))
                 theirs = np.linspace(start, stop, number, endpoint=endpoint, dtype=dtype)
-            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=True), (start, stop, number, endpoint, dtype)
+            assert ours.dtype == theirs.dtype and np.array_equal(ours, theirs, equal_nan=True), (
+                start,
+                stop,
+                number,
+                endpoint,
+                dtype,
+            )
 
 
 def test_creation_kernels_agree_with_the_generic_defaults():

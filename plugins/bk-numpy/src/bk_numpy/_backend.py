@@ -25,16 +25,16 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, int_range, only_python_numbers
+from bk.rules import INDEX_OPERATIONS, PYTHON_NUMBERS, int_range, kernel, only_python_numbers
 
 from ._devices import cpu_device
 from ._dtypes import complex_dtype, float_dtype, python_scalar_dtype, to_precision
 from ._errors import reraise
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import BARE_KERNELS, MathMixin
+from ._math import MathMixin
 from ._sparse import SparseMixin, is_scipy_sparse
-from ._standard import STANDARD_BARE_KERNELS, StandardMixin
+from ._standard import StandardMixin
 
 __all__ = ["NumPyBackend"]
 
@@ -64,6 +64,8 @@ def _linspace(start: float, stop: float, number: int, endpoint: bool, dtype: np.
     if endpoint and number > 1:
         values[-1] = stop
     return values.astype(dtype, copy=False)
+
+
 _BOUND: Final = 2**62  # Python ints of a range below it count in int64 without overflow
 
 
@@ -89,11 +91,13 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     NumPy arrays keep their dtype unless a precision is set.
     """
 
-    # Tuned kernels that apply docs/semantics.md with bk.rules (the reductions, the unary functions that keep ints);
-    # the bare kernels (binary operators, `where`, functions of floats) take the core's plan, their fast paths in front.
-    trusted_operations = HOT_OPERATIONS - BARE_KERNELS - STANDARD_BARE_KERNELS
+    # Each kernel declares itself where it is defined (`bk.rules.kernel`): the tuned kernels that apply
+    # docs/semantics.md with bk.rules (the reductions, the unary functions that keep ints, `as_tensor`, `cast`)
+    # are trusted; the bare kernels (binary operators, `where`, functions of floats) take the core's plan,
+    # most with a fast call in front.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
-    lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # NumPy's linalg has no half kernels: float32
+    # NumPy's linalg has no half kernels: float32
+    lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}
 
     def __init__(self) -> None:
         cpu = cpu_device(self)
@@ -112,6 +116,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
             return all(self.is_tensor(e) for e in x)
         return isinstance(x, numbers.Number)
 
+    @kernel(trusted=True, why="applies the rules of Python numbers itself: ints as int64, floats in the precision")
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as a NumPy array (native values are returned as they are, converted to a set precision).
 
@@ -174,6 +179,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         shape = getattr(tensor, "shape", None)
         return tuple(shape) if shape is not None else np.shape(tensor)
 
+    @kernel(trusted=True, why="checks Python ints against the dtype's range itself (NEP 50); complex to real keeps the real part")
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part; to bool tests `!= 0`."""
         np_dtype = to_numpy_dtype(dtype)
@@ -257,7 +263,13 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
 
     def range(self, start: Any, limit: Any = None, delta: Any = 1, dtype: DType = DType(int, 32)) -> Tensor:
         """Evenly spaced values in `[start, limit)`; `range(n)` counts from 0 to n-1."""
-        if dtype is _RANGE_INT64 and type(start) is int and type(delta) is int and delta != 0 and (limit is None or type(limit) is int):
+        if (
+            dtype is _RANGE_INT64
+            and type(start) is int
+            and type(delta) is int
+            and delta != 0
+            and (limit is None or type(limit) is int)
+        ):
             start, limit = (0, start) if limit is None else (start, limit)  # Python ints counting in int64: NumPy's own arange
             if -_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND:
                 return np.arange(start, limit, delta, dtype=np.int64)
@@ -280,7 +292,9 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
         if type(start) in _REALS and type(stop) in _REALS and type(number) is int and number >= 0:
             return _linspace(start, stop, number, False, to_numpy_dtype(self.float_type))
         with np.errstate(over="ignore"):
-            return np.linspace(np.float64(start), np.float64(stop), number, endpoint=False).astype(to_numpy_dtype(self.float_type))
+            return np.linspace(np.float64(start), np.float64(stop), number, endpoint=False).astype(
+                to_numpy_dtype(self.float_type)
+            )
 
     def meshgrid(self, *coordinates: Tensor) -> list[Tensor]:
         """Coordinate grids with matrix ('ij') indexing."""

@@ -13,7 +13,7 @@
  * With `unary=True` it is a function of one tensor: `ufunc(x)` for an exact ndarray of one of
  * `dtypes` (the float and complex ones, which such functions keep) while no precision is set.
  * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`. A
- * `fallback` of None makes the object a fast path (`bk.rules.fast_path`): it returns `NotImplemented`
+ * `fallback` of None makes the object a fast call (`bk.rules.kernel(fast=...)`): it returns `NotImplemented`
  * for those calls instead, which the core's plan then serves with the kernel, except that a
  * `ValueError` of two arrays (shapes that do not broadcast) is raised for the core to explain; and
  * it does not read `settings`, since the core calls a fast path only while no precision is set.

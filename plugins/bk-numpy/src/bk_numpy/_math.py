@@ -1,9 +1,14 @@
 """Elementwise maths, operators and reductions of the NumPy backend (a mixin of `NumPyBackend`).
 
-The binary operators, `where` and the functions of floats are bare kernels (`BARE_KERNELS`): NumPy's
-(or SciPy's) function of the operands the core's plan gives them, most with a fast path in front of the
-plan for the common case (`_fast`). The reductions and the unary functions that keep ints are tuned
-trusted kernels, which apply the precision themselves (`_floats`, `_keep_ints`).
+The binary operators, `where` and the functions of floats are bare kernels, planned (they declare
+nothing, or only their fast call): NumPy's (or SciPy's) function of the operands the core's plan gives
+them (tensors of the dtype the operation computes in, two of one dtype for a binary operator; Python
+numbers and lists converted; booleans of `add` as int32, ints of `div` and `arctan2` as floats), the
+spec's errors raised before, the core's composites around them (integer zero divisors, comparisons with
+Python ints beyond a dtype's range). Most declare a fast call for the common case
+(`@kernel(fast=_fast(...))`). The reductions, the unary functions that keep ints and the predicates
+are tuned kernels declared trusted (`@kernel(trusted=True, why=...)`), which apply the precision and
+check their operands themselves (`_floats`, `_keep_ints`, `_tensor_arg`).
 
 Floating point errors (division by zero, invalid values, overflow) are reported as NumPy's own
 settings say (`numpy.seterr`, `numpy.errstate`): by default as a `RuntimeWarning`, with the IEEE
@@ -31,12 +36,12 @@ from bk import (
 )
 from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
-from bk.rules import explains_failures, fast_path, native_call
+from bk.rules import kernel, native_call
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import complex_dtype, float_dtype, to_precision
 
-__all__ = ["BARE_KERNELS", "FLOAT_FUNCTIONS", "MathMixin"]
+__all__ = ["FLOAT_FUNCTIONS", "MathMixin"]
 
 Tensor = Any
 
@@ -59,20 +64,15 @@ FLOAT_FUNCTIONS: Final = frozenset((
 """Functions of floats whose kernel is the NumPy ufunc alone: the core's plan gives it floats (ints and bools
 in the default float, or the precision's), and float and complex arrays go to NumPy at once (`_fast`)."""
 
-BARE_KERNELS: Final = FLOAT_FUNCTIONS | frozenset((
-    "sigmoid", "softplus", "erf", "log_gamma", "add", "sub", "mul", "div", "mod", "floordiv", "and_", "or_", "xor", "shift_bits_left", "shift_bits_right", "equal",
-    "not_equal", "greater_than", "greater_or_equal", "maximum", "minimum", "arctan2", "divide_no_nan", "gamma_inc_l",
-    "gamma_inc_u", "where",
-))  # fmt: skip
-"""The operations of this module whose kernel is NumPy's (or SciPy's) function of the operands the core's plan
-gives it: tensors of the dtype the operation computes in (two of one dtype for a binary operator; Python numbers
-and lists converted; booleans of `add` as int32, ints of `div` and `arctan2` as floats), the spec's errors raised
-before, the core's composites around it (integer zero divisors, comparisons with Python ints beyond a dtype's
-range). Not trusted: `NumPyBackend.trusted_operations` leaves them out."""
+# Why the tuned kernels are trusted (`bk.rules.kernel(trusted=True, why=...)`), one reason per family
+# (`_standard.py` declares its kernels of the same families with them).
+_KEEPS_INTS: Final = "converts its operand as as_tensor does, ints kept, floats in the precision (_keep_ints)"
+_PREDICATE: Final = "refuses non-numeric operands itself (_tensor_arg); NumPy's predicate gives bools for every dtype"
+_REDUCTION: Final = "checks its axes itself (bk.normalize_axes); NumPy 2 widens sums as the accumulation rule, means are floats"
 
 
-def _load_fast_path() -> Any:
-    """The C fast paths of the bare kernels (`_fastops`), or None to take `bk.rules.native_call` instead.
+def _load_fastops() -> Any:
+    """The C fast calls of the bare kernels (`_fastops`), or None to take `bk.rules.native_call` instead.
 
     It is built at install time where a C compiler is found (see `hatch_build.py`), and used only
     if it reads the dtype of arrays of this NumPy exactly as `array.dtype` does.
@@ -84,17 +84,23 @@ def _load_fast_path() -> Any:
         from . import _fastops  # type: ignore[attr-defined]
     except ImportError:  # built without a C compiler
         return None
-    samples = (np.empty(3, np.float32), np.zeros((2, 0)), np.arange(6).reshape(2, 3).T[::-1], np.empty((), ">c8"), np.asarray(1.0)[()] * np.ones(1))
+    samples = (
+        np.empty(3, np.float32),
+        np.zeros((2, 0)),
+        np.arange(6).reshape(2, 3).T[::-1],
+        np.empty((), ">c8"),
+        np.asarray(1.0)[()] * np.ones(1),
+    )
     return _fastops if all(_fastops.layout_matches(sample) for sample in samples) else None
 
 
-_FASTOPS: Final = _load_fast_path()
+_FASTOPS: Final = _load_fastops()
 C_FAST_PATH: Final = _FASTOPS is not None
-"""Whether the fast paths of the bare kernels (two arrays of one dtype, an array and a weak Python number) run in C."""
+"""Whether the fast calls of the bare kernels (two arrays of one dtype, an array and a weak Python number) run in C."""
 
 
 def _fast(ufunc: Any, dtypes: _Dtypes, float_scalars: _Dtypes = (), int_scalars: _Dtypes = (), arity: int = 2) -> Any:
-    """The fast path (`bk.rules.fast_path`) of a bare kernel that is `ufunc` alone: `ufunc(a, b)` for two ndarrays
+    """The fast call (`bk.rules.kernel(fast=...)`) of a bare kernel that is `ufunc` alone: `ufunc(a, b)` for two ndarrays
     of one of `dtypes` (`ufunc(x)` for one with `arity` 1; `numpy.where(condition, x, y)` with `arity` 3), and for
     an ndarray and a Python number that joins its dtype weakly (NEP 50, as bk's rules say): a Python float beside
     an array of one of `float_scalars`, a Python int beside one of `int_scalars`. List only dtypes where NumPy's
@@ -102,7 +108,7 @@ def _fast(ufunc: Any, dtypes: _Dtypes, float_scalars: _Dtypes = (), int_scalars:
 
     In C where `_fastops` is built (`BinaryOperator`, which reads the dtype from the array struct and takes
     the number on either side); else `bk.rules.native_call` (the number second, floats only), and no fast
-    path for `where`.
+    call for `where`.
     """
     if _FASTOPS is not None:
         shape = {"unary": arity == 1, "ternary": arity == 3}
@@ -117,16 +123,16 @@ def _array(x: Any) -> Any:
 
 
 def _float_function(ufunc: Any, doc: str) -> Callable[..., Any]:
-    """The kernel of one of `FLOAT_FUNCTIONS`: `ufunc(x)` of the floats the plan gives it, with the fast path
+    """The kernel of one of `FLOAT_FUNCTIONS`: `ufunc(x)` of the floats the plan gives it, with the fast call
     of a float or complex array in front of the plan."""
 
-    @fast_path(_fast(ufunc, _INEXACT, arity=1))
-    def kernel(self: Any, x: Tensor) -> Tensor:
+    @kernel(fast=_fast(ufunc, _INEXACT, arity=1))
+    def operation(self: Any, x: Tensor) -> Tensor:
         return ufunc(x)
 
-    kernel.__doc__ = doc
-    kernel._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
-    return kernel
+    operation.__doc__ = doc
+    operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
+    return operation
 
 
 def _floats(x: Any) -> Any:
@@ -179,6 +185,7 @@ def _named(prepare: Callable[[Any], Any], x: Any, op: str) -> Any:
 def _unary(function: Callable[[Any], Any], doc: str) -> Callable[..., Any]:
     """A trusted kernel of one operand that keeps ints: `function(x)`, floats in the current precision (`_keep_ints`)."""
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def operation(self: Any, x: Tensor) -> Tensor:
         try:
             return function(_keep_ints(x))
@@ -195,14 +202,14 @@ def _round(x: Any) -> Any:
 
 
 def _bare(function: Callable[[Any], Any], doc: str) -> Callable[..., Any]:
-    """A bare kernel of one operand without a fast path: `function(x)` of the floats the plan gives it."""
+    """A bare kernel of one operand without a fast call: `function(x)` of the floats the plan gives it."""
 
-    def kernel(self: Any, x: Tensor) -> Tensor:
+    def operation(self: Any, x: Tensor) -> Tensor:
         return function(x)
 
-    kernel.__doc__ = doc
-    kernel._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
-    return kernel
+    operation.__doc__ = doc
+    operation._bk_named = True  # type: ignore[attr-defined]  # gets its catalogue name below the class
+    return operation
 
 
 def _special(name: str, doc: str) -> Callable[..., Any]:
@@ -273,24 +280,24 @@ def _reduction_args(value: Any, axis: Any, op: str) -> tuple[Any, Any]:
 class MathMixin:
     """Elementwise maths, operators and reductions through NumPy ufuncs and `scipy.special`."""
 
-    # ------------------------------------------------------------ arithmetic operators (bare kernels: BARE_KERNELS)
+    # ------------------------------------------------------------ arithmetic operators (bare kernels, planned)
 
-    @fast_path(_fast(np.add, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=_fast(np.add, _NUMERIC, _INEXACT, _NUMERIC))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` of the plan's operands (booleans arrive as int32)."""
         return np.add(a, b)
 
-    @fast_path(_fast(np.subtract, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=_fast(np.subtract, _NUMERIC, _INEXACT, _NUMERIC))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` of the plan's operands (booleans arrive as int32)."""
         return np.subtract(a, b)
 
-    @fast_path(_fast(np.multiply, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=_fast(np.multiply, _NUMERIC, _INEXACT, _NUMERIC))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` of the plan's operands."""
         return np.multiply(a, b)
 
-    @fast_path(_fast(np.true_divide, _INEXACT, _INEXACT, _INEXACT))  # ints: the plan divides them as the float type
+    @kernel(fast=_fast(np.true_divide, _INEXACT, _INEXACT, _INEXACT))  # ints: the plan divides them as the float type
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` of the plan's operands (integers arrive as the float type of the precision)."""
         return np.true_divide(numerator, denominator)
@@ -327,6 +334,10 @@ class MathMixin:
         """`a >> b`."""
         return np.right_shift(a, b)
 
+    @kernel(
+        trusted=True,
+        why="NumPy's bitwise not keeps bool and int dtypes; the float operands it refuses raise bk.ArgumentTypeError here",
+    )
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers.
 
@@ -338,34 +349,34 @@ class MathMixin:
         except TypeError as error:
             reraise_as(ArgumentTypeError, "invert", error)
 
-    # ------------------------------------------------------------ comparisons (bare kernels: BARE_KERNELS)
+    # ------------------------------------------------------------ comparisons (bare kernels, planned)
 
-    @fast_path(_fast(np.equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=_fast(np.equal, (*_NUMERIC, _BOOL)))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x == y` (the core compares with Python ints beyond the dtype's range)."""
         return np.equal(x, y)
 
-    @fast_path(_fast(np.not_equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=_fast(np.not_equal, (*_NUMERIC, _BOOL)))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x != y`."""
         return np.not_equal(x, y)
 
-    @fast_path(_fast(np.greater, (*_NUMERIC, _BOOL)))
+    @kernel(fast=_fast(np.greater, (*_NUMERIC, _BOOL)))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
         return np.greater(x, y)
 
-    @fast_path(_fast(np.greater_equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=_fast(np.greater_equal, (*_NUMERIC, _BOOL)))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
         return np.greater_equal(x, y)
 
-    @fast_path(_fast(np.maximum, _NUMERIC))
+    @kernel(fast=_fast(np.maximum, _NUMERIC))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
         return np.maximum(a, b)
 
-    @fast_path(_fast(np.minimum, _NUMERIC))
+    @kernel(fast=_fast(np.minimum, _NUMERIC))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
         return np.minimum(a, b)
@@ -379,7 +390,7 @@ class MathMixin:
         shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
         return np.divide(x, y, out=np.zeros(shape, x.dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
-    @fast_path(_fast(np.where, (*_NUMERIC, _BOOL), _INEXACT, arity=3))
+    @kernel(fast=_fast(np.where, (*_NUMERIC, _BOOL), _INEXACT, arity=3))
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (of the dtype the plan gives both); without `x` and `y` the
         `(nnz, ndims)` indices of true elements."""
@@ -422,27 +433,33 @@ class MathMixin:
     gamma_inc_l = _special2("gammainc", "Regularized lower incomplete gamma function P(a, x).")
     gamma_inc_u = _special2("gammaincc", "Regularized upper incomplete gamma function Q(a, x).")
 
+    @kernel(trusted=True, why=_PREDICATE)
     def isfinite(self, x: Tensor) -> Tensor:
         """True where `x` is neither infinite nor NaN."""
         return np.isfinite(_tensor_arg(x, "isfinite"))
 
+    @kernel(trusted=True, why=_PREDICATE)
     def isnan(self, x: Tensor) -> Tensor:
         """True where `x` is NaN."""
         return np.isnan(_tensor_arg(x, "isnan"))
 
+    @kernel(trusted=True, why=_PREDICATE)
     def isinf(self, x: Tensor) -> Tensor:
         """True where `x` is infinite."""
         return np.isinf(_tensor_arg(x, "isinf"))
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def real(self, x: Tensor) -> Tensor:
         """Real part."""
         return np.real(_named(_keep_ints, x, "real"))
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def imag(self, x: Tensor) -> Tensor:
         """Imaginary part (zeros of the same type for real values)."""
         x = _named(_keep_ints, x, "imag")
         return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def conj(self, x: Tensor) -> Tensor:
         """Complex conjugate; real values (bools too, as the spec says) are returned as they are."""
         x = _named(_keep_ints, x, "conj")
@@ -450,6 +467,7 @@ class MathMixin:
 
     # ------------------------------------------------------------ reductions
 
+    @kernel(trusted=True, why=_REDUCTION)
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis` (an int, a tuple, or None for all); bool and narrow ints widen to 64 bits, as in NumPy 2."""
         if axis is None and type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free:
@@ -459,24 +477,34 @@ class MathMixin:
         value, axis = _reduction_args(value, axis, "sum")
         return np.sum(_keep_ints(value), axis=axis, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and narrow ints widen to 64 bits, as in NumPy 2."""
         value, axis = _reduction_args(value, axis, "prod")
         return np.prod(_keep_ints(value), axis=axis)
 
-    @explains_failures
+    @kernel(trusted=True, explains=True, why=_REDUCTION)
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for no elements)."""
         try:
-            if type(value) is np.ndarray and value.dtype.kind in "fc" and _GLOBALS.precision_free and (axis is None or (type(axis) is int and -value.ndim <= axis < value.ndim)) and keepdims.__class__ is bool:
-                return value.mean(axis, None, None, keepdims)  # floats: what `_floats` gives; the method skips numpy.mean's Python layer
-            if keepdims.__class__ is not bool:  # NumPy takes 1 as true: the spec's verdict (no wrapper checks a kernel that explains its failures)
+            if (
+                type(value) is np.ndarray
+                and value.dtype.kind in "fc"
+                and _GLOBALS.precision_free
+                and (axis is None or (type(axis) is int and -value.ndim <= axis < value.ndim))
+                and keepdims.__class__ is bool
+            ):
+                # floats: what `_floats` gives; the method skips numpy.mean's Python layer
+                return value.mean(axis, None, None, keepdims)
+            if keepdims.__class__ is not bool:
+                # NumPy takes 1 as true: the spec's verdict (no wrapper checks a kernel that explains its failures)
                 raise TypeError("keepdims")
             value, axis = _reduction_args(value, axis, "mean")
             return np.mean(_floats(value), axis=axis, keepdims=keepdims)
-        except (ValueError, TypeError, IndexError) as error:  # mapped here: a trusted kernel (HOT_OPERATIONS) that explains its failures
+        except (ValueError, TypeError, IndexError) as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "mean", error, (value, axis, keepdims), {})
 
+    @kernel(trusted=True, why=_REDUCTION)
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x, axis = _reduction_args(x, axis, "std")
@@ -485,6 +513,7 @@ class MathMixin:
             return np.std(x, axis=axis, keepdims=keepdims, dtype=np.float32).astype(x.dtype)
         return np.std(x, axis=axis, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates; `ValueError` for no elements."""
         if axis is None and type(x) is np.ndarray and x.dtype.kind in "fc" and x.size and _GLOBALS.precision_free:
@@ -492,6 +521,7 @@ class MathMixin:
         x, axis = _reduction_args(x, axis, "max")
         return np.max(_keep_ints(x), axis=axis, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates; `ValueError` for no elements."""
         if axis is None and type(x) is np.ndarray and x.dtype.kind in "fc" and x.size and _GLOBALS.precision_free:
@@ -499,11 +529,13 @@ class MathMixin:
         x, axis = _reduction_args(x, axis, "min")
         return np.min(_keep_ints(x), axis=axis, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true."""
         x, axis = _reduction_args(boolean_tensor, axis, "any")
         return x.any(axis=axis, keepdims=keepdims)  # the method: no Python dispatch layer
 
+    @kernel(trusted=True, why=_REDUCTION)
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true."""
         x, axis = _reduction_args(boolean_tensor, axis, "all")

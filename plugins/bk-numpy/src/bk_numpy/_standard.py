@@ -1,7 +1,12 @@
 """Kernels of the Array API standard's creation, elementwise, shape/data and dtype-query operations
 (a mixin of `NumPyBackend`). The rules live in the core (`bk._catalogue_standard`); this module holds
 kernels only: NumPy's own functions for the common case, and the core's generic default (which
-raises the errors of docs/semantics.md) for everything else."""
+raises the errors of docs/semantics.md) for everything else.
+
+The elementwise functions of floats (`log1p` to `nextafter`), `signbit` and `trunc` are bare kernels:
+NumPy's function of the operands the core's plan gives them (floats for all but `signbit` and `trunc`,
+ints included; the spec's errors raised before), planned as they declare nothing. `square`, `negative`,
+`count_nonzero` and `var` are tuned and declared trusted, for the reasons of the same families in `_math`."""
 
 from __future__ import annotations
 
@@ -11,20 +16,14 @@ from typing import Any
 import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
-from bk.rules import fast_path, holds_number, native_call, numpy_accumulation_type
+from bk.rules import holds_number, kernel, native_call, numpy_accumulation_type
 
 from ._errors import reraise
-from ._math import _floats, _keep_ints, _tensor_arg
+from ._math import _KEEPS_INTS, _REDUCTION, _floats, _keep_ints, _tensor_arg
 
-__all__ = ["STANDARD_BARE_KERNELS", "StandardMixin"]
+__all__ = ["StandardMixin"]
 
 Tensor = Any
-
-
-STANDARD_BARE_KERNELS = frozenset(("log1p", "expm1", "reciprocal", "hypot", "logaddexp", "copysign", "nextafter", "signbit", "trunc"))
-"""The operations of this module whose kernel is NumPy's function of the operands the core's plan gives it
-(floats for all but `signbit` and `trunc`, ints included; the spec's errors raised before):
-not trusted, as `bk_numpy._math.BARE_KERNELS`."""
 
 _MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whose products NumPy's matmul keeps
 
@@ -49,7 +48,9 @@ class StandardMixin:
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`numpy.full` for a fill value that `dtype` holds as it is; see `Backend.full`."""
         plain = dtype is not None and (type(shape) is tuple or type(shape) is int)
-        if plain and ((type(fill_value) is float and (dtype.kind is float or dtype.kind is complex)) or holds_number(dtype, fill_value)):
+        if plain and (
+            (type(fill_value) is float and (dtype.kind is float or dtype.kind is complex)) or holds_number(dtype, fill_value)
+        ):
             result = np.empty(shape, to_numpy_dtype(dtype))  # numpy.full, without its Python frame
             result.fill(fill_value)
             return result
@@ -59,7 +60,9 @@ class StandardMixin:
         """`numpy.full_like` for an array and a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         if type(x) is np.ndarray:
             target = self.dtype(x) if dtype is None else dtype
-            if (type(fill_value) is float and (target.kind is float or target.kind is complex)) or holds_number(target, fill_value):
+            if (type(fill_value) is float and (target.kind is float or target.kind is complex)) or holds_number(
+                target, fill_value
+            ):
                 result = np.empty_like(x, to_numpy_dtype(target))  # numpy.full_like, without its Python frame
                 result.fill(fill_value)
                 return result
@@ -135,10 +138,12 @@ class StandardMixin:
         """`numpy.trunc`; bools and ints stay as they are (older NumPy makes them floats)."""
         return x if x.dtype.kind in "biu" else np.trunc(x)
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def square(self, x: Tensor) -> Tensor:
         """`numpy.square` in the type of `x` (bools give int8, as NumPy); floats follow the precision."""
         return np.square(_keep_ints(_tensor_arg(x, "square")))
 
+    @kernel(trusted=True, why=_KEEPS_INTS)
     def negative(self, x: Tensor) -> Tensor:
         """`numpy.negative`; bools raise ArgumentTypeError (NumPy refuses them, the spec names the error)."""
         return np.negative(_keep_ints(_tensor_arg(x, "negative")))
@@ -153,7 +158,7 @@ class StandardMixin:
         except (TypeError, ValueError) as error:
             reraise_as(ArgumentTypeError if isinstance(error, TypeError) else ValueError, "roll", error)
 
-    @fast_path(native_call(np.matmul, np.ndarray, _MATMUL_NATIVE, 2))  # two arrays of one dtype: NumPy's own call, in C
+    @kernel(fast=native_call(np.matmul, np.ndarray, _MATMUL_NATIVE, 2))  # two arrays of one dtype: NumPy's own call, in C
     def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`numpy.matmul` in the common type (the plan casts the operands to it); see `Backend.matmul`."""
         same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None
@@ -172,6 +177,7 @@ class StandardMixin:
         x = _keep_ints(_tensor_arg(x, "cumulative_prod"))
         return np.cumulative_prod(x, axis=axis, dtype=numpy_accumulation_type(x.dtype), include_initial=include_initial)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def count_nonzero(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
         """`numpy.count_nonzero` as int64; see `Backend.count_nonzero`."""
         x = _tensor_arg(x, "count_nonzero")
@@ -192,6 +198,7 @@ class StandardMixin:
         except (IndexError, ValueError) as error:
             reraise("take_along_axis", error)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def var(self, x: Tensor, axis: int | Sequence[int] | None = None, keepdims: bool = False) -> Tensor:
         """`numpy.var` as floats (population variance); complex values give real variances."""
         x = _tensor_arg(x, "var")

@@ -61,6 +61,18 @@ def test_operations_return_namespace_arrays(b: ArrayAPIBackend) -> None:
     np.testing.assert_allclose(b.numpy(result), np.sqrt([2.0, 8.0]), rtol=1e-6, atol=1e-6)
 
 
+def test_kernels_declare_themselves_with_a_reason(b: ArrayAPIBackend) -> None:
+    """Trust is declared on each kernel (`bk.rules.kernel`), with why; the namespace's bare elementwise
+    kernels are planned, behind the fast calls `native_kernels` declares."""
+    cls = type(b)
+    declared = cls.declared_kernels()
+    trusted = {op for op, declaration in declared.items() if declaration.trusted}
+    assert trusted == cls.trusted_operations == {"as_tensor", "cast", "real", "imag", "any", "all"}
+    assert all(declared[op].why for op in trusted)
+    assert declared["add"].fast is not None and declared["sqrt"].fast is not None
+    assert not any(declaration.fast for declaration in ArrayAPIBackend.declared_kernels().values())  # the base class: bare calls
+
+
 # ---------------------------------------------------------------- DLPack and conversion
 
 
@@ -172,7 +184,12 @@ def test_complex_values_compare_in_numpys_order(b: bk.Backend) -> None:
     x = np.array([1 + 2j, 1 + 2j, complex(nan, 0), 1 + 0j, complex(0, nan), 2 + 0j, complex(2, nan)], np.complex128)
     y = np.array([1 + 3j, 0 + 5j, 1 + 0j, complex(nan, 0), 1 + 0j, 2 + 0j, 1 + 0j], np.complex128)
     with np.errstate(invalid="ignore"):
-        for op, reference in (("greater_than", np.greater), ("greater_or_equal", np.greater_equal), ("maximum", np.maximum), ("minimum", np.minimum)):
+        for op, reference in (
+            ("greater_than", np.greater),
+            ("greater_or_equal", np.greater_equal),
+            ("maximum", np.maximum),
+            ("minimum", np.minimum),
+        ):
             result = b.numpy(getattr(b, op)(b.as_tensor(x), b.as_tensor(y)))
             np.testing.assert_array_equal(result, reference(x, y), err_msg=op)
     z = np.array([1 + 1j, 1j])
@@ -193,7 +210,11 @@ def test_allocate_on_device_and_default_device(b: ArrayAPIBackend) -> None:
     other = next(d for d in b.list_devices() if d != b.get_default_device())
     moved = b.allocate_on_device(b.as_tensor([1.0, 2.0]), other)
     assert moved.device == other.ref and b.get_device(moved) == other
-    for result in (b.add(moved, 2.0), b.gather(moved, b.allocate_on_device(b.as_tensor([1]), other), 0), b.pad(moved, [(1, 0)], "periodic")):
+    for result in (
+        b.add(moved, 2.0),
+        b.gather(moved, b.allocate_on_device(b.as_tensor([1]), other), 0),
+        b.pad(moved, [(1, 0)], "periodic"),
+    ):
         assert result.device == other.ref  # Python numbers and helper indices follow the tensor's device
     original = b.get_default_device()
     try:
@@ -255,7 +276,18 @@ def test_support_is_decided_per_namespace_class(b: ArrayAPIBackend) -> None:
 
 
 def test_what_the_standard_cannot_express_is_unsupported(b: ArrayAPIBackend) -> None:
-    for feature in ("jacobian", "jit_compile", "sparse_coo_tensor", "erf", "log_gamma", "grid_sample", "nn_library", "gradients", "jit", "sparse"):
+    for feature in (
+        "jacobian",
+        "jit_compile",
+        "sparse_coo_tensor",
+        "erf",
+        "log_gamma",
+        "grid_sample",
+        "nn_library",
+        "gradients",
+        "jit",
+        "sparse",
+    ):
         assert not b.supports(feature), feature
     with pytest.raises(NotImplementedError):
         b.erf(b.as_tensor([0.5]))

@@ -30,12 +30,12 @@ from bk import (
     to_numpy_dtype,
 )
 from bk.rules import (
-    HOT_OPERATIONS,
     INDEX_OPERATIONS,
     ORDERING,
     PYTHON_NUMBERS,
     advanced_index,
     is_array_index,
+    kernel,
     only_python_numbers,
 )
 from bk.rules import SETTINGS as _GLOBALS
@@ -44,7 +44,7 @@ from ._devices import list_devices
 from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import BARE_OPERATIONS, MathMixin, native_kernels
+from ._math import MathMixin, native_kernels
 from ._needs import missing, needs
 
 __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
@@ -81,9 +81,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         namespace: Its import name.
     """
 
-    # Kernels that apply docs/semantics.md themselves (see Backend.trusted_operations): `any`, `all`,
-    # `real`, `imag`, `as_tensor` and `cast`; the other elementwise kernels and reductions are bare calls served by the plan.
-    trusted_operations = HOT_OPERATIONS - BARE_OPERATIONS
+    # Each kernel declares itself where it is defined (`bk.rules.kernel`): `any`, `all`, `real`, `imag`,
+    # `as_tensor` and `cast` apply docs/semantics.md themselves and are trusted; the other elementwise kernels
+    # and reductions are bare calls served by the plan (`native_kernels` gives them fast calls).
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
     # these functions take numbers only, no bools (computed as int8).
@@ -176,6 +176,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
             return all(self.is_tensor(e) for e in x)
         return isinstance(x, (numbers.Number, np.ndarray, np.generic))
 
+    @kernel(trusted=True, why="applies the rules of Python numbers itself: ints as int64, floats in the precision")
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as an array of the namespace on the default device, with floats in the current precision.
 
@@ -207,7 +208,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
                 pass
         if hasattr(x, "__array__") or hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
             return self._to_precision(self._from_numpy(np.asarray(x)))
-        raise ArgumentTypeError(f"{op}: expected a tensor, a number or a list but got {type(x).__name__}; cannot convert it to a {self.namespace} array")
+        raise ArgumentTypeError(
+            f"{op}: expected a tensor, a number or a list but got {type(x).__name__}; cannot convert it to a {self.namespace} array"
+        )
 
     def _host_precision(self, array: np.ndarray, op: str) -> np.ndarray:
         """A NumPy array of numbers, floats converted to a set precision on the host (so that a
@@ -289,6 +292,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
                 return self._astype(x, _COMPLEX128)
         return self._astype(x, self.complex_type)
 
+    @kernel(trusted=True, why="converts Python values at full precision itself; complex to real keeps the real part")
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype`; `x` itself when it already has it. Complex to real keeps the real part.
 
@@ -374,7 +378,9 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
 
     def linspace(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats of the current float type from `start` to `stop`, both included."""
-        return self.xp.linspace(float(start), float(stop), int(number), dtype=self._native_dtype(self.float_type), device=self._ref())
+        return self.xp.linspace(
+            float(start), float(stop), int(number), dtype=self._native_dtype(self.float_type), device=self._ref()
+        )
 
     def linspace_without_last(self, start: Any, stop: Any, number: int) -> Tensor:
         """`number` evenly spaced floats from `start` to `stop`, `stop` excluded."""
@@ -389,7 +395,10 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
         xp = self.xp
         flat = [xp.reshape(self._native(c, "meshgrid"), (-1,)) for c in coordinates]
         shape = tuple(int(t.shape[0]) for t in flat)
-        return [xp.broadcast_to(xp.reshape(t, tuple(-1 if i == j else 1 for j in range(len(flat)))), shape) for i, t in enumerate(flat)]
+        return [
+            xp.broadcast_to(xp.reshape(t, tuple(-1 if i == j else 1 for j in range(len(flat)))), shape)
+            for i, t in enumerate(flat)
+        ]
 
     # ------------------------------------------------------------ randomness (drawn by NumPy, moved with asarray)
 
@@ -595,7 +604,7 @@ def backend_class(xp: Any, namespace: str) -> type[ArrayAPIBackend]:
         if lacking:
             attributes[name] = getattr(Backend, name)
             attributes["unsupported"][name] = lacking
-    # the bare elementwise kernels calling this namespace's functions, with their fast paths
+    # the bare elementwise kernels calling this namespace's functions, with their fast calls
     kernels = native_kernels(xp, dtypes.to_native, ArrayAPIBackend.lacking_kernels)
     attributes.update({op: kernel for op, kernel in kernels.items() if op not in attributes["unsupported"]})
     cls = type(f"ArrayAPIBackend_{namespace.replace('.', '_')}", (ArrayAPIBackend,), attributes)

@@ -1,10 +1,16 @@
 """Elementwise maths, operators and reductions (a mixin of `ArrayAPIBackend`).
 
-The elementwise kernels are bare calls of the standard's functions (`BARE_OPERATIONS`): the core's
-plan gives them what those functions take (operands of one dtype, the dtype the operation computes
-in, Python numbers as arrays) and casts their results to the spec's dtype. What the standard leaves
-out stays here, as framework work: shift counts beyond the bit width, `nextafter` of equal values,
-`signbit` of integers and booleans. Its functions of numbers only are declared once
+The elementwise kernels and the reductions other than `any` and `all` are bare calls of the standard's
+functions, planned (they declare nothing but a fast call): the core's plan gives them what those functions
+take (operands of one dtype, in the dtype the operation computes in: bools added as int32, ints divided as
+floats, small ints summed as int64, ...; Python numbers as arrays), raises the spec's errors before and casts
+their results to the spec's dtype. Each namespace's class calls its own function at once for arrays of the
+dtypes it computes as the spec says (`native_kernels`: `@bk.rules.kernel(fast=bk.rules.native_call(...))`,
+in C). `real`, `imag`, `any` and `all` convert their operands themselves and are declared trusted
+(`@bk.rules.kernel(trusted=True, why=...)`).
+
+What the standard leaves out stays here, as framework work: shift counts beyond the bit width, `nextafter`
+of equal values, `signbit` of integers and booleans. Its functions of numbers only are declared once
 (`ArrayAPIBackend.lacking_kernels`: booleans computed as int8), and so is its order of real values
 only (`ArrayAPIBackend.complex_unordered`: the core orders complex values as NumPy).
 """
@@ -16,13 +22,13 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from bk import DType, normalize_axes, normalize_axis
-from bk.rules import check_nonempty, fast_path, native_call
+from bk.rules import check_nonempty, kernel, native_call
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
 from ._needs import needs
 
-__all__ = ["BARE_OPERATIONS", "MathMixin", "native_kernels"]
+__all__ = ["MathMixin", "native_kernels"]
 
 Tensor = Any
 
@@ -62,37 +68,34 @@ _BINARY: Final = {  # bk operation: (the standard's function, the kinds of its f
     "copysign": ("copysign", _FLOATS, ()),
 }  # fmt: skip
 
-BARE_OPERATIONS: Final = frozenset(
-    (*_UNARY, *_BINARY, "shift_bits_left", "shift_bits_right", "nextafter", "divide_no_nan", "softplus", "sigmoid", "signbit", "where")
-) | frozenset(("sum", "prod", "mean", "std", "max", "min"))
-"""The elementwise operations and reductions whose kernels are the standard's functions alone, on the operands
-the core's plan gives them: two arrays of one dtype, in the dtype the operation computes in (bools added as
-int32, ints divided as floats, small ints summed as int64, ...), the spec's errors raised before. Not trusted: `ArrayAPIBackend.trusted_operations`
-leaves them out. Each namespace's class calls its own function at once for arrays of the dtypes it computes
-as the spec says (`native_kernels`: `bk.rules.native_call`, a C fast path)."""
+_REDUCTION: Final = (
+    "converts its operand (_native) and checks its axes itself; other dtypes are cast to bool first, as the spec says"
+)
+_PART: Final = "converts its operand itself (_native) and answers real operands itself (real: as they are, imag: zeros)"
 
 
 def _bare(op: str, function: str, arity: int) -> Callable[..., Any]:
     """The kernel of `op`: the standard's `function` of the operands the plan gives it."""
     if arity == 1:
 
-        def kernel(self: Any, x: Tensor) -> Tensor:
+        def operation(self: Any, x: Tensor) -> Tensor:
             return getattr(self.xp, function)(x)
 
     else:
 
-        def kernel(self: Any, a: Tensor, b: Tensor) -> Tensor:  # type: ignore[misc]
+        def operation(self: Any, a: Tensor, b: Tensor) -> Tensor:  # type: ignore[misc]
             return getattr(self.xp, function)(a, b)
 
-    kernel.__name__ = kernel.__qualname__ = op
-    kernel.__doc__ = f"The standard's `{function}` (the core's plan gives it operands of one dtype)."
-    return needs(function)(kernel)
+    operation.__name__ = operation.__qualname__ = op
+    operation.__doc__ = f"The standard's `{function}` (the core's plan gives it operands of one dtype)."
+    return needs(function)(operation)
 
 
 def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[str, Callable[..., Any]]:
     """The kernels of `_UNARY` and `_BINARY` for one namespace `xp` (its dtypes `to_native`): its function
-    called directly, behind a fast path (`bk.rules.native_call`) for arrays of the dtypes it computes as
-    the spec says; the plan serves every other call. Dtypes in `lacking` (per operation) are left out."""
+    called directly, planned, with a fast call (`bk.rules.kernel(fast=bk.rules.native_call(...))`) for arrays
+    of the dtypes it computes as the spec says; the plan serves every other call. Dtypes in `lacking` (per
+    operation) are left out."""
     array = type(xp.asarray(0))
     kernels: dict[str, Callable[..., Any]] = {}
     for op, (function, kinds, *beside_floats) in {**_UNARY, **_BINARY}.items():
@@ -103,9 +106,8 @@ def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[s
         missing = frozenset(lacking.get(op, ()))
         dtypes = [native for dtype, native in to_native.items() if dtype.kind in kinds and dtype not in missing]
         floats = [native for dtype, native in to_native.items() if beside_floats and dtype.kind in beside_floats[0]]
-        direct = _direct(call, arity)
-        kernel = functools.update_wrapper(direct, _bare(op, function, arity))
-        kernels[op] = fast_path(native_call(call, array, dtypes, arity, floats))(kernel)
+        direct = functools.update_wrapper(_direct(call, arity), _bare(op, function, arity))
+        kernels[op] = kernel(fast=native_call(call, array, dtypes, arity, floats))(direct)
     return kernels
 
 
@@ -212,12 +214,14 @@ class MathMixin:
 
     # ------------------------------------------------------------ elementwise: real and imaginary parts
 
+    @kernel(trusted=True, why=_PART)
     @needs("real")
     def real(self, x: Tensor) -> Tensor:
         """Real part (real inputs are returned as they are)."""
         x = self._native(x, "real")
         return self.xp.real(x) if self._dt(x).kind is complex else x
 
+    @kernel(trusted=True, why=_PART)
     @needs("imag", "zeros_like")
     def imag(self, x: Tensor) -> Tensor:
         """Imaginary part (zeros for real values)."""
@@ -291,11 +295,13 @@ class MathMixin:
             x = self._astype(x, _BOOL)
         return getattr(self.xp, function)(x, axis=axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     @needs("any")
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true (non-zero); a bool for every input dtype."""
         return self._logical("any", boolean_tensor, axis, keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     @needs("all")
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true (non-zero); a bool for every input dtype."""

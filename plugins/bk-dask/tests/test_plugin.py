@@ -30,7 +30,13 @@ def test_plugin_module_imports_no_framework() -> None:
 
 def test_spec_contract() -> None:
     (spec,) = bk_dask.plugin.bk_backends()
-    assert (spec.name, spec.load, spec.priority, spec.api, spec.modules) == ("dask", "bk_dask._backend:DaskBackend", 10, bk.API_VERSION, ("dask",))
+    assert (spec.name, spec.load, spec.priority, spec.api, spec.modules) == (
+        "dask",
+        "bk_dask._backend:DaskBackend",
+        10,
+        bk.API_VERSION,
+        ("dask",),
+    )
 
 
 def test_dependencies_pull_in_no_other_framework() -> None:
@@ -53,3 +59,16 @@ def test_backend_owns_dask_arrays_and_numpy_values_are_constants(b: bk.Backend) 
     assert bk.choose_backend(np.ones(3), x, 1.5) is b  # NumPy values and numbers lose to dask arrays
     assert bk.choose_backend(np.ones(3)) is bk.backend("numpy")
     assert b.is_tensor(x, only_native=True) and not b.is_tensor(np.ones(3), only_native=True) and b.is_tensor([1, 2])
+
+
+def test_kernels_declare_themselves_with_a_reason(b: bk.Backend) -> None:
+    """Trust is declared on each kernel (`bk.rules.kernel`), with why: bk-numpy on every block, the
+    reductions, the conversions; `pow`, `clip`, the `to_*` conversions and the rest take the core's plan."""
+    cls = type(b)
+    declared = cls.declared_kernels()
+    trusted = {op for op, declaration in declared.items() if declaration.trusted}
+    assert trusted == cls.trusted_operations
+    assert {"add", "sin", "where", "sum", "mean", "log1p", "negative", "as_tensor", "cast"} <= trusted
+    assert all(declared[op].why for op in trusted)
+    assert not trusted & {"pow", "clip", "to_float", "to_int64", "argmax", "cumsum", "quantile", "matmul"}
+    assert not any(declaration.fast or declaration.explains for declaration in declared.values())

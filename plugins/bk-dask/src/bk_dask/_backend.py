@@ -36,7 +36,7 @@ from bk import (
     reraise_as,
     to_numpy_dtype,
 )
-from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS
+from bk.rules import INDEX_OPERATIONS, kernel
 
 from ._blocks import numpy_backend, task, whole_arrays
 from ._devices import ARRAY_DEVICE, active_client, configured_workers, local_device, worker_devices
@@ -51,7 +51,15 @@ __all__ = ["DaskBackend"]
 Tensor = Any
 
 _COMPUTING: Final = frozenset(
-    {"while_loop", "linear_solve", "conjugate_gradient", "conjugate_gradient_adaptive", "bi_conjugate_gradient", "minimize", "allocate_on_device"}
+    {
+        "while_loop",
+        "linear_solve",
+        "conjugate_gradient",
+        "conjugate_gradient_adaptive",
+        "bi_conjugate_gradient",
+        "minimize",
+        "allocate_on_device",
+    }
 )
 
 
@@ -112,7 +120,8 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     (loops, solvers, minimisation), which say so. `numpy()` computes.
     """
 
-    trusted_operations = HOT_OPERATIONS  # tuned kernels that apply docs/semantics.md with bk.rules (see Backend.trusted_operations)
+    # Kernels declare themselves where they are defined (`bk.rules.kernel`): the elementwise operations run on
+    # bk-numpy, the reductions, `as_tensor` and `cast` apply docs/semantics.md themselves and are trusted.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
 
     computing_operations = _COMPUTING
@@ -158,6 +167,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             return all(self.is_tensor(e) for e in x)
         return isinstance(x, (np.ndarray, np.generic, numbers.Number))
 
+    @kernel(trusted=True, why="converts as bk-numpy's as_tensor (the rules of Python numbers), then chunks with dask")
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """`x` as a dask array with dask's automatic chunks; values convert as in bk-numpy.
 
@@ -200,6 +210,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             return tuple(None if np.isnan(s) else int(s) for s in tensor.shape)
         return tuple(np.shape(tensor))
 
+    @kernel(trusted=True, why="checks its operand itself; complex to bool tests != 0, to other real types keeps the real part")
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """`x` as `dtype` (lazily); `x` itself when it already has it. Complex to bool tests `!= 0`; to
         other real types it keeps the real part."""
@@ -288,7 +299,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
     def numpy_call(self, f: Callable[..., Any], output_shapes: Any, output_dtypes: Any, *args: Tensor, **aux_args: Any) -> Any:
         """`f` on NumPy values as one lazy task; its outputs have the given shapes and dtypes (the task
         reads the chunks of dask inputs itself: one task more in the graph, nothing upstream copied)."""
-        multiple = isinstance(output_shapes, list) or (isinstance(output_shapes, tuple) and output_shapes and isinstance(output_shapes[0], (tuple, list)))
+        multiple = isinstance(output_shapes, list) or (
+            isinstance(output_shapes, tuple) and output_shapes and isinstance(output_shapes[0], (tuple, list))
+        )
         function = partial(_call_numpy, f, output_dtypes, aux_args)
         if not multiple:
             return whole_arrays("numpy_call", function, args, [(tuple(output_shapes), to_numpy_dtype(output_dtypes))], pure=False)
@@ -319,7 +332,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
 
         plan = range_plan(start, limit, delta, dtype, self.float_type)
         if plan.dtype.kind is int:
-            return da.arange(plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_numpy_dtype(plan.dtype), chunks="auto")
+            return da.arange(
+                plan.start, plan.start + plan.count * plan.delta, plan.delta, dtype=to_numpy_dtype(plan.dtype), chunks="auto"
+            )
         steps = da.arange(plan.count, dtype=np.float64, chunks="auto")
         return (steps * plan.delta + plan.start).astype(to_numpy_dtype(plan.dtype))
 
@@ -344,7 +359,8 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         arrays = [self.as_tensor(c) for c in coordinates]
         if arrays and all(a.ndim == 1 and not np.isnan(a.shape[0]) for a in arrays):
             shape = tuple(a.shape[0] for a in arrays)
-            dtype = max((a.dtype for a in arrays), key=lambda d: d.itemsize)  # for the chunk size only (no promotion: bfloat16 has none)
+            # the widest dtype, for the chunk size only (no promotion: bfloat16 has none)
+            dtype = max((a.dtype for a in arrays), key=lambda d: d.itemsize)
             counts = [len(c) for c in da.core.normalize_chunks("auto", shape, dtype=dtype)]  # chunks per axis
             arrays = [a.rechunk(_even(size, n)) for a, size, n in zip(arrays, shape, counts, strict=True)]
         return list(da.meshgrid(*arrays, indexing="ij"))
@@ -384,10 +400,14 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         # complex (the spec refuses bool and other dtypes): real and imaginary parts side by side in a last axis, viewed as complex
         part = to_numpy_dtype(DType(float, dtype.precision))
         low, high = complex(low), complex(high)
-        pairs = self._uniform((*shape, 2), np.array([low.real, low.imag]), np.array([high.real, high.imag]), part, ("auto",) * len(shape) + (2,))
+        pairs = self._uniform(
+            (*shape, 2), np.array([low.real, low.imag]), np.array([high.real, high.imag]), part, ("auto",) * len(shape) + (2,)
+        )
         return pairs.view(np_dtype)[..., 0]
 
-    def _uniform_between_lazy_bounds(self, shape: tuple[int, ...], low: da.Array, high: da.Array, dtype: DType, np_dtype: np.dtype[Any]) -> Any:
+    def _uniform_between_lazy_bounds(
+        self, shape: tuple[int, ...], low: da.Array, high: da.Array, dtype: DType, np_dtype: np.dtype[Any]
+    ) -> Any:
         """`random_uniform` between bounds that are dask arrays, without computing them."""
         if dtype.kind is complex:
             part = to_numpy_dtype(DType(float, dtype.precision))
@@ -513,7 +533,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             shape = tuple(r if u else n for n, r, u in zip(x.shape, reps, unit, strict=True))
             chunks = tuple((r,) if u else c for c, r, u in zip(x.chunks, reps, unit, strict=True))
             if 0 not in shape:  # dask's automatic size for the new chunks (it cannot size empty arrays)
-                chunks = da.core.normalize_chunks(tuple("auto" if u else c for c, u in zip(x.chunks, unit, strict=True)), shape, dtype=x.dtype)
+                chunks = da.core.normalize_chunks(
+                    tuple("auto" if u else c for c, u in zip(x.chunks, unit, strict=True)), shape, dtype=x.dtype
+                )
             x = da.broadcast_to(x, shape, chunks=chunks)
             reps = tuple(1 if u else r for r, u in zip(reps, unit, strict=True))
         return da.tile(x, reps) if any(r != 1 for r in reps) else x
@@ -567,7 +589,10 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
             return values, bool(self._compute(da.any(values[0]))[0])
         leaves = _leaves(values)
         go, *results = dask.compute(da.any(condition), *leaves)  # one evaluation per iteration
-        kept = {id(old): da.from_array(new, chunks=old.chunks, name=f"state-{uuid.uuid4().hex}") for old, new in zip(leaves, results, strict=True)}
+        kept = {
+            id(old): da.from_array(new, chunks=old.chunks, name=f"state-{uuid.uuid4().hex}")
+            for old, new in zip(leaves, results, strict=True)
+        }
         return _replace(values, kept), bool(go)
 
     def linear_solve(self, method: str, lin: Any, y: Tensor, *args: Any, **kwargs: Any) -> SolveResult:
@@ -584,7 +609,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         result = super().linear_solve(method, lin, y, *args, **kwargs)
         if result.message != "" or isinstance(result.iterations, (list, tuple)):
             return result
-        iterations, converged, diverged = (np.asarray(v) for v in self._compute(result.iterations, result.converged, result.diverged))
+        iterations, converged, diverged = (
+            np.asarray(v) for v in self._compute(result.iterations, result.converged, result.diverged)
+        )
         messages = np.vectorize(_message, otypes=[object])(iterations, converged, diverged)
         return result._replace(message=messages.tolist() if messages.ndim else str(messages))
 
@@ -595,6 +622,7 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         if isinstance(lin, (list, tuple)):
             lin_np: Any = [to_numpy(m) for m in lin]
         elif callable(lin) and not isinstance(lin, da.Array):
+
             def lin_np(v: np.ndarray) -> np.ndarray:
                 return self.numpy(lin(self.as_tensor(v)))
         else:
@@ -605,7 +633,9 @@ class DaskBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, Backend)
         tensors = [self.as_tensor(v) if isinstance(v, np.ndarray) else v for v in result[1:7]]
         return SolveResult(result.method, *tensors, result.message)
 
-    def minimize(self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool) -> SolveResult | list[SolveResult]:
+    def minimize(
+        self, method: str, f: Callable[[Tensor], Tensor], x0: Tensor, atol: Any, max_iter: Any, trj: bool
+    ) -> SolveResult | list[SolveResult]:
         """Minimises `f` with a SciPy method (dask has no gradients, so 'GD' is not available).
 
         Computes: SciPy asks for the loss at NumPy points; each evaluation runs `f` on dask arrays

@@ -2,6 +2,11 @@
 
 Elementwise operations run bk-numpy on every block (one task per chunk, chunks kept), so their
 results follow bk's rules exactly. Reductions are `dask.array`'s own tree reductions.
+
+The kernels that apply docs/semantics.md themselves declare so where they are defined
+(`bk.rules.kernel(trusted=True, why=...)`; `_elementwise(..., trusted=True)`): the elementwise operations
+but `pow`, `clip` and the conversions `to_*`, `where`, and the reductions but `argmax`, `argmin`, `cumsum`
+and `quantile`. The others declare nothing: the core's plan is in front of them.
 """
 
 from __future__ import annotations
@@ -10,23 +15,29 @@ import inspect
 import warnings
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Final
 
 import dask.array as da
 import numpy as np
 
 from bk import Backend, check_tensor_argument, get_precision, normalize_axes, normalize_axis
-from bk.rules import check_nonempty, numpy_accumulation_type, spec_verdict
+from bk.rules import check_nonempty, kernel, numpy_accumulation_type, spec_verdict
 
-from ._blocks import elementwise, kernel, probe, task
+from ._blocks import elementwise, probe, task
+from ._blocks import kernel as block_kernel
 from ._dtypes import as_dask, complex_dtype, float_dtype, keep_ints, to_floats
 
 __all__ = ["MathMixin"]
 
 Tensor = Any
 
+_BLOCKWISE: Final = "bk-numpy's operation (its plan included) on every block, probed on empty blocks for its dtype and errors"
+_REDUCTION: Final = "checks its operand and axes itself (_reduced) and widens sums by the accumulation rule, means in floats"
 
-def _elementwise(name: str, doc: str) -> Callable[..., Any]:
+
+def _elementwise(name: str, doc: str, *, trusted: bool) -> Callable[..., Any]:
+    """The kernel of `name`: bk-numpy's `name` on every block (`elementwise`), declared trusted (`_BLOCKWISE`) or not."""
+
     def operation(self: Any, *args: Tensor) -> Tensor:
         return elementwise(name, *args)
 
@@ -37,7 +48,7 @@ def _elementwise(name: str, doc: str) -> Callable[..., Any]:
     catalogue = inspect.signature(getattr(Backend, name))
     positional = [p.replace(kind=inspect.Parameter.POSITIONAL_ONLY) for p in catalogue.parameters.values()]
     operation.__signature__ = catalogue.replace(parameters=positional)  # type: ignore[attr-defined]
-    return operation
+    return kernel(trusted=True, why=_BLOCKWISE)(operation) if trusted else operation
 
 
 def _axis(axis: Any) -> Any:
@@ -49,29 +60,30 @@ class MathMixin:
 
     # ------------------------------------------------------------ operators and comparisons
 
-    add = _elementwise("add", "`a + b` in the common type; booleans add as int32.")
-    sub = _elementwise("sub", "`a - b` in the common type; booleans subtract as int32.")
-    mul = _elementwise("mul", "`a * b` in the common type.")
-    div = _elementwise("div", "`numerator / denominator`; integers divide into the float type of the precision.")
-    pow = _elementwise("pow", "`base ** exp` in the common type.")
-    mod = _elementwise("mod", "`dividend % divisor` with the sign of the divisor.")
-    floordiv = _elementwise("floordiv", "`a // b`.")
-    and_ = _elementwise("and_", "Logical or bitwise `a & b`.")
-    or_ = _elementwise("or_", "Logical or bitwise `a | b`.")
-    xor = _elementwise("xor", "Logical or bitwise `a ^ b`.")
-    shift_bits_left = _elementwise("shift_bits_left", "`a << b`.")
-    shift_bits_right = _elementwise("shift_bits_right", "`a >> b`.")
-    invert = _elementwise("invert", "Logical not for booleans, bitwise not for integers.")
-    equal = _elementwise("equal", "Elementwise `x == y`.")
-    not_equal = _elementwise("not_equal", "Elementwise `x != y`.")
-    greater_than = _elementwise("greater_than", "Elementwise `x > y`.")
-    greater_or_equal = _elementwise("greater_or_equal", "Elementwise `x >= y`.")
-    maximum = _elementwise("maximum", "Elementwise maximum; NaN propagates.")
-    minimum = _elementwise("minimum", "Elementwise minimum; NaN propagates.")
-    arctan2 = _elementwise("arctan2", "The angle of the point `(x, y)`.")
-    divide_no_nan = _elementwise("divide_no_nan", "`x / y`, and 0 where `y` is 0.")
-    clip = _elementwise("clip", "`x` limited to `[minimum, maximum]`.")
+    add = _elementwise("add", "`a + b` in the common type; booleans add as int32.", trusted=True)
+    sub = _elementwise("sub", "`a - b` in the common type; booleans subtract as int32.", trusted=True)
+    mul = _elementwise("mul", "`a * b` in the common type.", trusted=True)
+    div = _elementwise("div", "`numerator / denominator`; integers divide into the float type of the precision.", trusted=True)
+    pow = _elementwise("pow", "`base ** exp` in the common type.", trusted=False)
+    mod = _elementwise("mod", "`dividend % divisor` with the sign of the divisor.", trusted=True)
+    floordiv = _elementwise("floordiv", "`a // b`.", trusted=True)
+    and_ = _elementwise("and_", "Logical or bitwise `a & b`.", trusted=True)
+    or_ = _elementwise("or_", "Logical or bitwise `a | b`.", trusted=True)
+    xor = _elementwise("xor", "Logical or bitwise `a ^ b`.", trusted=True)
+    shift_bits_left = _elementwise("shift_bits_left", "`a << b`.", trusted=True)
+    shift_bits_right = _elementwise("shift_bits_right", "`a >> b`.", trusted=True)
+    invert = _elementwise("invert", "Logical not for booleans, bitwise not for integers.", trusted=True)
+    equal = _elementwise("equal", "Elementwise `x == y`.", trusted=True)
+    not_equal = _elementwise("not_equal", "Elementwise `x != y`.", trusted=True)
+    greater_than = _elementwise("greater_than", "Elementwise `x > y`.", trusted=True)
+    greater_or_equal = _elementwise("greater_or_equal", "Elementwise `x >= y`.", trusted=True)
+    maximum = _elementwise("maximum", "Elementwise maximum; NaN propagates.", trusted=True)
+    minimum = _elementwise("minimum", "Elementwise minimum; NaN propagates.", trusted=True)
+    arctan2 = _elementwise("arctan2", "The angle of the point `(x, y)`.", trusted=True)
+    divide_no_nan = _elementwise("divide_no_nan", "`x / y`, and 0 where `y` is 0.", trusted=True)
+    clip = _elementwise("clip", "`x` limited to `[minimum, maximum]`.", trusted=False)
 
+    @kernel(trusted=True, why=_BLOCKWISE)
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (lazy, chunked); without `x` and `y` the `(nnz, ndims)`
         indices of true elements, lazy with an unknown length (`None` in `staticshape`)."""
@@ -83,47 +95,52 @@ class MathMixin:
 
     # ------------------------------------------------------------ unary functions
 
-    abs = _elementwise("abs", "Absolute value (magnitude for complex values).")
-    sign = _elementwise("sign", "-1, 0 or 1 by the sign of `x`.")
-    round = _elementwise("round", "Rounds to the nearest integer, halves to even.")
-    ceil = _elementwise("ceil", "Smallest integer not below `x`.")
-    floor = _elementwise("floor", "Largest integer not above `x`.")
-    sqrt = _elementwise("sqrt", "Square root.")
-    exp = _elementwise("exp", "Natural exponential.")
-    sin = _elementwise("sin", "Sine.")
-    arcsin = _elementwise("arcsin", "Inverse sine.")
-    cos = _elementwise("cos", "Cosine.")
-    arccos = _elementwise("arccos", "Inverse cosine.")
-    tan = _elementwise("tan", "Tangent.")
-    arctan = _elementwise("arctan", "Inverse tangent.")
-    sinh = _elementwise("sinh", "Hyperbolic sine.")
-    arcsinh = _elementwise("arcsinh", "Inverse hyperbolic sine.")
-    cosh = _elementwise("cosh", "Hyperbolic cosine.")
-    arccosh = _elementwise("arccosh", "Inverse hyperbolic cosine.")
-    tanh = _elementwise("tanh", "Hyperbolic tangent.")
-    arctanh = _elementwise("arctanh", "Inverse hyperbolic tangent.")
-    log = _elementwise("log", "Natural logarithm.")
-    log2 = _elementwise("log2", "Base-2 logarithm.")
-    log10 = _elementwise("log10", "Base-10 logarithm.")
-    sigmoid = _elementwise("sigmoid", "`1 / (1 + exp(-x))`, without overflow.")
-    softplus = _elementwise("softplus", "`log(1 + exp(x))`, without overflow.")
-    erf = _elementwise("erf", "The error function (`scipy.special.erf` on every block).")
-    log_gamma = _elementwise("log_gamma", "Natural logarithm of the absolute value of the gamma function.")
-    gamma_inc_l = _elementwise("gamma_inc_l", "Regularized lower incomplete gamma function P(a, x).")
-    gamma_inc_u = _elementwise("gamma_inc_u", "Regularized upper incomplete gamma function Q(a, x).")
-    isfinite = _elementwise("isfinite", "True where `x` is neither infinite nor NaN.")
-    isnan = _elementwise("isnan", "True where `x` is NaN.")
-    isinf = _elementwise("isinf", "True where `x` is infinite.")
-    real = _elementwise("real", "Real part.")
-    imag = _elementwise("imag", "Imaginary part (zeros of the same type for real values).")
-    conj = _elementwise("conj", "Complex conjugate.")
-    to_float = _elementwise("to_float", "`x` as floats of the current precision; floats keep theirs when it is `None`.")
-    to_complex = _elementwise("to_complex", "`x` as complex values; complex keeps its precision when the precision is `None`.")
-    to_int32 = _elementwise("to_int32", "`x` as int32.")
-    to_int64 = _elementwise("to_int64", "`x` as int64.")
+    abs = _elementwise("abs", "Absolute value (magnitude for complex values).", trusted=True)
+    sign = _elementwise("sign", "-1, 0 or 1 by the sign of `x`.", trusted=True)
+    round = _elementwise("round", "Rounds to the nearest integer, halves to even.", trusted=True)
+    ceil = _elementwise("ceil", "Smallest integer not below `x`.", trusted=True)
+    floor = _elementwise("floor", "Largest integer not above `x`.", trusted=True)
+    sqrt = _elementwise("sqrt", "Square root.", trusted=True)
+    exp = _elementwise("exp", "Natural exponential.", trusted=True)
+    sin = _elementwise("sin", "Sine.", trusted=True)
+    arcsin = _elementwise("arcsin", "Inverse sine.", trusted=True)
+    cos = _elementwise("cos", "Cosine.", trusted=True)
+    arccos = _elementwise("arccos", "Inverse cosine.", trusted=True)
+    tan = _elementwise("tan", "Tangent.", trusted=True)
+    arctan = _elementwise("arctan", "Inverse tangent.", trusted=True)
+    sinh = _elementwise("sinh", "Hyperbolic sine.", trusted=True)
+    arcsinh = _elementwise("arcsinh", "Inverse hyperbolic sine.", trusted=True)
+    cosh = _elementwise("cosh", "Hyperbolic cosine.", trusted=True)
+    arccosh = _elementwise("arccosh", "Inverse hyperbolic cosine.", trusted=True)
+    tanh = _elementwise("tanh", "Hyperbolic tangent.", trusted=True)
+    arctanh = _elementwise("arctanh", "Inverse hyperbolic tangent.", trusted=True)
+    log = _elementwise("log", "Natural logarithm.", trusted=True)
+    log2 = _elementwise("log2", "Base-2 logarithm.", trusted=True)
+    log10 = _elementwise("log10", "Base-10 logarithm.", trusted=True)
+    sigmoid = _elementwise("sigmoid", "`1 / (1 + exp(-x))`, without overflow.", trusted=True)
+    softplus = _elementwise("softplus", "`log(1 + exp(x))`, without overflow.", trusted=True)
+    erf = _elementwise("erf", "The error function (`scipy.special.erf` on every block).", trusted=True)
+    log_gamma = _elementwise("log_gamma", "Natural logarithm of the absolute value of the gamma function.", trusted=True)
+    gamma_inc_l = _elementwise("gamma_inc_l", "Regularized lower incomplete gamma function P(a, x).", trusted=True)
+    gamma_inc_u = _elementwise("gamma_inc_u", "Regularized upper incomplete gamma function Q(a, x).", trusted=True)
+    isfinite = _elementwise("isfinite", "True where `x` is neither infinite nor NaN.", trusted=True)
+    isnan = _elementwise("isnan", "True where `x` is NaN.", trusted=True)
+    isinf = _elementwise("isinf", "True where `x` is infinite.", trusted=True)
+    real = _elementwise("real", "Real part.", trusted=True)
+    imag = _elementwise("imag", "Imaginary part (zeros of the same type for real values).", trusted=True)
+    conj = _elementwise("conj", "Complex conjugate.", trusted=True)
+    to_float = _elementwise(
+        "to_float", "`x` as floats of the current precision; floats keep theirs when it is `None`.", trusted=False
+    )
+    to_complex = _elementwise(
+        "to_complex", "`x` as complex values; complex keeps its precision when the precision is `None`.", trusted=False
+    )
+    to_int32 = _elementwise("to_int32", "`x` as int32.", trusted=False)
+    to_int64 = _elementwise("to_int64", "`x` as int64.", trusted=False)
 
     # ------------------------------------------------------------ reductions (dask's tree reductions)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def sum(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Sum over `axis` (an int, a tuple, or None for all); bool and narrow ints widen to 64 bits."""
         if isinstance(value, (list, tuple)) and axis == 0:
@@ -131,23 +148,27 @@ class MathMixin:
         x, axes = _reduced("sum", value, axis)
         return _reduce(da.sum, np.sum, x, axes, keepdims=keepdims, dtype=_widened(x.dtype))
 
+    @kernel(trusted=True, why=_REDUCTION)
     def prod(self, value: Tensor, axis: Any = None) -> Tensor:
         """Product over `axis`; bool and narrow ints widen to 64 bits."""
         x, axes = _reduced("prod", value, axis)
         return _reduce(da.prod, np.prod, x, axes, dtype=_widened(x.dtype))
 
+    @kernel(trusted=True, why=_REDUCTION)
     def mean(self, value: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Mean over `axis`, as floats (NaN for nothing)."""
         x, axes = _reduced("mean", value, axis, floats=True)
         work = _computable(x)
         return _reduce(da.mean, np.mean, work, axes, keepdims=keepdims).astype(x.dtype)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def std(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Population standard deviation over `axis`, as floats."""
         x, axes = _reduced("std", x, axis, floats=True)
         result = _reduce(da.std, np.std, _computable(x), axes, keepdims=keepdims)
         return result.astype(x.real.dtype if x.dtype.kind == "c" else x.dtype)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def max(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Maximum over `axis`; NaN propagates.
 
@@ -157,6 +178,7 @@ class MathMixin:
         x, axes = _reduced("max", x, axis, nonempty=True)
         return _reduce(da.max, np.max, x, axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def min(self, x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Minimum over `axis`; NaN propagates.
 
@@ -166,11 +188,13 @@ class MathMixin:
         x, axes = _reduced("min", x, axis, nonempty=True)
         return _reduce(da.min, np.min, x, axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def any(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether any element along `axis` is true (a lazy 0-d array for `axis=None`)."""
         x, axes = _reduced("any", boolean_tensor, axis)
         return _reduce(da.any, np.any, x, axes, keepdims=keepdims)
 
+    @kernel(trusted=True, why=_REDUCTION)
     def all(self, boolean_tensor: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
         """Whether all elements along `axis` are true."""
         x, axes = _reduced("all", boolean_tensor, axis)
@@ -209,18 +233,27 @@ class MathMixin:
         q = np.asarray(quantiles, dtype=np.float64)
         if x.ndim < 2 or 0 in x.shape or q.ndim > 1 or any(np.isnan(s) for s in x.shape):
             return task("quantile", [x, q])
-        function = partial(kernel, "quantile", get_precision(), (("quantiles", q),))
+        function = partial(block_kernel, "quantile", get_precision(), (("quantiles", q),))
         dtype = np.asarray(probe(function, np.ones((1,) * x.ndim, x.dtype))).dtype
         rows = x.rechunk({x.ndim - 1: -1})
         if q.ndim == 0:
             chunks = rows.chunks[:-1]
-            return rows.map_blocks(function, drop_axis=x.ndim - 1, chunks=chunks, dtype=dtype, meta=np.empty((0,) * (x.ndim - 1), dtype))
+            return rows.map_blocks(
+                function, drop_axis=x.ndim - 1, chunks=chunks, dtype=dtype, meta=np.empty((0,) * (x.ndim - 1), dtype)
+            )
         return rows.map_blocks(
-            function, drop_axis=x.ndim - 1, new_axis=0, chunks=((len(q),), *rows.chunks[:-1]), dtype=dtype, meta=np.empty((0,) * x.ndim, dtype)
+            function,
+            drop_axis=x.ndim - 1,
+            new_axis=0,
+            chunks=((len(q),), *rows.chunks[:-1]),
+            dtype=dtype,
+            meta=np.empty((0,) * x.ndim, dtype),
         )
 
 
-def _reduced(op: str, value: Any, axis: Any, floats: bool = False, nonempty: bool = False) -> tuple[da.Array, tuple[int, ...] | None]:
+def _reduced(
+    op: str, value: Any, axis: Any, floats: bool = False, nonempty: bool = False
+) -> tuple[da.Array, tuple[int, ...] | None]:
     """The input of a reduction as a dask array, and its axes checked by bk's rule."""
     check_tensor_argument(value, op)
     if type(value) in (float, complex):  # a Python number has the dtype as_tensor gives it: the default float (complex)
@@ -250,4 +283,3 @@ def _reduce(lazy: Any, eager: Any, x: da.Array, axis: Any, **kwargs: Any) -> da.
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is NaN, as NumPy says
         return da.asarray(np.asarray(eager(np.empty(x.shape, x.dtype), axis=axis, **kwargs)))
-

@@ -53,13 +53,14 @@ from ._dtype import DType
 from ._errors import BK_ERRORS
 from ._explain import explain_by_class, explain_failure, positional
 from ._kernels import WRAPPED as _WRAPPED
-from ._kernels import core_backend, declared, is_core
+from ._kernels import FrameworkCall, check_check, core_backend, declared, is_core
 from ._operations import COMMON_OPERANDS, DATA_ERRORS, ORDERING, SEQUENCE, operation, operations
 from ._plans import (
     CACHE_LIMIT,
     Plan,
     Unkeyable,
     compile_plan,
+    fast_call_tables,
     operand_part,
     prepare_operands,
     run_plan,
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "dispatch", "native_call", "trusted_kernels", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
+    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "bind_framework_call", "dispatch", "native_call", "trusted_kernels", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
 ]  # fmt: skip
 
 
@@ -184,8 +185,8 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
                 f"operation's plan in front of it; declare it trusted (Backend.register_kernel({name!r}, ..., trusted=True, why=...))"
             )
         return
-    if trusted and declaration.explains and not record.special_values:
-        return  # a trusted kernel that maps its own failures: called as it is
+    if trusted and declaration.explains:
+        return  # a trusted kernel that maps its own failures and applies every rule itself: called exactly as it is
     if record.special_values:
         method = _with_special_values(name, method)  # functools.wraps keeps the declaration
     if record.convention:
@@ -198,7 +199,8 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
     elif trusted or not has_spec:
         setattr(cls, name, _owned(cls, name, _wrap(name, method)))
     else:
-        setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=declaration.fast)))
+        fast = bind_framework_call(declaration.fast, name) if isinstance(declaration.fast, FrameworkCall) else declaration.fast
+        setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=fast)))
     if getattr(cls, "evaluates_lazily", False) and name not in ("as_tensor", "cast"):
         setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
 
@@ -369,17 +371,19 @@ def native_call(
     int_dtypes: Mapping[Any, tuple[int, int]] | None = None,
     check: tuple[str, Any] | None = None,
 ) -> Callable[..., Any]:
-    """A fast path (`fast_path`) that is one call of the framework's `function`: `function(x)` (`arity` 1) or
-    `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type` whose dtype (`x.dtype`) is one of
-    `dtypes` (None, for one tensor: any dtype; its dtype is not read), two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after
-    it that keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float where `a`'s dtype is one
-    of `float_dtypes`, a Python int where `a`'s dtype is a key of `int_dtypes` (dtype -> `(low, high)`, bounds
+    """A fast call (`bk.rules.kernel(fast=...)`) that is one call of the framework's `function`, for the dtypes
+    listed by hand: `function(x)` (`arity` 1) or `function(a, b)` (`arity` 2) for tensors of exactly
+    `tensor_type` whose dtype (`x.dtype`) is one of `dtypes` (None, for one tensor: any dtype; its dtype is not
+    read), two of them of one dtype; and `function(a, b)` for a tensor `a` and a Python number `b` after it that
+    keeps `a`'s dtype (the frameworks' weak scalars, NEP 50): a Python float where `a`'s dtype is one of
+    `float_dtypes`, a Python int where `a`'s dtype is a key of `int_dtypes` (dtype -> `(low, high)`, bounds
     within int64) and the int lies in that range. With `check` (an attribute name and a value), only where
     the first tensor's attribute is that value (`("layout", torch.strided)`).
     `NotImplemented` for every other call, which the plan serves.
 
-    In C where the dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the
-    same test in Python. List only dtypes for which `function` gives the spec's result dtype and values.
+    Prefer `framework_call`, which derives these tables from the specs: a table written here restates the
+    rules. It is for a call whose dtypes no spec decides (`zeros_like` of any dtype). In C where the
+    dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the same test in Python.
     """
     dtypes, floats = None if dtypes is None else frozenset(dtypes), frozenset(float_dtypes)
     ints = dict(int_dtypes or {})
@@ -387,13 +391,25 @@ def native_call(
         raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
     if dtypes is None and arity != 1:
         raise ValueError("native_call: dtypes=None (any dtype) is for one tensor (arity 1)")
-    if check is not None and not (isinstance(check, tuple) and len(check) == 2 and isinstance(check[0], str)):
-        raise TypeError(f"native_call: check must be None or (attribute name, value), got {check!r}")
+    check_check("native_call", check)
     if _FASTPLAN is not None:
         return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats, ints, check)  # type: ignore[no-any-return]
+    return _python_native_call(function, tensor_type, arity, check, [dtypes, floats, ints], None)
+
+
+def _python_native_call(
+    function: Callable[..., Any], tensor_type: type[Any], arity: int, check: tuple[str, Any] | None, tables: list[Any], derive: Callable[..., Any] | None
+) -> Callable[..., Any]:
+    """`_fastplan.NativeCall` in Python: `tables` is `[dtypes, float_dtypes, int_dtypes]`, derived by `derive(backend)`
+    on the first call when given."""
     name, wanted = check if check is not None else (None, None)
+    pending = [derive]
 
     def native(self: Any, *args: Any) -> Any:
+        if pending[0] is not None:
+            deriving, pending[0] = pending[0], None
+            tables[:] = deriving(self)
+        dtypes, floats, ints = tables
         a: Any = args[0] if args else None
         if len(args) != arity or type(a) is not tensor_type:
             return NotImplemented
@@ -414,6 +430,16 @@ def native_call(
         return NotImplemented
 
     return native
+
+
+def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
+    """The fast call of `op`'s kernel that `declared` describes (`bk.rules.framework_call`): its tables are derived
+    on its first call (`bk._plans.fast_call_tables`)."""
+    derive = functools.partial(fast_call_tables, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers)
+    empty: frozenset[Any] = frozenset()
+    if _FASTPLAN is not None:
+        return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]
+    return _python_native_call(declared.function, declared.tensor_type, declared.arity, declared.check, [empty, empty, {}], derive)
 
 
 def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: Callable[..., Any] | None = None) -> Callable[..., Any]:
@@ -487,6 +513,7 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
 
     setattr(dispatched, _WRAPPED, kernel)
     dispatched.__bk_plans__ = cache  # type: ignore[attr-defined]  # for tests and `bk.info`-style introspection
+    dispatched.__bk_fast_call__ = fast  # type: ignore[attr-defined]  # the fast call as bound (derived tables)
     if _FASTPLAN is None:
         return dispatched
 
@@ -511,6 +538,7 @@ def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: C
     functools.update_wrapper(front, kernel)
     setattr(front, _WRAPPED, kernel)
     front.__bk_plans__ = cache
+    front.__bk_fast_call__ = fast
     result: Callable[..., Any] = front
     return result
 

@@ -792,7 +792,8 @@ identity_build(IdentityTable *table, PyObject *source)
  * `float_dtypes` (a weak float keeps it, NEP 50), and for a tensor and a Python int after it where the tensor's
  * dtype is a key of `int_dtypes` (dtype -> (low, high)) and the int lies in [low, high]; with `check` (name,
  * value), only where the first tensor's attribute `name` is `value` (PyTorch's `layout`: strided);
- * NotImplemented for everything else. */
+ * NotImplemented for everything else. With `derive` (a callable), the three tables are derived on the first call:
+ * `derive(backend)` returns `(dtypes, float_dtypes, int_dtypes)` (`bk.rules.framework_call`: from the specs). */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -807,6 +808,7 @@ typedef struct {
     CachedAttribute dtype;   /* `x.dtype` */
     IdentityTable dtype_table, float_table, int_table;  /* `dtypes`, `float_dtypes` and `int_dtypes` by identity */
     CachedAttribute check;   /* `x.<check_name>` */
+    PyObject *derive;        /* derives the tables on the first call, or NULL once they are known */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } NativeCall;
@@ -872,12 +874,52 @@ native_function(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
     return self->function_call != NULL ? self->function_call(self->function, args, nargs, NULL) : PyObject_Vectorcall(self->function, args, nargs, NULL);
 }
 
+/* The tables `derive(backend)` gives, in place of the empty ones: once (a call while deriving finds them empty). */
+static int
+native_derive(NativeCall *self, PyObject *backend)
+{
+    PyObject *derive = self->derive;
+    self->derive = NULL;
+    PyObject *tables = PyObject_CallOneArg(derive, backend);
+    Py_DECREF(derive);
+    if (tables == NULL) {
+        return -1;
+    }
+    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 3 || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(tables, 0))
+        || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(tables, 1)) || !PyDict_CheckExact(PyTuple_GET_ITEM(tables, 2))) {
+        Py_DECREF(tables);
+        PyErr_SetString(PyExc_TypeError, "NativeCall: derive(backend) must return (frozenset, frozenset, dict)");
+        return -1;
+    }
+    PyObject *ints = PyDict_Copy(PyTuple_GET_ITEM(tables, 2));
+    if (ints == NULL) {
+        Py_DECREF(tables);
+        return -1;
+    }
+    Py_SETREF(self->dtypes, Py_NewRef(PyTuple_GET_ITEM(tables, 0)));
+    Py_SETREF(self->float_dtypes, Py_NewRef(PyTuple_GET_ITEM(tables, 1)));
+    Py_SETREF(self->int_dtypes, ints);
+    Py_DECREF(tables);
+    PyMem_Free(self->dtype_table.keys);
+    PyMem_Free(self->float_table.keys);
+    PyMem_Free(self->int_table.keys);
+    self->dtype_table.keys = self->float_table.keys = self->int_table.keys = NULL;
+    if (identity_build(&self->dtype_table, self->dtypes) < 0 || identity_build(&self->float_table, self->float_dtypes) < 0
+        || identity_build(&self->int_table, self->int_dtypes) < 0) {
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != self->arity + 1) {
         Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (self->derive != NULL && native_derive(self, args[0]) < 0) {
+        return NULL;
     }
     if (self->check_name != NULL && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         PyObject *value = cached_attribute(&self->check, (PyTypeObject *)self->tensor_type, args[1], self->check_name);
@@ -972,10 +1014,15 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
 static PyObject *
 native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", NULL};
-    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL;
+    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", "derive", NULL};
+    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL, *derive = NULL;
     int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|O!O!O", keywords, &function, &tensor_type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|O!O!OO", keywords, &function, &tensor_type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check, &derive)) {
+        return NULL;
+    }
+    derive = derive == Py_None ? NULL : derive;
+    if (derive != NULL && (!PyCallable_Check(derive) || !PyFrozenSet_CheckExact(dtypes))) {
+        PyErr_SetString(PyExc_TypeError, "NativeCall: derive must be callable, with dtypes a frozenset (the tables until derived)");
         return NULL;
     }
     check = check == Py_None ? NULL : check;
@@ -1009,6 +1056,7 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         Py_DECREF(self);
         return NULL;
     }
+    self->derive = derive != NULL ? Py_NewRef(derive) : NULL;
     self->function_call = PyVectorcall_Function(function);
     self->vectorcall = (vectorcallfunc)native_vectorcall;
     return (PyObject *)self;
@@ -1024,6 +1072,7 @@ native_traverse(NativeCall *self, visitproc visit, void *arg)
     Py_VISIT(self->int_dtypes);
     Py_VISIT(self->check_name);
     Py_VISIT(self->check_value);
+    Py_VISIT(self->derive);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -1038,6 +1087,7 @@ native_clear(NativeCall *self)
     Py_CLEAR(self->int_dtypes);
     Py_CLEAR(self->check_name);
     Py_CLEAR(self->check_value);
+    Py_CLEAR(self->derive);
     Py_CLEAR(self->dict);
     return 0;
 }

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
-__all__ = ["KernelDeclaration", "core_backend", "declaration_of", "declared", "is_core", "raw_kernel", "register_core", "explains_failures", "fast_path", "kernel"]
+__all__ = ["FrameworkCall", "KernelDeclaration", "check_check", "framework_call", "core_backend", "declaration_of", "declared", "is_core", "raw_kernel", "register_core", "explains_failures", "fast_path", "kernel"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,11 +46,14 @@ class KernelDeclaration:
             docs/semantics.md itself (with `bk.rules`). The testkit checks its values, result dtypes and
             errors against the spec on every generated call, as any kernel's.
         fast: The kernel's fast call (`fast(self, *args)`), tried before the plan for a call without
-            keywords while no precision is set; `NotImplemented` hands the call to the plan. Built with
-            `bk.rules.native_call` (one framework call for the dtypes the core derives from the specs)
-            or written by hand. Only for planned kernels.
+            keywords while no precision is set; `NotImplemented` hands the call to the plan. Declared with
+            `bk.rules.framework_call` (one framework call, for the dtypes the core derives from the specs),
+            or `bk.rules.native_call` (dtypes listed by hand), or written by hand. Only for planned kernels.
         explains: A trusted kernel that maps its own failures to the spec's bk errors inline (with
-            `bk.explain_failure`): the core puts nothing at all in front of it.
+            `bk.explain_failure`) and applies every rule itself, the special complex values
+            (`bk._rules.special`) and the conventions of eigenvalues (`bk._rules.conventions`) included, or
+            leaves them to the framework that evaluates what it records: the core puts nothing at all in
+            front of it.
         why: Why the kernel is trusted (shown by `testkit certify` and in the certificate).
     """
 
@@ -58,6 +61,53 @@ class KernelDeclaration:
     fast: Callable[..., Any] | None = None
     explains: bool = False
     why: str = ""
+
+
+@dataclass(frozen=True)
+class FrameworkCall:
+    """A fast call that is one call of a framework's function (`framework_call`): the core binds it to the
+    kernel's operation and derives its dtypes from the operation's spec and rules."""
+
+    function: Callable[..., Any]
+    tensor_type: type[Any]
+    arity: int
+    weak_numbers: bool = True
+    check: tuple[str, Any] | None = None
+
+
+def check_check(name: str, check: Any) -> None:
+    """Raises TypeError unless `check` is None or `(attribute name, value)`."""
+    if check is not None and not (isinstance(check, tuple) and len(check) == 2 and isinstance(check[0], str)):
+        raise TypeError(f"{name}: check must be None or (attribute name, value), got {check!r}")
+
+
+def framework_call(
+    function: Callable[..., Any], tensor_type: type[Any], arity: int, *, weak_numbers: bool = True, check: tuple[str, Any] | None = None
+) -> FrameworkCall:
+    """A fast call (`kernel(fast=framework_call(...))`) that is one call of the framework's `function`:
+    `function(x)` (`arity` 1) or `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type`, wherever the
+    operation's plan would do nothing around the kernel. No dtype table is written: on the first call the core
+    derives, from the operation's spec and rules and the backend's declarations, for which dtypes of
+    `tensor_type` the plan is the identity (one tensor, or two of one dtype), and, with `weak_numbers`, for
+    which a Python float, or a Python int in the dtype's exact range, needs nothing but its conversion to the
+    tensor's dtype. `weak_numbers` is the one declaration of what the framework computes beyond the kernel's
+    contract: it keeps a tensor's dtype beside a Python number of a kind the dtype holds (NEP 50). A rule
+    changed in the core (`bk._rules`, a spec) changes the fast call's dtypes with the plans. With `check` (an
+    attribute name and a value), only where the first tensor's attribute is that value. The generated calls of
+    the testkit check that each fast call agrees with its plan.
+
+    Raises:
+        ValueError: for an arity other than 1 or 2.
+        TypeError: for a function that is not callable, a tensor type that is not a class, or a bad flag.
+    """
+    if arity not in (1, 2):
+        raise ValueError(f"framework_call: arity must be 1 or 2, got {arity!r}")
+    if not callable(function) or not isinstance(tensor_type, type):
+        raise TypeError(f"framework_call: a callable and a tensor type, got {function!r} and {tensor_type!r}")
+    if not isinstance(weak_numbers, bool):
+        raise TypeError(f"framework_call: weak_numbers must be True or False, got {weak_numbers!r}")
+    check_check("framework_call", check)
+    return FrameworkCall(function, tensor_type, arity, weak_numbers, check)
 
 
 PLANNED: Final = KernelDeclaration()
@@ -81,7 +131,7 @@ def kernel(
         raise TypeError(
             "bk.rules.kernel: explains=True is for a trusted kernel; a planned kernel's failures are explained by its plan"
         )
-    if fast is not None and not callable(fast):
+    if fast is not None and not callable(fast) and not isinstance(fast, FrameworkCall):
         raise TypeError(f"bk.rules.kernel: fast must be a callable fast call (bk.rules.native_call(...)), got {fast!r}")
     if fast is not None and trusted:
         raise TypeError("bk.rules.kernel: a trusted kernel is called as it is, so it takes no fast call; declare one of the two")

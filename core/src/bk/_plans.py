@@ -31,6 +31,7 @@ from ._rules.indices import check_indices, index_rule
 from ._rules.order import COMPLEX_FILLED, NAN_FILLED, complex_composite, missing_for, nan_composite, signed_image
 from ._rules.powers import check_integer_power, integer_power_rule
 from ._rules.shifts import shift_counts, shift_rule
+from ._rules.weak import int_range
 
 if TYPE_CHECKING:
     from ._backend import Backend
@@ -661,3 +662,72 @@ def _as_operand(backend: Backend, value: Any, dtype: Any, wraps: bool = False) -
 
 
 _copysign: Final = math.copysign
+
+
+# ---------------------------------------------------------------- fast calls derived from the plans
+
+_CANDIDATES: Final = (
+    DType(bool), *(DType(int, b) for b in (8, 16, 32, 64)), *(DType(int, b, signed=False) for b in (8, 16, 32, 64)),
+    DType(float, 16), DType(float, 16, brain=True), DType(float, 32), DType(float, 64), DType(complex, 64), DType(complex, 128),
+)  # fmt: skip
+"""The dtypes a derived fast call may serve (`bk.rules.framework_call`): every numeric bk dtype."""
+
+
+def fast_call_tables(backend: Backend, op: str, arity: int, weak_numbers: bool) -> tuple[frozenset[Any], frozenset[Any], dict[Any, tuple[int, int]]]:
+    """The tables of `op`'s fast call on `backend` (`bk.rules.framework_call`), derived from the plans the core
+    compiles for one small tensor of each dtype the backend has: `(dtypes, float_dtypes, int_dtypes)` as
+    `bk.rules.native_call` takes them, each dtype the framework's own (`x.dtype`).
+
+    A dtype serves one tensor (two of one dtype) where the plan of that call takes no step around the kernel;
+    with `weak_numbers`, a tensor and a Python float (int) where the plan's only step is the number's
+    conversion to the tensor's own dtype, for ints in the range the dtype holds exactly. The plans decide, so
+    a rule changed in a spec or in `bk._rules` changes the tables with them; nothing here restates a rule."""
+    from ._specs import op_spec
+
+    spec = op_spec(op)
+    positions = tensor_positions(spec, op, operation(op).family)
+    as_tensor = raw_kernel(backend, "as_tensor")
+    dtypes, floats, ints = set(), set(), {}
+    for dtype in _CANDIDATES:
+        if dtype in type(backend).unsupported_dtypes:
+            continue
+        try:
+            sample = as_tensor(np.ones((1,), to_numpy_dtype(dtype)))
+            native = sample.dtype
+        except Exception:  # the framework has no such dtype, or no `dtype` attribute
+            continue
+        if backend.dtype(sample) != dtype:
+            continue
+        if _takes_no_step(backend, op, spec, positions, (sample,) * arity, dtype, ()):
+            dtypes.add(native)
+        if arity == 2 and weak_numbers:
+            if dtype.kind in (float, complex) and _takes_no_step(backend, op, spec, positions, (sample, 0.5), dtype, (1,)):
+                floats.add(native)
+            if dtype.kind in (int, float, complex) and _takes_no_step(backend, op, spec, positions, (sample, 1), dtype, (1,)):
+                ints[native] = _exact_ints(dtype)
+    return frozenset(dtypes), frozenset(floats), ints
+
+
+def _takes_no_step(backend: Backend, op: str, spec: Any, positions: tuple[int, ...], args: tuple[Any, ...], dtype: DType, numbers: tuple[int, ...]) -> bool:
+    """Whether the plan of `args` does nothing around the kernel but convert the Python numbers at `numbers` to `dtype`."""
+    try:
+        with unrecorded():
+            plan = compile_plan(backend, op, spec, operation(op).family, positions, args, {})
+    except Exception:  # the spec refuses the call: the plan raises, never the fast call
+        return False
+    if plan.by_value or plan.zero_divisor or plan.int_power or plan.composite or plan.degenerate or plan.sequence or plan.lists:
+        return False
+    if not set(plan.casts) <= set(numbers) or (numbers and plan.operand != dtype) or plan.operand not in (None, dtype):
+        return False
+    return plan.results is None or isinstance(plan.results, DType)
+
+
+def _exact_ints(dtype: DType) -> tuple[int, int]:
+    """The Python ints a tensor of `dtype` holds exactly, within int64 (a float's integers up to 2**(mantissa + 1))."""
+    if dtype.kind is int:
+        low, high = int_range(dtype)
+        return max(low, -(2**63)), min(high, 2**63 - 1)
+    bits = int(dtype.bits or 64) // (2 if dtype.kind is complex else 1)
+    mantissa = 7 if dtype.brain else {16: 10, 32: 23, 64: 52}[bits]
+    bound = 2 ** (mantissa + 1)
+    return -bound, bound

@@ -43,7 +43,8 @@ Declarations
     `kernel` (declares a kernel where it is defined: `@kernel(trusted=True, why=...)` for a kernel called
     without a plan, `@kernel(fast=...)` for a planned kernel's fast call, `explains=True` for a trusted kernel
     that maps its own failures), `KernelDeclaration` (what `Backend.declared_kernels()` lists),
-    `native_call` (a fast call that is one framework call for tensors of given dtypes, in C),
+    `framework_call` (a fast call that is one framework call, for the dtypes the core derives from the specs
+    and rules on its first call, in C), `native_call` (the same for dtypes listed by hand),
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
     (the elementwise operations, reductions, `where`, `as_tensor` and `cast`: those a plugin may tune and
@@ -81,7 +82,7 @@ from ._catalogue_linalg import (
 from ._context import GLOBALS
 from ._dispatcher import native_call
 from ._explain import check_dtypes, spec_verdict
-from ._kernels import KernelDeclaration, explains_failures, fast_path, kernel
+from ._kernels import FrameworkCall, KernelDeclaration, explains_failures, fast_path, framework_call, kernel
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._operations import COMMON_OPERANDS, ORDERING
@@ -130,6 +131,7 @@ __all__ = [
     "HOT_OPERATIONS",
     "INDEX_OPERATIONS",
     "KINDS",
+    "FrameworkCall",
     "KernelDeclaration",
     "ORDERING",
     "PYTHON_NUMBERS",
@@ -165,6 +167,7 @@ __all__ = [
     "fast_path",
     "fft_sizes",
     "fill_dtype",
+    "framework_call",
     "holds_number",
     "index_needs_cast",
     "int_range",

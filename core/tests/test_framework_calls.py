@@ -1,0 +1,93 @@
+"""Fast calls derived from the plans (`bk.rules.framework_call`): no dtype table is written; a rule changed in
+one place changes the fast call with the plan, on the C front and on the Python road alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import bk
+from bk._specs import register
+from bk._specs._blocks import binary
+from bk.rules import framework_call, kernel
+
+from .conftest import Minimal
+
+F16, F32 = bk.DType(float, 16), bk.DType(float, 32)
+
+
+def _fast_backend(**declarations):
+    """A backend class made now (after any rule change), with derived fast calls of add, negative and floordiv."""
+
+    class Fast(Minimal):
+        vars().update(declarations)
+
+        @kernel(fast=framework_call(np.add, np.ndarray, 2))
+        def add(self, a, b):
+            return np.add(a, b)
+
+        @kernel(fast=framework_call(np.negative, np.ndarray, 1))
+        def negative(self, x):
+            return np.negative(x)
+
+        @kernel(fast=framework_call(np.floor_divide, np.ndarray, 2))
+        def floordiv(self, a, b):
+            return np.floor_divide(a, b)
+
+    return Fast
+
+
+def _served(cls, b, op, *args):
+    return getattr(cls, op).__bk_fast_call__(b, *args) is not NotImplemented
+
+
+def test_the_fast_call_serves_where_the_plan_takes_no_step():
+    cls = _fast_backend()
+    b = cls()
+    f32, i8, flags = np.ones(3, np.float32), np.ones(3, np.int8), np.ones(3, bool)
+    assert _served(cls, b, "add", f32, f32) and _served(cls, b, "add", i8, i8)
+    assert _served(cls, b, "add", f32, 2.5) and _served(cls, b, "add", i8, 100)  # weak Python numbers (NEP 50)
+    assert not _served(cls, b, "add", i8, 300)  # beyond int8: the plan raises OverflowError
+    assert not _served(cls, b, "add", flags, flags)  # bools add as int32 (the spec): the plan casts
+    assert not _served(cls, b, "add", i8, 2.5)  # an int tensor beside a float: the default float, the plan
+    assert not _served(cls, b, "add", f32, np.ones(3))  # two dtypes: the plan promotes
+    assert _served(cls, b, "negative", i8) and not _served(cls, b, "negative", flags)  # negative of bools is refused by the spec
+    with pytest.raises(OverflowError, match="^add: "):
+        b.add(i8, 300)
+    assert b.add(flags, flags).dtype == np.int32 and b.add(i8, 2.5).dtype == np.float32
+
+
+def test_a_declared_gap_changes_the_fast_call_with_the_plan():
+    cls = _fast_backend(lacking_kernels={"add": frozenset({F16})})
+    b = cls()
+    h = np.ones(2, np.float16)
+    assert not _served(cls, b, "add", h, h) and not _served(cls, b, "add", h, 1.5)  # float16 adds through float32
+    assert _served(cls, b, "add", np.ones(2, np.float32), 1.5)
+    assert b.add(h, h).dtype == np.float16
+
+
+def test_a_rule_changed_in_one_place_changes_every_road():
+    original = bk.op_spec("add")
+    register(binary("add", "a + b; ints computed as floats (a test's rule)", int_to_float=True, register_it=False), replace=True)
+    try:
+        cls = _fast_backend()
+        b = cls()
+        i8 = np.ones(2, np.int8)
+        assert not _served(cls, b, "add", i8, i8)  # the fast call follows the spec: ints are no longer served
+        assert bk.from_numpy_dtype(b.add(i8, i8).dtype) == F32  # the plan casts to the default float
+        assert _served(cls, b, "add", np.ones(2, np.float32), 1.5)
+    finally:
+        register(original, replace=True)
+    cls = _fast_backend()
+    assert _served(cls, cls(), "add", np.ones(2, np.int8), np.ones(2, np.int8))
+
+
+def test_framework_call_refuses_what_cannot_hold():
+    with pytest.raises(ValueError, match="arity must be 1 or 2"):
+        framework_call(np.add, np.ndarray, 3)
+    with pytest.raises(TypeError, match="a callable and a tensor type"):
+        framework_call(np.add, "ndarray", 2)
+    with pytest.raises(TypeError, match="check must be None or"):
+        framework_call(np.add, np.ndarray, 2, check="ndim")
+    with pytest.raises(TypeError, match="weak_numbers must be True or False"):
+        framework_call(np.add, np.ndarray, 2, weak_numbers=1)

@@ -20,7 +20,7 @@ import numpy as np
 
 import bk
 from bk import ArgumentTypeError, Backend, DType, check_tensor_argument, get_precision
-from bk.rules import HOT_OPERATIONS, INDEX_OPERATIONS, PYTHON_NUMBERS, is_python_number
+from bk.rules import INDEX_OPERATIONS, PYTHON_NUMBERS, is_python_number, kernel
 
 from ._compute import compute, compute_count
 from ._devices import graph_device
@@ -66,6 +66,21 @@ NOT_RECORDED: Final = frozenset(
 )  # fmt: skip
 """Catalogue names the generic builder never records, even where the core has a spec for them."""
 
+_RECORDS: Final = (
+    "records a graph node and computes nothing: the node's shape and dtype come from the operation's spec "
+    "(bk.op_spec(op).infer, memoised per signature), which raises the call's bk error when the node is recorded "
+    "(so the recorders of _install are registered explains=True: nothing is put in front of them); "
+    "a plan would ask the spec a second time and its casts would record cast nodes of their own. The node is "
+    "computed later by the evaluating backend's kernel, behind that backend's own plan"
+)
+"""Why the recorders (`_install`'s and the hand-written `cast`, `transpose`, `reshape`, `matmul`) are trusted kernels."""
+_LEAVES: Final = (
+    "takes a node as it is (cast to a set precision) and makes NumPy values, Python numbers and lists constant "
+    "leaves with the NumPy backend's as_tensor, which applies docs/semantics.md's number rules: a plan's "
+    "conversions would only repeat them"
+)
+"""Why `as_tensor` is a trusted kernel."""
+
 _MEMO: dict[Any, Any] = {}  # signature -> spec verdict ((shape, dtype) or a list of them)
 _MEMO_LIMIT: Final = 1 << 16
 
@@ -87,12 +102,11 @@ class LazyBackend(Backend):
     """
 
     # Recording a node asks the spec already (shape, dtype, errors), and computing it runs the evaluator's
-    # kernels behind their own plans: the methods written out here that are hot are trusted, the others take
-    # the core's plan; the recorders of every other operation (`_install`, set after the class exists, so the
-    # core wraps none of them) are declared trusted too.
-    trusted_operations = HOT_OPERATIONS | {"transpose", "reshape", "matmul"}
+    # kernels behind their own plans: `as_tensor`, `cast` and the shape operations written out here are trusted
+    # (`@kernel(trusted=True, why=...)`), the other methods written out here take the core's plan; the recorders
+    # of every other operation (`_install`, made after the class exists) are registered trusted with
+    # `LazyBackend.register_kernel`.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
-    """Recording methods that raise the spec's bk errors themselves: no error-mapping wrapper on the hot path."""
 
     native_types: ClassVar[tuple[type, ...] | None] = (LazyArray,)
     computing_operations: ClassVar[frozenset[str]] = frozenset(
@@ -114,6 +128,7 @@ class LazyBackend(Backend):
             return False
         return numpy_backend().is_tensor(x)
 
+    @kernel(trusted=True, why=_LEAVES)
     def as_tensor(self, x: Any, convert_external: bool = True) -> Tensor:
         """A node as it is (cast to a set precision); NumPy values, numbers and lists as constant leaves.
 
@@ -172,6 +187,7 @@ class LazyBackend(Backend):
 
     # ------------------------------------------------------------ operations that simplify while building
 
+    @kernel(trusted=True, why=_RECORDS)
     def cast(self, x: Tensor, dtype: DType) -> Tensor:
         """A `cast` node. Simplifies: `x` itself when it has that dtype; a cast of a cast whose first
         step keeps every value exactly (a widening) casts the original once."""
@@ -187,6 +203,7 @@ class LazyBackend(Backend):
         shape, result = self._infer("cast", (x, dtype), {})
         return make_node("cast", (x, dtype), {}, (x,), shape, result)
 
+    @kernel(trusted=True, why=_RECORDS)
     def transpose(self, tensor: Tensor, axes: Any) -> Tensor:
         """A `transpose` node. Simplifies: the identity permutation is `tensor` itself, and a
         transpose of a transpose is one transpose of the original (or the original)."""
@@ -211,6 +228,7 @@ class LazyBackend(Backend):
             x, perm = inner, composed
         return make_node("transpose", (x, perm), {}, (x,), shape, dtype)
 
+    @kernel(trusted=True, why=_RECORDS)
     def reshape(self, value: Tensor, shape: Any) -> Tensor:
         """A `reshape` node. Simplifies: a reshape to the same (known) shape is `value` itself, and
         a reshape of a reshape reshapes the original."""
@@ -225,6 +243,7 @@ class LazyBackend(Backend):
                 return x
         return make_node("reshape", (x, shape), {}, (x,), result, dtype)
 
+    @kernel(trusted=True, why=_RECORDS)
     def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`x1 @ x2` with NumPy's rules (batched, 1-D operands): a `matmul` node, computed by the
         target backend's `matmul` (or the `@` of its tensors)."""
@@ -616,9 +635,7 @@ def _install() -> None:
         doc = (getattr(Backend, name).__doc__ or "").strip().splitlines()
         method.__doc__ = f"{doc[0] if doc else name} Records a graph node (shape and dtype from the operation's spec)."
         method.__signature__ = inspect.signature(getattr(Backend, name))  # type: ignore[attr-defined]  # not (*args, **kwargs)
-        setattr(LazyBackend, name, method)
-    # called as they are (the spec is asked when a node is recorded): declared, as every unplanned kernel must be
-    LazyBackend.trusted_operations = frozenset(LazyBackend.trusted_operations) | frozenset(RECORDED)
+        LazyBackend.register_kernel(name, method, trusted=True, explains=True, why=_RECORDS)
 
 
 _install()

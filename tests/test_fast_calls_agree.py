@@ -1,6 +1,6 @@
 """Every fast call agrees with its plan (issue 38, point 5), on every backend that declares fast calls.
 
-A kernel's fast call (`bk.rules.fast_path`, `native_call`, bk-numpy's C operators) is tried before the
+A kernel's fast call (`bk.rules.kernel(fast=...)`: `framework_call`, `native_call`, bk-numpy's C operators) is tried before the
 plan and serves the calls it knows the framework already computes as bk's rules say; everything else
 takes the plan. For the testkit's generated calls of each such operation, this runs the fast call
 alone, and wherever it served the call (a result or an error, not `NotImplemented`) compares the public
@@ -100,14 +100,14 @@ def test_every_fast_call_agrees_with_its_plan(name: str) -> None:
 def test_a_fast_call_that_restates_a_rule_wrongly_is_found() -> None:
     """A fast call that gives float64 for float32 `sin` (the plan keeps float32) disagrees with its plan,
     and the calls are named."""
-    from bk.rules import fast_path
+    from bk.rules import kernel
     from bk_numpy._backend import NumPyBackend
 
     def wrong_sin(self: Any, x: Any) -> Any:
         return np.sin(x.astype(np.float64)) if type(x) is np.ndarray and x.dtype == np.float32 else NotImplemented
 
     class WrongFast(NumPyBackend):
-        @fast_path(wrong_sin)
+        @kernel(fast=wrong_sin)
         def sin(self, x: Any) -> Any:
             return np.sin(x)
 

@@ -10,7 +10,7 @@ import bk
 from bk._dispatcher import DATA_ERRORS
 from bk.rules import HOT_OPERATIONS
 
-from .conftest import Minimal
+from .conftest import Minimal, trust
 
 
 class Kernels:
@@ -59,7 +59,8 @@ _KERNELS = frozenset(n for n in vars(Kernels) if not n.startswith("_"))
 class Plain(Kernels, Minimal):
     """Every kernel trusted: the error mapping after a kernel failed, alone."""
 
-    trusted_operations = _KERNELS
+
+trust(Plain, _KERNELS)
 
 
 class Ruled(Kernels, Minimal):
@@ -69,7 +70,8 @@ class Ruled(Kernels, Minimal):
 class SpecFirst(Kernels, Minimal):
     """The hot kernels trusted (as the first-party plugins'): the plan before every other kernel."""
 
-    trusted_operations = HOT_OPERATIONS
+
+trust(SpecFirst, HOT_OPERATIONS)
 
 
 def test_shape_mistakes_become_the_specs_class_naming_both_shapes():
@@ -350,12 +352,12 @@ class _FastMinimal(Minimal):
 
     calls: list[str] = []
 
-    @bk.rules.fast_path(lambda self, x: _FastMinimal.calls.append("fast") or np.zeros_like(x) if type(x) is np.ndarray else NotImplemented)
+    @bk.rules.kernel(fast=lambda self, x: _FastMinimal.calls.append("fast") or np.zeros_like(x) if type(x) is np.ndarray else NotImplemented)
     def zeros_like(self, x):
         _FastMinimal.calls.append("kernel")
         return np.zeros_like(x)
 
-    @bk.rules.fast_path(bk.rules.native_call(np.sin, np.ndarray, [np.dtype(np.float32), np.dtype(np.float64)], 1))
+    @bk.rules.kernel(fast=bk.rules.native_call(np.sin, np.ndarray, [np.dtype(np.float32), np.dtype(np.float64)], 1))
     def sin(self, x):
         _FastMinimal.calls.append("kernel")
         return np.sin(x)

@@ -103,3 +103,40 @@ def test_register_kernel_refuses_what_cannot_hold():
 def test_kernel_refuses_a_declaration_that_cannot_hold(declaration, match):
     with pytest.raises(TypeError, match=match):
         kernel(**declaration)
+
+
+def test_the_earlier_declarations_still_load_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match="trusted_operations is deprecated"):
+
+        class Legacy(Minimal):
+            trusted_operations = frozenset({"sum"})
+
+            def sum(self, value, axis=None, keepdims=False):
+                return np.sum(value, axis=axis, keepdims=keepdims)
+
+    assert Legacy.trusted_operations == frozenset({"sum"}) and not hasattr(Legacy.sum, "__bk_plans__")
+    assert Legacy.declared_kernels()["sum"].trusted
+    with pytest.warns(DeprecationWarning, match="fast_path is deprecated"):
+        declare_fast = bk.rules.fast_path(lambda self, x: "fast")
+    with pytest.warns(DeprecationWarning, match="explains_failures is deprecated"):
+        bk.rules.explains_failures(lambda self, x: x)
+
+    class OldFast(Minimal):
+        @declare_fast
+        def floor(self, x):
+            return np.floor(x)
+
+    assert OldFast().floor(np.ones(2)) == "fast" and OldFast.declared_kernels()["floor"].fast is not None
+
+
+def test_an_inherited_kernel_declared_anew_is_trusted_as_registered():
+    class Base(Minimal):
+        def floor(self, x):
+            return np.floor(x)
+
+    class Derived(Base):
+        pass
+
+    Derived.register_kernel("floor", Derived.floor, trusted=True, why="a test")
+    assert "floor" in Derived.trusted_operations and not hasattr(Derived.floor, "__bk_plans__")
+    assert hasattr(Base.floor, "__bk_plans__") and "floor" not in Base.trusted_operations

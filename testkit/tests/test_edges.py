@@ -23,14 +23,17 @@ EDGE_FEATURES = ["sum", "argmax", "add", "maximum", "clip", "expand_dims", "tile
 class Sloppy(fb.Honest):
     """Like Honest, but `sum` accepts any axis NumPy accepts and narrow ints do not widen."""
 
-    trusted_operations = frozenset(EDGE_FEATURES)  # its kernels answer for themselves: the core does not plan their calls
-
     def __init__(self) -> None:
         super().__init__("sloppy")
 
     def sum(self, value: Any, axis: Any = None, keepdims: bool = False) -> Any:
         value = np.asarray(value)
         return np.sum(value, axis=axis, keepdims=keepdims, dtype=value.dtype if value.dtype.kind in "iu" else None)
+
+
+for _name in EDGE_FEATURES:  # its kernels answer for themselves: the core does not plan their calls
+    if _name in vars(Sloppy) or _name in vars(fb.Honest):
+        Sloppy.register_kernel(_name, getattr(Sloppy, _name), trusted=True, why="a test backend that breaks rules on purpose")
 
 
 def test_every_feature_class_has_edge_cases():

@@ -195,8 +195,9 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     ) -> None:
         """Registers `function(self, ...)` as this class's kernel of the operation `op`, with its declaration
         (`bk.rules.kernel`): for kernels made after the class exists (generated in a loop, a lazy framework's
-        recorders). It takes the path of a method defined in the class body: planned unless trusted, its
-        failures explained, `trusted_operations` updated. Register before deriving classes from this one.
+        recorders), or to declare an inherited kernel anew (`Cls.register_kernel("sum", Cls.sum, trusted=True, why=...)`).
+        It takes the path of a method defined in the class body: planned unless trusted, its failures explained,
+        `trusted_operations` updated. Register before deriving classes from this one.
 
         Raises:
             ValueError: for a name that is not an operation of the catalogue (with the closest names).
@@ -204,7 +205,7 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
                 cannot hold (see `bk.rules.kernel`).
         """
         from ._dispatcher import wrap_kernel
-        from ._kernels import REGISTERED, KernelDeclaration, kernel
+        from ._kernels import REGISTERED, WRAPPED, KernelDeclaration, kernel
 
         if cls is Backend:
             raise TypeError("Backend.register_kernel: register kernels on a backend class, not on Backend itself")
@@ -215,6 +216,7 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
         if not callable(function):
             raise TypeError(f"{cls.__name__}.register_kernel: the kernel of {op!r} must be callable, got {function!r}")
         kernel(trusted=trusted, fast=fast, explains=explains, why=why)  # the same checks of the declaration
+        function = getattr(function, WRAPPED, function)  # an inherited kernel re-registered: the kernel, not the core's wrapper
         if REGISTERED not in vars(cls):
             setattr(cls, REGISTERED, {})
         getattr(cls, REGISTERED)[op] = KernelDeclaration(

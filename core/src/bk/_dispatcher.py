@@ -140,11 +140,19 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
 def _legacy_trusted(cls: type[Backend]) -> frozenset[str]:
     """The names of a `trusted_operations` set in the class body of `cls` or of a plugin class it derives from
     (the earlier API: `bk.rules.kernel(trusted=True)` on each kernel replaces it), with a deprecation warning."""
+    import warnings
+
     own = vars(cls).get("trusted_operations")
     inherited = frozenset().union(*(getattr(base, "__bk_legacy_trusted__", frozenset()) for base in cls.__mro__[1:]))
     if own is None:
         cls.__bk_legacy_trusted__ = inherited  # type: ignore[attr-defined]
         return inherited
+    warnings.warn(
+        f"{cls.__name__}.trusted_operations is deprecated: declare each trusted kernel with @bk.rules.kernel(trusted=True, why=...) "
+        "where it is defined, or with Backend.register_kernel (docs/write-a-plugin.md)",
+        DeprecationWarning,
+        stacklevel=5,
+    )
     legacy = inherited | frozenset(own)
     cls.__bk_legacy_trusted__ = legacy  # type: ignore[attr-defined]
     return legacy

@@ -24,6 +24,7 @@ This module imports no backend class: the registry of declarations is the kernel
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -197,6 +198,7 @@ def is_core(owner: type) -> bool:
 
 def fast_path(fast: Callable[..., Any]) -> Callable[[F], F]:
     """Deprecated: `@bk.rules.kernel(fast=fast)` declares a kernel's fast call."""
+    warnings.warn("bk.rules.fast_path is deprecated: declare @bk.rules.kernel(fast=...) on the kernel", DeprecationWarning, stacklevel=2)
 
     def declare(function: F) -> F:
         function.__bk_fast__ = fast  # type: ignore[attr-defined]
@@ -207,5 +209,8 @@ def fast_path(fast: Callable[..., Any]) -> Callable[[F], F]:
 
 def explains_failures(function: F) -> F:
     """Deprecated: `@bk.rules.kernel(trusted=True, explains=True)` declares a trusted kernel that maps its own failures."""
+    warnings.warn(
+        "bk.rules.explains_failures is deprecated: declare @bk.rules.kernel(trusted=True, explains=True) on the kernel", DeprecationWarning, stacklevel=2
+    )
     function.__bk_explains__ = True  # type: ignore[attr-defined]
     return function

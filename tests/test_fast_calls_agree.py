@@ -16,7 +16,6 @@ import numpy as np
 import pytest
 
 import bk
-from bk import _dispatcher
 
 BACKENDS = [name for name in ("numpy", "torch", "jax", "tf") if name in bk.backends()]
 VALID, INVALID = 20, 6  # generated calls per operation (derandomized: the same on every run)
@@ -24,67 +23,25 @@ VALID, INVALID = 20, 6  # generated calls per operation (derandomized: the same 
 
 def _fast_operations(backend: bk.Backend) -> dict[str, Any]:
     """Operation -> (its kernel, its fast call), for every kernel of `backend` that declares a fast call."""
+    from bk_testkit._declarations import fast_call_of
     from bk_testkit._strategies import OPERATIONS
 
-    declared = type(backend).declared_kernels()
-    found = {}
-    for op in OPERATIONS:
-        kernel = getattr(getattr(type(backend), op, None), "__bk_kernel__", None)
-        if kernel is not None and op in declared and declared[op].fast is not None:
-            found[op] = (kernel, declared[op].fast)
-    return found
-
-
-def _outcome(backend: bk.Backend, function: Any, args: list[Any]) -> Any:
-    from bk_testkit._generated import Outcome
-
-    try:
-        with np.errstate(all="ignore"):
-            result = function(*args)
-        outcome = Outcome()
-        outcome.dtypes.append(backend.dtype(result))
-        outcome.static.append(tuple(backend.staticshape(result)))
-        outcome.values.append(np.asarray(backend.numpy(result)))
-        return outcome
-    except Exception as error:
-        return Outcome(error=error)
+    return {op: found for op in OPERATIONS if (found := fast_call_of(backend, op)) is not None}
 
 
 def _disagreements(backend: bk.Backend, only: frozenset[str] | None = None, valid: int = VALID) -> tuple[int, list[str]]:
     """How many generated calls took a fast call on `backend`, and each that disagrees with its plan."""
-    from bk_testkit._generated import _convert, calls, compare_values, error_class
+    from bk_testkit._declarations import fast_call_disagreements, generated_arguments, probes
+    from bk_testkit._generated import calls
 
     served, differences = 0, []
-    for op, (kernel, fast_call) in sorted(_fast_operations(backend).items()):
+    for op in sorted(_fast_operations(backend)):
         if only is not None and op not in only:
             continue
-        planned = _dispatcher.dispatch(op, kernel)  # the same kernel behind its plan, with no fast call
-        for call in (*calls(op, "valid", valid), *calls(op, "invalid", INVALID)):
-            if call.kwargs:  # keyword calls never take the fast call
-                continue
-            try:
-                args = [_convert(backend, a, False) for a in call.args]
-            except Exception:  # the backend cannot hold the inputs
-                continue
-            try:
-                with np.errstate(all="ignore"):
-                    fast = fast_call(backend, *args)
-            except Exception:
-                fast = None  # it raised: the public call explains the failure, which must match the plan's
-            if fast is NotImplemented:
-                continue
-            served += 1
-            public = _outcome(backend, getattr(backend, op), args)
-            plan = _outcome(backend, lambda *a, planned=planned: planned(backend, *a), args)
-            if (public.error is None) != (plan.error is None):
-                differences.append(f"{call}: fast call {public.describe()}, plan {plan.describe()}")
-            elif public.error is not None:
-                if error_class(public.error) != error_class(plan.error):
-                    differences.append(f"{call}: fast call {public.describe()}, plan {plan.describe()}")
-            elif public.dtypes != plan.dtypes or public.static != plan.static:
-                differences.append(f"{call}: fast call {public.describe()}, plan {plan.describe()}")
-            elif (problem := compare_values(public, plan)) is not None:
-                differences.append(f"{call}: {problem}")
+        drawn = generated_arguments(backend, (*calls(op, "valid", valid), *calls(op, "invalid", INVALID)))
+        count, found = fast_call_disagreements(backend, op, [*probes(backend, op), *drawn])
+        served += count
+        differences += found
     return served, differences
 
 

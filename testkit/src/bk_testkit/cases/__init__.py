@@ -3,6 +3,7 @@
 from . import (  # noqa: F401
     autodiff,
     creation,
+    declared,
     devices,
     edges_binary,
     edges_indexing,

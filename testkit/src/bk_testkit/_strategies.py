@@ -20,24 +20,38 @@ from hypothesis import strategies as st
 import bk
 from bk import DType
 
-from ._case import short
-from ._generated import Arr, Call, Outcome, compare_arrays, compare_values
-from .cases._edges import ALL_DTYPES, BOOL, COMPLEX, FLOATS, SHAPES, SIGNED, UNSIGNED, make_values
+from ._draws import (
+    F32,
+    F64,
+    INT32,
+    INT64,
+    INTS,
+    NUMERIC,
+    REAL,
+    SCALARS,
+    Draw,
+    arrays,
+    axes_arg,
+    axis_of,
+    bad_tensor,
+    binary,
+    binary_invalid,
+    broadcast_partner,
+    creation,
+    int_axis,
+    int_axis_invalid,
+    linspace,
+    range_call,
+    reduction,
+    reduction_invalid,
+    shapes,
+    unary,
+)  # fmt: skip
+from ._generated import Arr, Call, compare_values
+from ._parts import compare_eigenvalues, compare_random, compare_svd, compare_uniform
+from .cases._edges import ALL_DTYPES, BOOL, COMPLEX, FLOATS, SIGNED, UNSIGNED
 
 __all__ = ["OPERATIONS", "OpStrategy"]
-
-Draw = Callable[[st.SearchStrategy[Any]], Any]
-INTS: Final = (*SIGNED, *UNSIGNED)
-REAL: Final = (BOOL, *INTS, *FLOATS)
-NUMERIC: Final = (*INTS, *FLOATS, *COMPLEX)
-INEXACT: Final = (*FLOATS, *COMPLEX)
-INT32, INT64 = DType(int, 32), DType(int, 64)
-F32, F64 = DType(float, 32), DType(float, 64)
-LAYOUTS: Final = ("contiguous", "contiguous", "transposed", "negative-strides", "big-endian")
-SCALARS: Final = (True, False, 0, 2, -3, 300, 1.5, -0.5, 2.0, 1j, 2 - 1j)
-"""Python scalars of each kind (weak, NEP 50), with an int beyond int8 and uint8."""
-BAD_TENSORS: Final = (None, "abc")
-
 
 @dataclass(frozen=True)
 class OpStrategy:
@@ -58,171 +72,6 @@ class OpStrategy:
     smooth: bool = True
     scale: float = 1.0
     compare: Callable[..., str | None] = compare_values
-
-
-# ---------------------------------------------------------------- building blocks
-
-
-def shapes(min_rank: int = 0, max_rank: int = 5, min_side: int = 0) -> st.SearchStrategy[tuple[int, ...]]:
-    pool = [s for s in SHAPES if min_rank <= len(s) <= max_rank and all(n >= min_side for n in s)]
-    return st.sampled_from(pool)
-
-
-@st.composite
-def arrays(
-    draw: Draw,
-    dtypes: Sequence[DType] = ALL_DTYPES,
-    shape: st.SearchStrategy[tuple[int, ...]] | tuple[int, ...] | None = None,
-    special: bool = True,
-    low: int = -3,
-    high: int = 3,
-    layouts: bool = True,
-) -> Arr:
-    """An `Arr` of one of `dtypes`, small values (NaN and infinities among floats if `special`)."""
-    dtype = draw(st.sampled_from(tuple(dtypes)))
-    if shape is None:
-        shape = shapes()
-    sizes = shape if isinstance(shape, tuple) else draw(shape)
-    seed = draw(st.integers(0, 2**20))
-    layout = draw(st.sampled_from(LAYOUTS)) if layouts else "contiguous"
-    values = make_values(dtype, sizes, seed, special, low, high)
-    if dtype.kind is complex:  # complex infinities are implementation-defined (C99 Annex G): NaN only
-        values = np.where(np.isinf(values), np.complex128(complex(np.nan, 0)), values).astype(values.dtype)
-    return Arr(values, layout)
-
-
-def values_of(array: np.ndarray, layout: str = "contiguous") -> Arr:
-    return Arr(array, layout)
-
-
-def broadcast_partner(draw: Draw, shape: tuple[int, ...]) -> tuple[int, ...]:
-    """A shape that broadcasts with `shape`: equal, a suffix, some sizes 1, or one more leading axis."""
-    form = draw(st.sampled_from(("same", "suffix", "ones", "lead")))
-    if form == "suffix":
-        return shape[draw(st.integers(0, len(shape))) :]
-    if form == "ones":
-        return tuple(1 if draw(st.booleans()) else n for n in shape)
-    if form == "lead" and len(shape) < 5:
-        return (draw(st.sampled_from((1, 2))), *shape)
-    return shape
-
-
-def mismatched(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """A shape that does not broadcast with `shape`."""
-    if not shape or shape[-1] == 1:
-        return (*shape[:-1], 4, 5) if shape else (4,)  # callers pass shapes with sizes >= 2 where it matters
-    return (*shape[:-1], shape[-1] + 1)
-
-
-def axis_of(draw: Draw, ndim: int) -> int:
-    """An int axis in `[-ndim, ndim)`."""
-    return draw(st.integers(-ndim, ndim - 1))
-
-
-def axes_arg(draw: Draw, ndim: int) -> Any:
-    """`None`, an int, a tuple of distinct axes (negative ones too) or `()`."""
-    form = draw(st.sampled_from(("none", "int", "tuple", "empty") if ndim else ("none", "empty")))
-    if form == "none":
-        return None
-    if form == "empty":
-        return ()
-    if form == "int":
-        return axis_of(draw, ndim)
-    chosen = draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True))
-    return tuple(a - ndim if draw(st.booleans()) else a for a in chosen)
-
-
-def bad_axis(draw: Draw, ndim: int) -> Any:
-    """An axis that must raise: out of range (AxisError), a float or a string (ArgumentTypeError)."""
-    return draw(st.sampled_from((ndim, -ndim - 1, ndim + 3, 1.5, "0")))
-
-
-# ---------------------------------------------------------------- families
-
-
-def unary(
-    op: str, dtypes: Sequence[DType] = ALL_DTYPES, special: bool = True, low: int = -3, high: int = 3, scalars: bool = False
-) -> st.SearchStrategy[Call]:
-    tensors = arrays(dtypes, special=special, low=low, high=high).map(lambda x: Call(op, (x,)))
-    if not scalars:
-        return tensors
-    return st.one_of(tensors, st.sampled_from(SCALARS).map(lambda s: Call(op, (s,))))
-
-
-def bad_tensor(op: str, before: tuple[Any, ...] = (), after: tuple[Any, ...] = ()) -> st.SearchStrategy[Call]:
-    return st.sampled_from(BAD_TENSORS).map(lambda v: Call(op, (*before, v, *after), valid=False))
-
-
-@st.composite
-def binary(
-    draw: Draw,
-    op: str,
-    dtypes: Sequence[DType] = ALL_DTYPES,
-    special: bool = True,
-    low: int = -3,
-    high: int = 3,
-    scalars: bool = True,
-) -> Call:
-    a = draw(arrays(dtypes, special=special, low=low, high=high))
-    forms = ("tt", "tt", "ts", "st") if scalars else ("tt",)
-    form = draw(st.sampled_from(forms))
-    if form == "tt":
-        b = draw(arrays(dtypes, shape=broadcast_partner(draw, a.array.shape), special=special, low=low, high=high))
-        return Call(op, (a, b) if draw(st.booleans()) else (b, a))
-    s = draw(st.sampled_from(SCALARS))
-    return Call(op, (a, s) if form == "ts" else (s, a))
-
-
-@st.composite
-def binary_invalid(draw: Draw, op: str, dtypes: Sequence[DType] = (INT32, F32)) -> Call:
-    a = draw(arrays(dtypes, shape=shapes(min_rank=1, min_side=1)))
-    form = draw(st.sampled_from(("shape", "none", "str")))
-    if form == "shape":
-        b = draw(arrays(dtypes, shape=mismatched(a.array.shape)))
-        return Call(op, (a, b), valid=False)
-    bad = None if form == "none" else "abc"
-    return Call(op, (a, bad) if draw(st.booleans()) else (bad, a), valid=False)
-
-
-@st.composite
-def reduction(draw: Draw, op: str, dtypes: Sequence[DType] = ALL_DTYPES, keepdims: bool = True, scalars: bool = True) -> Call:
-    if scalars and draw(st.integers(0, 5)) == 0:
-        return Call(op, (draw(st.sampled_from((True, 3, 3.5, 2 - 1j))),))
-    x = draw(arrays(dtypes))
-    axis = axes_arg(draw, x.array.ndim)
-    kwargs: dict[str, Any] = {"axis": axis}
-    if keepdims:
-        kwargs["keepdims"] = draw(st.booleans())
-    return Call(op, (x,), kwargs)
-
-
-@st.composite
-def reduction_invalid(draw: Draw, op: str, dtypes: Sequence[DType] = (INT32, F32)) -> Call:
-    x = draw(arrays(dtypes, shape=shapes(min_rank=1, min_side=1)))
-    ndim = x.array.ndim
-    form = draw(st.sampled_from(("axis", "duplicate", "tensor")))
-    if form == "tensor":
-        return Call(op, (draw(st.sampled_from(BAD_TENSORS)),), valid=False)
-    if form == "duplicate":
-        return Call(op, (x,), {"axis": (0, -ndim)}, valid=False)
-    return Call(op, (x,), {"axis": bad_axis(draw, ndim)}, valid=False)
-
-
-@st.composite
-def int_axis(
-    draw: Draw, op: str, dtypes: Sequence[DType] = ALL_DTYPES, keepdims: bool = False, min_rank: int = 1, **extra: Any
-) -> Call:
-    x = draw(arrays(dtypes, shape=shapes(min_rank=min_rank)))
-    kwargs: dict[str, Any] = {"axis": axis_of(draw, x.array.ndim), **extra}
-    if keepdims:
-        kwargs["keepdims"] = draw(st.booleans())
-    return Call(op, (x,), kwargs)
-
-
-@st.composite
-def int_axis_invalid(draw: Draw, op: str, name: str = "axis") -> Call:
-    x = draw(arrays((INT32, F32), shape=shapes(min_rank=0, min_side=1)))
-    return Call(op, (x,), {name: bad_axis(draw, x.array.ndim)}, valid=False)
 
 
 # ---------------------------------------------------------------- specific operations
@@ -643,45 +492,6 @@ def _histogram1d(draw: Draw) -> Call:
 
 
 @st.composite
-def _creation(draw: Draw, op: str) -> Call:
-    shape = draw(st.sampled_from(((), (0,), (3,), (2, 0), (2, 3), 3, 0, np.int64(2), [2, 1])))  # one int is a shape too
-    return Call(op, (shape,), {"dtype": draw(st.sampled_from((None, *ALL_DTYPES)))})
-
-
-_RANGE_ARGS: Final = (
-    (5,),
-    (0,),
-    (-2,),
-    (2, 7),
-    (7, 2),
-    (0, 10, 3),
-    (10, 0, -3),
-    (0.5, 3, 0.5),
-    (0, 1, 0.1),
-    (3, 0.5, -0.5),
-    (1.5,),
-    (0, 5, 2.5),
-    (-1, 1, 0.25),
-)
-
-
-@st.composite
-def _range(draw: Draw) -> Call:
-    args = draw(st.sampled_from((*_RANGE_ARGS, (250, 260, 5), (0, 300, 100), (2**31 + 5, 2**31 + 8), (-1, 3))))
-    dtype = draw(st.sampled_from((*INTS, F32, F64)))
-    if any(isinstance(a, float) for a in args) and dtype.kind is int:
-        return Call("range", args)
-    return Call("range", args, {"dtype": dtype})
-
-
-@st.composite
-def _linspace(draw: Draw, op: str) -> Call:
-    start = draw(st.sampled_from((0, 1.5, -2, 0.0, True, Arr(np.float32(0.5)), Arr(np.int32(-1)))))
-    stop = draw(st.sampled_from((1, 3.5, -1, 10, 1e40, -1e300, Arr(np.float64(2.0)), 1 + 1j)))
-    return Call(op, (start, stop, draw(st.integers(0, 5))))
-
-
-@st.composite
 def _least_squares(draw: Draw) -> Call:
     """Tall, wide, square, rank-deficient and empty systems; batch sizes of 1 broadcast."""
     m, n, k = draw(st.integers(0, 4)), draw(st.integers(0, 3)), draw(st.integers(0, 2))
@@ -785,70 +595,6 @@ def _gamma_inc(draw: Draw, op: str) -> Call:
     a = draw(arrays((F32, F64), special=False, low=0, high=4))
     x = draw(arrays((F32, F64), shape=broadcast_partner(draw, a.array.shape), special=False, low=0, high=4))
     return Call(op, (a, x))
-
-
-# ---------------------------------------------------------------- comparisons of several-part results
-
-
-def _distinct(values: np.ndarray, zero_too: bool = False) -> bool:
-    """Whether the values along the last axis are apart (and, for `zero_too`, none about 0): their vectors are
-    then unique up to the phase that bk's convention fixes (`bk._rules.conventions`)."""
-    v = np.asarray(values).astype(np.complex128)
-    if v.size == 0:
-        return True
-    largest = float(np.max(np.abs(v))) or 1.0
-    gaps = np.abs(v[..., :, None] - v[..., None, :]) + np.eye(v.shape[-1]) * largest
-    apart = bool(np.all(gaps > 1e-2 * largest))
-    return apart and (not zero_too or bool(np.all(np.abs(v) > 1e-2 * largest)))
-
-
-def _compare_svd(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
-    """Singular values; U and Vh too (in bk's convention of phases) where the singular values are apart and
-    not about 0 (else U and Vh are unique only up to rotations; shapes are checked)."""
-    square = call is not None and isinstance(call.args[0], Arr) and call.args[0].array.shape[-1] == call.args[0].array.shape[-2]
-    whole = square or not (call is not None and call.kwargs.get("full_matrices", True))
-    parts = (0, 1, 2) if whole and _distinct(reference.values[1], zero_too=True) else (1,)
-    return compare_values(actual, reference, scale * 10, parts=parts)
-
-
-def _sorted_eigenvalues(values: np.ndarray) -> np.ndarray:
-    v = np.round(values.astype(np.complex128), 4)
-    if v.size == 0:
-        return v
-    return np.sort_complex(v.reshape(-1, v.shape[-1])).reshape(v.shape)
-
-
-def _compare_eigenvalues(index: int | None) -> Callable[..., str | None]:
-    def compare(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
-        i = 0 if index is None else index
-        if _distinct(reference.values[i]):  # bk's convention: ascending by real part, then imaginary; phases fixed
-            return compare_values(actual, reference, scale * 100)
-        return compare_arrays(
-            _sorted_eigenvalues(actual.values[i]), _sorted_eigenvalues(reference.values[i]), actual.dtypes[i], scale * 100
-        )
-
-    return compare
-
-
-def _compare_random(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
-    """Random values are not compared; they must be finite."""
-    values = actual.values[0]
-    if values.size and not bool(np.all(np.isfinite(values.astype(np.float64)))):
-        return f"random values must be finite: {values}"
-    return None
-
-
-def _compare_uniform(actual: Outcome, reference: Outcome, scale: float, call: Call | None = None) -> str | None:
-    """Values in `[low, high)`; all equal to `low` when `low == high`."""
-    values = actual.values[0].astype(np.float64)
-    if not values.size or call is None:
-        return None
-    low, high = float(call.args[1]), float(call.args[2])
-    if low == high:
-        ok = bool(np.all(values == low))
-    else:
-        ok = bool(np.all((values >= low) & (values <= high)))
-    return None if ok else f"values outside [{low}, {high}): {short(values)}"
 
 
 # ---------------------------------------------------------------- the table
@@ -992,15 +738,15 @@ def _table() -> dict[str, OpStrategy]:
     table["indexed_segment_sum"] = OpStrategy(_indexed_segment_sum(), None, scale=4.0)
     table["histogram1d"] = OpStrategy(_histogram1d(), None, scale=4.0)
     for op in ("zeros", "ones"):
-        table[op] = OpStrategy(_creation(op), None, smooth=False)
-    table["range"] = OpStrategy(_range(), None, smooth=False)
+        table[op] = OpStrategy(creation(op), None, smooth=False)
+    table["range"] = OpStrategy(range_call(), None, smooth=False)
     for op in ("linspace", "linspace_without_last"):
-        table[op] = OpStrategy(_linspace(op), None, scale=4.0)
-    table["random_uniform"] = OpStrategy(_random_uniform(), None, smooth=False, compare=_compare_uniform)
-    table["random_normal"] = OpStrategy(_random_normal(), None, smooth=False, compare=_compare_random)
-    table["svd"] = OpStrategy(_svd(), None, compare=_compare_svd)
-    table["eig"] = OpStrategy(_eig("eig"), None, compare=_compare_eigenvalues(0))
-    table["eigvals"] = OpStrategy(_eig("eigvals"), None, compare=_compare_eigenvalues(None))
+        table[op] = OpStrategy(linspace(op), None, scale=4.0)
+    table["random_uniform"] = OpStrategy(_random_uniform(), None, smooth=False, compare=compare_uniform)
+    table["random_normal"] = OpStrategy(_random_normal(), None, smooth=False, compare=compare_random)
+    table["svd"] = OpStrategy(_svd(), None, compare=compare_svd)
+    table["eig"] = OpStrategy(_eig("eig"), None, compare=compare_eigenvalues(0))
+    table["eigvals"] = OpStrategy(_eig("eigvals"), None, compare=compare_eigenvalues(None))
     table["matrix_rank_dense"] = OpStrategy(_matrix_rank(), None, smooth=False)
     table["solve_triangular_dense"] = OpStrategy(_solve_triangular(), None, scale=10.0)
     for op in ("fft", "ifft"):

@@ -21,7 +21,7 @@ _DRAWN = 24  # valid calls per operation with a fast call (the same every run: d
 def _case(op: str) -> Callable[[Trial], None]:
     def run(t: Trial) -> None:
         if not t.b.supports(op):
-            raise NotImplementedError(f"{t.b.name} does not support {op}")
+            return  # no kernel to declare: the feature's other cases say whether it works unclaimed
         if undeclared(t.b, [op]):
             raise AssertionError(f"{op}: the kernel is neither planned nor declared trusted (bk.rules.kernel(trusted=True, why=...))")
         if fast_call_of(t.b, op) is None:

@@ -91,3 +91,12 @@ def test_framework_call_refuses_what_cannot_hold():
         framework_call(np.add, np.ndarray, 2, check="ndim")
     with pytest.raises(TypeError, match="weak_numbers must be True or False"):
         framework_call(np.add, np.ndarray, 2, weak_numbers=1)
+
+
+def test_framework_call_is_for_elementwise_operations_only():
+    with pytest.raises(TypeError, match="^solve: bk.rules.framework_call is for elementwise operations"):
+
+        class Wrong(Minimal):
+            @kernel(fast=framework_call(np.linalg.solve, np.ndarray, 2))
+            def solve(self, a, b):
+                return np.linalg.solve(a, b)

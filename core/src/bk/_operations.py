@@ -2,9 +2,11 @@
 
 A record holds what the core knows about an operation, whatever backend computes it:
 
-- its name, its spec (`bk._specs`: the accepted arguments, the result's shape and dtype, the error of
-  each mistake, and `operand_dtype`, the dtype its operands compute in) or, for the operations that are
-  no array operation, the reason it has none (`no_spec`);
+- its name, documentation (`doc`), signature and generic default (`default`, if the core has one), its spec
+  (`bk._specs`: the accepted arguments, the result's shape and dtype, the error of each mistake, and
+  `operand_dtype`, the dtype its operands compute in) or, for the operations that are no array operation,
+  the reason it has none (`no_spec`);
+- the fast calls it allows (`allows_framework_call`: a derived one for an elementwise operation);
 - its family (`"unary"`, `"binary"`, `"reduction"`), which decides the key of a call's plan;
 - how the core calls its kernel: `planned` (through the operation's plan), or not at all
   (`infrastructure`: the queries, conversions and function transforms every backend calls on itself),
@@ -30,6 +32,8 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from ._errors import IndexOutOfRangeError
+from ._features import uses_of
+from ._kernels import WRAPPED, core_backend
 from ._rules.compare import COMPARISONS
 from ._rules.conventions import CONVENTIONS
 from ._rules.division import ZERO_DIVISORS
@@ -176,6 +180,31 @@ class Operation:
         """The spec's rule in words (or why the operation has no spec)."""
         spec = self.spec
         return spec.rule if spec is not None else (self.no_spec or "")
+
+    @property
+    def doc(self) -> str:
+        """The catalogue's documentation of the operation (the first paragraph of `bk.Backend.<name>`'s docstring)."""
+        method = getattr(core_backend(), self.name, None)
+        return (getattr(method, "__doc__", None) or "").strip().split("\n\n")[0]
+
+    @property
+    def default(self) -> Any:
+        """The core's generic default of the operation (a function of the backend and the arguments, built from
+        other operations, see `bk._features.generic`), or None when a backend must bring its own kernel."""
+        method = getattr(core_backend(), self.name, None)
+        method = getattr(method, WRAPPED, method)
+        return method if uses_of(method) is not None else None
+
+    @property
+    def allows_framework_call(self) -> bool:
+        """Whether a kernel of the operation may declare a derived fast call (`bk.rules.framework_call`): an
+        elementwise operation of one or two tensors, whose plan per dtype the core can derive from."""
+        return self.family in ("unary", "binary") and self.spec is not None
+
+    def operand_dtype(self, *args: Any, **kwargs: Any) -> Any:
+        """The dtype the operation's tensor operands compute in for these arguments (`OpSpec.operand_dtype`), or None."""
+        spec = self.spec
+        return None if spec is None else spec.operand_dtype(*args, **kwargs)
 
     def signature(self) -> str:
         """The catalogue's signature of the operation, as the spec states it (`"add(a, b)"`); `""` without a spec."""

@@ -444,7 +444,10 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
     """The fast call of `op`'s kernel that `declared` describes (`bk.rules.framework_call`): its tables are derived
     on its first call (`bk._plans.fast_call_tables`)."""
     if not operation(op).allows_framework_call:
-        raise TypeError(f"{op}: bk.rules.framework_call is for elementwise operations, whose fast call the core derives from their plans; write this fast call by hand")
+        raise TypeError(
+            f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else, whose fast call the core derives "
+            "from their plans; write this fast call by hand"
+        )
     derive = functools.partial(fast_call_tables, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers)
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:

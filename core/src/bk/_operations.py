@@ -198,8 +198,10 @@ class Operation:
     @property
     def allows_framework_call(self) -> bool:
         """Whether a kernel of the operation may declare a derived fast call (`bk.rules.framework_call`): an
-        elementwise operation of one or two tensors, whose plan per dtype the core can derive from."""
-        return self.family in ("unary", "binary") and self.spec is not None
+        operation of one or two tensors and nothing else (`add`, `sin`, `pow`, `less`), whose plan per dtype the
+        core can derive from."""
+        spec = self.spec
+        return spec is not None and 1 <= len(spec.params) <= 2 and all(kind == "Tensor" for _, kind in spec.params)
 
     def operand_dtype(self, *args: Any, **kwargs: Any) -> Any:
         """The dtype the operation's tensor operands compute in for these arguments (`OpSpec.operand_dtype`), or None."""

@@ -7,6 +7,10 @@ builder records every operation that has a spec; a few are special: `cast`, `tra
 `reshape` simplify while building, `matmul` is a node of its own, `numpy_call` takes its result from
 the caller. Each recorded node is evaluated later, by `compute` or a `Function`, with the
 operation of the same name of the target backend.
+
+This module is the top layer of bk-lazy (bk loads it for `bk.backend("lazy")`): it imports the others,
+and registers with `_graph` (`register_above`) the functions of `_compute`, `_function` and `_draw` that
+a node's methods `compute`, `compute_constants`, `get_function`, `show` and `draw` call.
 """
 
 from __future__ import annotations
@@ -22,9 +26,12 @@ import bk
 from bk import ArgumentTypeError, Backend, DType, check_tensor_argument, get_precision
 from bk.rules import INDEX_OPERATIONS, PYTHON_NUMBERS, is_python_number, kernel
 
-from ._compute import compute, compute_count
+from ._compute import compute, compute_constants, compute_count
 from ._devices import graph_device
-from ._graph import NO_DATA, LazyArray, _lazy, array, find_deps, make_node, multi_output, shared_cache
+from ._draw import draw, show
+from ._function import Function
+from ._graph import NO_DATA, LazyArray, array, find_deps, make_node, multi_output, register_above, shared_cache
+from ._operators import _lazy
 from ._shapes import infer, numpy_backend, spec_of
 
 __all__ = ["LazyBackend"]
@@ -392,7 +399,6 @@ class Traced:
         key = tuple((v._shape, v._dtype) if isinstance(v, LazyArray) else (type(v), v) for v in values)
         function = self.traced.get(key)
         if function is None:
-            from ._function import Function
             from ._graph import Variable
 
             stand_ins = [Variable(v.shape, v.dtype, name=f"arg{i}") if isinstance(v, LazyArray) else v for i, v in enumerate(values)]
@@ -639,3 +645,5 @@ def _install() -> None:
 
 
 _install()
+# what a node's methods `compute`, `compute_constants`, `get_function`, `show` and `draw` call (`_graph` imports none of them)
+register_above(compute=compute, compute_constants=compute_constants, Function=Function, show=show, draw=draw)

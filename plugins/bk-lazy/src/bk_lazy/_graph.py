@@ -3,6 +3,11 @@
 A node records the name of a bk catalogue operation (`fn_name`), its arguments (which may hold
 other nodes), and the shape and `DType` its result will have. Leaves hold data of any backend
 (`array`) or nothing at all (`Variable`, a placeholder bound when a `Function` is called).
+
+Layers: `LazyArray` takes Python's operators from `_operators`, the only module this one imports. The
+modules that compute, compile and draw graphs (`_compute`, `_function`, `_draw`) sit above it and are
+never imported here: a node's methods `compute`, `get_function`, `show`, ... call their functions as
+`bk_lazy._backend` registered them (`register_above`).
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Any, Final
 import bk
 from bk import Backend, DType
 
+from ._operators import Operators, _as_dtype, _lazy
+
 __all__ = [
     "AUTORAY_NAMES",
     "LazyArray",
@@ -27,6 +34,7 @@ __all__ = [
     "call",
     "descend",
     "flatten",
+    "register_above",
     "shared_intermediates",
     "to_device",
 ]
@@ -57,12 +65,16 @@ class UnboundVariableError(TypeError, ValueError):
     """
 
 
-class LazyArray:
+class LazyArray(Operators):
     """A node of a computational graph: a bk operation and its arguments, with known shape and dtype.
 
     Create leaves with `bk_lazy.array(x)` or `bk_lazy.Variable(shape, dtype)`, and nodes by calling
     operations of `bk.backend("lazy")` (or Python operators) on them. Nothing is computed until
     `compute` (or `numpy`, `bool`, `float`) asks for values.
+
+    Python's operators, conversions and array methods come from its base class `Operators`
+    (`_operators`); `compute`, `compute_constants`, `get_function`, `show` and `draw` call the
+    functions of the modules above this one, registered with `register_above`.
     """
 
     __slots__ = (
@@ -179,28 +191,6 @@ class LazyArray:
         """The data of a leaf made by `array` (`NO_DATA` for variables and operation nodes)."""
         return self._data
 
-    @property
-    def T(self) -> LazyArray:
-        return _lazy().transpose(self, tuple(range(self.ndim))[::-1])
-
-    @property
-    def mT(self) -> LazyArray:
-        """The transpose of the last two axes (the Array API's `x.mT`)."""
-        return _lazy().matrix_transpose(self)  # type: ignore[no-any-return]
-
-    @property
-    def H(self) -> LazyArray:
-        """The conjugate transpose."""
-        return _lazy().conj(self.T)
-
-    @property
-    def real(self) -> LazyArray:
-        return _lazy().real(self)  # type: ignore[no-any-return]
-
-    @property
-    def imag(self) -> LazyArray:
-        return _lazy().imag(self)  # type: ignore[no-any-return]
-
     @classmethod
     def from_data(cls, data: Any) -> LazyArray:
         """A leaf holding `data` (`bk_lazy.array`)."""
@@ -226,183 +216,7 @@ class LazyArray:
 
     def compute(self, backend: Backend | str | None = None) -> Any:
         """`bk_lazy.compute(self, backend)`."""
-        from ._compute import compute
-
-        return compute(self, backend)
-
-    def __bool__(self) -> bool:
-        return bool(_lazy().numpy(self))
-
-    def __float__(self) -> float:
-        return float(_lazy().numpy(self))
-
-    def __int__(self) -> int:
-        return int(_lazy().numpy(self))
-
-    def __complex__(self) -> complex:
-        return complex(_lazy().numpy(self))
-
-    def __index__(self) -> int:
-        return int(_lazy().numpy(self))
-
-    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
-        import numpy as np
-
-        return np.asarray(_lazy().numpy(self), dtype=dtype)
-
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of a 0-d LazyArray")
-        if self.shape[0] is None:
-            raise TypeError("len() of a LazyArray whose first size depends on the data")
-        return self.shape[0]
-
-    def __iter__(self) -> Iterator[LazyArray]:
-        return iter(_lazy().unstack(self, 0))
-
-    # ------------------------------------------------------------ operators: graph nodes
-
-    def __getitem__(self, key: Any) -> LazyArray:
-        if self._shape is None:  # a multi-result node: its parts
-            return _item(self, key)
-        return _lazy().multi_slice(self, key if isinstance(key, tuple) else (key,))
-
-    def __add__(self, other: Any) -> LazyArray:
-        return _lazy().add(self, other)
-
-    def __radd__(self, other: Any) -> LazyArray:
-        return _lazy().add(other, self)
-
-    def __sub__(self, other: Any) -> LazyArray:
-        return _lazy().sub(self, other)
-
-    def __rsub__(self, other: Any) -> LazyArray:
-        return _lazy().sub(other, self)
-
-    def __mul__(self, other: Any) -> LazyArray:
-        return _lazy().mul(self, other)
-
-    def __rmul__(self, other: Any) -> LazyArray:
-        return _lazy().mul(other, self)
-
-    def __truediv__(self, other: Any) -> LazyArray:
-        return _lazy().div(self, other)
-
-    def __rtruediv__(self, other: Any) -> LazyArray:
-        return _lazy().div(other, self)
-
-    def __floordiv__(self, other: Any) -> LazyArray:
-        return _lazy().floordiv(self, other)
-
-    def __rfloordiv__(self, other: Any) -> LazyArray:
-        return _lazy().floordiv(other, self)
-
-    def __mod__(self, other: Any) -> LazyArray:
-        return _lazy().mod(self, other)
-
-    def __rmod__(self, other: Any) -> LazyArray:
-        return _lazy().mod(other, self)
-
-    def __pow__(self, other: Any) -> LazyArray:
-        return _lazy().pow(self, other)
-
-    def __rpow__(self, other: Any) -> LazyArray:
-        return _lazy().pow(other, self)
-
-    def __matmul__(self, other: Any) -> LazyArray:
-        return _lazy().matmul(self, other)  # type: ignore[no-any-return]
-
-    def __rmatmul__(self, other: Any) -> LazyArray:
-        return _lazy().matmul(other, self)  # type: ignore[no-any-return]
-
-    def __and__(self, other: Any) -> LazyArray:
-        return _lazy().and_(self, other)
-
-    def __rand__(self, other: Any) -> LazyArray:
-        return _lazy().and_(other, self)
-
-    def __or__(self, other: Any) -> LazyArray:
-        return _lazy().or_(self, other)
-
-    def __ror__(self, other: Any) -> LazyArray:
-        return _lazy().or_(other, self)
-
-    def __xor__(self, other: Any) -> LazyArray:
-        return _lazy().xor(self, other)
-
-    def __rxor__(self, other: Any) -> LazyArray:
-        return _lazy().xor(other, self)
-
-    def __lshift__(self, other: Any) -> LazyArray:
-        return _lazy().shift_bits_left(self, other)
-
-    def __rshift__(self, other: Any) -> LazyArray:
-        return _lazy().shift_bits_right(self, other)
-
-    def __invert__(self) -> LazyArray:
-        return _lazy().invert(self)
-
-    def __neg__(self) -> LazyArray:
-        return _lazy().sub(0, self) if self.dtype.kind is not bool else _lazy().invert(self)
-
-    def __pos__(self) -> LazyArray:
-        return self
-
-    def __abs__(self) -> LazyArray:
-        return _lazy().abs(self)
-
-    def __gt__(self, other: Any) -> LazyArray:
-        return _lazy().greater_than(self, other)
-
-    def __ge__(self, other: Any) -> LazyArray:
-        return _lazy().greater_or_equal(self, other)
-
-    def __lt__(self, other: Any) -> LazyArray:
-        return _lazy().greater_than(other, self)
-
-    def __le__(self, other: Any) -> LazyArray:
-        return _lazy().greater_or_equal(other, self)
-
-    def __eq__(self, other: object) -> Any:  # type: ignore[override]
-        """Elementwise `==`, a node (as NumPy's); `NotImplemented` (identity) for what is no array or number."""
-        if not _comparable(other):
-            return NotImplemented
-        return _lazy().equal(self, other)
-
-    def __ne__(self, other: object) -> Any:  # type: ignore[override]
-        """Elementwise `!=`, a node; `NotImplemented` (identity) for what is no array or number."""
-        if not _comparable(other):
-            return NotImplemented
-        return _lazy().not_equal(self, other)
-
-    # `==` makes nodes, so hashing stays by identity (graphs key their nodes by `id` anyway)
-    __hash__ = object.__hash__
-
-    def reshape(self, *shape: Any) -> LazyArray:
-        return _lazy().reshape(self, shape[0] if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape)
-
-    def transpose(self, *axes: Any) -> LazyArray:
-        """`numpy.ndarray.transpose`: no axes reverses them."""
-        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
-            axes = tuple(axes[0])
-        return _lazy().transpose(self, axes or tuple(range(self.ndim))[::-1])  # type: ignore[no-any-return]
-
-    def swapaxes(self, axis1: int, axis2: int) -> LazyArray:
-        """`x` with two axes exchanged: a `transpose` node (`x` itself when they are the same axis)."""
-        from bk import normalize_axis
-
-        perm = list(range(self.ndim))
-        a, b = normalize_axis(axis1, self.ndim, "swapaxes"), normalize_axis(axis2, self.ndim, "swapaxes")
-        perm[a], perm[b] = perm[b], perm[a]
-        return _lazy().transpose(self, tuple(perm))  # type: ignore[no-any-return]
-
-    def astype(self, dtype: Any) -> LazyArray:
-        return _lazy().cast(self, _as_dtype(dtype))
-
-    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
-        """`bk.array_namespace("lazy")`: the Array API namespace of bk-lazy graphs (of the backend registered
-        now, also after the plugins were loaded again)."""
-        return bk.array_namespace("lazy", api_version=api_version)
+        return _above("compute")(self, backend)
 
     def to_device(self, device: Any = None, /, *, stream: Any = None) -> LazyArray:
         """`bk_lazy.to_device(self, device)`: a `to_device` node (the Array API's `x.to_device`)."""
@@ -412,31 +226,12 @@ class LazyArray:
 
     def get_function(self, variables: Any, fold_constants: bool = True) -> Any:
         """autoray's `lz.get_function(variables)`: `bk_lazy.Function(variables, self, fold_constants)`."""
-        from ._function import Function
-
-        return Function(variables, self, fold_constants=fold_constants)
+        return _above("Function")(variables, self, fold_constants=fold_constants)
 
     def compute_constants(self) -> LazyArray:
         """`bk_lazy.compute_constants(self)`: the parts that depend on no `Variable` become leaves."""
-        from ._compute import compute_constants
-
-        compute_constants(self)
+        _above("compute_constants")(self)
         return self
-
-    # NumPy defers to the node: `np.float64(2.0) * node` and `np.exp(node)` are nodes
-    __array_priority__ = 1000
-
-    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        op = _UFUNCS.get(ufunc.__name__)
-        if method != "__call__" or kwargs or op is None:
-            return NotImplemented
-        lazy = _lazy()
-        if op == "neg":
-            return -inputs[0]
-        if op == "less" or op == "less_equal":
-            return getattr(lazy, "greater_than" if op == "less" else "greater_or_equal")(inputs[1], inputs[0])
-        function = getattr(lazy, op, None)
-        return NotImplemented if function is None else function(*inputs)
 
     # ------------------------------------------------------------ history statistics
 
@@ -504,15 +299,11 @@ class LazyArray:
 
     def show(self, filler: str = " ", max_lines: int | None = None, max_depth: int | None = None, show_args: bool = True) -> None:
         """`bk_lazy.show(self, ...)`: prints the graph as a tree of text, one node a line."""
-        from ._draw import show
-
-        show(self, filler=filler, max_lines=max_lines, max_depth=max_depth, show_args=show_args)
+        _above("show")(self, filler=filler, max_lines=max_lines, max_depth=max_depth, show_args=show_args)
 
     def draw(self, filename: str | None = None, **options: Any) -> Any:
         """`bk_lazy.draw(self, filename, ...)`: a Graphviz picture of the graph (needs `bk-lazy[draw]`)."""
-        from ._draw import draw
-
-        return draw(self, filename, **options)
+        return _above("draw")(self, filename, **options)
 
     def plot_history_size_footprint(self, include_inputs: bool = True) -> Any:
         """A matplotlib figure of `history_size_footprint` (needs matplotlib)."""
@@ -525,75 +316,6 @@ class LazyArray:
         axes.set_xlabel("step")
         axes.set_ylabel("elements held")
         return figure
-
-
-_UFUNCS: Final = {
-    "add": "add",
-    "subtract": "sub",
-    "multiply": "mul",
-    "true_divide": "div",
-    "divide": "div",
-    "floor_divide": "floordiv",
-    "remainder": "mod",
-    "power": "pow",
-    "matmul": "matmul",
-    "maximum": "maximum",
-    "minimum": "minimum",
-    "arctan2": "arctan2",
-    "equal": "equal",
-    "not_equal": "not_equal",
-    "greater": "greater_than",
-    "greater_equal": "greater_or_equal",
-    "less": "less",
-    "less_equal": "less_equal",
-    "bitwise_and": "and_",
-    "bitwise_or": "or_",
-    "bitwise_xor": "xor",
-    "left_shift": "shift_bits_left",
-    "right_shift": "shift_bits_right",
-    "invert": "invert",
-    "negative": "neg",
-    "absolute": "abs",
-    "conjugate": "conj",
-    **{
-        name: name
-        for name in (
-            "sign",
-            "sqrt",
-            "exp",
-            "log",
-            "log2",
-            "log10",
-            "sin",
-            "cos",
-            "tan",
-            "arcsin",
-            "arccos",
-            "arctan",
-            "sinh",
-            "cosh",
-            "tanh",
-            "arcsinh",
-            "arccosh",
-            "arctanh",
-            "isfinite",
-            "isnan",
-            "isinf",
-            "floor",
-            "ceil",
-            "log1p",
-            "expm1",
-            "hypot",
-            "logaddexp",
-            "copysign",
-            "nextafter",
-            "signbit",
-            "trunc",
-            "reciprocal",
-        )
-    },
-}
-"""NumPy ufuncs (by name) and the lazy operations `LazyArray.__array_ufunc__` records for them."""
 
 
 AUTORAY_NAMES: Final = {
@@ -641,29 +363,30 @@ def to_device(x: Any, device: Any = None) -> LazyArray:
     return make_node("to_device", (node, device), {}, (node,), node.shape, node.dtype)
 
 
-def _as_dtype(dtype: Any) -> DType:
-    if isinstance(dtype, DType):
-        return dtype
-    import numpy as np
+# ---------------------------------------------------------------- what the modules above do with a node
 
-    return bk.from_numpy_dtype(np.dtype(dtype))
+_ABOVE: dict[str, Callable[..., Any]] = {}
+"""`compute`, `compute_constants`, `Function`, `show` and `draw`: what a node's methods `compute`,
+`compute_constants`, `get_function`, `show` and `draw` call.
 
-
-_LAZY: list[Any] = []
-
-
-def _comparable(value: Any) -> bool:
-    """Whether `==` with `value` is elementwise: a node, a Python or NumPy number, or an array."""
-    import numpy as np
-
-    return isinstance(value, (LazyArray, bool, int, float, complex, np.generic, np.ndarray))
+They live in the modules above this one (`_compute`, `_function`, `_draw`), which import it: it imports
+none of them. `bk_lazy._backend` registers them here (`register_above`) when it is imported, as
+`bk._backend` registers `Backend` with `bk._kernels`.
+"""
 
 
-def _lazy() -> Any:
-    """The lazy backend (loaded on first use)."""
-    if not _LAZY:
-        _LAZY.append(bk.backend("lazy"))
-    return _LAZY[0]
+def register_above(**functions: Callable[..., Any]) -> None:
+    """Called once by `bk_lazy._backend`: the functions of the modules above this one that nodes' methods call."""
+    _ABOVE.update(functions)
+
+
+def _above(name: str) -> Callable[..., Any]:
+    """The registered function `name`; the first time, loads the lazy backend (`_lazy()`), whose module registers them."""
+    function = _ABOVE.get(name)
+    if function is None:
+        _lazy()
+        function = _ABOVE[name]
+    return function
 
 
 # ---------------------------------------------------------------- making nodes
@@ -691,13 +414,6 @@ def make_node(
     if node is None:
         node = cache[key] = LazyArray(fn_name, args, kwargs, deps, shape, dtype, precision=precision)
     return node
-
-
-def _item(parent: LazyArray, index: int) -> LazyArray:
-    items = parent._data if isinstance(parent._data, tuple) else ()
-    if not isinstance(index, int) or not -len(items) <= index < len(items):
-        raise IndexError(f"{parent!r} has {len(items)} results; index {index!r} is out of range")
-    return items[index]
 
 
 def multi_output(

@@ -189,3 +189,13 @@ def test_the_namespace_modules_form_no_circle_and_stay_small() -> None:
     for name in namespace:
         lines = (PACKAGES["bk"] / f"{name.removeprefix('bk.')}.py").read_text().count("\n")
         assert lines <= 800, f"{name} has {lines} lines"
+
+
+def test_no_source_module_anywhere_is_over_800_lines() -> None:
+    """The core, the testkit and every plugin (issue 38, point 7)."""
+    sources = [ROOT / "core" / "src", ROOT / "testkit" / "src", *sorted((ROOT / "plugins").glob("*/src"))]
+    assert len(sources) >= 9
+    for folder in sources:
+        for path in sorted(folder.rglob("*.py")):
+            lines = path.read_text().count("\n")
+            assert lines <= 800, f"{path.relative_to(ROOT)} has {lines} lines"

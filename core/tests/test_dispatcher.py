@@ -500,3 +500,29 @@ def test_a_namespace_shortcut_takes_plain_typed_calls_and_a_known_dtype_keyword(
     with bk.precision(64):
         assert free("x") == "adapter"
     assert free("x") == "fast"
+
+
+@pytest.mark.parametrize(
+    ("op", "args", "kwargs"),
+    [
+        ("sum", ("x",), {"axis": 0}),
+        ("sum", ("x",), {"keepdims": True, "axis": 1}),
+        ("sum", ("x",), {"keepdims": True}),  # not right after the positional ones: bound by inspect
+        ("sum", (), {"value": "x", "axis": 0}),
+        ("clip", ("x",), {"upper_limit": 2, "lower_limit": 1}),
+        ("sum", ("x",), {"nonsense": 1}),  # not the catalogue's signature: left as it is
+        ("add", ("a",), {"b": "b"}),
+    ],
+)
+def test_positional_is_inspects_binding(op, args, kwargs):
+    from bk._explain import positional, signature_of
+
+    spec = bk.op_spec(op)
+    for _ in range(2):  # the second call takes the cached form
+        got = positional(spec, args, dict(kwargs))
+        try:
+            bound = signature_of(spec).bind(*args, **kwargs)
+            want = (bound.args, bound.kwargs)
+        except TypeError:
+            want = (args, kwargs)
+        assert (tuple(got[0]), got[1]) == (tuple(want[0]), want[1])

@@ -141,9 +141,36 @@ def explain_by_class(backend: Backend | None, op: str, error: BaseException) -> 
 
 
 def positional(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """The call's arguments with those the catalogue's signature takes by position passed by position."""
+    """The call's arguments with those the catalogue's signature takes by position passed by position.
+
+    The common case, keywords that name the parameters right after the positional arguments (`sum(x, axis=0)`),
+    is looked up per (spec, count, keywords) and costs a dict lookup; any other call is bound by `inspect`."""
+    key = (spec, len(args), tuple(kwargs))
+    try:
+        following = _FOLLOWING.get(key, _UNKNOWN)
+    except TypeError:  # an unhashable spec: bound every time
+        following = None
+    if following is _UNKNOWN:
+        names = [name for name, _ in spec.params]
+        following = tuple(names[len(args) : len(args) + len(kwargs)])
+        if set(following) != set(kwargs) or len(following) != len(kwargs) or not _positional_names(spec, following):
+            following = None
+        if len(_FOLLOWING) >= 4096:
+            _FOLLOWING.clear()
+        _FOLLOWING[key] = following
+    if following is not None:
+        return (*args, *[kwargs[name] for name in following]), {}
     try:
         bound = signature_of(spec).bind(*args, **kwargs)
     except TypeError:  # not a call of the catalogue's signature: the kernel's Python error tells
         return args, kwargs
     return bound.args, bound.kwargs
+
+
+_FOLLOWING: dict[Any, Any] = {}
+
+
+def _positional_names(spec: Any, names: tuple[str, ...]) -> bool:
+    """Whether the catalogue's signature takes each of `names` by position (none is keyword-only or variadic)."""
+    parameters = signature_of(spec).parameters
+    return all(name in parameters and parameters[name].kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.POSITIONAL_ONLY) for name in names)

@@ -409,7 +409,9 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     # The creation kernels get arguments the plan has checked (sizes that are ints of 0 or more, a
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
-    # small tensor).
+    # small tensor). Their fast calls stay hand-written (`native_call`, `_created`, `_full`): no spec decides
+    # the dtypes they serve, which `framework_call` derives for elementwise operations only (`zeros_like`
+    # serves a tensor of any dtype, `full_like` the fill values a dtype holds as they are).
 
     @kernel(fast=functools.partial(_created, torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:

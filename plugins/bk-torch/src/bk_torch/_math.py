@@ -14,8 +14,8 @@ from bk.rules import (
     advanced_index,
     array_key_layout,
     check_nonempty,
+    framework_call,
     kernel,
-    native_call,
     ordered_extreme,
     pad_source_indices,
 )
@@ -24,7 +24,7 @@ from bk.rules import quantile as quantile_rule
 from ._dtypes import from_torch_dtype
 
 _REAL_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
-_INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}
+_INEXACT = _REAL_FLOATS | {torch.complex64, torch.complex128}  # the dtypes of the hot paths of `sum`, `mean` and `max`
 
 Tensor = Any
 
@@ -46,15 +46,16 @@ _EXPLAINED = _HOT_REDUCTION + "; it maps its own failures (bk.explain_failure), 
 
 def _float_function(function: Callable[[Any], Any], name: str) -> Callable[..., Any]:
     """The kernel of a function of floats (`sqrt`, `exp`, `sin`, `log`, ...): `function(x)` alone, planned. The
-    core's plan gives it floats (ints and bools in the default float, or the precision's); float and complex
-    tensors go to PyTorch at once, through the fast call in front of the plan (`bk.rules.native_call`, in C)."""
+    core's plan gives it floats (ints and bools in the default float, or the precision's); the tensors it would
+    give as they are (float and complex ones) go to PyTorch at once, through the fast call in front of the plan
+    (`bk.rules.framework_call`, in C; the core derives its dtypes)."""
 
     def computed(self: Any, x: Tensor) -> Tensor:
         return function(x)
 
     computed.__name__ = computed.__qualname__ = name
     computed.__doc__ = f"`torch.{name}` of floats (ints and bools in the default float type)."
-    return kernel(fast=native_call(function, torch.Tensor, _INEXACT, 1))(computed)
+    return kernel(fast=framework_call(function, torch.Tensor, 1))(computed)
 
 
 def _axes(axis: Any) -> Any:

@@ -7,8 +7,10 @@ and do framework work only: PyTorch's gaps (unsigned ints wider than 8 bits, for
 no kernels, are computed through signed types; complex sums part by part). Booleans where PyTorch has no
 bool kernel and complex values where it has no order never arrive: the core computes them in int8 and in
 NumPy's order (`TorchBackend.lacking_kernels`, `TorchBackend.complex_unordered`). Their common case, two
-tensors of one dtype that PyTorch computes as bk's rules say, or a tensor and a Python number that keeps its
-dtype, is one PyTorch call in C (`bk.rules.native_call`), in front of the plan.
+tensors of one dtype, or a tensor and a Python number that keeps its dtype, wherever the plan would do nothing
+around the kernel, is one PyTorch call in C in front of the plan (`bk.rules.framework_call`: the core derives
+its dtypes from the specs, no table is written here). `add` and `sub` keep a hand-written one
+(`bk.rules.native_call`), where `framework_call` cannot derive it (see `_REAL`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import torch
 
 from bk import DType
 from bk.rules import clip as clip_rule
-from bk.rules import int_range, kernel, limit, native_call
+from bk.rules import framework_call, int_range, kernel, limit, native_call
 
 from ._dtypes import from_torch_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _narrowed
@@ -32,9 +34,6 @@ Tensor = Any
 
 _FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
-_INTS = frozenset({torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8})
-_INT_RANGES = {d: int_range(from_torch_dtype(d)) for d in _INTS}
-_INT64_RANGE = _INT_RANGES[torch.int64]
 # PyTorch adds complex tensors as `a + 1 * b` in some kernels (broadcasting, a 0-d left operand), so
 # an infinite `b` gains a NaN imaginary part (`(inf+0j) * 1`); NumPy adds the parts separately.
 _PARTWISE: dict[str, Callable[[Any, Any], Any]] = {
@@ -53,21 +52,42 @@ def _compute(op: str, function: Callable[[Any, Any], Any], x: torch.Tensor, y: t
     return function(x, y)
 
 
-def _operator(
-    op: str, function: Callable[[Any, Any], Any], doc: str, native: Any, floats: Any = _FLOATS, ints: bool = True
-) -> Callable[..., Any]:
+def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, fast: Any = None) -> Callable[..., Any]:
     """The kernel of the binary operator `op` (one of `BINARY_OPERATORS`), planned: `function` on the plan's
-    operands (`_compute`), with the fast call of `function` alone for two tensors of one dtype in `native`, a
-    tensor of `floats` and a Python float, and (with `ints`) a tensor of `floats` or of a narrow int dtype in
-    `native` and a Python int that keeps its dtype (one that fits 64 bits, one in the int dtype's range)."""
-    ranges = {**{d: r for d, r in _INT_RANGES.items() if d in native}, **dict.fromkeys(floats, _INT64_RANGE)} if ints else {}
+    operands (`_compute`). Its fast call (`fast`) is by default `function` alone (`bk.rules.framework_call`) wherever
+    the plan would do nothing around the kernel, for the dtypes the core derives, a tensor and a Python number
+    included (PyTorch keeps a tensor's dtype beside one of a kind it holds, as NEP 50)."""
 
     def computed(self: Any, a: Tensor, b: Tensor) -> Tensor:
         return _compute(op, function, a, b)
 
     computed.__name__ = computed.__qualname__ = op
     computed.__doc__ = doc
-    return kernel(fast=native_call(function, torch.Tensor, native, 2, frozenset(floats), ranges))(computed)
+    return kernel(fast=framework_call(function, torch.Tensor, 2) if fast is None else fast)(computed)
+
+
+def _without_wide_unsigned(function: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """`function`, or NotImplemented (the plan, whose kernel computes through `_unsigned`) for a uint16-uint64
+    tensor, which PyTorch has no kernel of: the function of the fast call of an operator whose wide unsigned
+    gaps are the plugin's, not the core's (uint64 `pow` and `shift_bits_right`, `unsigned_gaps`)."""
+
+    def call(a: Any, b: Any) -> Any:
+        return NotImplemented if a.dtype in _WIDE_UNSIGNED else function(a, b)
+
+    return call
+
+
+# The fast call of `add` and `sub`, written by hand (`bk.rules.native_call`): PyTorch adds complex values as
+# `a + 1 * b` (an infinite part gains a NaN, `_PARTWISE`), and `framework_call` has no way to leave a dtype out
+# (`_without_wide_unsigned` costs a Python call, too much for the hottest operators): the real dtypes PyTorch adds
+# with no gap (bools add as int32, uint16-uint64 through the core: the plan's), a Python float beside a real float,
+# and a Python int beside an int dtype that holds it or a float that holds it exactly (up to 2**11 for float16,
+# whose significand has 11 bits), as `framework_call` derives them for the other operators.
+_REAL = _FLOATS | {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
+_EXACT_INTS = {
+    **{d: int_range(from_torch_dtype(d)) for d in _REAL - _FLOATS},
+    **{d: (-(2**m), 2**m) for d, m in ((torch.float16, 11), (torch.bfloat16, 8), (torch.float32, 24), (torch.float64, 53))},
+}
 
 
 def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -114,43 +134,40 @@ def unsigned_gaps(operators: Iterable[str]) -> dict[str, frozenset[DType]]:
     return {op: wide | {DType(int, 64, signed=False)} if op in by_core else wide for op in operators}
 
 
-_REAL = _FLOATS | _INTS  # what PyTorch computes as bk's rules say, without a gap
-_NUMBERS = _REAL | _COMPLEX
-
-
 class OperatorsMixin:
     """Binary operators, `where` and `clip` of `TorchBackend`."""
 
     # ------------------------------------------------------------ arithmetic (integers: zero divisors, powers by the core)
 
-    add = _operator("add", torch.add, "`a + b` in the common type.", _REAL)
-    sub = _operator("sub", torch.sub, "`a - b` in the common type.", _REAL)
-    mul = _operator("mul", torch.mul, "`a * b` in the common type.", _NUMBERS)
-    div = _operator(
-        "div",
-        torch.div,
-        "True division; integers and booleans divide into the default float (or the precision's).",
-        _FLOATS | _COMPLEX,
-        ints=False,
+    add = _operator(
+        "add", torch.add, "`a + b` in the common type.", native_call(torch.add, torch.Tensor, _REAL, 2, _FLOATS, _EXACT_INTS)
     )
+    sub = _operator(
+        "sub", torch.sub, "`a - b` in the common type.", native_call(torch.sub, torch.Tensor, _REAL, 2, _FLOATS, _EXACT_INTS)
+    )
+    mul = _operator("mul", torch.mul, "`a * b` in the common type.")
+    div = _operator("div", torch.div, "True division; integers and booleans divide into the default float (or the precision's).")
     pow = _operator(
-        "pow", torch.pow, "`base ** exp` in the common type; integer powers wrap as NumPy's.", _FLOATS | _COMPLEX, ints=False
+        "pow",
+        torch.pow,
+        "`base ** exp` in the common type; integer powers wrap as NumPy's.",
+        # tensors only: PyTorch computes a Python exponent with kernels of its own (0.5 as a square root, whose
+        # -0.0 keeps its sign; 3.0 as a cube), not as the plan's tensor
+        framework_call(_without_wide_unsigned(torch.pow), torch.Tensor, 2, weak_numbers=False),
     )
     mod = _operator(
         "mod",
         torch.remainder,
         "`dividend % divisor` with the sign of the divisor, as in Python; an integer modulo 0 is 0, as NumPy.",
-        _FLOATS,
-        ints=False,
     )
-    floordiv = _operator(
-        "floordiv", torch.floor_divide, "`a // b`; an integer division by 0 is 0, as NumPy.", _FLOATS, ints=False
+    floordiv = _operator("floordiv", torch.floor_divide, "`a // b`; an integer division by 0 is 0, as NumPy.")
+    and_ = _operator("and_", operator.and_, "Logical or bitwise `a & b`.")
+    or_ = _operator("or_", operator.or_, "Logical or bitwise `a | b`.")
+    xor = _operator("xor", operator.xor, "Logical or bitwise `a ^ b`.")
+    shift_bits_left = _operator("shift_bits_left", operator.lshift, "`a << b`.")
+    shift_bits_right = _operator(
+        "shift_bits_right", operator.rshift, "`a >> b`.", framework_call(_without_wide_unsigned(operator.rshift), torch.Tensor, 2)
     )
-    and_ = _operator("and_", operator.and_, "Logical or bitwise `a & b`.", _INTS | {torch.bool}, floats=())
-    or_ = _operator("or_", operator.or_, "Logical or bitwise `a | b`.", _INTS | {torch.bool}, floats=())
-    xor = _operator("xor", operator.xor, "Logical or bitwise `a ^ b`.", _INTS | {torch.bool}, floats=())
-    shift_bits_left = _operator("shift_bits_left", operator.lshift, "`a << b`.", _INTS, floats=())
-    shift_bits_right = _operator("shift_bits_right", operator.rshift, "`a >> b`.", _INTS, floats=())
 
     def invert(self, x: Tensor) -> Tensor:
         """Logical not for booleans, bitwise not for integers (the plan refuses floats and complex values)."""
@@ -159,18 +176,24 @@ class OperatorsMixin:
         return _narrowed(~_narrowed(x, torch.int64), x.dtype) if x.dtype == _UINT64 else (~x.to(torch.int64)).to(x.dtype)
 
     maximum = _operator(
-        "maximum", torch.maximum, "Elementwise maximum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False
+        "maximum",
+        torch.maximum,
+        "Elementwise maximum; NaN propagates.",
+        framework_call(torch.maximum, torch.Tensor, 2, weak_numbers=False),  # it takes tensors only
     )
     minimum = _operator(
-        "minimum", torch.minimum, "Elementwise minimum; NaN propagates.", _REAL | {torch.bool}, floats=(), ints=False
+        "minimum",
+        torch.minimum,
+        "Elementwise minimum; NaN propagates.",
+        framework_call(torch.minimum, torch.Tensor, 2, weak_numbers=False),
     )
 
     # ------------------------------------------------------------ comparisons (out-of-range Python ints: by the core)
 
-    equal = _operator("equal", torch.eq, "Elementwise `x == y`.", _NUMBERS | {torch.bool})
-    not_equal = _operator("not_equal", torch.ne, "Elementwise `x != y`.", _NUMBERS | {torch.bool})
-    greater_than = _operator("greater_than", torch.gt, "Elementwise `x > y`.", _REAL | {torch.bool})
-    greater_or_equal = _operator("greater_or_equal", torch.ge, "Elementwise `x >= y`.", _REAL | {torch.bool})
+    equal = _operator("equal", torch.eq, "Elementwise `x == y`.")
+    not_equal = _operator("not_equal", torch.ne, "Elementwise `x != y`.")
+    greater_than = _operator("greater_than", torch.gt, "Elementwise `x > y`.")
+    greater_or_equal = _operator("greater_or_equal", torch.ge, "Elementwise `x >= y`.")
 
     # ------------------------------------------------------------ where and clip
 

@@ -10,9 +10,9 @@ from typing import Any
 import torch
 
 from bk import ShapeDtype
-from bk.rules import kernel, native_call, spec_verdict
+from bk.rules import framework_call, kernel, native_call, spec_verdict
 
-from ._math import _INEXACT, _REAL_FLOATS, _WIDE_UNSIGNED
+from ._math import _REAL_FLOATS, _WIDE_UNSIGNED
 
 __all__ = ["StandardMixin"]
 
@@ -22,29 +22,34 @@ Tensor = Any
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`. The elementwise ones declare nothing but
     their fast call (`bk.rules.kernel`): they are planned, computing on the operands the core's plan gives them
-    (floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first)."""
+    (floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first), and the calls the plan
+    would give them as they are go to PyTorch at once (`bk.rules.framework_call`: the core derives the dtypes)."""
 
-    @kernel(fast=native_call(torch.log1p, torch.Tensor, _INEXACT, 1))
+    # Real floats only, by hand (`bk.rules.native_call`): the plan puts the standard's special complex values
+    # after the kernel (`bk._rules.special`), which PyTorch does not give (`expm1(inf + 0j)` is `inf + nanj`), and
+    # the core's derivation (`framework_call`) does not leave complex values out for them yet.
+    @kernel(fast=native_call(torch.log1p, torch.Tensor, _REAL_FLOATS, 1))
     def log1p(self, x: Tensor) -> Tensor:
         """`torch.log1p` of the floats the plan gives (bools and ints in the default float)."""
         return torch.log1p(x)
 
-    @kernel(fast=native_call(torch.expm1, torch.Tensor, _INEXACT, 1))
+    @kernel(fast=native_call(torch.expm1, torch.Tensor, _REAL_FLOATS, 1))
     def expm1(self, x: Tensor) -> Tensor:
         """`torch.expm1` of the floats the plan gives (bools and ints in the default float)."""
         return torch.expm1(x)
 
-    @kernel(fast=native_call(torch.hypot, torch.Tensor, _REAL_FLOATS, 2))
+    # `torch.hypot` and `torch.logaddexp` take tensors only
+    @kernel(fast=framework_call(torch.hypot, torch.Tensor, 2, weak_numbers=False))
     def hypot(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.hypot` of the real floats the plan gives (it refuses complex values)."""
         return torch.hypot(x1, x2)
 
-    @kernel(fast=native_call(torch.logaddexp, torch.Tensor, _REAL_FLOATS, 2))
+    @kernel(fast=framework_call(torch.logaddexp, torch.Tensor, 2, weak_numbers=False))
     def logaddexp(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.logaddexp` of the real floats the plan gives (it refuses complex values)."""
         return torch.logaddexp(x1, x2)
 
-    @kernel(fast=native_call(torch.copysign, torch.Tensor, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=framework_call(torch.copysign, torch.Tensor, 2))
     def copysign(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`torch.copysign` of the real floats the plan gives (it refuses complex values)."""
         return torch.copysign(x1, x2)

@@ -5,11 +5,13 @@ elementwise functions are bare kernels behind the core's plan, which gives them 
 operands already in the dtype the operation computes in (two tensors of one dtype for the binary
 operators, floats for the float functions), runs the core composites around them (integer zero divisors,
 comparisons with Python ints beyond a tensor's range, integer powers) and casts their results. They
-declare nothing but a fast call (`bk.rules.kernel(fast=...)`): eager tensors of one of the common dtypes
-go to TensorFlow at once (`bk.rules.native_call`, in C). What is left to the kernels is TensorFlow's own
-gaps: no order of bools (compared as int8) or of complex values (by parts, as NumPy), no kernels of some
-dtypes (declared in `TFBackend.lacking_kernels`, or computed another way), and values TensorFlow
-computes differently from NumPy. `invert`, the value tests (`isnan`, ...), the complex parts and the
+declare nothing but a fast call (`bk.rules.kernel(fast=...)`): the kernel's own function of eager tensors
+(or of one and a Python number), called at once (in C) wherever the plan would do nothing around the
+kernel, for the dtypes the core derives from the specs (`bk.rules.framework_call`; no dtype table is
+written here). What is left to the kernels is TensorFlow's own gaps: no order of bools (compared as
+int8) or of complex values (by parts, as NumPy), no kernels of some dtypes (declared in
+`TFBackend.lacking_kernels`, or computed another way), and values TensorFlow computes differently from
+NumPy. `invert`, the value tests (`isnan`, ...), the complex parts and the
 reductions are trusted (`bk.rules.kernel(trusted=True, why=...)`): they apply docs/semantics.md themselves.
 """
 
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from bk import get_precision, normalize_axes, normalize_axis
-from bk.rules import accumulation_type, check_nonempty, kernel, limit, native_call
+from bk.rules import accumulation_type, check_nonempty, framework_call, kernel, limit
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import float_tf, from_tf_dtype, to_precision, to_tf_dtype
@@ -30,10 +32,7 @@ __all__ = ["MathMixin"]
 
 Tensor = Any
 
-_EAGER = type(tf.constant(0))  # the fast paths take eager tensors only: symbolic ones (tf.function) take the plan
-_FLOATS = (tf.float16, tf.float32, tf.float64)
-_WIDE = (tf.int32, tf.int64)
-_REALS = (*_FLOATS, *_WIDE)
+_EAGER = type(tf.constant(0))  # the fast calls take eager tensors only: symbolic ones (tf.function) take the plan
 _HOT_UNARY: Final = (
     "a hot unary function that handles every dtype itself as docs/semantics.md says (bools, ints and complex "
     "values included), where a plan would cost more on small tensors"
@@ -42,39 +41,33 @@ _HOT_REDUCTION: Final = (
     "a hot reduction that checks its axes and applies the accumulation dtypes, the empty-reduction errors and "
     "NumPy's order of complex values itself, with bk.rules, where a plan would cost more on small tensors"
 )  # why `sum`, `prod`, `mean`, `std`, `max`, `min`, `any` and `all` are trusted
-# the range of each integer dtype (`tf.DType.min` builds it anew on every call)
-_INT_RANGES = {d: (d.min, d.max) for d in _WIDE}  # a Python int in range keeps the tensor's dtype (NEP 50), in TensorFlow too
 
 
-def _operator(
-    name: str, function: Callable[[Any, Any], Any], doc: str, dtypes: Any = (), floats: Any = (), ints: bool = False
-) -> Callable[..., Any]:
+def _operator(name: str, function: Callable[[Any, Any], Any], doc: str) -> Callable[..., Any]:
     """The kernel of the binary operator `name`: `function(a, b)` of the two tensors of one dtype the plan
-    gives it; with `dtypes`, the fast path of two eager tensors of one of them, of a tensor of `floats`
-    beside a Python float or int, and (with `ints`) of an int32 or int64 tensor in `dtypes` beside a Python
-    int in its range: the calls for which `function` gives the spec's dtype and values."""
+    gives it, with the fast call of `function` itself (`bk.rules.framework_call`) for two eager tensors the plan
+    would give it as they are, or an eager tensor and a Python number (TensorFlow converts one to the tensor's
+    dtype, as NEP 50 keeps it, and `function` takes it as the plan's tensor), for the dtypes the core derives."""
 
     def computed(self: Any, a: Tensor, b: Tensor) -> Tensor:
         return function(self._t(a), self._t(b))  # dense tensors: Variables read, sparse and ragged ones refused
 
     computed.__name__ = computed.__qualname__ = name
     computed.__doc__ = doc
-    if not dtypes:
-        return computed
-    ranges = {d: r for d, r in _INT_RANGES.items() if d in dtypes} if ints else None
-    return kernel(fast=native_call(function, _EAGER, dtypes, 2, floats, ranges))(computed)
+    return kernel(fast=framework_call(function, _EAGER, 2))(computed)
 
 
-def _function(name: str, function: Callable[[Any], Any], doc: str, dtypes: Any = _FLOATS) -> Callable[..., Any]:
+def _function(name: str, function: Callable[[Any], Any], doc: str) -> Callable[..., Any]:
     """The kernel of the elementwise function `name`: `function(x)` of the tensor the plan gives it (floats
-    for the float functions), with the fast path of an eager tensor of one of `dtypes`."""
+    for the float functions), with the fast call of `function` itself for an eager tensor the plan would give
+    as it is (`bk.rules.framework_call`: the core derives the dtypes)."""
 
     def computed(self: Any, x: Tensor) -> Tensor:
         return function(self._t(x))  # a dense tensor: a Variable read, a sparse or ragged one refused
 
     computed.__name__ = computed.__qualname__ = name
     computed.__doc__ = doc
-    return kernel(fast=native_call(function, _EAGER, dtypes, 1))(computed)
+    return kernel(fast=framework_call(function, _EAGER, 1))(computed)
 
 
 def _bitwise(logical: Callable[[Any, Any], Any], bitwise: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
@@ -91,6 +84,7 @@ def _ordered(compare: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         if a.dtype == tf.bool:
             return compare(tf.cast(a, tf.int8), tf.cast(b, tf.int8))
         if a.dtype.is_complex:
+            b = tf.convert_to_tensor(b, a.dtype)  # a Python number of the fast call, as TensorFlow's operators take it
             ra, rb = tf.math.real(a), tf.math.real(b)
             return tf.logical_or(ra > rb, tf.logical_and(tf.equal(ra, rb), compare(tf.math.imag(a), tf.math.imag(b))))
         return compare(a, b)
@@ -125,6 +119,7 @@ def _shift(shift: Callable[[Any, Any], Any], left: bool) -> Callable[[Any, Any],
     """
 
     def apply(a: Any, b: Any) -> Any:
+        b = tf.convert_to_tensor(b, a.dtype)  # a Python int of the fast call (in the dtype's range), as TensorFlow's operators do
         inside = b < a.dtype.size * 8 if a.dtype.is_unsigned else tf.logical_and(b >= 0, b < a.dtype.size * 8)
         shifted = shift(a, tf.where(inside, b, tf.zeros((), b.dtype)))
         zero = tf.zeros((), a.dtype)
@@ -136,6 +131,28 @@ def _shift(shift: Callable[[Any, Any], Any], left: bool) -> Callable[[Any, Any],
 
 def _nan_complex(x: Any) -> Any:
     return tf.logical_or(tf.math.is_nan(tf.math.real(x)), tf.math.is_nan(tf.math.imag(x)))
+
+
+def _maximum(a: Any, b: Any) -> Any:
+    """Elementwise maximum of two tensors of one dtype; NaN propagates (complex values: NumPy's order, the first NaN wins)."""
+    if a.dtype.is_complex:
+        return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(a, b), a, b)))
+    return _with_nan(tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b), a, b)
+
+
+def _minimum(a: Any, b: Any) -> Any:
+    """Elementwise minimum of two tensors of one dtype; NaN propagates (complex values: NumPy's order, the first NaN wins)."""
+    if a.dtype.is_complex:
+        return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(b, a), a, b)))
+    return _with_nan(tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b), a, b)
+
+
+def _with_nan(result: Any, a: Any, b: Any) -> Any:
+    """`result` with NaN wherever `a` or `b` is NaN (TensorFlow's `maximum` and `minimum` skip it)."""
+    if not a.dtype.is_floating:
+        return result
+    nan = tf.logical_or(tf.math.is_nan(a), tf.math.is_nan(b))
+    return tf.where(nan, tf.constant(math.nan, result.dtype), result)
 
 
 def _power(a: Any, b: Any) -> Any:
@@ -150,6 +167,7 @@ def _divide(a: Any, b: Any) -> Any:
     `0 / (inf + 0j)` is 0, not NaN, and large parts do not overflow."""
     if not a.dtype.is_complex:
         return tf.math.truediv(a, b)
+    b = tf.convert_to_tensor(b, a.dtype)  # a Python number of the fast call, as TensorFlow's operators take it
     ar, ai, br, bi = tf.math.real(a), tf.math.imag(a), tf.math.real(b), tf.math.imag(b)
     real_larger = tf.abs(br) >= tf.abs(bi)
     both_zero = tf.logical_and(tf.equal(br, 0), tf.equal(bi, 0))
@@ -316,51 +334,31 @@ class MathMixin:
 
     # ------------------------------------------------------------ arithmetic operators
 
-    add = _operator("add", tf.add, "`a + b` (booleans arrive as int32).", _REALS, _FLOATS, ints=True)
-    sub = _operator("sub", tf.subtract, "`a - b`.", _REALS, _FLOATS, ints=True)
-    mul = _operator("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` (booleans: logical and).", _REALS, _FLOATS, ints=True)
+    add = _operator("add", tf.add, "`a + b` (booleans arrive as int32).")
+    sub = _operator("sub", tf.subtract, "`a - b`.")
+    mul = _operator("mul", _bitwise(tf.logical_and, tf.multiply), "`a * b` (booleans: logical and).")
     div = _operator(
-        "div",
-        _divide,
-        "`numerator / denominator` of floats (integers arrive as floats); complex values as NumPy.",
-        _FLOATS,
-        _FLOATS,
+        "div", _divide, "`numerator / denominator` of floats (integers arrive as floats); complex values as NumPy."
     )
-    pow = _operator("pow", _power, "`base ** exp` (the core checks integer exponents first).", _FLOATS, _FLOATS)
+    pow = _operator("pow", _power, "`base ** exp` (the core checks integer exponents first).")
     mod = _operator(
         "mod",
         tf.math.floormod,
         "`dividend % divisor` with the sign of the divisor (integer zero divisors: the core's composite).",
-        _FLOATS,
-        _FLOATS,
     )
-    floordiv = _operator(
-        "floordiv",
-        _floor_divide,
-        "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN).",
-        (tf.float32, tf.float64),
-        (tf.float32, tf.float64),
-    )
-    and_ = _operator(
-        "and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.", (tf.bool, *_WIDE), ints=True
-    )
-    or_ = _operator(
-        "or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.", (tf.bool, *_WIDE), ints=True
-    )
-    xor = _operator(
-        "xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.", (tf.bool, *_WIDE), ints=True
-    )
+    floordiv = _operator("floordiv", _floor_divide, "`a // b` as NumPy (floats through `fmod`: `inf // 2` is NaN).")
+    and_ = _operator("and_", _bitwise(tf.logical_and, tf.bitwise.bitwise_and), "Logical or bitwise `a & b`.")
+    or_ = _operator("or_", _bitwise(tf.logical_or, tf.bitwise.bitwise_or), "Logical or bitwise `a | b`.")
+    xor = _operator("xor", _bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), "Logical or bitwise `a ^ b`.")
     shift_bits_left = _operator(
         "shift_bits_left",
         _shift(tf.bitwise.left_shift, left=True),
         "`a << b` of integers; counts outside `[0, bits)` give 0, as NumPy.",
-        _WIDE,
     )
     shift_bits_right = _operator(
         "shift_bits_right",
         _shift(tf.bitwise.right_shift, left=False),
         "`a >> b` of integers (arithmetic for signed ones); counts outside `[0, bits)` give 0, or -1 for negative `a`.",
-        _WIDE,
     )
 
     @kernel(trusted=True, why=_HOT_UNARY)
@@ -373,51 +371,30 @@ class MathMixin:
 
     # ------------------------------------------------------------ comparisons
 
-    equal = _operator("equal", tf.equal, "Elementwise `x == y`.", (tf.bool, *_REALS), _FLOATS, ints=True)
-    not_equal = _operator("not_equal", tf.not_equal, "Elementwise `x != y`.", (tf.bool, *_REALS), _FLOATS, ints=True)
+    equal = _operator("equal", tf.equal, "Elementwise `x == y`.")
+    not_equal = _operator("not_equal", tf.not_equal, "Elementwise `x != y`.")
     greater_than = _operator(
-        "greater_than",
-        _ordered(tf.greater),
-        "Elementwise `x > y` (booleans as int8, complex values in NumPy's order).",
-        _REALS,
-        _FLOATS,
-        ints=True,
+        "greater_than", _ordered(tf.greater), "Elementwise `x > y` (booleans as int8, complex values in NumPy's order)."
     )
     greater_or_equal = _operator(
         "greater_or_equal",
         _ordered(tf.greater_equal),
         "Elementwise `x >= y` (booleans as int8, complex values in NumPy's order).",
-        _REALS,
-        _FLOATS,
-        ints=True,
     )
 
-    @kernel(fast=native_call(tf.maximum, _EAGER, _WIDE, 2))
+    # the fast calls are the kernels' own functions, as TensorFlow's alone are not (they skip NaN and have no bool
+    # or complex order); tensors only: `_with_nan` and `_nan_complex` would take a Python number as float32
+    @kernel(fast=framework_call(_maximum, _EAGER, 2, weak_numbers=False))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
-        if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
-            return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(a, b), a, b)))
-        result = tf.maximum(a, b) if a.dtype != tf.bool else tf.logical_or(a, b)
-        return self._with_nan(result, a, b)
+        return _maximum(a, b)
 
-    @kernel(fast=native_call(tf.minimum, _EAGER, _WIDE, 2))
+    @kernel(fast=framework_call(_minimum, _EAGER, 2, weak_numbers=False))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
-        if a.dtype.is_complex:  # NumPy's order; a NaN (the first one) wins
-            return tf.where(_nan_complex(a), a, tf.where(_nan_complex(b), b, tf.where(_ordered(tf.greater_equal)(b, a), a, b)))
-        result = tf.minimum(a, b) if a.dtype != tf.bool else tf.logical_and(a, b)
-        return self._with_nan(result, a, b)
+        return _minimum(a, b)
 
-    @staticmethod
-    def _with_nan(result: Any, a: Any, b: Any) -> Any:
-        if not a.dtype.is_floating:
-            return result
-        nan = tf.logical_or(tf.math.is_nan(a), tf.math.is_nan(b))
-        return tf.where(nan, tf.constant(math.nan, result.dtype), result)
-
-    arctan2 = _operator(
-        "arctan2", tf.math.atan2, "The angle of the point `(x, y)`, of floats (integers arrive as floats).", _FLOATS, _FLOATS
-    )
+    arctan2 = _operator("arctan2", tf.math.atan2, "The angle of the point `(x, y)`, of floats (integers arrive as floats).")
 
     def divide_no_nan(self, x: Tensor, y: Tensor) -> Tensor:
         """`x / y`, and 0 where `y` is 0 (also for 0 / 0), of floats (integers arrive as floats)."""
@@ -444,11 +421,11 @@ class MathMixin:
 
     # ------------------------------------------------------------ unary functions
 
-    abs = _function("abs", _abs, "Absolute value (magnitude for complex values).", _REALS)
-    sign = _function("sign", _sign, "-1, 0 or 1 by the sign of `x`.", _REALS)
-    round = _function("round", _keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.", _REALS)
-    ceil = _function("ceil", _keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.", _REALS)
-    floor = _function("floor", _keep_int_rounding(tf.math.floor), "Largest integer not above `x`.", _REALS)
+    abs = _function("abs", _abs, "Absolute value (magnitude for complex values).")
+    sign = _function("sign", _sign, "-1, 0 or 1 by the sign of `x`.")
+    round = _function("round", _keep_int_rounding(_round), "Rounds to the nearest integer, halves to even.")
+    ceil = _function("ceil", _keep_int_rounding(tf.math.ceil), "Smallest integer not below `x`.")
+    floor = _function("floor", _keep_int_rounding(tf.math.floor), "Largest integer not above `x`.")
     sqrt = _function("sqrt", tf.sqrt, "Square root.")
     exp = _function("exp", tf.exp, "Natural exponential.")
     erf = _function("erf", _erf, "The error function (exactly -1 and 1 at the infinities).")

@@ -100,3 +100,47 @@ def test_framework_call_is_for_operations_of_tensors_only():
             @kernel(fast=framework_call(np.clip, np.ndarray, 2))
             def clip(self, x, lower_limit, upper_limit):
                 return np.clip(x, lower_limit, upper_limit)
+
+
+def test_lacking_dtypes_special_values_and_shift_counts_are_left_to_the_plan():
+    class Fast(Minimal):
+        @kernel(fast=framework_call(np.add, np.ndarray, 2, lacking=(complex, F16)))
+        def add(self, a, b):
+            return np.add(a, b)
+
+        @kernel(fast=framework_call(np.expm1, np.ndarray, 1))
+        def expm1(self, x):
+            return np.expm1(x)
+
+        @kernel(fast=framework_call(np.left_shift, np.ndarray, 2))
+        def shift_bits_left(self, a, b):
+            return np.left_shift(a, b)
+
+        # what the shift-count composite computes with (the plan applies it only where they are supported)
+        def greater_or_equal(self, x, y):
+            return np.greater_equal(x, y)
+
+        def less(self, x, y):
+            return np.less(x, y)
+
+        def or_(self, a, b):
+            return np.logical_or(a, b) if a.dtype == bool else np.bitwise_or(a, b)
+
+        def where(self, condition, x=None, y=None):
+            return np.where(condition, x, y)
+
+        def zeros_like(self, x):
+            return np.zeros_like(x)
+
+        def shift_bits_right(self, a, b):
+            return np.right_shift(a, b)
+
+    b = Fast()
+    c, h, f = np.ones(2, np.complex64), np.ones(2, np.float16), np.ones(2, np.float32)
+    assert not _served(Fast, b, "add", c, c) and not _served(Fast, b, "add", h, h) and _served(Fast, b, "add", f, f)
+    assert not _served(Fast, b, "expm1", c) and _served(Fast, b, "expm1", f)  # the special complex values follow the kernel
+    i8 = np.ones(2, np.int8)
+    assert _served(Fast, b, "shift_bits_left", i8, 7) and not _served(Fast, b, "shift_bits_left", i8, 8)
+    assert not _served(Fast, b, "shift_bits_left", i8, -1)
+    with pytest.raises(TypeError, match="lacking holds bk.DTypes"):
+        framework_call(np.add, np.ndarray, 2, lacking=("complex",))

@@ -448,7 +448,7 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
             f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else, whose fast call the core derives "
             "from their plans; write this fast call by hand"
         )
-    derive = functools.partial(fast_call_tables, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers)
+    derive = functools.partial(fast_call_tables, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking)
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:
         return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]

@@ -25,9 +25,11 @@ This module imports no backend class: the registry of declarations is the kernel
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
+
+from ._dtype import DType
 
 __all__ = ["FrameworkCall", "KernelDeclaration", "check_check", "framework_call", "core_backend", "declaration_of", "declared", "is_core", "raw_kernel", "register_core", "explains_failures", "fast_path", "kernel"]
 
@@ -74,6 +76,7 @@ class FrameworkCall:
     arity: int
     weak_numbers: bool = True
     check: tuple[str, Any] | None = None
+    lacking: frozenset[Any] = frozenset()
 
 
 def check_check(name: str, check: Any) -> None:
@@ -83,7 +86,13 @@ def check_check(name: str, check: Any) -> None:
 
 
 def framework_call(
-    function: Callable[..., Any], tensor_type: type[Any], arity: int, *, weak_numbers: bool = True, check: tuple[str, Any] | None = None
+    function: Callable[..., Any],
+    tensor_type: type[Any],
+    arity: int,
+    *,
+    weak_numbers: bool = True,
+    check: tuple[str, Any] | None = None,
+    lacking: Iterable[Any] = (),
 ) -> FrameworkCall:
     """A fast call (`kernel(fast=framework_call(...))`) that is one call of the framework's `function`:
     `function(x)` (`arity` 1) or `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type`, wherever the
@@ -94,8 +103,10 @@ def framework_call(
     tensor's dtype. `weak_numbers` is the one declaration of what the framework computes beyond the kernel's
     contract: it keeps a tensor's dtype beside a Python number of a kind the dtype holds (NEP 50). A rule
     changed in the core (`bk._rules`, a spec) changes the fast call's dtypes with the plans. With `check` (an
-    attribute name and a value), only where the first tensor's attribute is that value. The generated calls of
-    the testkit check that each fast call agrees with its plan.
+    attribute name and a value), only where the first tensor's attribute is that value. `lacking` lists the dtypes
+    (`DType`) and kinds (`bool`, `int`, `float`, `complex`) for which `function` is not your kernel (PyTorch's
+    `add` of complex values, which the kernel adds part by part): the plan serves those. The testkit checks that
+    each fast call agrees with its plan (the case `OP/declared`).
 
     Raises:
         ValueError: for an arity other than 1 or 2.
@@ -108,7 +119,10 @@ def framework_call(
     if not isinstance(weak_numbers, bool):
         raise TypeError(f"framework_call: weak_numbers must be True or False, got {weak_numbers!r}")
     check_check("framework_call", check)
-    return FrameworkCall(function, tensor_type, arity, weak_numbers, check)
+    lacking = frozenset(lacking)
+    if any(not (isinstance(d, DType) or d in (bool, int, float, complex)) for d in lacking):
+        raise TypeError(f"framework_call: lacking holds bk.DTypes and the kinds bool, int, float, complex, got {sorted(map(repr, lacking))}")
+    return FrameworkCall(function, tensor_type, arity, weak_numbers, check, lacking)
 
 
 PLANNED: Final = KernelDeclaration()

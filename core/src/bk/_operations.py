@@ -201,7 +201,9 @@ class Operation:
         operation of one or two tensors and nothing else (`add`, `sin`, `pow`, `less`), whose plan per dtype the
         core can derive from."""
         spec = self.spec
-        return spec is not None and 1 <= len(spec.params) <= 2 and all(kind == "Tensor" for _, kind in spec.params)
+        if spec is None or self.convention:  # the core puts the result in its convention after the kernel
+            return False
+        return 1 <= len(spec.params) <= 2 and all(kind == "Tensor" for _, kind in spec.params)
 
     def operand_dtype(self, *args: Any, **kwargs: Any) -> Any:
         """The dtype the operation's tensor operands compute in for these arguments (`OpSpec.operand_dtype`), or None."""

@@ -673,23 +673,31 @@ _CANDIDATES: Final = (
 """The dtypes a derived fast call may serve (`bk.rules.framework_call`): every numeric bk dtype."""
 
 
-def fast_call_tables(backend: Backend, op: str, arity: int, weak_numbers: bool) -> tuple[frozenset[Any], frozenset[Any], dict[Any, tuple[int, int]]]:
+def fast_call_tables(
+    backend: Backend, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset()
+) -> tuple[frozenset[Any], frozenset[Any], dict[Any, tuple[int, int]]]:
     """The tables of `op`'s fast call on `backend` (`bk.rules.framework_call`), derived from the plans the core
     compiles for one small tensor of each dtype the backend has: `(dtypes, float_dtypes, int_dtypes)` as
     `bk.rules.native_call` takes them, each dtype the framework's own (`x.dtype`).
 
     A dtype serves one tensor (two of one dtype) where the plan of that call takes no step around the kernel;
     with `weak_numbers`, a tensor and a Python float (int) where the plan's only step is the number's
-    conversion to the tensor's own dtype, for ints in the range the dtype holds exactly. The plans decide, so
-    a rule changed in a spec or in `bk._rules` changes the tables with them; nothing here restates a rule."""
+    conversion to the tensor's own dtype, for the ints around 1 whose plans all take no other step, within the
+    range the dtype holds exactly (shift counts: `[0, bits)`). The plans decide, so a rule changed in a spec or in
+    `bk._rules` changes the tables with them; nothing here restates a rule. Left out: the dtypes and kinds in
+    `lacking` (where the framework's function is not the kernel), and complex dtypes of an operation whose
+    kernel the core follows with the special complex values (the fast call would skip them)."""
     from ._specs import op_spec
 
     spec = op_spec(op)
     positions = tensor_positions(spec, op, operation(op).family)
     as_tensor = raw_kernel(backend, "as_tensor")
+    record = operation(op)
     dtypes, floats, ints = set(), set(), {}
     for dtype in _CANDIDATES:
-        if dtype in type(backend).unsupported_dtypes:
+        if dtype in type(backend).unsupported_dtypes or dtype in lacking or dtype.kind in lacking:
+            continue
+        if record.special_values and dtype.kind is complex:
             continue
         try:
             sample = as_tensor(np.ones((1,), to_numpy_dtype(dtype)))
@@ -703,8 +711,10 @@ def fast_call_tables(backend: Backend, op: str, arity: int, weak_numbers: bool) 
         if arity == 2 and weak_numbers:
             if dtype.kind in (float, complex) and _takes_no_step(backend, op, spec, positions, (sample, 0.5), dtype, (1,)):
                 floats.add(native)
-            if dtype.kind in (int, float, complex) and _takes_no_step(backend, op, spec, positions, (sample, 1), dtype, (1,)):
-                ints[native] = _exact_ints(dtype)
+            if dtype.kind in (int, float, complex):
+                bounds = _step_free_ints(backend, op, spec, positions, sample, dtype)
+                if bounds is not None:
+                    ints[native] = bounds
     return frozenset(dtypes), frozenset(floats), ints
 
 
@@ -720,6 +730,24 @@ def _takes_no_step(backend: Backend, op: str, spec: Any, positions: tuple[int, .
     if not set(plan.casts) <= set(numbers) or (numbers and plan.operand != dtype) or plan.operand not in (None, dtype):
         return False
     return plan.results is None or isinstance(plan.results, DType)
+
+
+def _step_free_ints(backend: Backend, op: str, spec: Any, positions: tuple[int, ...], sample: Any, dtype: DType) -> tuple[int, int] | None:
+    """The Python ints `b` whose call `op(sample, b)` takes no step but `b`'s conversion: the interval around 1 between
+    the nearest probes whose plans take another step (a shift count of -1 or of the width), within the dtype's
+    exact ints; None when 1 itself takes a step."""
+    low, high = _exact_ints(dtype)
+    probes = sorted({v for v in (-1, 0, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64) if low <= v <= high} | {low, high})
+    free = {v: _takes_no_step(backend, op, spec, positions, (sample, v), dtype, (1,)) for v in probes}
+    if not free.get(1, False):
+        return None
+    start = probes.index(1)
+    lo = hi = start
+    while lo > 0 and free[probes[lo - 1]]:
+        lo -= 1
+    while hi < len(probes) - 1 and free[probes[hi + 1]]:
+        hi += 1
+    return probes[lo], probes[hi]
 
 
 def _exact_ints(dtype: DType) -> tuple[int, int]:

@@ -9,8 +9,8 @@ bool kernel and complex values where it has no order never arrive: the core comp
 NumPy's order (`TorchBackend.lacking_kernels`, `TorchBackend.complex_unordered`). Their common case, two
 tensors of one dtype, or a tensor and a Python number that keeps its dtype, wherever the plan would do nothing
 around the kernel, is one PyTorch call in C in front of the plan (`bk.rules.framework_call`: the core derives
-its dtypes from the specs, no table is written here). `add` and `sub` keep a hand-written one
-(`bk.rules.native_call`), where `framework_call` cannot derive it (see `_REAL`).
+its dtypes from the specs, no table is written here; `lacking=` leaves to the plan the dtypes where PyTorch's
+function is not the kernel: complex `add` and `sub`, uint64 `pow` and `shift_bits_right`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,8 @@ import torch
 
 from bk import DType
 from bk.rules import clip as clip_rule
-from bk.rules import framework_call, int_range, kernel, limit, native_call
+from bk.rules import framework_call, kernel, limit
 
-from ._dtypes import from_torch_dtype
 from ._math import _UINT64, _WIDE_UNSIGNED, _narrowed
 
 __all__ = ["BINARY_OPERATORS", "OperatorsMixin"]
@@ -66,28 +65,9 @@ def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, fast: Any 
     return kernel(fast=framework_call(function, torch.Tensor, 2) if fast is None else fast)(computed)
 
 
-def _without_wide_unsigned(function: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    """`function`, or NotImplemented (the plan, whose kernel computes through `_unsigned`) for a uint16-uint64
-    tensor, which PyTorch has no kernel of: the function of the fast call of an operator whose wide unsigned
-    gaps are the plugin's, not the core's (uint64 `pow` and `shift_bits_right`, `unsigned_gaps`)."""
-
-    def call(a: Any, b: Any) -> Any:
-        return NotImplemented if a.dtype in _WIDE_UNSIGNED else function(a, b)
-
-    return call
-
-
-# The fast call of `add` and `sub`, written by hand (`bk.rules.native_call`): PyTorch adds complex values as
-# `a + 1 * b` (an infinite part gains a NaN, `_PARTWISE`), and `framework_call` has no way to leave a dtype out
-# (`_without_wide_unsigned` costs a Python call, too much for the hottest operators): the real dtypes PyTorch adds
-# with no gap (bools add as int32, uint16-uint64 through the core: the plan's), a Python float beside a real float,
-# and a Python int beside an int dtype that holds it or a float that holds it exactly (up to 2**11 for float16,
-# whose significand has 11 bits), as `framework_call` derives them for the other operators.
-_REAL = _FLOATS | {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
-_EXACT_INTS = {
-    **{d: int_range(from_torch_dtype(d)) for d in _REAL - _FLOATS},
-    **{d: (-(2**m), 2**m) for d, m in ((torch.float16, 11), (torch.bfloat16, 8), (torch.float32, 24), (torch.float64, 53))},
-}
+# `add` and `sub` of complex values are the kernel's, part by part (PyTorch adds complex values as `a + 1 * b`, and an
+# infinite part gains a NaN, `_PARTWISE`); uint64 `pow` and `shift_bits_right` are the kernel's too (`_unsigned`: PyTorch
+# has no kernel of them). Their fast calls leave those dtypes to the plan (`framework_call(..., lacking=...)`).
 
 
 def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -140,10 +120,10 @@ class OperatorsMixin:
     # ------------------------------------------------------------ arithmetic (integers: zero divisors, powers by the core)
 
     add = _operator(
-        "add", torch.add, "`a + b` in the common type.", native_call(torch.add, torch.Tensor, _REAL, 2, _FLOATS, _EXACT_INTS)
+        "add", torch.add, "`a + b` in the common type.", framework_call(torch.add, torch.Tensor, 2, lacking=(complex,))
     )
     sub = _operator(
-        "sub", torch.sub, "`a - b` in the common type.", native_call(torch.sub, torch.Tensor, _REAL, 2, _FLOATS, _EXACT_INTS)
+        "sub", torch.sub, "`a - b` in the common type.", framework_call(torch.sub, torch.Tensor, 2, lacking=(complex,))
     )
     mul = _operator("mul", torch.mul, "`a * b` in the common type.")
     div = _operator("div", torch.div, "True division; integers and booleans divide into the default float (or the precision's).")
@@ -153,7 +133,7 @@ class OperatorsMixin:
         "`base ** exp` in the common type; integer powers wrap as NumPy's.",
         # tensors only: PyTorch computes a Python exponent with kernels of its own (0.5 as a square root, whose
         # -0.0 keeps its sign; 3.0 as a cube), not as the plan's tensor
-        framework_call(_without_wide_unsigned(torch.pow), torch.Tensor, 2, weak_numbers=False),
+        framework_call(torch.pow, torch.Tensor, 2, weak_numbers=False, lacking=(DType(int, 64, signed=False),)),
     )
     mod = _operator(
         "mod",
@@ -166,7 +146,7 @@ class OperatorsMixin:
     xor = _operator("xor", operator.xor, "Logical or bitwise `a ^ b`.")
     shift_bits_left = _operator("shift_bits_left", operator.lshift, "`a << b`.")
     shift_bits_right = _operator(
-        "shift_bits_right", operator.rshift, "`a >> b`.", framework_call(_without_wide_unsigned(operator.rshift), torch.Tensor, 2)
+        "shift_bits_right", operator.rshift, "`a >> b`.", framework_call(operator.rshift, torch.Tensor, 2, lacking=(DType(int, 64, signed=False),))
     )
 
     def invert(self, x: Tensor) -> Tensor:

@@ -10,9 +10,9 @@ from typing import Any
 import torch
 
 from bk import ShapeDtype
-from bk.rules import framework_call, kernel, native_call, spec_verdict
+from bk.rules import framework_call, kernel, spec_verdict
 
-from ._math import _REAL_FLOATS, _WIDE_UNSIGNED
+from ._math import _WIDE_UNSIGNED
 
 __all__ = ["StandardMixin"]
 
@@ -25,15 +25,14 @@ class StandardMixin:
     (floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first), and the calls the plan
     would give them as they are go to PyTorch at once (`bk.rules.framework_call`: the core derives the dtypes)."""
 
-    # Real floats only, by hand (`bk.rules.native_call`): the plan puts the standard's special complex values
-    # after the kernel (`bk._rules.special`), which PyTorch does not give (`expm1(inf + 0j)` is `inf + nanj`), and
-    # the core's derivation (`framework_call`) does not leave complex values out for them yet.
-    @kernel(fast=native_call(torch.log1p, torch.Tensor, _REAL_FLOATS, 1))
+    # The core's derivation leaves complex values to the plan, which puts the standard's special complex values
+    # after the kernel (`bk._rules.special`; PyTorch's `expm1(inf + 0j)` is `inf + nanj`).
+    @kernel(fast=framework_call(torch.log1p, torch.Tensor, 1))
     def log1p(self, x: Tensor) -> Tensor:
         """`torch.log1p` of the floats the plan gives (bools and ints in the default float)."""
         return torch.log1p(x)
 
-    @kernel(fast=native_call(torch.expm1, torch.Tensor, _REAL_FLOATS, 1))
+    @kernel(fast=framework_call(torch.expm1, torch.Tensor, 1))
     def expm1(self, x: Tensor) -> Tensor:
         """`torch.expm1` of the floats the plan gives (bools and ints in the default float)."""
         return torch.expm1(x)

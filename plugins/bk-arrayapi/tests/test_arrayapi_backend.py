@@ -14,6 +14,7 @@ import pytest
 import bk
 import bk_arrayapi
 from bk import DType
+from bk.rules import FrameworkCall
 from bk_arrayapi._backend import ArrayAPIBackend, backend_class, create_backend
 
 ARRAY = type(xp.asarray(0))
@@ -71,6 +72,35 @@ def test_kernels_declare_themselves_with_a_reason(b: ArrayAPIBackend) -> None:
     assert all(declared[op].why for op in trusted)
     assert declared["add"].fast is not None and declared["sqrt"].fast is not None
     assert not any(declaration.fast for declaration in ArrayAPIBackend.declared_kernels().values())  # the base class: bare calls
+
+
+def test_fast_calls_are_derived_by_the_core(b: ArrayAPIBackend) -> None:
+    """The elementwise fast calls are `bk.rules.framework_call`s of the namespace's own functions (the core
+    derives their dtypes: complex log1p takes the plan, which gives the special complex values); Python numbers
+    take them only from a namespace of the 2024.12 standard on, whose functions take scalars."""
+    declared = type(b).declared_kernels()
+    add = declared["add"].fast
+    assert isinstance(add, FrameworkCall) and add.function is xp.add and add.tensor_type is ARRAY and add.weak_numbers
+    assert all(isinstance(declared[op].fast, FrameworkCall) for op in ("sqrt", "log1p", "mul", "equal"))
+    fast = type(b).add.__bk_fast_call__
+    x, i8 = xp.asarray([1.0, 2.0], dtype=xp.float32), xp.asarray([1, 2], dtype=xp.int8)
+    assert fast(b, x, 0.5).dtype == xp.float32 and fast(b, i8, 3).dtype == xp.int8
+    assert fast(b, x, 2**30) is NotImplemented and fast(b, i8, 200) is NotImplemented  # not exact: the plan
+    assert type(b).mul.__bk_fast_call__(b, xp.asarray([True]), xp.asarray([True])) is NotImplemented  # bools: int8
+    assert type(b).log1p.__bk_fast_call__(b, xp.asarray([1j], dtype=xp.complex64)) is NotImplemented
+    older = types.SimpleNamespace(**{**vars(xp), "__array_api_version__": "2023.12"})
+    assert not backend_class(older, "strict_2023").declared_kernels()["add"].fast.weak_numbers
+
+
+def test_an_array_of_a_dtype_the_namespace_does_not_declare_is_refused() -> None:
+    """array_api_compat.numpy's arrays are NumPy's, which hold bfloat16 too (ml_dtypes): `as_tensor` refuses
+    such an array, as `dtype` does, instead of returning an array bk cannot describe."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    pytest.importorskip("array_api_compat")
+    compat = create_backend("compat_numpy_b", "array_api_compat.numpy")
+    with pytest.raises(TypeError, match="bfloat16"):
+        compat.as_tensor(np.ones(2, ml_dtypes.bfloat16))
+    assert compat.dtype(compat.as_tensor(np.ones(2, np.float32))) == DType(float, 32)
 
 
 # ---------------------------------------------------------------- DLPack and conversion

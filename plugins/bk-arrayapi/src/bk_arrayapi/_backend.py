@@ -189,9 +189,13 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
 
         Raises:
             ArgumentTypeError: for values that are no numbers, lists or arrays (None, strings).
+            TypeError: for an array of the namespace's type whose dtype the namespace does not declare
+                (NumPy's bfloat16 beside `array_api_compat.numpy`), which `dtype` refuses too.
         """
         if not convert_external and type(x) in PYTHON_NUMBERS:
             return x
+        if isinstance(x, self._array_type):
+            self._dt(x)  # its dtype is one the namespace declares, or TypeError
         return self._convert(x, "as_tensor")
 
     def _convert(self, x: Any, op: str) -> Tensor:
@@ -605,7 +609,7 @@ def backend_class(xp: Any, namespace: str) -> type[ArrayAPIBackend]:
             attributes[name] = getattr(Backend, name)
             attributes["unsupported"][name] = lacking
     # the bare elementwise kernels calling this namespace's functions, with their fast calls
-    kernels = native_kernels(xp, dtypes.to_native, ArrayAPIBackend.lacking_kernels)
+    kernels = native_kernels(xp)
     attributes.update({op: kernel for op, kernel in kernels.items() if op not in attributes["unsupported"]})
     cls = type(f"ArrayAPIBackend_{namespace.replace('.', '_')}", (ArrayAPIBackend,), attributes)
     _CLASSES[key] = cls

@@ -4,10 +4,10 @@ The elementwise kernels and the reductions other than `any` and `all` are bare c
 functions, planned (they declare nothing but a fast call): the core's plan gives them what those functions
 take (operands of one dtype, in the dtype the operation computes in: bools added as int32, ints divided as
 floats, small ints summed as int64, ...; Python numbers as arrays), raises the spec's errors before and casts
-their results to the spec's dtype. Each namespace's class calls its own function at once for arrays of the
-dtypes it computes as the spec says (`native_kernels`: `@bk.rules.kernel(fast=bk.rules.native_call(...))`,
-in C). `real`, `imag`, `any` and `all` convert their operands themselves and are declared trusted
-(`@bk.rules.kernel(trusted=True, why=...)`).
+their results to the spec's dtype. Each namespace's class calls its own function at once wherever that plan
+would do nothing around it (`native_kernels`: `@bk.rules.kernel(fast=bk.rules.framework_call(...))`, in C; the
+core derives those dtypes from the specs and rules on the first call). `real`, `imag`, `any` and `all` convert
+their operands themselves and are declared trusted (`@bk.rules.kernel(trusted=True, why=...)`).
 
 What the standard leaves out stays here, as framework work: shift counts beyond the bit width, `nextafter`
 of equal values, `signbit` of integers and booleans. Its functions of numbers only are declared once
@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from bk import DType, normalize_axes, normalize_axis
-from bk.rules import check_nonempty, kernel, native_call
+from bk.rules import check_nonempty, framework_call, kernel
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -35,38 +35,23 @@ Tensor = Any
 _INT8: Final = DType(int, 8)
 _BOOL: Final = DType(bool)
 
-# The dtype kinds for which a standard function gives the spec's result dtype and values at once (a fast path).
-_ALL: Final = frozenset((bool, int, float, complex))
-_NUMBERS: Final = frozenset((int, float, complex))
-_REAL: Final = frozenset((int, float))
-_INEXACT: Final = frozenset((float, complex))
-_FLOATS: Final = frozenset((float,))
-_INTEGERS: Final = frozenset((bool, int))
-
-_UNARY: Final = {  # bk operation: (the standard's function, the kinds of its fast path)
-    "sqrt": ("sqrt", _INEXACT), "exp": ("exp", _INEXACT), "sin": ("sin", _INEXACT), "arcsin": ("asin", _INEXACT),
-    "cos": ("cos", _INEXACT), "arccos": ("acos", _INEXACT), "tan": ("tan", _INEXACT), "arctan": ("atan", _INEXACT),
-    "sinh": ("sinh", _INEXACT), "arcsinh": ("asinh", _INEXACT), "cosh": ("cosh", _INEXACT), "arccosh": ("acosh", _INEXACT),
-    "tanh": ("tanh", _INEXACT), "arctanh": ("atanh", _INEXACT), "log": ("log", _INEXACT), "log2": ("log2", _INEXACT),
-    "log10": ("log10", _INEXACT),
-    "log1p": ("log1p", _FLOATS), "expm1": ("expm1", _FLOATS),  # complex values: the core fixes their special values
-    "abs": ("abs", _NUMBERS), "sign": ("sign", _REAL), "round": ("round", _REAL), "ceil": ("ceil", _REAL),
-    "floor": ("floor", _REAL),
-    "isfinite": ("isfinite", _NUMBERS), "isnan": ("isnan", _NUMBERS), "isinf": ("isinf", _NUMBERS), "conj": ("conj", _NUMBERS),
-    "invert": ("bitwise_invert", _INTEGERS),
+_UNARY: Final = {  # bk operation: the standard's function
+    "sqrt": "sqrt", "exp": "exp", "sin": "sin", "arcsin": "asin", "cos": "cos", "arccos": "acos", "tan": "tan",
+    "arctan": "atan", "sinh": "sinh", "arcsinh": "asinh", "cosh": "cosh", "arccosh": "acosh", "tanh": "tanh",
+    "arctanh": "atanh", "log": "log", "log2": "log2", "log10": "log10", "log1p": "log1p", "expm1": "expm1",
+    "abs": "abs", "sign": "sign", "round": "round", "ceil": "ceil", "floor": "floor", "isfinite": "isfinite",
+    "isnan": "isnan", "isinf": "isinf", "conj": "conj", "invert": "bitwise_invert",
 }  # fmt: skip
-_BINARY: Final = {  # bk operation: (the standard's function, the kinds of its fast path, those it takes beside a Python float)
-    "add": ("add", _NUMBERS, _INEXACT), "sub": ("subtract", _NUMBERS, _INEXACT), "mul": ("multiply", _NUMBERS, _INEXACT),
-    "div": ("divide", _INEXACT, _INEXACT),
-    "mod": ("remainder", _FLOATS, ()), "floordiv": ("floor_divide", _FLOATS, ()),  # integers: the core's zero divisors
-    "pow": ("pow", _FLOATS, ()),  # integers: the core's check of negative powers
-    "and_": ("bitwise_and", _INTEGERS, ()), "or_": ("bitwise_or", _INTEGERS, ()), "xor": ("bitwise_xor", _INTEGERS, ()),
-    "maximum": ("maximum", _REAL, ()), "minimum": ("minimum", _REAL, ()),
-    "equal": ("equal", _ALL, ()), "not_equal": ("not_equal", _ALL, ()),
-    "greater_than": ("greater", _REAL, ()), "greater_or_equal": ("greater_equal", _REAL, ()),
-    "arctan2": ("atan2", _FLOATS, ()), "hypot": ("hypot", _FLOATS, ()), "logaddexp": ("logaddexp", _FLOATS, ()),
-    "copysign": ("copysign", _FLOATS, ()),
+_BINARY: Final = {  # bk operation: the standard's function
+    "add": "add", "sub": "subtract", "mul": "multiply", "div": "divide", "mod": "remainder", "floordiv": "floor_divide",
+    "pow": "pow", "and_": "bitwise_and", "or_": "bitwise_or", "xor": "bitwise_xor", "maximum": "maximum",
+    "minimum": "minimum", "equal": "equal", "not_equal": "not_equal", "greater_than": "greater",
+    "greater_or_equal": "greater_equal", "arctan2": "atan2", "hypot": "hypot", "logaddexp": "logaddexp",
+    "copysign": "copysign",
 }  # fmt: skip
+_SCALARS_IN_FUNCTIONS: Final = "2024.12"
+"""The first version of the standard whose elementwise functions take a Python scalar beside an array, as an
+array of the array's dtype (for a scalar of a kind that dtype holds; gh-862 of data-apis/array-api)."""
 
 _REDUCTION: Final = (
     "converts its operand (_native) and checks its axes itself; other dtypes are cast to bool first, as the spec says"
@@ -91,23 +76,24 @@ def _bare(op: str, function: str, arity: int) -> Callable[..., Any]:
     return needs(function)(operation)
 
 
-def native_kernels(xp: Any, to_native: dict[DType, Any], lacking: Any) -> dict[str, Callable[..., Any]]:
-    """The kernels of `_UNARY` and `_BINARY` for one namespace `xp` (its dtypes `to_native`): its function
-    called directly, planned, with a fast call (`bk.rules.kernel(fast=bk.rules.native_call(...))`) for arrays
-    of the dtypes it computes as the spec says; the plan serves every other call. Dtypes in `lacking` (per
-    operation) are left out."""
+def native_kernels(xp: Any) -> dict[str, Callable[..., Any]]:
+    """The kernels of `_UNARY` and `_BINARY` for one namespace `xp`: its function called directly, planned, with
+    a fast call (`bk.rules.kernel(fast=bk.rules.framework_call(...))`) for the arrays (of this namespace's own
+    array type) where the plan would do nothing around the function, which the core derives on the first call
+    from the operation's spec and rules and the backend's declarations (`lacking_kernels`, `complex_unordered`);
+    the plan serves every other call. A Python number beside an array takes the fast call only where the
+    namespace implements a standard whose functions take one (`_SCALARS_IN_FUNCTIONS`): an earlier namespace
+    may refuse it."""
     array = type(xp.asarray(0))
+    weak_numbers = str(getattr(xp, "__array_api_version__", "")) >= _SCALARS_IN_FUNCTIONS
     kernels: dict[str, Callable[..., Any]] = {}
-    for op, (function, kinds, *beside_floats) in {**_UNARY, **_BINARY}.items():
-        call = getattr(xp, function, None)
-        if call is None:
-            continue  # the namespace lacks it: the operation stays unsupported (`needs`)
-        arity = 2 if beside_floats else 1
-        missing = frozenset(lacking.get(op, ()))
-        dtypes = [native for dtype, native in to_native.items() if dtype.kind in kinds and dtype not in missing]
-        floats = [native for dtype, native in to_native.items() if beside_floats and dtype.kind in beside_floats[0]]
-        direct = functools.update_wrapper(_direct(call, arity), _bare(op, function, arity))
-        kernels[op] = kernel(fast=native_call(call, array, dtypes, arity, floats))(direct)
+    for arity, functions in ((1, _UNARY), (2, _BINARY)):
+        for op, function in functions.items():
+            call = getattr(xp, function, None)
+            if call is None:
+                continue  # the namespace lacks it: the operation stays unsupported (`needs`)
+            direct = functools.update_wrapper(_direct(call, arity), _bare(op, function, arity))
+            kernels[op] = kernel(fast=framework_call(call, array, arity, weak_numbers=weak_numbers))(direct)
     return kernels
 
 
@@ -140,9 +126,9 @@ def _shift(op: str, function: str, doc: str) -> Callable[..., Any]:
 
 def _with_bare_kernels(cls: type) -> type:
     """`cls` with the kernels of `_UNARY` and `_BINARY` (`_bare`)."""
-    for op, (function, *_) in _UNARY.items():
+    for op, function in _UNARY.items():
         setattr(cls, op, _bare(op, function, 1))
-    for op, (function, *_) in _BINARY.items():
+    for op, function in _BINARY.items():
         setattr(cls, op, _bare(op, function, 2))
     return cls
 

@@ -60,7 +60,7 @@ from ._plans import (
     Plan,
     Unkeyable,
     compile_plan,
-    fast_call_tables,
+    fast_call_entry,
     operand_part,
     prepare_operands,
     run_plan,
@@ -408,15 +408,12 @@ def native_call(
 def _python_native_call(
     function: Callable[..., Any], tensor_type: type[Any], arity: int, check: tuple[str, Any] | None, tables: list[Any], derive: Callable[..., Any] | None
 ) -> Callable[..., Any]:
-    """`_fastplan.NativeCall` in Python: `tables` is `[dtypes, float_dtypes, int_dtypes]`, derived by `derive(backend)`
-    on the first call when given."""
+    """`_fastplan.NativeCall` in Python: `tables` is `[dtypes, float_dtypes, int_dtypes]`; with `derive`, they grow by the
+    entries `derive(backend, tensor)` gives the first time a call misses a dtype."""
     name, wanted = check if check is not None else (None, None)
-    pending = [derive]
+    seen: set[Any] = set()
 
-    def native(self: Any, *args: Any) -> Any:
-        if pending[0] is not None:
-            deriving, pending[0] = pending[0], None
-            tables[:] = deriving(self)
+    def attempt(args: tuple[Any, ...]) -> Any:
         dtypes, floats, ints = tables
         a: Any = args[0] if args else None
         if len(args) != arity or type(a) is not tensor_type:
@@ -437,18 +434,33 @@ def _python_native_call(
                 return function(a, b)
         return NotImplemented
 
+    def native(self: Any, *args: Any) -> Any:
+        result = attempt(args)
+        if result is not NotImplemented or derive is None or len(args) != arity or type(args[0]) is not tensor_type or args[0].dtype in seen:
+            return result
+        dtype = args[0].dtype
+        seen.add(dtype)
+        serves, floats, bounds = derive(self, args[0])
+        if serves:
+            tables[0] = frozenset(tables[0]) | {dtype}
+        if floats:
+            tables[1] = frozenset(tables[1]) | {dtype}
+        if bounds is not None:
+            tables[2] = {**tables[2], dtype: bounds}
+        return attempt(args) if serves or floats or bounds is not None else result
+
     return native
 
 
 def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
     """The fast call of `op`'s kernel that `declared` describes (`bk.rules.framework_call`): its tables are derived
-    on its first call (`bk._plans.fast_call_tables`)."""
+    dtype by dtype, the first time a call misses one (`bk._plans.fast_call_entry`)."""
     if not operation(op).allows_framework_call:
         raise TypeError(
             f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else, whose fast call the core derives "
             "from their plans; write this fast call by hand"
         )
-    derive = functools.partial(fast_call_tables, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking)
+    derive = functools.partial(fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking)
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:
         return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]

@@ -792,8 +792,10 @@ identity_build(IdentityTable *table, PyObject *source)
  * `float_dtypes` (a weak float keeps it, NEP 50), and for a tensor and a Python int after it where the tensor's
  * dtype is a key of `int_dtypes` (dtype -> (low, high)) and the int lies in [low, high]; with `check` (name,
  * value), only where the first tensor's attribute `name` is `value` (PyTorch's `layout`: strided);
- * NotImplemented for everything else. With `derive` (a callable), the three tables are derived on the first call:
- * `derive(backend)` returns `(dtypes, float_dtypes, int_dtypes)` (`bk.rules.framework_call`: from the specs). */
+ * NotImplemented for everything else. With `derive` (a callable), the tables start empty and grow: the first time
+ * a call's first tensor has a dtype not asked about yet, `derive(backend, tensor)` returns `(tensors, floats, ints)`
+ * for its dtype (serves one or two tensors of it; a Python float beside it; the `(low, high)` of the Python ints
+ * beside it, or None), the tables take them, and the call is tried again (`bk.rules.framework_call`). */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -808,7 +810,8 @@ typedef struct {
     CachedAttribute dtype;   /* `x.dtype` */
     IdentityTable dtype_table, float_table, int_table;  /* `dtypes`, `float_dtypes` and `int_dtypes` by identity */
     CachedAttribute check;   /* `x.<check_name>` */
-    PyObject *derive;        /* derives the tables on the first call, or NULL once they are known */
+    PyObject *derive;        /* learns a dtype's entries the first time a call misses it, or NULL (tables by hand) */
+    PyObject *seen;          /* dict: the dtypes `derive` was asked about */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } NativeCall;
@@ -874,32 +877,74 @@ native_function(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
     return self->function_call != NULL ? self->function_call(self->function, args, nargs, NULL) : PyObject_Vectorcall(self->function, args, nargs, NULL);
 }
 
-/* The tables `derive(backend)` gives, in place of the empty ones: once (a call while deriving finds them empty). */
-static int
-native_derive(NativeCall *self, PyObject *backend)
+/* A new frozenset: `set` with `item`. */
+static PyObject *
+frozenset_with(PyObject *set, PyObject *item)
 {
-    PyObject *derive = self->derive;
-    self->derive = NULL;
-    PyObject *tables = PyObject_CallOneArg(derive, backend);
-    Py_DECREF(derive);
-    if (tables == NULL) {
+    PyObject *grown = PySet_New(set);
+    if (grown == NULL || PySet_Add(grown, item) < 0) {
+        Py_XDECREF(grown);
+        return NULL;
+    }
+    PyObject *frozen = PyFrozenSet_New(grown);
+    Py_DECREF(grown);
+    return frozen;
+}
+
+/* Asks `derive(backend, tensor)` about the dtype of `tensor` once and adds its entries to the tables. 1 when the
+ * tables changed (the call is worth trying again), 0 when not, -1 with an error set. */
+static int
+native_learn(NativeCall *self, PyObject *backend, PyObject *tensor)
+{
+    PyObject *dtype = native_dtype(self, tensor);
+    if (dtype == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int known = PyDict_Contains(self->seen, dtype);
+    if (known != 0 || PyDict_SetItem(self->seen, dtype, Py_True) < 0) {
+        Py_DECREF(dtype);
+        return known < 0 ? -1 : (known ? 0 : -1);
+    }
+    PyObject *entry = PyObject_CallFunctionObjArgs(self->derive, backend, tensor, NULL);
+    if (entry == NULL) {
+        Py_DECREF(dtype);
         return -1;
     }
-    if (!PyTuple_CheckExact(tables) || PyTuple_GET_SIZE(tables) != 3 || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(tables, 0))
-        || !PyFrozenSet_CheckExact(PyTuple_GET_ITEM(tables, 1)) || !PyDict_CheckExact(PyTuple_GET_ITEM(tables, 2))) {
-        Py_DECREF(tables);
-        PyErr_SetString(PyExc_TypeError, "NativeCall: derive(backend) must return (frozenset, frozenset, dict)");
+    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 3) {
+        Py_DECREF(entry);
+        Py_DECREF(dtype);
+        PyErr_SetString(PyExc_TypeError, "NativeCall: derive(backend, tensor) must return (bool, bool, (low, high) or None)");
         return -1;
     }
-    PyObject *ints = PyDict_Copy(PyTuple_GET_ITEM(tables, 2));
-    if (ints == NULL) {
-        Py_DECREF(tables);
+    int tensors = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 0)), floats = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 1));
+    PyObject *bounds = PyTuple_GET_ITEM(entry, 2);
+    int failed = tensors < 0 || floats < 0;
+    if (!failed && tensors) {
+        PyObject *grown = frozenset_with(self->dtypes, dtype);
+        failed = grown == NULL;
+        if (!failed) {
+            Py_SETREF(self->dtypes, grown);
+        }
+    }
+    if (!failed && floats) {
+        PyObject *grown = frozenset_with(self->float_dtypes, dtype);
+        failed = grown == NULL;
+        if (!failed) {
+            Py_SETREF(self->float_dtypes, grown);
+        }
+    }
+    if (!failed && bounds != Py_None) {
+        failed = PyDict_SetItem(self->int_dtypes, dtype, bounds) < 0;
+    }
+    Py_DECREF(entry);
+    Py_DECREF(dtype);
+    if (failed) {
         return -1;
     }
-    Py_SETREF(self->dtypes, Py_NewRef(PyTuple_GET_ITEM(tables, 0)));
-    Py_SETREF(self->float_dtypes, Py_NewRef(PyTuple_GET_ITEM(tables, 1)));
-    Py_SETREF(self->int_dtypes, ints);
-    Py_DECREF(tables);
+    if (!(tensors || floats || bounds != Py_None)) {
+        return 0;
+    }
     PyMem_Free(self->dtype_table.keys);
     PyMem_Free(self->float_table.keys);
     PyMem_Free(self->int_table.keys);
@@ -908,8 +953,10 @@ native_derive(NativeCall *self, PyObject *backend)
         || identity_build(&self->int_table, self->int_dtypes) < 0) {
         return -1;
     }
-    return 0;
+    return 1;
 }
+
+static PyObject *native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyObject *
 native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
@@ -918,9 +965,26 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
     if (kwnames != NULL || nargs != self->arity + 1) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    if (self->derive != NULL && native_derive(self, args[0]) < 0) {
-        return NULL;
+    PyObject *result = native_try(self, args, nargs);
+    if (result != Py_NotImplemented || self->derive == NULL || (PyObject *)Py_TYPE(args[1]) != self->tensor_type) {
+        return result;
     }
+    int learned = native_learn(self, args[0], args[1]);  /* a miss: the dtype may be new */
+    if (learned <= 0) {
+        if (learned < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        return result;
+    }
+    Py_DECREF(result);
+    return native_try(self, args, nargs);
+}
+
+/* The call as the tables say: `function(*tensors)`, or NotImplemented. */
+static PyObject *
+native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
+{
     if (self->check_name != NULL && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         PyObject *value = cached_attribute(&self->check, (PyTypeObject *)self->tensor_type, args[1], self->check_name);
         if (value == NULL) {
@@ -1057,6 +1121,11 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     self->derive = derive != NULL ? Py_NewRef(derive) : NULL;
+    self->seen = derive != NULL ? PyDict_New() : NULL;
+    if (derive != NULL && self->seen == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
     self->function_call = PyVectorcall_Function(function);
     self->vectorcall = (vectorcallfunc)native_vectorcall;
     return (PyObject *)self;
@@ -1073,6 +1142,7 @@ native_traverse(NativeCall *self, visitproc visit, void *arg)
     Py_VISIT(self->check_name);
     Py_VISIT(self->check_value);
     Py_VISIT(self->derive);
+    Py_VISIT(self->seen);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -1088,6 +1158,7 @@ native_clear(NativeCall *self)
     Py_CLEAR(self->check_name);
     Py_CLEAR(self->check_value);
     Py_CLEAR(self->derive);
+    Py_CLEAR(self->seen);
     Py_CLEAR(self->dict);
     return 0;
 }

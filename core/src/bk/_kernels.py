@@ -96,11 +96,11 @@ def framework_call(
 ) -> FrameworkCall:
     """A fast call (`kernel(fast=framework_call(...))`) that is one call of the framework's `function`:
     `function(x)` (`arity` 1) or `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type`, wherever the
-    operation's plan would do nothing around the kernel. No dtype table is written: on the first call the core
-    derives, from the operation's spec and rules and the backend's declarations, for which dtypes of
-    `tensor_type` the plan is the identity (one tensor, or two of one dtype), and, with `weak_numbers`, for
-    which a Python float, or a Python int in the dtype's exact range, needs nothing but its conversion to the
-    tensor's dtype. `weak_numbers` is the one declaration of what the framework computes beyond the kernel's
+    operation's plan would do nothing around the kernel. No dtype table is written: the first time a call's
+    first tensor has a dtype the fast call has not met, the core derives from the plans it compiles for that
+    tensor (the operation's spec and rules and the backend's declarations) whether the plan of one tensor (two of
+    one dtype) is the identity, and, with `weak_numbers`, whether a Python float, or a Python int in the dtype's
+    exact range, needs nothing but its conversion to the tensor's dtype; no tensor of another dtype is made. `weak_numbers` is the one declaration of what the framework computes beyond the kernel's
     contract: it keeps a tensor's dtype beside a Python number of a kind the dtype holds (NEP 50). A rule
     changed in the core (`bk._rules`, a spec) changes the fast call's dtypes with the plans. With `check` (an
     attribute name and a value), only where the first tensor's attribute is that value. `lacking` lists the dtypes

@@ -666,56 +666,41 @@ _copysign: Final = math.copysign
 
 # ---------------------------------------------------------------- fast calls derived from the plans
 
-_CANDIDATES: Final = (
-    DType(bool), *(DType(int, b) for b in (8, 16, 32, 64)), *(DType(int, b, signed=False) for b in (8, 16, 32, 64)),
-    DType(float, 16), DType(float, 16, brain=True), DType(float, 32), DType(float, 64), DType(complex, 64), DType(complex, 128),
-)  # fmt: skip
-"""The dtypes a derived fast call may serve (`bk.rules.framework_call`): every numeric bk dtype."""
+def fast_call_entry(
+    backend: Backend, tensor: Any, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset()
+) -> tuple[bool, bool, tuple[int, int] | None]:
+    """What `op`'s fast call on `backend` serves for tensors of `tensor`'s dtype (`bk.rules.framework_call`), derived from
+    the plans the core compiles for `tensor`: `(tensors, floats, ints)` as `_fastplan.NativeCall` learns them, asked the
+    first time a call's first tensor has a dtype the fast call has not seen (so a dtype the program never made is never
+    made here: JAX's 64-bit mode stays as it is).
 
-
-def fast_call_tables(
-    backend: Backend, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset()
-) -> tuple[frozenset[Any], frozenset[Any], dict[Any, tuple[int, int]]]:
-    """The tables of `op`'s fast call on `backend` (`bk.rules.framework_call`), derived from the plans the core
-    compiles for one small tensor of each dtype the backend has: `(dtypes, float_dtypes, int_dtypes)` as
-    `bk.rules.native_call` takes them, each dtype the framework's own (`x.dtype`).
-
-    A dtype serves one tensor (two of one dtype) where the plan of that call takes no step around the kernel;
-    with `weak_numbers`, a tensor and a Python float (int) where the plan's only step is the number's
-    conversion to the tensor's own dtype, for the ints around 1 whose plans all take no other step, within the
-    range the dtype holds exactly (shift counts: `[0, bits)`). The plans decide, so a rule changed in a spec or in
-    `bk._rules` changes the tables with them; nothing here restates a rule. Left out: the dtypes and kinds in
-    `lacking` (where the framework's function is not the kernel), and complex dtypes of an operation whose
-    kernel the core follows with the special complex values (the fast call would skip them)."""
+    The dtype serves one tensor (two of one dtype) where the plan of that call takes no step around the kernel; with
+    `weak_numbers`, a Python float (int) beside it where the plan's only step is the number's conversion to the dtype,
+    for the ints around 1 whose plans all take no other step, within the range the dtype holds exactly (shift counts:
+    `[0, bits)`). The plans decide, so a rule changed in a spec or in `bk._rules` changes the fast call with them;
+    nothing here restates a rule. Nothing is served for the dtypes and kinds in `lacking` (where the framework's
+    function is not the kernel), nor for complex values of an operation whose kernel the core follows with the special
+    complex values (the fast call would skip them)."""
     from ._specs import op_spec
 
-    spec = op_spec(op)
-    positions = tensor_positions(spec, op, operation(op).family)
-    as_tensor = raw_kernel(backend, "as_tensor")
+    nothing = (False, False, None)
+    try:
+        dtype = backend.dtype(tensor)
+    except Exception:  # a tensor the backend does not describe: the plan serves it
+        return nothing
+    if dtype in type(backend).unsupported_dtypes or dtype in lacking or dtype.kind in lacking:
+        return nothing
     record = operation(op)
-    dtypes, floats, ints = set(), set(), {}
-    for dtype in _CANDIDATES:
-        if dtype in type(backend).unsupported_dtypes or dtype in lacking or dtype.kind in lacking:
-            continue
-        if record.special_values and dtype.kind is complex:
-            continue
-        try:
-            sample = as_tensor(np.ones((1,), to_numpy_dtype(dtype)))
-            native = sample.dtype
-        except Exception:  # the framework has no such dtype, or no `dtype` attribute
-            continue
-        if backend.dtype(sample) != dtype:
-            continue
-        if _takes_no_step(backend, op, spec, positions, (sample,) * arity, dtype, ()):
-            dtypes.add(native)
-        if arity == 2 and weak_numbers:
-            if dtype.kind in (float, complex) and _takes_no_step(backend, op, spec, positions, (sample, 0.5), dtype, (1,)):
-                floats.add(native)
-            if dtype.kind in (int, float, complex):
-                bounds = _step_free_ints(backend, op, spec, positions, sample, dtype)
-                if bounds is not None:
-                    ints[native] = bounds
-    return frozenset(dtypes), frozenset(floats), ints
+    if record.special_values and dtype.kind is complex:
+        return nothing
+    spec = op_spec(op)
+    positions = tensor_positions(spec, op, record.family)
+    tensors = _takes_no_step(backend, op, spec, positions, (tensor,) * arity, dtype, ())
+    if arity != 2 or not weak_numbers:
+        return tensors, False, None
+    floats = dtype.kind in (float, complex) and _takes_no_step(backend, op, spec, positions, (tensor, 0.5), dtype, (1,))
+    ints = _step_free_ints(backend, op, spec, positions, tensor, dtype) if dtype.kind in (int, float, complex) else None
+    return tensors, floats, ints
 
 
 def _takes_no_step(backend: Backend, op: str, spec: Any, positions: tuple[int, ...], args: tuple[Any, ...], dtype: DType, numbers: tuple[int, ...]) -> bool:

@@ -12,7 +12,7 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
-from bk.rules import check_nonnegative, kernel, native_call, numpy_accumulation_type, wrap_indices
+from bk.rules import check_nonnegative, framework_call, kernel, native_call, numpy_accumulation_type, wrap_indices
 from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
@@ -28,16 +28,11 @@ _PAD_MODES: Final = {
 }
 _INT64: Final = DType(int, 64)
 _ARRAY: Final = type(jnp.zeros(()))  # the concrete type of eager arrays (`jax.Array` is abstract; tracers take the plan)
-_BOOL: Final = frozenset((np.dtype(np.bool_),))
 _INTEGERS: Final = frozenset(
     np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
 )
 _REAL_FLOATS: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64))
 _INEXACT: Final = _REAL_FLOATS | frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
-_NUMBERS: Final = _INTEGERS | _INEXACT
-_REAL: Final = _BOOL | _INTEGERS | _REAL_FLOATS
-_ALL: Final = _BOOL | _NUMBERS
-_INT_RANGES: Final = {d: (int(np.iinfo(d).min), min(int(np.iinfo(d).max), 2**63 - 1)) for d in _INTEGERS}  # weak Python ints
 
 _REDUCTION: Final = (
     "a tuned reduction that applies docs/semantics.md itself (NumPy's accumulation types with "
@@ -55,13 +50,21 @@ def _abs(x: Any) -> Any:
     return magnitude
 
 
-def _unary(function: Callable[[Any], Any], name: str, dtypes: frozenset[Any], doc: str = "") -> Callable[..., Any]:
+def _float_power(base: Tensor, exp: Any) -> Tensor:
+    """`jnp.power` of floats and complex numbers as the plan calls it, the fast call of `pow`: a Python int exponent
+    goes as the float it equals (the plan converts it to the base's dtype; JAX would multiply out a concrete int
+    power instead of `lax.pow`)."""
+    return jnp.power(base, float(exp) if type(exp) is int else exp)
+
+
+def _unary(function: Callable[[Any], Any], name: str, doc: str = "") -> Callable[..., Any]:
     """The bare kernel `function(x)` of an elementwise operation, behind the core's plan (it declares no
     trust): the plan gives it the spec's verdict and its operand in the dtype the operation computes in,
-    and casts the result. Its fast call (`bk.rules.native_call`, in C) gives an array of one of `dtypes`
-    (those for which `function` gives the spec's dtype and values) to JAX at once."""
+    and casts the result. Its fast call (`bk.rules.framework_call`, in C) gives an array to JAX at once
+    wherever the plan would do nothing around the kernel: the core derives those dtypes from the operation's
+    spec and rules on the first call."""
 
-    @kernel(fast=native_call(function, _ARRAY, dtypes, 1))
+    @kernel(fast=framework_call(function, _ARRAY, 1))
     def bare(self: Any, x: Tensor) -> Tensor:
         return function(x)
 
@@ -70,12 +73,13 @@ def _unary(function: Callable[[Any], Any], name: str, dtypes: frozenset[Any], do
     return bare
 
 
-def _binary(function: Callable[[Any, Any], Any], name: str, dtypes: frozenset[Any]) -> Callable[..., Any]:
+def _binary(function: Callable[[Any, Any], Any], name: str) -> Callable[..., Any]:
     """The bare kernel `function(x1, x2)` of an elementwise operation, behind the core's plan (which gives it
-    two tensors of one dtype), with the fast call of two arrays of one of `dtypes`, or an array of one of them
-    and a Python float, in front of the plan."""
+    two tensors of one dtype), with its fast call in front of the plan (`bk.rules.framework_call`): two arrays
+    of one dtype, or an array and a Python number JAX keeps it in (weak typing), wherever the plan would do
+    nothing but convert that number."""
 
-    @kernel(fast=native_call(function, _ARRAY, dtypes, 2, dtypes))
+    @kernel(fast=framework_call(function, _ARRAY, 2))
     def bare(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         return function(x1, x2)
 
@@ -173,51 +177,54 @@ class MathMixin:
     # tensors of one dtype, floats for the float functions, int8 for bool powers and shifts, non-zero integer
     # divisors; Python numbers converted), runs the core composites (integer division by zero, integer powers,
     # comparisons beyond an int's range) and casts their results; what is left here is JAX's own gaps. Their
-    # fast calls (`bk.rules.native_call`, in C) give JAX the common case at once: native arrays of the dtypes
-    # where JAX's own call gives the spec's dtype and values.
+    # fast calls (`bk.rules.framework_call`, in C) give JAX the common case at once: native arrays (and Python
+    # numbers beside them, which JAX keeps in the array's dtype) wherever the plan would do nothing around the
+    # kernel, as the core derives from the specs and rules on the first call. Where a kernel does more than the
+    # JAX function for some dtypes (`maximum` of complex values, `pow` of integers), those are `lacking`: the
+    # plan serves them.
 
-    abs = _unary(_abs, "abs", _ALL, "`jax.numpy.abs`; complex values give their real magnitude (inf where a part is infinite).")
-    sign = _unary(jnp.sign, "sign", _NUMBERS, "-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`).")
-    ceil = _unary(jnp.ceil, "ceil", _REAL, "Rounds up; integers and bools stay as they are.")
-    floor = _unary(jnp.floor, "floor", _REAL, "Rounds down; integers and bools stay as they are.")
-    isfinite = _unary(jnp.isfinite, "isfinite", _ALL, "`jax.numpy.isfinite`.")
-    isnan = _unary(jnp.isnan, "isnan", _ALL, "`jax.numpy.isnan`.")
-    isinf = _unary(jnp.isinf, "isinf", _ALL, "`jax.numpy.isinf`.")
-    real = _unary(jnp.real, "real", _ALL, "The real part; real values stay as they are.")
-    imag = _unary(jnp.imag, "imag", _ALL, "The imaginary part; zeros of their own dtype for real values.")
-    conj = _unary(jnp.conjugate, "conj", _ALL, "The complex conjugate; real values (bools too, as the spec says) stay.")
-    sqrt = _unary(jnp.sqrt, "sqrt", _INEXACT)
-    exp = _unary(jnp.exp, "exp", _INEXACT)
-    erf = _unary(jss.erf, "erf", _REAL_FLOATS)  # JAX has no erf of complex values
-    softplus = _unary(jax.nn.softplus, "softplus", _REAL_FLOATS)
-    sigmoid = _unary(jax.nn.sigmoid, "sigmoid", _REAL_FLOATS)
-    log_gamma = _unary(jax.lax.lgamma, "log_gamma", _REAL_FLOATS)
-    sin = _unary(jnp.sin, "sin", _INEXACT)
-    arcsin = _unary(jnp.arcsin, "arcsin", _INEXACT)
-    cos = _unary(jnp.cos, "cos", _INEXACT)
-    arccos = _unary(jnp.arccos, "arccos", _INEXACT)
-    tan = _unary(jnp.tan, "tan", _INEXACT)
-    arctan = _unary(jnp.arctan, "arctan", _INEXACT)
-    sinh = _unary(jnp.sinh, "sinh", _INEXACT)
-    arcsinh = _unary(jnp.arcsinh, "arcsinh", _INEXACT)
-    cosh = _unary(jnp.cosh, "cosh", _INEXACT)
-    arccosh = _unary(jnp.arccosh, "arccosh", _INEXACT)
-    tanh = _unary(jnp.tanh, "tanh", _INEXACT)
-    arctanh = _unary(jnp.arctanh, "arctanh", _INEXACT)
-    log = _unary(jnp.log, "log", _INEXACT)
-    log2 = _unary(jnp.log2, "log2", _INEXACT)
-    log10 = _unary(jnp.log10, "log10", _INEXACT)
+    abs = _unary(_abs, "abs", "`jax.numpy.abs`; complex values give their real magnitude (inf where a part is infinite).")
+    sign = _unary(jnp.sign, "sign", "-1, 0 or 1 (NaN stays NaN; complex values give `x / |x|`).")
+    ceil = _unary(jnp.ceil, "ceil", "Rounds up; integers and bools stay as they are.")
+    floor = _unary(jnp.floor, "floor", "Rounds down; integers and bools stay as they are.")
+    isfinite = _unary(jnp.isfinite, "isfinite", "`jax.numpy.isfinite`.")
+    isnan = _unary(jnp.isnan, "isnan", "`jax.numpy.isnan`.")
+    isinf = _unary(jnp.isinf, "isinf", "`jax.numpy.isinf`.")
+    real = _unary(jnp.real, "real", "The real part; real values stay as they are.")
+    imag = _unary(jnp.imag, "imag", "The imaginary part; zeros of their own dtype for real values.")
+    conj = _unary(jnp.conjugate, "conj", "The complex conjugate; real values (bools too, as the spec says) stay.")
+    sqrt = _unary(jnp.sqrt, "sqrt")
+    exp = _unary(jnp.exp, "exp")
+    erf = _unary(jss.erf, "erf")  # JAX has no erf of complex values: its TypeError is explained as behind the plan
+    softplus = _unary(jax.nn.softplus, "softplus")
+    sigmoid = _unary(jax.nn.sigmoid, "sigmoid")
+    log_gamma = _unary(jax.lax.lgamma, "log_gamma")
+    sin = _unary(jnp.sin, "sin")
+    arcsin = _unary(jnp.arcsin, "arcsin")
+    cos = _unary(jnp.cos, "cos")
+    arccos = _unary(jnp.arccos, "arccos")
+    tan = _unary(jnp.tan, "tan")
+    arctan = _unary(jnp.arctan, "arctan")
+    sinh = _unary(jnp.sinh, "sinh")
+    arcsinh = _unary(jnp.arcsinh, "arcsinh")
+    cosh = _unary(jnp.cosh, "cosh")
+    arccosh = _unary(jnp.arccosh, "arccosh")
+    tanh = _unary(jnp.tanh, "tanh")
+    arctanh = _unary(jnp.arctanh, "arctanh")
+    log = _unary(jnp.log, "log")
+    log2 = _unary(jnp.log2, "log2")
+    log10 = _unary(jnp.log10, "log10")
 
     def round(self, x: Tensor) -> Tensor:
         """Rounds halves to even, as NumPy; complex values round both parts (NumPy's `round`)."""
         return jnp.round(x) if x.dtype in _INEXACT else x  # JAX rounds no bools
 
-    @kernel(fast=native_call(jnp.maximum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.maximum, _ARRAY, 2, lacking=(complex,)))  # complex: the kernel keeps NaN
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """The larger of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.maximum, a, b)
 
-    @kernel(fast=native_call(jnp.minimum, _ARRAY, _REAL, 2, _REAL_FLOATS, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.minimum, _ARRAY, 2, lacking=(complex,)))  # complex: the kernel keeps NaN
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """The smaller of `a` and `b`; NaN propagates (complex values too: JAX would drop a complex NaN)."""
         return _nan_first(jnp.minimum, a, b)
@@ -234,7 +241,7 @@ class MathMixin:
         """Q(a, x); Q(0, x > 0) is 0, as SciPy."""
         return _at_zero_a(jss.gammaincc(a, x), a, x, 0.0)
 
-    @kernel(fast=native_call(jnp.arctan2, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=framework_call(jnp.arctan2, _ARRAY, 2))
     def arctan2(self, y: Tensor, x: Tensor) -> Tensor:
         """The angle of `(x, y)` (floats: the plan gives integers as the float type)."""
         return jnp.arctan2(y, x)
@@ -255,24 +262,24 @@ class MathMixin:
 
     # ------------------------------------------------------------ operators
 
-    @kernel(fast=native_call(jnp.add, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.add, _ARRAY, 2))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.add(a, b)
 
-    @kernel(fast=native_call(jnp.subtract, _ARRAY, _NUMBERS, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.subtract, _ARRAY, 2))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.subtract(a, b)
 
-    @kernel(fast=native_call(jnp.multiply, _ARRAY, _NUMBERS | _BOOL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.multiply, _ARRAY, 2))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         return jnp.multiply(a, b)
 
-    @kernel(fast=native_call(jnp.true_divide, _ARRAY, _INEXACT, 2, _INEXACT))
+    @kernel(fast=framework_call(jnp.true_divide, _ARRAY, 2))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """True division of floats (the plan gives integers as the float type of the precision)."""
         return jnp.true_divide(numerator, denominator)
 
-    @kernel(fast=native_call(jnp.power, _ARRAY, _INEXACT, 2, _INEXACT))
+    @kernel(fast=framework_call(_float_power, _ARRAY, 2, lacking=(int,)))  # integers: `_integer_power`
     def pow(self, base: Tensor, exp: Tensor) -> Tensor:
         """`base ** exp`; integer powers wrap around as NumPy's (JAX's own integer power is exact only for
         exponents below 64). The plan refuses negative integer exponents and gives bools as int8."""
@@ -280,16 +287,20 @@ class MathMixin:
             return _integer_power(base, exp)
         return jnp.power(base, exp)
 
-    @kernel(fast=native_call(jnp.remainder, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=framework_call(jnp.remainder, _ARRAY, 2))
     def mod(self, dividend: Tensor, divisor: Tensor) -> Tensor:
         """`dividend % divisor` with the sign of the divisor, as in Python (the plan answers integer divisors of 0)."""
         return jnp.remainder(dividend, divisor)
 
-    @kernel(fast=native_call(jnp.floor_divide, _ARRAY, _REAL_FLOATS, 2, _REAL_FLOATS))
+    @kernel(fast=framework_call(jnp.floor_divide, _ARRAY, 2))
     def floordiv(self, a: Tensor, b: Tensor) -> Tensor:
         """`a // b`, rounded down (the plan answers integer divisors of 0)."""
         return jnp.floor_divide(a, b)
 
+    # The shifts' fast calls stay hand-written: for a tensor of counts the plan runs the core's composite of
+    # counts outside [0, bits) (`bk._rules.shifts`), which JAX needs not (XLA gives NumPy's results for every
+    # count), so two arrays of one integer dtype go to JAX at once. That is what JAX computes, not a rule a spec
+    # decides: a derived fast call (`framework_call`) would leave every tensor of counts to the composite.
     @kernel(fast=native_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`; a count outside `[0, bits)` gives 0, as in NumPy."""
@@ -300,20 +311,20 @@ class MathMixin:
         """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
         return jnp.right_shift(a, b)
 
-    @kernel(fast=native_call(jnp.equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.equal, _ARRAY, 2))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.equal(x, y)
 
-    @kernel(fast=native_call(jnp.not_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.not_equal, _ARRAY, 2))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         return jnp.not_equal(x, y)
 
-    @kernel(fast=native_call(jnp.greater, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.greater, _ARRAY, 2))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """`x > y`; complex values compare real parts first, as NumPy."""
         return jnp.greater(x, y)
 
-    @kernel(fast=native_call(jnp.greater_equal, _ARRAY, _ALL, 2, _INEXACT, _INT_RANGES))
+    @kernel(fast=framework_call(jnp.greater_equal, _ARRAY, 2))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """`x >= y`; complex values compare real parts first, as NumPy."""
         return jnp.greater_equal(x, y)

@@ -13,10 +13,10 @@ from typing import Any
 import jax.numpy as jnp
 
 from bk import DType, normalize_axes
-from bk.rules import accumulation_type, kernel, native_call
+from bk.rules import accumulation_type, framework_call, kernel
 
 from ._indexing import _index_array
-from ._math import _ARRAY, _REAL_FLOATS, _binary, _unary
+from ._math import _ARRAY, _binary, _unary
 
 __all__ = ["StandardMixin"]
 
@@ -26,15 +26,17 @@ Tensor = Any
 class StandardMixin:
     """Native kernels for operations of `bk._catalogue_standard`."""
 
-    # Bare kernels (`_math._unary`, `_math._binary`), planned: the plan gives them floats of one dtype.
-    log1p = _unary(jnp.log1p, "log1p", _REAL_FLOATS, "`jax.numpy.log1p` (the core fixes the special complex values).")
-    expm1 = _unary(jnp.expm1, "expm1", _REAL_FLOATS, "`jax.numpy.expm1` (the core fixes the special complex values).")
-    hypot = _binary(jnp.hypot, "hypot", _REAL_FLOATS)
-    logaddexp = _binary(jnp.logaddexp, "logaddexp", _REAL_FLOATS)
-    copysign = _binary(jnp.copysign, "copysign", _REAL_FLOATS)
-    nextafter = _binary(jnp.nextafter, "nextafter", _REAL_FLOATS)
+    # Bare kernels (`_math._unary`, `_math._binary`), planned: the plan gives them floats of one dtype; their
+    # fast calls are derived by the core (`bk.rules.framework_call`; complex log1p and expm1 take the plan, which
+    # gives the special complex values).
+    log1p = _unary(jnp.log1p, "log1p", "`jax.numpy.log1p` (the core fixes the special complex values).")
+    expm1 = _unary(jnp.expm1, "expm1", "`jax.numpy.expm1` (the core fixes the special complex values).")
+    hypot = _binary(jnp.hypot, "hypot")
+    logaddexp = _binary(jnp.logaddexp, "logaddexp")
+    copysign = _binary(jnp.copysign, "copysign")
+    nextafter = _binary(jnp.nextafter, "nextafter")
 
-    @kernel(fast=native_call(jnp.signbit, _ARRAY, _REAL_FLOATS, 1))
+    @kernel(fast=framework_call(jnp.signbit, _ARRAY, 1, lacking=(bool,)))  # bools: the kernel
     def signbit(self: Any, x: Tensor) -> Tensor:
         """`jax.numpy.signbit`: the sign bit of floats (also of -0.0 and NaN), `x < 0` for ints, false for bools."""
         if x.dtype == jnp.bool_:  # JAX has no signbit of bools

@@ -1,10 +1,12 @@
 """The one call path: every catalogue operation of every backend reaches its kernel through a plan.
 
 `Backend.__init_subclass__` puts `dispatch(op, kernel)` in front of every kernel a backend class
-defines, and the base class puts it in front of every generic default, once. Per call signature
+defines, as each kernel declares itself (`bk.rules.kernel`, `Backend.register_kernel`; `wrap_kernel`), and
+the base class puts it in front of every generic default, once. What it needs to know about an operation
+is a field of the operation's record (`bk._operations`), never a name set of its own. Per call signature
 (the backend class, each tensor's type, dtype and full shape, each Python number's kind and range,
 the other arguments' values, the precision) the dispatcher compiles a `Plan` from the operation's
-spec (`bk.op_spec(op)`) and caches it (bounded):
+spec (`bk.op_spec(op)`) and caches it (bounded; `bk._plans`):
 
 1. the spec's verdict: a call the spec refuses raises the spec's bk error before any kernel runs;
 2. lists and Python numbers where the spec takes a tensor become tensors (through the backend's raw
@@ -16,14 +18,14 @@ spec (`bk.op_spec(op)`) and caches it (bounded):
 4. the core composites where a rule needs the data: integer division by zero, comparisons with
    Python ints beyond a tensor's range, integer powers, `clip`'s bounds;
 5. degenerate arguments answered without the kernel (a reduction over `axis=()`), and complex
-   values refused by the ordering operations a backend declares it cannot apply to them
-   (`Backend.complex_unordered`);
+   values ordered as NumPy where a backend declares its framework cannot (`Backend.complex_unordered`);
 6. the result casts to the spec's dtypes, tuples included.
 
 A plan whose steps are all identities calls the kernel directly: the key and one dict lookup are
-the whole cost. The only escape hatch is a kernel a backend declares trusted
-(`Backend.trusted_operations`, for a C fast path or a tuned kernel that applies the rules itself):
-it is called as it is, and the testkit checks its dtypes and errors against the spec on every case.
+the whole cost. A kernel's fast call (`kernel(fast=...)`, derived from the plans by
+`bk.rules.framework_call`) is tried before the key. A kernel declared trusted (`kernel(trusted=True,
+why=...)`, for a tuned kernel that applies the rules itself, or a lazy framework's recorder) is called
+as it is, and the testkit checks its values, dtypes and errors against the spec on every case.
 
 Kernel failures become the bk error of the operation's spec (`explain_failure`), without reading
 the framework's message:

@@ -199,3 +199,37 @@ def test_no_source_module_anywhere_is_over_800_lines() -> None:
         for path in sorted(folder.rglob("*.py")):
             lines = path.read_text().count("\n")
             assert lines <= 800, f"{path.relative_to(ROOT)} has {lines} lines"
+
+
+# The core's layers, lowest first, as docs/concepts.md ("Where each part lives") shows them: a module imports modules
+# of its own layer or of layers below it. Modules above `bk._backend` (plugins, dispatch, namespaces) are not ordered.
+CORE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("values", ("bk._dtype", "bk._errors", "bk._axes", "bk._context", "bk._device", "bk._names", "bk._markers", "bk._entrypoints", "bk._version", "bk._features")),
+    ("declarations", ("bk._kernels",)),
+    ("rules", ("bk._rules",)),
+    ("specs", ("bk._specs",)),
+    ("registry", ("bk._operations",)),
+    ("call path", ("bk._explain", "bk._conversions", "bk._plans", "bk._dispatcher")),
+    ("catalogue", ("bk._catalogue_core", "bk._catalogue_dtypes", "bk._catalogue_linalg", "bk._catalogue_standard", "bk._defaults", "bk._defaults_algorithms", "bk._linalg", "bk._minimize", "bk._solve")),
+    ("backend", ("bk._backend",)),
+)  # fmt: skip
+
+
+def _layer(module: str) -> int | None:
+    for index, (_, names) in enumerate(CORE_LAYERS):
+        if any(module == name or module.startswith(f"{name}.") for name in names):
+            return index
+    return None
+
+
+def test_the_core_imports_only_its_own_layer_or_those_below() -> None:
+    graph = import_graph("bk", PACKAGES["bk"])
+    upward = []
+    for module, targets in sorted(graph.items()):
+        own = _layer(module)
+        for target in sorted(targets):
+            other = _layer(target)
+            if own is not None and (other is None or other > own):
+                upward.append(f"{module} ({CORE_LAYERS[own][0]}) imports {target}")
+    assert not upward, upward
+    assert _layer("bk._rules.linalg") == 2 and _layer("bk._backend") == 7

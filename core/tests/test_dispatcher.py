@@ -526,3 +526,9 @@ def test_positional_is_inspects_binding(op, args, kwargs):
         except TypeError:
             want = (args, kwargs)
         assert (tuple(got[0]), got[1]) == (tuple(want[0]), want[1])
+
+
+def test_by_position_passes_what_the_signature_takes_by_position():
+    assert bk.rules.by_position("sum", ("x",), {"axis": 0}) == (("x", 0), {})
+    assert bk.rules.by_position("sum", ("x",), {"keepdims": True}) == (("x",), {"keepdims": True})
+    assert bk.rules.by_position("jit_compile", ("f",), {"auxiliary_args": ""}) == (("f",), {"auxiliary_args": ""})  # no spec

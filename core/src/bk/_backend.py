@@ -36,17 +36,7 @@ _COMPLEX64: Final = DType(complex, 64)
 Tensor = Any
 
 _INFRASTRUCTURE: Final = frozenset(
-    {
-        "name",
-        "supports",
-        "precision",
-        "float_type",
-        "complex_type",
-        "features",
-        "compute_count",
-        "register_kernel",
-        "declared_kernels",
-    }
+    {"name", "supports", "precision", "float_type", "complex_type", "features", "compute_count", "register_kernel", "declared_kernels"}
 )
 
 
@@ -184,14 +174,7 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
 
     @classmethod
     def register_kernel(
-        cls,
-        op: str,
-        function: Callable[..., Any],
-        *,
-        trusted: bool = False,
-        fast: Callable[..., Any] | None = None,
-        explains: bool = False,
-        why: str = "",
+        cls, op: str, function: Callable[..., Any], *, trusted: bool = False, fast: Callable[..., Any] | None = None, explains: bool = False, why: str = ""
     ) -> None:
         """Registers `function(self, ...)` as this class's kernel of the operation `op`, with its declaration
         (`bk.rules.kernel`): for kernels made after the class exists (generated in a loop, a lazy framework's
@@ -205,48 +188,32 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
                 cannot hold (see `bk.rules.kernel`).
         """
         from ._dispatcher import wrap_kernel
-        from ._kernels import REGISTERED, WRAPPED, KernelDeclaration, kernel
+        from ._kernels import REGISTERED, WRAPPED, declaration, declare
 
         if cls is Backend:
             raise TypeError("Backend.register_kernel: register kernels on a backend class, not on Backend itself")
         if op not in _METHOD_FEATURES:
-            raise ValueError(
-                f"{cls.__name__}.register_kernel: {op!r} is not an operation of the catalogue{did_you_mean(op, list(_METHOD_FEATURES))}"
-            )
+            raise ValueError(f"{cls.__name__}.register_kernel: {op!r} is not an operation of the catalogue{did_you_mean(op, list(_METHOD_FEATURES))}")
         if not callable(function):
             raise TypeError(f"{cls.__name__}.register_kernel: the kernel of {op!r} must be callable, got {function!r}")
-        kernel(trusted=trusted, fast=fast, explains=explains, why=why)  # the same checks of the declaration
-        function = getattr(function, WRAPPED, function)  # an inherited kernel re-registered: the kernel, not the core's wrapper
+        declared = declare(trusted, fast, explains, why)
         if REGISTERED not in vars(cls):
             setattr(cls, REGISTERED, {})
-        getattr(cls, REGISTERED)[op] = KernelDeclaration(
-            trusted, fast, explains, why
-        )  # on the class: `function` may serve others
-        setattr(cls, op, function)
-        wrap_kernel(cls, op, getattr(cls, "__bk_legacy_trusted__", frozenset()))
+        getattr(cls, REGISTERED)[op] = declared  # on the class: `function` may serve other classes
+        setattr(cls, op, getattr(function, WRAPPED, function))  # an inherited kernel re-registered: the kernel, not its wrapper
+        wrap_kernel(cls, op)
+        found = declaration(cls, op)
         others = cls.trusted_operations - {op}
-        cls.trusted_operations = others | {op} if trusted or op in getattr(cls, "__bk_legacy_trusted__", ()) else others
+        cls.trusted_operations = others | {op} if found is not None and found[1].trusted else others
         cls._supports_cache = {}
 
     @classmethod
     def declared_kernels(cls) -> dict[str, Any]:
         """Every kernel this class (or a plugin class it derives from) defines, by operation, with its
         declaration (`bk.rules.KernelDeclaration`: trusted, fast call, why); generic defaults are not listed."""
-        from ._kernels import KernelDeclaration, declared
+        from ._kernels import declaration
 
-        kernels: dict[str, Any] = {}
-        legacy: frozenset[str] = getattr(cls, "__bk_legacy_trusted__", frozenset())
-        for name in _METHOD_FEATURES:
-            owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-            if owner is None or owner is Backend or owner in Backend.__mro__:
-                continue
-            found = declared(owner, name)
-            if name in legacy and not found.trusted:
-                found = KernelDeclaration(
-                    trusted=True, fast=None, explains=found.explains, why=found.why or "listed in trusted_operations"
-                )
-            kernels[name] = found
-        return kernels
+        return {name: found[1] for name in _METHOD_FEATURES if (found := declaration(cls, name)) is not None}
 
     def __getattr__(self, name: str) -> Any:
         # Called only when normal lookup fails, so it costs nothing on existing attributes.
@@ -432,9 +399,7 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
     if base is None or name not in _METHOD_FEATURES:
         valid = [*_METHOD_FEATURES, *CAPABILITIES]
         hint = did_you_mean(name, valid)
-        raise ValueError(
-            f"unknown feature {name!r}.{hint} Features are Backend method names or one of {', '.join(CAPABILITIES)}."
-        )
+        raise ValueError(f"unknown feature {name!r}.{hint} Features are Backend method names or one of {', '.join(CAPABILITIES)}.")
     if name in _REQUIRED or getattr(cls, name) is not base:
         return True
     uses = uses_of(base)
@@ -443,6 +408,7 @@ def _resolve_support(cls: type, name: str, visiting: tuple[str, ...], has_native
     if not all(has_native(dunder) for dunder in native_of(base)):
         return False
     return all(_resolve_support(cls, op, (*visiting, name), has_native) for op in uses)
+
 
 
 # Public as `bk.<name>`: `bk` imports this module on first use of one of these names, or with the first backend.

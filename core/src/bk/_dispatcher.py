@@ -54,8 +54,8 @@ from ._conversions import checked_as_tensor, checked_cast, ruled_as_tensor, rule
 from ._dtype import DType
 from ._errors import BK_ERRORS
 from ._explain import explain_by_class, explain_failure, positional
+from ._kernels import LEGACY, FrameworkCall, check_check, core_backend, declaration
 from ._kernels import WRAPPED as _WRAPPED
-from ._kernels import FrameworkCall, check_check, core_backend, declared, is_core
 from ._operations import COMMON_OPERANDS, DATA_ERRORS, ORDERING, SEQUENCE, operation, operations
 from ._plans import (
     CACHE_LIMIT,
@@ -77,25 +77,8 @@ if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "bind_framework_call", "dispatch", "native_call", "trusted_kernels", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
+    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "bind_framework_call", "dispatch", "native_call", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
 ]  # fmt: skip
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
@@ -131,62 +114,47 @@ def wrap_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> None:
     Operations with a spec get a plan (`dispatch`); a trusted kernel, and an operation without a spec,
     only get their failures explained. `as_tensor` gets the rules of Python numbers (`ruled_as_tensor`).
     """
-    legacy = _legacy_trusted(cls)
+    _note_legacy_trusted(cls)
     if getattr(cls, "evaluates_lazily", False):
         _explain_reads(cls)
     for name in catalogue:
-        wrap_kernel(cls, name, legacy)
-    cls.trusted_operations = trusted_kernels(cls, catalogue)
+        wrap_kernel(cls, name)
+    cls.trusted_operations = frozenset(name for name, declared in cls.declared_kernels().items() if declared.trusted)
 
 
-def _legacy_trusted(cls: type[Backend]) -> frozenset[str]:
-    """The names of a `trusted_operations` set in the class body of `cls` or of a plugin class it derives from
-    (the earlier API: `bk.rules.kernel(trusted=True)` on each kernel replaces it), with a deprecation warning."""
+def _note_legacy_trusted(cls: type[Backend]) -> None:
+    """Keeps on `cls` the names of a `trusted_operations` set in its class body or in that of a plugin class it
+    derives from (the earlier API: `bk.rules.kernel(trusted=True)` on each kernel replaces it, and `bk._kernels.declaration`
+    reads them), with a deprecation warning for the class body that sets one."""
     import warnings
 
     own = vars(cls).get("trusted_operations")
-    inherited = frozenset().union(*(getattr(base, "__bk_legacy_trusted__", frozenset()) for base in cls.__mro__[1:]))
-    if own is None:
-        cls.__bk_legacy_trusted__ = inherited  # type: ignore[attr-defined]
-        return inherited
-    warnings.warn(
-        f"{cls.__name__}.trusted_operations is deprecated: declare each trusted kernel with @bk.rules.kernel(trusted=True, why=...) "
-        "where it is defined, or with Backend.register_kernel (docs/write-a-plugin.md)",
-        DeprecationWarning,
-        stacklevel=5,
-    )
-    legacy = inherited | frozenset(own)
-    cls.__bk_legacy_trusted__ = legacy  # type: ignore[attr-defined]
-    return legacy
+    legacy = frozenset().union(*(getattr(base, LEGACY, frozenset()) for base in cls.__mro__[1:]))
+    if own is not None:
+        warnings.warn(
+            f"{cls.__name__}.trusted_operations is deprecated: declare each trusted kernel with @bk.rules.kernel(trusted=True, why=...) "
+            "where it is defined, or with Backend.register_kernel (docs/write-a-plugin.md)",
+            DeprecationWarning,
+            stacklevel=5,
+        )
+        legacy |= frozenset(own)
+    setattr(cls, LEGACY, legacy)
 
 
-def trusted_kernels(cls: type[Backend], catalogue: tuple[str, ...]) -> frozenset[str]:
-    """The operations whose kernel `cls` (or a plugin class it derives from) declares trusted."""
-    legacy: frozenset[str] = getattr(cls, "__bk_legacy_trusted__", frozenset())
-    trusted: set[str] = set()
-    for name in catalogue:
-        owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-        if owner is None or is_core(owner):
-            continue  # a generic default: always planned
-        if name in legacy or declared(owner, name).trusted:
-            trusted.add(name)
-    return frozenset(trusted)
-
-
-def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozenset()) -> None:
+def wrap_kernel(cls: type[Backend], name: str) -> None:
     """Puts the dispatcher in front of the kernel of `name` that `cls` (or a mixin of it) defines, as the kernel
     declares itself: the one path of a method in the class body and of `Backend.register_kernel`."""
     record = operation(name)
     if record.infrastructure and name not in ("as_tensor", "cast"):
         return
-    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
-    if owner is None or is_core(owner):
+    found = declaration(cls, name)
+    if found is None:
         return
+    owner, declared = found
     method = vars(owner)[name]
     if getattr(method, _WRAPPED, None) is not None or method is getattr(core_backend(), name, None):
         return  # wrapped already (a mixin shared by two classes), or the base class's own default put back
-    declaration = declared(owner, name)
-    trusted = declaration.trusted or name in legacy
+    trusted = declared.trusted
     has_spec = record.spec is not None
     if not _is_plain_function(method):
         if not trusted and has_spec:
@@ -195,7 +163,7 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
                 f"operation's plan in front of it; declare it trusted (Backend.register_kernel({name!r}, ..., trusted=True, why=...))"
             )
         return
-    if trusted and declaration.explains:
+    if trusted and declared.explains:
         return  # a trusted kernel that maps its own failures and applies every rule itself: called exactly as it is
     if record.special_values:
         method = _with_special_values(name, method)  # functools.wraps keeps the declaration
@@ -209,7 +177,7 @@ def wrap_kernel(cls: type[Backend], name: str, legacy: frozenset[str] = frozense
     elif trusted or not has_spec:
         setattr(cls, name, _owned(cls, name, _wrap(name, method)))
     else:
-        fast = bind_framework_call(declaration.fast, name) if isinstance(declaration.fast, FrameworkCall) else declaration.fast
+        fast = bind_framework_call(declared.fast, name) if isinstance(declared.fast, FrameworkCall) else declared.fast
         setattr(cls, name, _owned(cls, name, dispatch(name, method, fast=fast)))
     if getattr(cls, "evaluates_lazily", False) and name not in ("as_tensor", "cast"):
         setattr(cls, name, _owned(cls, name, _remembering(name, vars(cls)[name])))  # which operation made a value read later
@@ -331,24 +299,6 @@ def _is_plain_function(method: Any) -> TypeGuard[types.FunctionType]:
     return isinstance(method, types.FunctionType) and not getattr(method, "__isabstractmethod__", False)
 
 
-# ---------------------------------------------------------------- the plan of a call signature
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 def _load_fast_plan() -> Any:
     """The C front of `dispatch` (`_fastplan.c`: the key and the plan lookup of a call in C), or None.
 
@@ -368,8 +318,6 @@ def _load_fast_plan() -> Any:
 _FASTPLAN: Final = _load_fast_plan()
 C_FRONT: Final = _FASTPLAN is not None
 """Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
-
-
 
 
 def native_call(
@@ -581,75 +529,5 @@ def _unsupported_default(backend: Backend, op: str) -> NoReturn:
     else:
         needs = f": its generic default needs {', '.join(missing)}" if missing else ""
     raise NotImplementedError(f"{op}: {backend.name} does not support {op}{needs}")
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 

@@ -170,6 +170,16 @@ def positional(spec: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tupl
 _FOLLOWING: dict[Any, Any] = {}
 
 
+def by_position(op: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """`(args, kwargs)` of a call of the operation `op` with the arguments its catalogue signature takes by position
+    passed by position (`sum(x, axis=0)` is `sum(x, 0)`), for code that writes calls (bk-lazy's compiled
+    functions); the call as it is for an operation without a spec or a call that does not fit the signature."""
+    from ._specs import op_specs
+
+    spec = op_specs().get(op)
+    return (args, kwargs) if spec is None or not kwargs else positional(spec, args, dict(kwargs))
+
+
 def _positional_names(spec: Any, names: tuple[str, ...]) -> bool:
     """Whether the catalogue's signature takes each of `names` by position (none is keyword-only or variadic)."""
     parameters = signature_of(spec).parameters

@@ -31,12 +31,16 @@ from typing import Any, Final, TypeVar
 
 from ._dtype import DType
 
-__all__ = ["FrameworkCall", "KernelDeclaration", "check_check", "framework_call", "core_backend", "declaration_of", "declared", "is_core", "raw_kernel", "register_core", "explains_failures", "fast_path", "kernel"]
+__all__ = [
+    "FrameworkCall", "KernelDeclaration", "check_check", "core_backend", "declaration", "declare", "explains_failures", "fast_path",
+    "framework_call", "is_core", "kernel", "raw_kernel", "register_core",
+]  # fmt: skip
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 DECLARATION: Final = "__bk_declaration__"
 REGISTERED: Final = "__bk_registered__"  # a class's declarations of the kernels `Backend.register_kernel` set on it
+LEGACY: Final = "__bk_legacy_trusted__"  # the names of `trusted_operations` sets in class bodies (the earlier API)
 WRAPPED: Final = "__bk_kernel__"  # the kernel behind a wrapper the core put in front of it
 
 
@@ -129,10 +133,8 @@ PLANNED: Final = KernelDeclaration()
 """The declaration of a kernel that declares nothing: planned, without a fast call."""
 
 
-def kernel(
-    *, trusted: bool = False, fast: Callable[..., Any] | None = None, explains: bool = False, why: str = ""
-) -> Callable[[F], F]:
-    """Declares the decorated method a kernel with these properties (see `KernelDeclaration`).
+def declare(trusted: bool = False, fast: Any = None, explains: bool = False, why: str = "") -> KernelDeclaration:
+    """The declaration these properties make (see `KernelDeclaration`): `kernel(...)` and `Backend.register_kernel` state it.
 
     Raises:
         TypeError: for a declaration that cannot hold: `explains` without `trusted` (a planned kernel's
@@ -143,22 +145,26 @@ def kernel(
         if not isinstance(value, bool):
             raise TypeError(f"bk.rules.kernel: {flag} must be True or False, got {value!r}")
     if explains and not trusted:
-        raise TypeError(
-            "bk.rules.kernel: explains=True is for a trusted kernel; a planned kernel's failures are explained by its plan"
-        )
+        raise TypeError("bk.rules.kernel: explains=True is for a trusted kernel; a planned kernel's failures are explained by its plan")
     if fast is not None and not callable(fast) and not isinstance(fast, FrameworkCall):
         raise TypeError(f"bk.rules.kernel: fast must be a callable fast call (bk.rules.native_call(...)), got {fast!r}")
     if fast is not None and trusted:
         raise TypeError("bk.rules.kernel: a trusted kernel is called as it is, so it takes no fast call; declare one of the two")
     if not isinstance(why, str):
         raise TypeError(f"bk.rules.kernel: why must be a str, got {why!r}")
-    declared = KernelDeclaration(trusted, fast, explains, why)
+    return KernelDeclaration(trusted, fast, explains, why)
 
-    def declare(function: F) -> F:
+
+def kernel(*, trusted: bool = False, fast: Callable[..., Any] | None = None, explains: bool = False, why: str = "") -> Callable[[F], F]:
+    """Declares the decorated method a kernel with these properties (see `KernelDeclaration`; `declare` says
+    which declarations raise TypeError)."""
+    declared = declare(trusted, fast, explains, why)
+
+    def mark(function: F) -> F:
         setattr(function, DECLARATION, declared)
         return function
 
-    return declare
+    return mark
 
 
 def declaration_of(method: Any) -> KernelDeclaration:
@@ -176,13 +182,18 @@ def declaration_of(method: Any) -> KernelDeclaration:
     return KernelDeclaration(trusted=False, fast=fast, explains=explains)
 
 
-def declared(owner: type, name: str) -> KernelDeclaration:
-    """The declaration of the kernel of `name` that the class `owner` defines: registered with
-    `Backend.register_kernel`, or on the kernel itself."""
+def declaration(cls: type, name: str) -> tuple[type, KernelDeclaration] | None:
+    """The class that defines the kernel of `name` for the backend class `cls`, and the kernel's declaration:
+    registered with `Backend.register_kernel`, on the kernel itself, or (the earlier API) listed in a
+    `trusted_operations` set; None where the core's own class defines it (a generic default, always planned)."""
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    if owner is None or is_core(owner):
+        return None
     registered = vars(owner).get(REGISTERED)
-    if registered is not None and name in registered:
-        return registered[name]  # type: ignore[no-any-return]
-    return declaration_of(vars(owner)[name])
+    found = registered[name] if registered is not None and name in registered else declaration_of(vars(owner)[name])
+    if not found.trusted and name in getattr(cls, LEGACY, ()):
+        found = KernelDeclaration(trusted=True, explains=found.explains, why=found.why or "listed in trusted_operations")
+    return owner, found
 
 
 def raw_kernel(backend: Any, name: str) -> Callable[..., Any]:

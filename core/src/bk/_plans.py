@@ -481,8 +481,6 @@ def _weak_list_dtype(backend: Backend, value: Any, tensors: list[Any]) -> Any:
         return None
 
 
-
-
 def _operand_dtypes(backend: Backend, args: tuple[Any, ...], positions: tuple[int, ...]) -> list[Any]:
     """The dtypes of the native tensors among the operands (the spec's tensor arguments; clip's x)."""
     if positions == SEQUENCE:
@@ -528,8 +526,6 @@ def _no_axes(op: str, order: Any) -> Callable[..., Any]:
         return raw_kernel(backend, "cast")(value, dtype)
 
     return unchanged
-
-
 
 
 def run_plan(
@@ -659,12 +655,11 @@ def _as_operand(backend: Backend, value: Any, dtype: Any, wraps: bool = False) -
     return value
 
 
-
-
 _copysign: Final = math.copysign
 
 
 # ---------------------------------------------------------------- fast calls derived from the plans
+
 
 def fast_call_entry(
     backend: Backend, tensor: Any, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset()
@@ -721,7 +716,7 @@ def _step_free_ints(backend: Backend, op: str, spec: Any, positions: tuple[int, 
     """The Python ints `b` whose call `op(sample, b)` takes no step but `b`'s conversion: the interval around 1 between
     the nearest probes whose plans take another step (a shift count of -1 or of the width), within the dtype's
     exact ints; None when 1 itself takes a step."""
-    low, high = _exact_ints(dtype)
+    low, high = _exact_ints(backend, dtype)
     probes = sorted({v for v in (-1, 0, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64) if low <= v <= high} | {low, high})
     free = {v: _takes_no_step(backend, op, spec, positions, (sample, v), dtype, (1,)) for v in probes}
     if not free.get(1, False):
@@ -735,12 +730,10 @@ def _step_free_ints(backend: Backend, op: str, spec: Any, positions: tuple[int, 
     return probes[lo], probes[hi]
 
 
-def _exact_ints(dtype: DType) -> tuple[int, int]:
-    """The Python ints a tensor of `dtype` holds exactly, within int64 (a float's integers up to 2**(mantissa + 1))."""
+def _exact_ints(backend: Backend, dtype: DType) -> tuple[int, int]:
+    """The Python ints a tensor of `dtype` holds exactly, within int64 (a float's integers up to 2 / eps)."""
     if dtype.kind is int:
         low, high = int_range(dtype)
         return max(low, -(2**63)), min(high, 2**63 - 1)
-    bits = int(dtype.bits or 64) // (2 if dtype.kind is complex else 1)
-    mantissa = 7 if dtype.brain else {16: 10, 32: 23, 64: 52}[bits]
-    bound = 2 ** (mantissa + 1)
+    bound = round(2 / backend.finfo(dtype).eps)
     return -bound, bound

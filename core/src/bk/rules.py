@@ -56,7 +56,8 @@ Gaps (what a framework lacks: `Backend.unsupported_dtypes`, `lacking_kernels`, `
     the core computes a lacking kernel's call in), `ordered_extreme` (NumPy's `max`/`min` of complex values
     or of values with NaN, for a trusted reduction kernel, which gets no plan).
 Specs and settings
-    `spec_verdict` (the error an operation's spec gives for a call, or None), `check_device` (a device must
+    `spec_verdict` (the error an operation's spec gives for a call, or None), `by_position` (a call's arguments
+    passed by position as far as the catalogue's signature takes them, for code that writes calls), `check_device` (a device must
     be one of the backend's own: the plan of `allocate_on_device` checks it), `check_dtypes` (the spec's
     kind rule of an elementwise operation for native tensors, cached per dtype), `SETTINGS` (the context
     settings; `SETTINGS.precision_free` is True while no precision is set, for hot paths that skip
@@ -68,26 +69,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._catalogue_linalg import (
-    check_empty_matrix_norm,
-    check_fft_norm,
-    check_vector_norm_ord,
-    compute_dtype,
-    fft_sizes,
-    matrix_operand,
-    real_dtype,
-    reduced_size,
-    result_of,
-)
 from ._context import GLOBALS
 from ._dispatcher import native_call
-from ._explain import check_dtypes, spec_verdict
+from ._explain import by_position, check_dtypes, spec_verdict
 from ._kernels import FrameworkCall, KernelDeclaration, explains_failures, fast_path, framework_call, kernel
 from ._linalg import finish as solve_result
 from ._linalg import setup as solve_setup
 from ._operations import COMMON_OPERANDS, ORDERING
 from ._plans import check_device
-from ._ranges import int_uniform_bounds, range_plan
 from ._rules.arguments import (
     PYTHON_NUMBERS,
     PYTHON_REALS,
@@ -117,8 +106,20 @@ from ._rules.indices import (
     unravel_index,
     wrap_indices,
 )
+from ._rules.linalg import (
+    check_empty_matrix_norm,
+    check_fft_norm,
+    check_vector_norm_ord,
+    compute_dtype,
+    fft_sizes,
+    matrix_operand,
+    real_dtype,
+    reduced_size,
+    result_of,
+)
 from ._rules.order import extreme as ordered_extreme
 from ._rules.powers import check_integer_power, integer_power_rule
+from ._rules.ranges import int_uniform_bounds, range_plan
 from ._rules.reductions import accumulation_type, check_nonempty, numpy_accumulation_type
 from ._rules.weak import KINDS, check_python_ints, holds_number, int_range, raise_kind, scalar_dtype, weak_result
 from ._specs import FAMILY as _FAMILY
@@ -142,6 +143,7 @@ __all__ = [
     "advanced_index",
     "array_key_layout",
     "axes_tuple",
+    "by_position",
     "check_convertible",
     "check_bincount",
     "check_counted_values",

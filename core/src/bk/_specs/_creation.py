@@ -77,7 +77,7 @@ def _allocate_on_device(tensor: Tensor, device: Any) -> ShapeDtype:
     "Evenly spaced values in [start, limit) with step delta (range(n) counts from 0): shape (max(0, ceil((limit - start) / delta)),), as numpy.arange computes it. All arguments ints: values of dtype (int32 by default); any argument a float: floats, of dtype if it is a float dtype, else the float type of the precision (float steps are never truncated). delta 0 or a bound that is not finite raises ValueError, a bound that is not a real number ArgumentTypeError.",
 )
 def _range(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike = _INT32) -> ShapeDtype:
-    from .._ranges import range_plan  # the one rule every backend's kernel follows
+    from .._rules.ranges import range_plan  # the one rule every backend's kernel follows
 
     plan = range_plan(start, limit, delta, as_dtype_arg(dtype, "range", _INT32), default_float())
     return ShapeDtype((plan.count,), plan.dtype)
@@ -136,7 +136,7 @@ def _is_real_number(value: Any) -> bool:
 
 def _check_int_range(dtype: DType, low: Any, high: Any) -> None:
     """Raises `ValueError` for an empty int range `[low, high)` or one beyond `dtype`'s values, as NumPy's `Generator.integers`."""
-    from .._ranges import int_uniform_bounds
+    from .._rules.ranges import int_uniform_bounds
     from .._rules.weak import int_range
 
     first, end = int_uniform_bounds(low, high)

@@ -6,10 +6,10 @@ import math
 from typing import Any, Final
 
 from .._axes import normalize_axes
-from .._catalogue_linalg import FFT_NORMS, check_empty_matrix_norm, check_fft_norm, check_vector_norm_ord, fft_sizes, reduced_size
 from .._context import get_precision
 from .._dtype import combine_types
 from .._errors import ArgumentTypeError, AxisError, ShapeMismatchError
+from .._rules.linalg import FFT_NORMS, check_empty_matrix_norm, check_fft_norm, check_vector_norm_ord, fft_sizes, reduced_size
 from ._base import (
     INT64,
     ShapeDtype,

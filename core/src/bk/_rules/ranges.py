@@ -16,7 +16,7 @@ import numbers
 from dataclasses import dataclass
 from typing import Any, cast
 
-from ._dtype import DType
+from .._dtype import DType
 
 __all__ = ["RangePlan", "int_uniform_bounds", "range_plan"]
 
@@ -38,7 +38,7 @@ def _number(value: Any, name: str) -> int | float:
             with contextlib.suppress(TypeError, ValueError):
                 value = item()
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        from ._errors import ArgumentTypeError
+        from .._errors import ArgumentTypeError
 
         raise ArgumentTypeError(f"range: {name} must be a real number, got {type(value).__name__} {value!r}")
     return int(value) if isinstance(value, numbers.Integral) else float(value)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 from collections.abc import Iterator
 
@@ -16,32 +17,32 @@ if importlib.util.find_spec("array_api_strict") and importlib.util.find_spec("bk
     NAMESPACES.append("strict")
 
 
-@pytest.fixture(scope="module", params=NAMESPACES)
-def xp(request: pytest.FixtureRequest) -> Iterator[object]:
-    """`bk.array_namespace` of each backend of `NAMESPACES` (array-api-strict registered for the module's tests)."""
-    if request.param != "strict":
-        yield bk.array_namespace(request.param)
+@contextlib.contextmanager
+def _registered(param: str, name: str) -> Iterator[str]:
+    """The backend name of the parameter `param`: itself, or for `strict` array-api-strict registered through
+    bk-arrayapi as `name` while the block runs."""
+    if param != "strict":
+        yield param
         return
     import bk_arrayapi
 
-    bk_arrayapi.register("nsstrict", "array_api_strict")
+    bk_arrayapi.register(name, "array_api_strict")
     try:
-        yield bk.array_namespace("nsstrict")
+        yield name
     finally:
-        bk_arrayapi.unregister("nsstrict")
+        bk_arrayapi.unregister(name)
+
+
+@pytest.fixture(scope="module", params=NAMESPACES)
+def xp(request: pytest.FixtureRequest) -> Iterator[object]:
+    """`bk.array_namespace` of each backend of `NAMESPACES` (array-api-strict registered for the module's tests)."""
+    with _registered(request.param, "nsstrict") as name:
+        yield bk.array_namespace(name)
 
 
 @pytest.fixture(scope="module", params=NAMESPACES)
 def b(request: pytest.FixtureRequest) -> Iterator[bk.Backend]:
     """Each backend of `NAMESPACES`: the installed ones, and array-api-strict through bk-arrayapi (registered for
     the module's tests). A module that defines its own `b` uses that one."""
-    if request.param != "strict":
-        yield bk.backend(request.param)
-        return
-    import bk_arrayapi
-
-    bk_arrayapi.register("everystrict", "array_api_strict")
-    try:
-        yield bk.backend("everystrict")
-    finally:
-        bk_arrayapi.unregister("everystrict")
+    with _registered(request.param, "everystrict") as name:
+        yield bk.backend(name)

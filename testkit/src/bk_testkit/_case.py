@@ -123,6 +123,12 @@ def tolerance(dtype: DType, scale: float = 1.0) -> tuple[float, float]:
     return _RTOL[bits] * scale, _ATOL[bits] * scale
 
 
+def first_lines(lines: Sequence[str], shown: int = 4) -> str:
+    """The first `shown` of `lines` for a failure message, each on its own indented line, and how many more there are."""
+    more = f"\n  ... and {len(lines) - shown} more" if len(lines) > shown else ""
+    return "".join(f"\n  {line}" for line in lines[:shown]) + more
+
+
 def short(value: Any, limit: int = 160) -> str:
     """A one-line, truncated rendering of a value for failure messages."""
     if isinstance(value, np.ndarray):

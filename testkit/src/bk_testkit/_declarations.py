@@ -15,6 +15,7 @@ import numpy as np
 import bk
 
 from ._generated import Call, Outcome, _convert, compare_values, error_class
+from .cases._edges import ALL_DTYPES
 
 
 def undeclared(backend: bk.Backend, operations: Iterable[str]) -> list[str]:
@@ -26,9 +27,8 @@ def undeclared(backend: bk.Backend, operations: Iterable[str]) -> list[str]:
     trusted = cls.trusted_operations
     found = []
     for op in operations:
-        record = operation(op)
         method = getattr(cls, op, None)
-        if method is None or record.spec is None or record.infrastructure or not backend.supports(op):
+        if method is None or not operation(op).planned or not backend.supports(op):
             continue
         if not hasattr(method, "__bk_plans__") and op not in trusted:
             found.append(op)
@@ -72,7 +72,7 @@ def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
     if family not in ("unary", "binary"):
         return []
     found: list[tuple[str, list[Any]]] = []
-    for dtype in _PROBED:
+    for dtype in ALL_DTYPES:
         values = np.asarray([True, False, True]) if dtype.kind is bool else np.asarray([-1.5, 0.0, 2.25]) + (0j if dtype.kind is complex else 0)
         if dtype.kind is int and not dtype.signed:
             values = np.abs(values)
@@ -88,12 +88,6 @@ def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
         else:
             found += [(f"{op}({name}, {name})", [x, x]), (f"{op}({name}, 0.5)", [x, 0.5]), (f"{op}({name}, 3)", [x, 3])]
     return found
-
-
-_PROBED = (
-    bk.DType(bool), *(bk.DType(int, b) for b in (8, 16, 32, 64)), *(bk.DType(int, b, signed=False) for b in (8, 16, 32, 64)),
-    bk.DType(float, 16), bk.DType(float, 32), bk.DType(float, 64), bk.DType(complex, 64), bk.DType(complex, 128),
-)  # fmt: skip
 
 
 def generated_arguments(backend: bk.Backend, calls: Iterable[Call]) -> list[tuple[str, list[Any]]]:

@@ -9,11 +9,11 @@ are interpreted, because compiling Python source costs about 25 us per line.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
 import bk
+from bk.rules import by_position
 
 from ._graph import LazyArray
 from ._source import render
@@ -181,12 +181,9 @@ class Plan:
             if op == "getitem":
                 line = f"{names[out]} = {names[args[0]]}[{args[1]!r}]"
             else:
+                args, kwargs = by_position(op, tuple(args), kwargs)  # as a direct call passes them (`sum(x, 0)`)
                 parts = [render(a, {}, params, names) for a in args]
-                following = _following(op, len(args), kwargs)  # keywords right after the positional ones: by position
-                if following is not None:
-                    parts += [render(kwargs[k], {}, params, names) for k in following]
-                else:
-                    parts += [f"{k}={render(v, {}, params, names)}" for k, v in kwargs.items()]
+                parts += [f"{k}={render(v, {}, params, names)}" for k, v in kwargs.items()]
                 line = f"{names[out]} = {op}({', '.join(parts)})"
             body += [f"with precision({precision}):", f"    {line}"] if precision is not None else [line]
             if free:
@@ -212,17 +209,3 @@ def _usable(name: str) -> bool:
         return False
     return not (name[0] in "xca" and name[1:].isdigit())
 
-
-def _following(op: str, count: int, kwargs: dict[str, Any]) -> tuple[str, ...] | None:
-    """The names of `kwargs` in the order of the catalogue's signature of `op` when they are the parameters right
-    after the first `count` (`sum(x, axis=0)`), so that the compiled call passes them by position, as a direct call
-    does; else None (they stay keywords)."""
-    spec = bk.op_specs().get(op) if kwargs else None
-    if spec is None:
-        return None
-    following = tuple(name for name, _ in spec.params[count : count + len(kwargs)])
-    if set(following) != set(kwargs) or len(following) != len(kwargs):
-        return None
-    parameters = spec.call_signature.parameters
-    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    return following if all(name in parameters and parameters[name].kind in positional for name in following) else None

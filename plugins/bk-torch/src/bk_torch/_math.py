@@ -40,6 +40,7 @@ _HOT_REDUCTION = (
 )
 """Why the reductions `sum`, `prod`, `mean`, `std`, `max`, `min`, `any` and `all` are trusted."""
 
+_FAILURES = (TypeError, ValueError, IndexError, RuntimeError)  # what the kernels that explain their failures map
 _EXPLAINED = _HOT_REDUCTION + "; it maps its own failures (bk.explain_failure), so nothing at all precedes it"
 """Why `sum`, `mean` and `max`, which explain their failures inline around their hot case, are trusted."""
 
@@ -338,12 +339,7 @@ class MathMixin:
                 torch.sum(x, dim=axes if axes is not None else tuple(range(x.ndim)), keepdim=keepdims) if x.ndim else x.clone()
             )
             return _narrowed(total, result)
-        except (
-            TypeError,
-            ValueError,
-            IndexError,
-            RuntimeError,
-        ) as error:  # mapped here: a trusted kernel that explains its failures
+        except _FAILURES as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "sum", error, (value, axis, keepdims), {})
 
     @kernel(trusted=True, why=_HOT_REDUCTION)
@@ -370,12 +366,7 @@ class MathMixin:
             ):
                 return torch.mean(value, axis, keepdims)  # the hot case, inlined: floats over one axis
             return self._mean(value, axis, keepdims)
-        except (
-            TypeError,
-            ValueError,
-            IndexError,
-            RuntimeError,
-        ) as error:  # mapped here: a trusted kernel that explains its failures
+        except _FAILURES as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "mean", error, (value, axis, keepdims), {})
 
     def _mean(self, value: Tensor, axis: Any, keepdims: bool) -> Tensor:
@@ -409,12 +400,7 @@ class MathMixin:
             return torch.amax(x)  # the hot path: every axis of real floats, as _extremum does
         try:
             return self._extremum(x, axis, keepdims, "max", torch.amax)
-        except (
-            TypeError,
-            ValueError,
-            IndexError,
-            RuntimeError,
-        ) as error:  # mapped here: a trusted kernel that explains its failures
+        except _FAILURES as error:  # mapped here: a trusted kernel that explains its failures
             explain_failure(self, "max", error, (x, axis, keepdims), {})
 
     @kernel(trusted=True, why=_HOT_REDUCTION)

@@ -9,12 +9,11 @@ from collections.abc import Callable
 
 import bk
 
-from .._case import Trial, add_case
+from .._case import Trial, add_case, first_lines
 from .._declarations import fast_call_disagreements, fast_call_of, generated_arguments, probes, undeclared
 from .._generated import Call, calls
 from .._strategies import OPERATIONS
 
-_SHOWN = 4
 _DRAWN = 24  # valid calls per operation with a fast call (the same every run: derandomized); more with --thorough
 
 
@@ -32,9 +31,7 @@ def _case(op: str) -> Callable[[Trial], None]:
             drawn = (*calls(op, "valid", valid), *(calls(op, "invalid") if OPERATIONS[op].invalid is not None else ()))
         _, differences = fast_call_disagreements(t.b, op, [*probes(t.b, op), *generated_arguments(t.b, drawn)])
         if differences:
-            shown = "\n".join(f"  {d}" for d in differences[:_SHOWN])
-            more = f"\n  ... and {len(differences) - _SHOWN} more" if len(differences) > _SHOWN else ""
-            raise AssertionError(f"{len(differences)} calls served by the fast call of {op} differ from its plan:\n{shown}{more}")
+            raise AssertionError(f"{len(differences)} calls served by the fast call of {op} differ from its plan:{first_lines(differences)}")
 
     run.__name__ = f"declared_{op}"
     run.__qualname__ = run.__name__

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._case import SkipCase, Trial, add_case
+from .._case import SkipCase, Trial, add_case, first_lines
 from .._diff import _lacks
 from .._generated import calls, check_call
 from .._strategies import OPERATIONS
-
-_SHOWN = 4
 
 
 def _case(op: str, kind: str) -> Callable[[Trial], None]:
@@ -42,9 +40,7 @@ def _case(op: str, kind: str) -> Callable[[Trial], None]:
             raise NotImplementedError(declined[0])
         problems += declined
         if problems:
-            shown = "\n".join(f"  {p}" for p in problems[:_SHOWN])
-            more = f"\n  ... and {len(problems) - _SHOWN} more" if len(problems) > _SHOWN else ""
-            raise AssertionError(f"{len(problems)} of {ran} generated calls of {op} failed:\n{shown}{more}")
+            raise AssertionError(f"{len(problems)} of {ran} generated calls of {op} failed:{first_lines(problems)}")
 
     run.__name__ = f"generated_{op}"
     run.__qualname__ = run.__name__

@@ -410,7 +410,11 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
             f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else, whose fast call the core derives "
             "from their plans; write this fast call by hand"
         )
-    derive = functools.partial(fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking)
+    derive = functools.partial(
+        fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking, either_side=declared.caller is not None
+    )
+    if declared.caller is not None:  # the plugin's own compiled call, with the tables derived here
+        return declared.caller(declared.function, declared.tensor_type, declared.arity, derive)  # type: ignore[no-any-return]
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:
         return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]

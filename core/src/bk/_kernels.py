@@ -81,6 +81,7 @@ class FrameworkCall:
     weak_numbers: bool = True
     check: tuple[str, Any] | None = None
     lacking: frozenset[Any] = frozenset()
+    caller: Callable[..., Any] | None = None
 
 
 def check_check(name: str, check: Any) -> None:
@@ -97,6 +98,7 @@ def framework_call(
     weak_numbers: bool = True,
     check: tuple[str, Any] | None = None,
     lacking: Iterable[Any] = (),
+    caller: Callable[..., Any] | None = None,
 ) -> FrameworkCall:
     """A fast call (`kernel(fast=framework_call(...))`) that is one call of the framework's `function`:
     `function(x)` (`arity` 1) or `function(a, b)` (`arity` 2) for tensors of exactly `tensor_type`, wherever the
@@ -112,6 +114,12 @@ def framework_call(
     `add` of complex values, which the kernel adds part by part): the plan serves those. The testkit checks that
     each fast call agrees with its plan (the case `OP/declared`).
 
+    `caller` is for a plugin with its own compiled call of `function` (bk-numpy's `_fastops.UfuncCall`, which reads
+    an array's dtype from its struct): `caller(function, tensor_type, arity, derive)` returns the fast call, which serves what
+    `derive(backend, tensor)` gives for the tensor's dtype, `(tensors, floats, ints)` as above (ints: `(low, high)`
+    or None), asked once per dtype; the Python numbers it gives hold on either side of the tensor. Without it the
+    core's own call serves (`_fastplan.NativeCall`, or the same in Python), with the number second only.
+
     Raises:
         ValueError: for an arity other than 1 or 2.
         TypeError: for a function that is not callable, a tensor type that is not a class, or a bad flag.
@@ -126,7 +134,9 @@ def framework_call(
     lacking = frozenset(lacking)
     if any(not (isinstance(d, DType) or d in (bool, int, float, complex)) for d in lacking):
         raise TypeError(f"framework_call: lacking holds bk.DTypes and the kinds bool, int, float, complex, got {sorted(map(repr, lacking))}")
-    return FrameworkCall(function, tensor_type, arity, weak_numbers, check, lacking)
+    if caller is not None and (not callable(caller) or check is not None):
+        raise TypeError(f"framework_call: caller must be callable, and takes no check, got {caller!r}")
+    return FrameworkCall(function, tensor_type, arity, weak_numbers, check, lacking, caller)
 
 
 PLANNED: Final = KernelDeclaration()

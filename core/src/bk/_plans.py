@@ -662,7 +662,7 @@ _copysign: Final = math.copysign
 
 
 def fast_call_entry(
-    backend: Backend, tensor: Any, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset()
+    backend: Backend, tensor: Any, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset(), either_side: bool = False
 ) -> tuple[bool, bool, tuple[int, int] | None]:
     """What `op`'s fast call on `backend` serves for tensors of `tensor`'s dtype (`bk.rules.framework_call`), derived from
     the plans the core compiles for `tensor`: `(tensors, floats, ints)` as `_fastplan.NativeCall` learns them, asked the
@@ -675,7 +675,8 @@ def fast_call_entry(
     `[0, bits)`). The plans decide, so a rule changed in a spec or in `bk._rules` changes the fast call with them;
     nothing here restates a rule. Nothing is served for the dtypes and kinds in `lacking` (where the framework's
     function is not the kernel), nor for complex values of an operation whose kernel the core follows with the special
-    complex values (the fast call would skip them)."""
+    complex values (the fast call would skip them). With `either_side` the numbers it gives hold before the tensor too
+    (a plugin's `caller` that serves `op(2.0, x)`)."""
     from ._specs import op_spec
 
     nothing = (False, False, None)
@@ -693,8 +694,15 @@ def fast_call_entry(
     tensors = _takes_no_step(backend, op, spec, positions, (tensor,) * arity, dtype, ())
     if arity != 2 or not weak_numbers:
         return tensors, False, None
-    floats = dtype.kind in (float, complex) and _takes_no_step(backend, op, spec, positions, (tensor, 0.5), dtype, (1,))
-    ints = _step_free_ints(backend, op, spec, positions, tensor, dtype) if dtype.kind in (int, float, complex) else None
+    orders = (False, True) if either_side else (False,)
+    floats = dtype.kind in (float, complex) and all(
+        _takes_no_step(backend, op, spec, positions, (0.5, tensor) if first else (tensor, 0.5), dtype, (0,) if first else (1,)) for first in orders
+    )
+    ints = None
+    if dtype.kind in (int, float, complex):
+        found = [bounds for first in orders if (bounds := _step_free_ints(backend, op, spec, positions, tensor, dtype, first)) is not None]
+        if len(found) == len(orders):  # the ints free of steps in every order
+            ints = max(low for low, _ in found), min(high for _, high in found)
     return tensors, floats, ints
 
 
@@ -712,13 +720,15 @@ def _takes_no_step(backend: Backend, op: str, spec: Any, positions: tuple[int, .
     return plan.results is None or isinstance(plan.results, DType)
 
 
-def _step_free_ints(backend: Backend, op: str, spec: Any, positions: tuple[int, ...], sample: Any, dtype: DType) -> tuple[int, int] | None:
-    """The Python ints `b` whose call `op(sample, b)` takes no step but `b`'s conversion: the interval around 1 between
-    the nearest probes whose plans take another step (a shift count of -1 or of the width), within the dtype's
-    exact ints; None when 1 itself takes a step."""
+def _step_free_ints(
+    backend: Backend, op: str, spec: Any, positions: tuple[int, ...], sample: Any, dtype: DType, first: bool = False
+) -> tuple[int, int] | None:
+    """The Python ints `b` whose call `op(sample, b)` (`op(b, sample)` if `first`) takes no step but `b`'s conversion:
+    the interval around 1 between the nearest probes whose plans take another step (a shift count of -1 or of the
+    width), within the dtype's exact ints; None when 1 itself takes a step."""
     low, high = _exact_ints(backend, dtype)
     probes = sorted({v for v in (-1, 0, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64) if low <= v <= high} | {low, high})
-    free = {v: _takes_no_step(backend, op, spec, positions, (sample, v), dtype, (1,)) for v in probes}
+    free = {v: _takes_no_step(backend, op, spec, positions, (v, sample) if first else (sample, v), dtype, (0,) if first else (1,)) for v in probes}
     if not free.get(1, False):
         return None
     start = probes.index(1)

@@ -1,5 +1,6 @@
-"""The fast calls of bk-numpy's bare kernels (`bk.rules.kernel(fast=...)`: `_fastops.BinaryOperator` in C, or
-`bk.rules.native_call`) give exactly what the core's plan gives with the kernel, and leave it the rest."""
+"""The fast calls of bk-numpy's bare kernels (`bk.rules.kernel(fast=fast_call(ufunc))`: `_fastops.UfuncCall` in C, or
+the core's call, with dtypes derived from the plans) give exactly what the core's plan gives with the kernel, and
+leave it the rest."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -79,8 +81,9 @@ def _outcome(function: object, *args: object) -> object:
 _NOT_TAKEN = (type(NotImplemented), None, (), repr(NotImplemented))
 
 
-def _fast(name: str) -> object:
-    return NumPyBackend.declared_kernels()[name].fast
+def _fast(name: str) -> Any:
+    """The fast call of `name` as the core bound it (its tables derived)."""
+    return getattr(NumPyBackend, name).__bk_fast_call__
 
 
 def _planned(b: NumPyBackend, name: str) -> object:
@@ -106,7 +109,7 @@ def test_the_compiled_fast_call_is_used(b: NumPyBackend) -> None:
         pytest.skip("BK_NUMPY_PURE_PYTHON is set")
     assert _math.C_FAST_PATH
     for name in (*WITH_FAST_PATHS, "where", "sin", "exp"):
-        assert type(_fast(name)).__name__ == "BinaryOperator", name
+        assert type(_fast(name)).__name__ == "UfuncCall", name
         assert name not in type(b).trusted_operations
 
 
@@ -152,6 +155,29 @@ def test_the_fast_call_takes_the_common_case_and_leaves_the_rest(b: NumPyBackend
     with bk.precision(64):
         assert b.mul(a, a).dtype == np.float64
         assert b.where(a > 0, a, 0.0).dtype == np.float64
+
+
+def test_no_dtype_is_listed_by_hand() -> None:
+    """The kernels declare `framework_call(ufunc, ...)` and nothing else: the tables of a fresh fast call are empty,
+    and the first calls fill them with what the plans say (bool `add` is planned as int32; an int8 array keeps its
+    dtype beside a Python int in its range, on either side; a float32 array's exact ints stop at 2**24)."""
+    declared = NumPyBackend.declared_kernels()
+    for name in WITH_FAST_PATHS:
+        assert type(declared[name].fast).__name__ == "FrameworkCall", name
+    if not _math.C_FAST_PATH:
+        pytest.skip("the core's own call serves (bk-numpy's C fast calls are not built)")
+    from bk._dispatcher import bind_framework_call
+
+    b = bk.backend("numpy")
+    fast = bind_framework_call(declared["add"].fast, "add")
+    assert fast.dtypes == fast.float_scalars == fast.int_scalars == ()
+    i8, f32, flags = np.arange(3, dtype=np.int8), np.ones(3, np.float32), np.ones(3, bool)
+    assert fast(b, flags, flags) is NotImplemented
+    assert fast(b, i8, 127).dtype == np.int8 and fast(b, -128, i8).dtype == np.int8
+    assert fast(b, i8, 128) is NotImplemented and fast(b, i8, 2.0) is NotImplemented
+    assert fast(b, f32, 2.0).dtype == np.float32 and fast(b, 2**24, f32).dtype == np.float32
+    assert fast(b, f32, 2**24 + 1) is NotImplemented
+    assert fast.dtypes == (np.dtype(np.int8), np.dtype(np.float32)) and fast.float_scalars == (np.dtype(np.float32),)
 
 
 def test_called_like_any_method(b: NumPyBackend) -> None:

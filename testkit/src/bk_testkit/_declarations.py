@@ -65,7 +65,7 @@ def _differ(public: Outcome, plan: Outcome) -> bool:
 
 def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
     """Calls that exercise a derived fast call's whole table: for an elementwise operation, a small tensor of each
-    dtype the backend has, alone (unary), beside itself, and beside a Python float and a Python int (binary)."""
+    dtype the backend has, alone (unary), beside itself, and beside a Python float and a Python int on either side (binary)."""
     from bk._operations import operation
 
     family = operation(op).family
@@ -87,6 +87,7 @@ def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
             found.append((f"{op}({name})", [x]))
         else:
             found += [(f"{op}({name}, {name})", [x, x]), (f"{op}({name}, 0.5)", [x, 0.5]), (f"{op}({name}, 3)", [x, 3])]
+            found += [(f"{op}(0.5, {name})", [0.5, x]), (f"{op}(3, {name})", [3, x])]  # a number first: some fast calls take it
     return found
 
 

@@ -1,29 +1,29 @@
-/* The C fast paths of bk-numpy's bare kernels (optional: see `_math.py`).
+/* bk-numpy's compiled fast calls (optional: see `_math.py`).
  *
- * A `BinaryOperator(ufunc, fallback, settings, ndarray, dtypes, float_scalars, int_scalars)` is called
- * as `(backend, a, b)`. With two exact `numpy.ndarray`s whose dtype is the same object, one of `dtypes`,
- * while no precision is set (`settings.precision_free`), it returns `ufunc(a, b)`. So does a call with
- * one exact ndarray and a Python float (int) whose dtype is one of `float_scalars` (`int_scalars`):
- * NumPy 2 treats the Python number as weak (NEP 50), as bk's rules do, so the result keeps the array's
- * dtype; the tables leave out the dtypes where bk's rules differ (an int array and a Python float give
- * bk's default float, not float64).
- * With `ternary=True` it is `where(condition, x, y)`: `ufunc(condition, x, y)` (`numpy.where`) for an
- * exact ndarray `condition` and exact ndarrays `x` and `y` of one of `dtypes`, or one of them an ndarray
- * of one of `float_scalars` and the other a Python float, while no precision is set.
- * With `unary=True` it is a function of one tensor: `ufunc(x)` for an exact ndarray of one of
- * `dtypes` (the float and complex ones, which such functions keep) while no precision is set.
- * Every other call, and a `ValueError` or `OverflowError` from the ufunc, goes to `fallback`. A
- * `fallback` of None makes the object a fast call (`bk.rules.kernel(fast=...)`): it returns `NotImplemented`
- * for those calls instead, which the core's plan then serves with the kernel, except that a
- * `ValueError` of two arrays (shapes that do not broadcast) is raised for the core to explain; and
- * it does not read `settings`, since the core calls a fast path only while no precision is set.
- * In Python the same check costs as much as a ufunc on ten elements (two attribute reads and a
- * frame), which is why it lives here.
+ * A `UfuncCall(ufunc, ndarray, arity, derive)` is a fast call (`bk.rules.kernel(fast=...)`): the core calls it
+ * as `(backend, *args)` while no precision is set, before the operation's plan, and it returns either
+ * `ufunc(*args)` or `NotImplemented` (the plan serves the call). It serves, for exact `numpy.ndarray`s:
+ * - `arity` 1: `ufunc(x)` where x's dtype is in its table of arrays;
+ * - `arity` 2: `ufunc(a, b)` for two arrays of the same dtype object in that table; for an array and a Python
+ *   float on either side where the array's dtype is in its table of floats; for an array and a Python int on
+ *   either side where the array's dtype is in its table of ints and the int lies in that dtype's bounds
+ *   (NumPy 2 treats a Python number as weak, NEP 50, as bk's rules do);
+ * - `arity` 3: `numpy.where(condition, x, y)` for an array condition and arrays x and y of one dtype in the
+ *   table of arrays, or one of them an array whose dtype is in the table of floats and the other a Python float.
+ * The tables are not written by hand: they start empty, and the first time a call misses with an array of a
+ * dtype not asked about yet, `derive(backend, array)` gives `(arrays, floats, ints)` for that dtype
+ * (`bk.rules.framework_call(..., caller=...)`, whose core derives them from the operation's plans: serves one
+ * array or two of it; a Python float beside it; the `(low, high)` of the Python ints beside it, or None), and
+ * the call is tried again. `derive` None (`where`, whose tables the plugin states) keeps the tables given.
+ * A ValueError or OverflowError of an array and a number is left to the plan (which names the bk error); any
+ * other failure is raised for the core to explain, as the kernel's would be.
+ * In Python the same test costs as much as a ufunc on ten elements (two attribute reads and a frame), which is
+ * why it lives here.
  *
  * The dtype is read from the array struct: its first fields (`PyArrayObject_fields` of NumPy's
  * `ndarraytypes.h`) have been NumPy's stable ABI since 1.7. `layout_matches(array)` compares it with
- * `array.dtype`, and `_math.py` uses the fast path only when that holds, so no NumPy headers are
- * needed to build this file.
+ * `array.dtype`, and `_math.py` uses these calls only when that holds, so no NumPy headers are needed to build
+ * this file.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -40,378 +40,339 @@ typedef struct {
     PyObject *descr;
 } ArrayHead;
 
+#define DESCR(array) (((ArrayHead *)(array))->descr)
+
 typedef struct {
     PyObject_HEAD
     PyObject *ufunc;
-    PyObject *fallback;  /* called for the calls not taken; Py_None: NotImplemented is returned */
-    PyObject *settings;
     PyObject *ndarray;
-    PyObject *dtypes;  /* tuple of the dtype objects taken by the fast path */
-    PyObject *float_scalars;  /* dtypes of an array that a Python float joins weakly */
-    PyObject *int_scalars;  /* dtypes of an array that a Python int joins weakly */
-    int unary;  /* a function of one tensor, `(backend, x)`: `ufunc(x)` for an ndarray of one of `dtypes` */
-    int ternary;  /* `(backend, condition, x, y)`: `ufunc(condition, x, y)` for ndarrays, x and y of one dtype of `dtypes` */
-    PyObject *dict;
-    PyObject *bound;  /* the instance of a bound copy (`bind`), or NULL */
+    PyObject *derive;         /* learns a dtype's entries on its first miss, or NULL: the tables as given */
+    PyObject *dtypes;         /* tuple: the dtype objects of the arrays served */
+    PyObject *float_scalars;  /* tuple: the dtypes of an array that a Python float joins weakly */
+    PyObject *int_scalars;    /* tuple: the dtypes of an array that a Python int in `low[i]..high[i]` joins */
+    long long *low, *high;    /* the bounds of the ints, by position in `int_scalars` */
+    PyObject *seen;           /* dict: the dtypes `derive` was asked about */
+    int arity;
     vectorcallfunc ufunc_call;  /* the ufunc's vectorcall function, called directly, or NULL */
+    PyObject *dict;
     vectorcallfunc vectorcall;
-} BinaryOperator;
+} UfuncCall;
 
-/* `ufunc(*args)`, called directly where it has a vectorcall function (NumPy's ufuncs do). */
 static inline PyObject *
-call_ufunc(BinaryOperator *self, PyObject *const *args, Py_ssize_t nargs)
+call_ufunc(UfuncCall *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return self->ufunc_call != NULL ? self->ufunc_call(self->ufunc, args, nargs, NULL) : PyObject_Vectorcall(self->ufunc, args, nargs, NULL);
 }
 
-static PyObject *precision_free_name;
-
-static int
-contains(PyObject *tuple, PyObject *item)
+/* The position of `item` (by identity) in `tuple`, or -1. */
+static inline Py_ssize_t
+position(PyObject *tuple, PyObject *item)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(tuple);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (PyTuple_GET_ITEM(tuple, i) == item) {
-            return 1;
+            return i;
         }
     }
-    return 0;
+    return -1;
 }
 
-/* Whether no precision is set (`settings.precision_free`): 1 or 0, -1 with an exception set. A fast path
- * (no fallback) does not look: the core calls it only while no precision is set. */
-static int
-precision_free(BinaryOperator *self)
-{
-    if (self->fallback == Py_None) {
-        return 1;
-    }
-    PyObject *flag = PyObject_GetAttr(self->settings, precision_free_name);
-    if (flag == NULL) {
-        return -1;
-    }
-    Py_DECREF(flag);  /* settings keeps it alive */
-    return flag == Py_True;
-}
-
-/* ufunc(a, b) for an ndarray and a weak Python number; NULL without an exception set: not taken. */
+/* `ufunc(*args)` of an array and a weak Python number; NotImplemented where the tables do not serve it. */
 static PyObject *
-scalar_call(BinaryOperator *self, PyObject *const *args, PyObject *array, PyObject *scalar)
+scalar_call(UfuncCall *self, PyObject *const *args, Py_ssize_t nargs, PyObject *array, PyObject *number)
 {
-    PyObject *table = PyFloat_CheckExact(scalar) ? self->float_scalars : PyLong_CheckExact(scalar) ? self->int_scalars : NULL;
-    if (table == NULL || !contains(table, ((ArrayHead *)array)->descr)) {
-        return NULL;
+    if (PyFloat_CheckExact(number)) {
+        if (position(self->float_scalars, DESCR(array)) < 0) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
     }
-    int free = precision_free(self);
-    if (free <= 0) {
-        return NULL;
+    else if (PyLong_CheckExact(number) && self->arity == 2) {
+        Py_ssize_t i = position(self->int_scalars, DESCR(array));
+        if (i < 0) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        int overflow;
+        long long value = PyLong_AsLongLongAndOverflow(number, &overflow);
+        if (overflow || (value == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        if (value < self->low[i] || value > self->high[i]) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
     }
-    PyObject *result = call_ufunc(self, args + 1, 2);
-    if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError))) {
-        PyErr_Clear();  /* a Python int out of the dtype's range: the fallback names the bk error */
-    }
-    return result;
-}
-
-/* A call the fast path does not take: the fallback's result, or NotImplemented where there is none. */
-static PyObject *
-leave(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
-{
-    if (self->fallback == Py_None) {
+    else {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
-}
-
-static PyObject *
-binary_unbound(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
-{
-    if (self->ternary) {
-        int taken = 0;
-        if (PyVectorcall_NARGS(nargsf) == 4 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray) {
-            PyObject *x = args[2], *y = args[3];
-            int x_array = (PyObject *)Py_TYPE(x) == self->ndarray, y_array = (PyObject *)Py_TYPE(y) == self->ndarray;
-            if (x_array && y_array) {
-                taken = ((ArrayHead *)x)->descr == ((ArrayHead *)y)->descr && contains(self->dtypes, ((ArrayHead *)x)->descr);
-            }
-            else if (x_array && PyFloat_CheckExact(y)) {  /* a weak Python float beside a float array (NEP 50) */
-                taken = contains(self->float_scalars, ((ArrayHead *)x)->descr);
-            }
-            else if (y_array && PyFloat_CheckExact(x)) {
-                taken = contains(self->float_scalars, ((ArrayHead *)y)->descr);
-            }
-        }
-        if (taken) {
-            int free = precision_free(self);
-            if (free < 0) {
-                return NULL;
-            }
-            if (free) {
-                PyObject *result = call_ufunc(self, args + 1, 3);
-                if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
-                    return result;  /* a fast path's failure is explained by the core, as the kernel's */
-                }
-                PyErr_Clear();  /* shapes that do not broadcast: the fallback names the bk error */
-            }
-        }
-        return leave(self, args, nargsf, kwnames);
-    }
-    if (self->unary) {
-        if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL && (PyObject *)Py_TYPE(args[1]) == self->ndarray
-            && contains(self->dtypes, ((ArrayHead *)args[1])->descr)) {
-            int free = precision_free(self);
-            if (free < 0) {
-                return NULL;
-            }
-            if (free) {
-                return call_ufunc(self, args + 1, 1);
-            }
-        }
-        return leave(self, args, nargsf, kwnames);
-    }
-    if (PyVectorcall_NARGS(nargsf) == 3 && kwnames == NULL) {  /* (backend, a, b) */
-        PyObject *a = args[1], *b = args[2];
-        PyObject *array = (PyObject *)Py_TYPE(a) == self->ndarray ? a : (PyObject *)Py_TYPE(b) == self->ndarray ? b : NULL;
-        if (array != NULL && (PyObject *)Py_TYPE(array == a ? b : a) != self->ndarray) {
-            PyObject *result = scalar_call(self, args, array, array == a ? b : a);
-            if (result != NULL || PyErr_Occurred()) {
-                return result;
-            }
-            return leave(self, args, nargsf, kwnames);
-        }
-        if ((PyObject *)Py_TYPE(a) == self->ndarray && (PyObject *)Py_TYPE(b) == self->ndarray) {
-            PyObject *dtype = ((ArrayHead *)a)->descr;
-            if (dtype == ((ArrayHead *)b)->descr) {
-                Py_ssize_t n = PyTuple_GET_SIZE(self->dtypes);
-                for (Py_ssize_t i = 0; i < n; i++) {
-                    if (PyTuple_GET_ITEM(self->dtypes, i) != dtype) {
-                        continue;
-                    }
-                    int free = precision_free(self);
-                    if (free < 0) {
-                        return NULL;
-                    }
-                    if (!free) {
-                        break;
-                    }
-                    PyObject *result = call_ufunc(self, args + 1, 2);
-                    if (result != NULL || !PyErr_ExceptionMatches(PyExc_ValueError) || self->fallback == Py_None) {
-                        return result;  /* a fast path's failure is explained by the core, as the kernel's */
-                    }
-                    PyErr_Clear();  /* shapes that do not broadcast: the fallback names the bk error */
-                    break;
-                }
-            }
-        }
-    }
-    return leave(self, args, nargsf, kwnames);
-}
-
-/* A bound copy (`bind(instance)`; the unbound object is called as `binary_unbound`) is called without the
- * instance: it goes first, as a method's self. Where the caller lends the slot before the arguments
- * (`PY_VECTORCALL_ARGUMENTS_OFFSET`, as CPython's calls from Python code do), the instance goes there for the
- * call and the slot is restored after it; else into a copy. */
-static PyObject *
-binary_vectorcall(BinaryOperator *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
-{
-    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (nargsf & PY_VECTORCALL_ARGUMENTS_OFFSET) {
-        PyObject **slot = (PyObject **)args - 1;
-        PyObject *saved = *slot;
-        *slot = self->bound;
-        PyObject *result = binary_unbound(self, slot, nargs + 1, kwnames);
-        *slot = saved;
-        return result;
-    }
-    Py_ssize_t total = nargs + (kwnames != NULL ? PyTuple_GET_SIZE(kwnames) : 0);
-    PyObject *small[8];
-    PyObject **stack = total < 8 ? small : PyMem_Malloc((size_t)(total + 1) * sizeof(PyObject *));
-    if (stack == NULL) {
-        return PyErr_NoMemory();
-    }
-    stack[0] = self->bound;
-    for (Py_ssize_t i = 0; i < total; i++) {
-        stack[i + 1] = args[i];
-    }
-    PyObject *result = binary_unbound(self, stack, nargs + 1, kwnames);
-    if (stack != small) {
-        PyMem_Free(stack);
+    PyObject *result = call_ufunc(self, args, nargs);
+    if (result == NULL && (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_OverflowError))) {
+        PyErr_Clear();  /* the plan names the bk error */
+        Py_RETURN_NOTIMPLEMENTED;
     }
     return result;
 }
 
+/* The call as the tables say (`args` without the backend). */
 static PyObject *
-binary_bind(BinaryOperator *self, PyObject *instance)
+try_call(UfuncCall *self, PyObject *const *args, Py_ssize_t nargs, PyObject **array)
 {
-    BinaryOperator *bound = (BinaryOperator *)Py_TYPE(self)->tp_alloc(Py_TYPE(self), 0);
-    if (bound == NULL) {
+    PyObject *ndarray = self->ndarray;
+    *array = NULL;
+    if (self->arity == 1) {
+        if ((PyObject *)Py_TYPE(args[0]) != ndarray) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        *array = args[0];
+        return position(self->dtypes, DESCR(args[0])) >= 0 ? call_ufunc(self, args, 1) : Py_NewRef(Py_NotImplemented);
+    }
+    PyObject *a = args[nargs - 2], *b = args[nargs - 1];  /* `where`: x and y after the condition */
+    if (self->arity == 3 && (PyObject *)Py_TYPE(args[0]) != ndarray) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    int a_array = (PyObject *)Py_TYPE(a) == ndarray, b_array = (PyObject *)Py_TYPE(b) == ndarray;
+    if (a_array && b_array) {
+        *array = a;
+        if (DESCR(a) == DESCR(b) && position(self->dtypes, DESCR(a)) >= 0) {
+            return call_ufunc(self, args, nargs);
+        }
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (a_array || b_array) {
+        *array = a_array ? a : b;
+        return scalar_call(self, args, nargs, *array, a_array ? b : a);
+    }
+    Py_RETURN_NOTIMPLEMENTED;
+}
+
+/* `tuple` with `item` appended (a new reference), or NULL. */
+static PyObject *
+appended(PyObject *tuple, PyObject *item)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(tuple);
+    PyObject *grown = PyTuple_New(n + 1);
+    if (grown == NULL) {
         return NULL;
     }
-    bound->ufunc = Py_XNewRef(self->ufunc);
-    bound->fallback = Py_XNewRef(self->fallback);
-    bound->settings = Py_XNewRef(self->settings);
-    bound->ndarray = Py_XNewRef(self->ndarray);
-    bound->dtypes = Py_XNewRef(self->dtypes);
-    bound->float_scalars = Py_XNewRef(self->float_scalars);
-    bound->int_scalars = Py_XNewRef(self->int_scalars);
-    bound->unary = self->unary;
-    bound->ternary = self->ternary;
-    bound->ufunc_call = self->ufunc_call;
-    bound->dict = self->dict != NULL ? PyDict_Copy(self->dict) : NULL;
-    if (self->dict != NULL && bound->dict == NULL) {
-        Py_DECREF(bound);
-        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyTuple_SET_ITEM(grown, i, Py_NewRef(PyTuple_GET_ITEM(tuple, i)));
     }
-    bound->bound = Py_NewRef(instance);
-    bound->vectorcall = (vectorcallfunc)binary_vectorcall;
-    return (PyObject *)bound;
+    PyTuple_SET_ITEM(grown, n, Py_NewRef(item));
+    return grown;
+}
+
+/* Asks `derive(backend, array)` about the dtype of `array` once and adds its entries to the tables: 1 when the
+ * tables changed (the call is worth trying again), 0 when not, -1 with an error set. */
+static int
+learn(UfuncCall *self, PyObject *backend, PyObject *array)
+{
+    PyObject *dtype = DESCR(array);
+    int known = PyDict_Contains(self->seen, dtype);
+    if (known != 0) {
+        if (known < 0) {  /* a dtype that refuses hashing: the plan serves it */
+            PyErr_Clear();
+        }
+        return 0;
+    }
+    if (PyDict_SetItem(self->seen, dtype, Py_True) < 0) {
+        return -1;
+    }
+    PyObject *entry = PyObject_CallFunctionObjArgs(self->derive, backend, array, NULL);
+    if (entry == NULL) {
+        return -1;
+    }
+    long long low = 0, high = 0;
+    int arrays, floats, ints = 0;
+    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 3
+        || (arrays = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 0))) < 0 || (floats = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 1))) < 0
+        || (PyTuple_GET_ITEM(entry, 2) != Py_None && !PyArg_ParseTuple(PyTuple_GET_ITEM(entry, 2), "LL", &low, &high))) {
+        Py_DECREF(entry);
+        if (!PyErr_Occurred() || PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_TypeError, "UfuncCall: derive(backend, array) must return (bool, bool, (low, high) or None)");
+        }
+        return -1;
+    }
+    ints = PyTuple_GET_ITEM(entry, 2) != Py_None;
+    Py_DECREF(entry);
+    if (arrays) {
+        PyObject *grown = appended(self->dtypes, dtype);
+        if (grown == NULL) {
+            return -1;
+        }
+        Py_SETREF(self->dtypes, grown);
+    }
+    if (floats) {
+        PyObject *grown = appended(self->float_scalars, dtype);
+        if (grown == NULL) {
+            return -1;
+        }
+        Py_SETREF(self->float_scalars, grown);
+    }
+    if (ints) {
+        Py_ssize_t n = PyTuple_GET_SIZE(self->int_scalars);
+        long long *lows = PyMem_Realloc(self->low, (size_t)(n + 1) * sizeof(long long));
+        if (lows == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->low = lows;
+        long long *highs = PyMem_Realloc(self->high, (size_t)(n + 1) * sizeof(long long));
+        if (highs == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        self->high = highs;
+        self->low[n] = low;
+        self->high[n] = high;
+        PyObject *grown = appended(self->int_scalars, dtype);  /* the bounds are in place before the dtype is */
+        if (grown == NULL) {
+            return -1;
+        }
+        Py_SETREF(self->int_scalars, grown);
+    }
+    return arrays || floats || ints;
 }
 
 static PyObject *
-binary_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+ufunc_call_vectorcall(UfuncCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
-    static char *keywords[] = {"ufunc", "fallback", "settings", "ndarray", "dtypes", "float_scalars", "int_scalars", "unary", "ternary", NULL};
-    PyObject *ufunc, *fallback, *settings, *ndarray, *dtypes, *float_scalars = NULL, *int_scalars = NULL;
-    int unary = 0, ternary = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO!|O!O!pp", keywords, &ufunc, &fallback, &settings, &ndarray, &PyTuple_Type, &dtypes,
-                                     &PyTuple_Type, &float_scalars, &PyTuple_Type, &int_scalars, &unary, &ternary)) {
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (kwnames != NULL || nargs != self->arity + 1) {  /* (backend, *args) */
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *array;
+    PyObject *result = try_call(self, args + 1, nargs - 1, &array);
+    if (result != Py_NotImplemented || self->derive == NULL || array == NULL) {
+        return result;
+    }
+    int learned = learn(self, args[0], array);
+    if (learned <= 0) {
+        if (learned < 0) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        return result;
+    }
+    Py_DECREF(result);
+    return try_call(self, args + 1, nargs - 1, &array);
+}
+
+/* A tuple of the dtype objects `table` holds (compared by identity), or NULL with an error set. */
+static PyObject *
+dtype_table(PyObject *table)
+{
+    if (table == NULL) {
+        return PyTuple_New(0);
+    }
+    return PySequence_Tuple(table);
+}
+
+static PyObject *
+ufunc_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"ufunc", "ndarray", "arity", "derive", "dtypes", "float_scalars", NULL};
+    PyObject *ufunc, *ndarray, *derive = Py_None, *dtypes = NULL, *float_scalars = NULL;
+    int arity;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|OOO", keywords, &ufunc, &ndarray, &arity, &derive, &dtypes, &float_scalars)) {
         return NULL;
     }
-    if (!PyCallable_Check(ufunc) || (fallback != Py_None && !PyCallable_Check(fallback)) || !PyType_Check(ndarray)) {
-        PyErr_SetString(PyExc_TypeError, "BinaryOperator(ufunc, fallback, settings, ndarray, dtypes): ufunc must be callable, fallback callable or None, ndarray a type");
+    if (!PyCallable_Check(ufunc) || !PyType_Check(ndarray) || arity < 1 || arity > 3 || (derive != Py_None && !PyCallable_Check(derive))
+        || (derive != Py_None && (dtypes != NULL || float_scalars != NULL || arity == 3))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "UfuncCall(ufunc, ndarray, arity, derive=None, dtypes=(), float_scalars=()): a callable, a type, 1 to 3 "
+                        "arguments, and either derive (arity 1 or 2) or the tables");
         return NULL;
     }
-    BinaryOperator *self = (BinaryOperator *)type->tp_alloc(type, 0);
+    UfuncCall *self = (UfuncCall *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
     }
     self->ufunc = Py_NewRef(ufunc);
-    self->fallback = Py_NewRef(fallback);
-    self->settings = Py_NewRef(settings);
     self->ndarray = Py_NewRef(ndarray);
-    self->dtypes = Py_NewRef(dtypes);
-    self->float_scalars = float_scalars != NULL ? Py_NewRef(float_scalars) : PyTuple_New(0);
-    self->int_scalars = int_scalars != NULL ? Py_NewRef(int_scalars) : PyTuple_New(0);
-    if (self->float_scalars == NULL || self->int_scalars == NULL) {
+    self->derive = derive != Py_None ? Py_NewRef(derive) : NULL;
+    self->dtypes = dtype_table(dtypes);
+    self->float_scalars = dtype_table(float_scalars);
+    self->int_scalars = PyTuple_New(0);
+    self->seen = PyDict_New();
+    if (self->dtypes == NULL || self->float_scalars == NULL || self->int_scalars == NULL || self->seen == NULL) {
         Py_DECREF(self);
         return NULL;
     }
-    self->unary = unary;
-    self->ternary = ternary;
+    self->arity = arity;
     self->ufunc_call = PyVectorcall_Function(ufunc);
-    self->vectorcall = (vectorcallfunc)binary_unbound;
+    self->vectorcall = (vectorcallfunc)ufunc_call_vectorcall;
     return (PyObject *)self;
 }
 
 static int
-binary_traverse(BinaryOperator *self, visitproc visit, void *arg)
+ufunc_call_traverse(UfuncCall *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->ufunc);
-    Py_VISIT(self->fallback);
-    Py_VISIT(self->settings);
     Py_VISIT(self->ndarray);
+    Py_VISIT(self->derive);
     Py_VISIT(self->dtypes);
     Py_VISIT(self->float_scalars);
     Py_VISIT(self->int_scalars);
+    Py_VISIT(self->seen);
     Py_VISIT(self->dict);
-    Py_VISIT(self->bound);
     return 0;
 }
 
 static int
-binary_clear(BinaryOperator *self)
+ufunc_call_clear(UfuncCall *self)
 {
     Py_CLEAR(self->ufunc);
-    Py_CLEAR(self->fallback);
-    Py_CLEAR(self->settings);
     Py_CLEAR(self->ndarray);
+    Py_CLEAR(self->derive);
     Py_CLEAR(self->dtypes);
     Py_CLEAR(self->float_scalars);
     Py_CLEAR(self->int_scalars);
+    Py_CLEAR(self->seen);
     Py_CLEAR(self->dict);
-    Py_CLEAR(self->bound);
     return 0;
 }
 
 static void
-binary_dealloc(BinaryOperator *self)
+ufunc_call_dealloc(UfuncCall *self)
 {
     PyObject_GC_UnTrack(self);
-    binary_clear(self);
+    ufunc_call_clear(self);
+    PyMem_Free(self->low);
+    PyMem_Free(self->high);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static PyObject *
-binary_get(PyObject *self, PyObject *instance, PyObject *owner)
+ufunc_call_repr(UfuncCall *self)
 {
-    if (instance == NULL || instance == Py_None || ((BinaryOperator *)self)->bound != NULL) {
-        return Py_NewRef(self);
-    }
-    return PyMethod_New(self, instance);
+    return PyUnicode_FromFormat("<bk-numpy fast call of %R>", self->ufunc);
 }
 
-static PyObject *
-binary_repr(PyObject *self)
-{
-    PyObject *name = PyObject_GetAttrString(self, "__qualname__");
-    if (name == NULL) {
-        PyErr_Clear();
-        return PyUnicode_FromString("<bk-numpy operator with a C fast path>");
-    }
-    PyObject *text = PyUnicode_FromFormat("<bk-numpy operator %S with a C fast path>", name);
-    Py_DECREF(name);
-    return text;
-}
-
-static PyObject *
-binary_reduce(PyObject *self, PyObject *unused)
-{
-    if (((BinaryOperator *)self)->bound != NULL) {  /* a bound copy: getattr(instance, name), as a bound method */
-        PyObject *name = PyObject_GetAttrString(self, "__name__");
-        PyObject *getattr = PyDict_GetItemString(PyEval_GetBuiltins(), "getattr");  /* borrowed */
-        if (name == NULL || getattr == NULL) {
-            Py_XDECREF(name);
-            return NULL;
-        }
-        PyObject *result = Py_BuildValue("O(OO)", getattr, ((BinaryOperator *)self)->bound, name);
-        Py_DECREF(name);
-        return result;
-    }
-    /* pickled by reference, as functions are: `__module__` and the dotted `__qualname__` name it */
-    return PyObject_GetAttrString(self, "__qualname__");
-}
-
-static PyMethodDef binary_methods[] = {
-    {"bind", (PyCFunction)binary_bind, METH_O, "A copy bound to `instance`: called without it, as the bound method, without a method object in between."},
-    {"__reduce__", binary_reduce, METH_NOARGS, "Pickled by reference to `__module__` and `__qualname__`."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyMemberDef binary_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(BinaryOperator, vectorcall), READONLY, NULL},
-    {"__dictoffset__", T_PYSSIZET, offsetof(BinaryOperator, dict), READONLY, NULL},
-    {"__self__", T_OBJECT, offsetof(BinaryOperator, bound), READONLY, "the instance of a bound copy (`bind`); None for the method"},
-    {"__wrapped__", T_OBJECT, offsetof(BinaryOperator, fallback), READONLY, "the Python method behind the fast path"},
+static PyMemberDef ufunc_call_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(UfuncCall, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(UfuncCall, dict), READONLY, NULL},
+    {"function", T_OBJECT, offsetof(UfuncCall, ufunc), READONLY, "the ufunc"},
+    {"dtypes", T_OBJECT, offsetof(UfuncCall, dtypes), READONLY, "the dtypes of the arrays served, as learned so far"},
+    {"float_scalars", T_OBJECT, offsetof(UfuncCall, float_scalars), READONLY, "the dtypes an array keeps beside a Python float"},
+    {"int_scalars", T_OBJECT, offsetof(UfuncCall, int_scalars), READONLY, "the dtypes an array keeps beside a Python int in its bounds"},
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject BinaryOperatorType = {
+static PyTypeObject UfuncCallType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bk_numpy._fastops.BinaryOperator",
-    .tp_doc = "A binary operator method with a C fast path for two arrays of one dtype.",
-    .tp_basicsize = sizeof(BinaryOperator),
-    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
-    .tp_new = binary_new,
-    .tp_dealloc = (destructor)binary_dealloc,
-    .tp_traverse = (traverseproc)binary_traverse,
-    .tp_clear = (inquiry)binary_clear,
+    .tp_name = "bk_numpy._fastops.UfuncCall",
+    .tp_doc = "A fast call of a NumPy ufunc, called as (backend, *args): the ufunc's result, or NotImplemented for the plan.",
+    .tp_basicsize = sizeof(UfuncCall),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_new = ufunc_call_new,
+    .tp_dealloc = (destructor)ufunc_call_dealloc,
+    .tp_traverse = (traverseproc)ufunc_call_traverse,
+    .tp_clear = (inquiry)ufunc_call_clear,
     .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(BinaryOperator, vectorcall),
-    .tp_descr_get = binary_get,
-    .tp_repr = binary_repr,
-    .tp_dictoffset = offsetof(BinaryOperator, dict),
-    .tp_members = binary_members,
-    .tp_methods = binary_methods,
+    .tp_vectorcall_offset = offsetof(UfuncCall, vectorcall),
+    .tp_repr = (reprfunc)ufunc_call_repr,
+    .tp_dictoffset = offsetof(UfuncCall, dict),
+    .tp_members = ufunc_call_members,
 };
 
 static PyObject *
@@ -425,7 +386,7 @@ layout_matches(PyObject *module, PyObject *array)
     if (dtype == NULL) {
         return NULL;
     }
-    int same = ((ArrayHead *)array)->descr == dtype;
+    int same = DESCR(array) == dtype;
     Py_DECREF(dtype);
     return PyBool_FromLong(same);
 }
@@ -436,21 +397,20 @@ static PyMethodDef module_methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_fastops", "The C fast paths of bk-numpy's bare kernels.", -1, module_methods,
+    PyModuleDef_HEAD_INIT, "_fastops", "bk-numpy's compiled fast calls of NumPy ufuncs.", -1, module_methods,
 };
 
 PyMODINIT_FUNC
 PyInit__fastops(void)
 {
-    precision_free_name = PyUnicode_InternFromString("precision_free");
-    if (precision_free_name == NULL || PyType_Ready(&BinaryOperatorType) < 0) {
+    if (PyType_Ready(&UfuncCallType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) {
         return NULL;
     }
-    if (PyModule_AddObjectRef(m, "BinaryOperator", (PyObject *)&BinaryOperatorType) < 0) {
+    if (PyModule_AddObjectRef(m, "UfuncCall", (PyObject *)&UfuncCallType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -6,7 +6,7 @@ them (tensors of the dtype the operation computes in, two of one dtype for a bin
 numbers and lists converted; booleans of `add` as int32, ints of `div` and `arctan2` as floats), the
 spec's errors raised before, the core's composites around them (integer zero divisors, comparisons with
 Python ints beyond a dtype's range). Most declare a fast call for the common case
-(`@kernel(fast=_fast(...))`). The reductions, the unary functions that keep ints and the predicates
+(`@kernel(fast=fast_call(ufunc))`, whose dtypes the core derives from the plans). The reductions, the unary functions that keep ints and the predicates
 are tuned kernels declared trusted (`@kernel(trusted=True, why=...)`), which apply the precision and
 check their operands themselves (`_floats`, `_keep_ints`, `_tensor_arg`).
 
@@ -36,7 +36,7 @@ from bk import (
 )
 from bk.rules import SETTINGS as _GLOBALS
 from bk.rules import clip as clip_rule
-from bk.rules import kernel, native_call
+from bk.rules import framework_call, kernel
 from bk.rules import quantile as quantile_rule
 
 from ._dtypes import complex_dtype, float_dtype, to_precision
@@ -51,18 +51,18 @@ _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce
 _MIN_REDUCE: Final = np.minimum.reduce
 _BOOL: Final = np.dtype(bool)
-# The dtypes of the fast paths, most common first: every numeric dtype but bool (which the plan gives `add`
-# and `sub` as int32), by identity, so both of NumPy's int64 objects ('l' and 'q') are listed.
+# The dtypes of `where`'s fast call (the core derives the tables of the fast calls of one or two arrays, not of
+# `where`'s three): every dtype, since NumPy's `where` keeps the one of x and y; both of NumPy's int64 objects ('l'
+# and 'q'), compared by identity; a Python float beside a float or complex array, which keeps its dtype (NEP 50).
 _NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ")}.values())
 _INEXACT: Final = tuple(d for d in _NUMERIC if d.kind in "fc")
-_Dtypes = tuple[np.dtype[Any], ...]
 
 FLOAT_FUNCTIONS: Final = frozenset((
     "sqrt", "exp", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
     "log", "log2", "log10",
 ))  # fmt: skip
 """Functions of floats whose kernel is the NumPy ufunc alone: the core's plan gives it floats (ints and bools
-in the default float, or the precision's), and float and complex arrays go to NumPy at once (`_fast`)."""
+in the default float, or the precision's), and float and complex arrays go to NumPy at once (`fast_call`)."""
 
 # Why the tuned kernels are trusted (`bk.rules.kernel(trusted=True, why=...)`), one reason per family
 # (`_standard.py` declares its kernels of the same families with them).
@@ -72,7 +72,7 @@ _REDUCTION: Final = "checks its axes itself (bk.normalize_axes); NumPy 2 widens 
 
 
 def _load_fastops() -> Any:
-    """The C fast calls of the bare kernels (`_fastops`), or None to take `bk.rules.native_call` instead.
+    """bk-numpy's compiled fast calls (`_fastops`), or None to take the core's instead.
 
     It is built at install time where a C compiler is found (see `hatch_build.py`), and used only
     if it reads the dtype of arrays of this NumPy exactly as `array.dtype` does.
@@ -96,26 +96,31 @@ def _load_fastops() -> Any:
 
 _FASTOPS: Final = _load_fastops()
 C_FAST_PATH: Final = _FASTOPS is not None
-"""Whether the fast calls of the bare kernels (two arrays of one dtype, an array and a weak Python number) run in C."""
+"""Whether the fast calls of the bare kernels run bk-numpy's compiled `_fastops.UfuncCall` (which reads an array's
+dtype from its struct and takes a Python number on either side) rather than the core's call."""
 
 
-def _fast(ufunc: Any, dtypes: _Dtypes, float_scalars: _Dtypes = (), int_scalars: _Dtypes = (), arity: int = 2) -> Any:
-    """The fast call (`bk.rules.kernel(fast=...)`) of a bare kernel that is `ufunc` alone: `ufunc(a, b)` for two ndarrays
-    of one of `dtypes` (`ufunc(x)` for one with `arity` 1; `numpy.where(condition, x, y)` with `arity` 3), and for
-    an ndarray and a Python number that joins its dtype weakly (NEP 50, as bk's rules say): a Python float beside
-    an array of one of `float_scalars`, a Python int beside one of `int_scalars`. List only dtypes where NumPy's
-    result is the spec's. Every other call returns `NotImplemented`: the plan serves it.
+def fast_call(ufunc: Any, arity: int = 2, weak_numbers: bool = True) -> Any:
+    """The fast call (`bk.rules.kernel(fast=...)`) of a bare kernel that is `ufunc` alone: `ufunc(x)` or `ufunc(a, b)`
+    of ndarrays, wherever the operation's plan would do nothing around the kernel (`bk.rules.framework_call`). No
+    dtype is listed here: the core derives them from the operation's plans, dtype by dtype, on the first call that
+    meets one; `weak_numbers` says NumPy 2 keeps an array's dtype beside a Python number it holds (NEP 50). Called
+    by `_fastops.UfuncCall` where it is built, else by the core."""
+    caller = _FASTOPS.UfuncCall if _FASTOPS is not None else None
+    return framework_call(ufunc, np.ndarray, arity, weak_numbers=weak_numbers, lacking=_LACKING, caller=caller)
 
-    In C where `_fastops` is built (`BinaryOperator`, which reads the dtype from the array struct and takes
-    the number on either side); else `bk.rules.native_call` (the number second, floats only), and no fast
-    call for `where`.
-    """
-    if _FASTOPS is not None:
-        shape = {"unary": arity == 1, "ternary": arity == 3}
-        return _FASTOPS.BinaryOperator(ufunc, None, _GLOBALS, np.ndarray, dtypes, float_scalars, int_scalars, **shape)
-    if arity == 3:
+
+_LACKING: Final = (DType(float, 16, brain=True),)
+"""The dtypes whose ufuncs are not the kernels' call: ml_dtypes' bfloat16 does not take a Python float weakly
+(`bfloat16 array + 1.5` is float32), so the plan converts the number first."""
+
+
+def _where_fast() -> Any:
+    """The fast call of `where`: `numpy.where(condition, x, y)` for an ndarray condition and ndarrays x and y of one
+    dtype (or one a float array and the other a Python float), compiled only; the core's plan serves it otherwise."""
+    if _FASTOPS is None:
         return None
-    return native_call(ufunc, np.ndarray, dtypes, arity, float_scalars)
+    return _FASTOPS.UfuncCall(np.where, np.ndarray, 3, dtypes=(*_NUMERIC, _BOOL), float_scalars=_INEXACT)
 
 
 def _array(x: Any) -> Any:
@@ -126,7 +131,7 @@ def _float_function(ufunc: Any, doc: str) -> Callable[..., Any]:
     """The kernel of one of `FLOAT_FUNCTIONS`: `ufunc(x)` of the floats the plan gives it, with the fast call
     of a float or complex array in front of the plan."""
 
-    @kernel(fast=_fast(ufunc, _INEXACT, arity=1))
+    @kernel(fast=fast_call(ufunc, arity=1))
     def operation(self: Any, x: Tensor) -> Tensor:
         return ufunc(x)
 
@@ -282,22 +287,22 @@ class MathMixin:
 
     # ------------------------------------------------------------ arithmetic operators (bare kernels, planned)
 
-    @kernel(fast=_fast(np.add, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=fast_call(np.add))
     def add(self, a: Tensor, b: Tensor) -> Tensor:
         """`a + b` of the plan's operands (booleans arrive as int32)."""
         return np.add(a, b)
 
-    @kernel(fast=_fast(np.subtract, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=fast_call(np.subtract))
     def sub(self, a: Tensor, b: Tensor) -> Tensor:
         """`a - b` of the plan's operands (booleans arrive as int32)."""
         return np.subtract(a, b)
 
-    @kernel(fast=_fast(np.multiply, _NUMERIC, _INEXACT, _NUMERIC))
+    @kernel(fast=fast_call(np.multiply))
     def mul(self, a: Tensor, b: Tensor) -> Tensor:
         """`a * b` of the plan's operands."""
         return np.multiply(a, b)
 
-    @kernel(fast=_fast(np.true_divide, _INEXACT, _INEXACT, _INEXACT))  # ints: the plan divides them as the float type
+    @kernel(fast=fast_call(np.true_divide))
     def div(self, numerator: Tensor, denominator: Tensor) -> Tensor:
         """`numerator / denominator` of the plan's operands (integers arrive as the float type of the precision)."""
         return np.true_divide(numerator, denominator)
@@ -351,32 +356,32 @@ class MathMixin:
 
     # ------------------------------------------------------------ comparisons (bare kernels, planned)
 
-    @kernel(fast=_fast(np.equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=fast_call(np.equal))
     def equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x == y` (the core compares with Python ints beyond the dtype's range)."""
         return np.equal(x, y)
 
-    @kernel(fast=_fast(np.not_equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=fast_call(np.not_equal))
     def not_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x != y`."""
         return np.not_equal(x, y)
 
-    @kernel(fast=_fast(np.greater, (*_NUMERIC, _BOOL)))
+    @kernel(fast=fast_call(np.greater))
     def greater_than(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x > y`."""
         return np.greater(x, y)
 
-    @kernel(fast=_fast(np.greater_equal, (*_NUMERIC, _BOOL)))
+    @kernel(fast=fast_call(np.greater_equal))
     def greater_or_equal(self, x: Tensor, y: Tensor) -> Tensor:
         """Elementwise `x >= y`."""
         return np.greater_equal(x, y)
 
-    @kernel(fast=_fast(np.maximum, _NUMERIC))
+    @kernel(fast=fast_call(np.maximum))
     def maximum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise maximum; NaN propagates."""
         return np.maximum(a, b)
 
-    @kernel(fast=_fast(np.minimum, _NUMERIC))
+    @kernel(fast=fast_call(np.minimum))
     def minimum(self, a: Tensor, b: Tensor) -> Tensor:
         """Elementwise minimum; NaN propagates."""
         return np.minimum(a, b)
@@ -390,7 +395,7 @@ class MathMixin:
         shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
         return np.divide(x, y, out=np.zeros(shape, x.dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
-    @kernel(fast=_fast(np.where, (*_NUMERIC, _BOOL), _INEXACT, arity=3))
+    @kernel(fast=_where_fast())
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (of the dtype the plan gives both); without `x` and `y` the
         `(nnz, ndims)` indices of true elements."""

@@ -16,17 +16,14 @@ from typing import Any
 import numpy as np
 
 from bk import ArgumentTypeError, DType, get_precision, normalize_axes, reraise_as, to_numpy_dtype
-from bk.rules import holds_number, kernel, native_call, numpy_accumulation_type
+from bk.rules import holds_number, kernel, numpy_accumulation_type
 
 from ._errors import reraise
-from ._math import _KEEPS_INTS, _REDUCTION, _floats, _keep_ints, _tensor_arg
+from ._math import _KEEPS_INTS, _REDUCTION, _floats, _keep_ints, _tensor_arg, fast_call
 
 __all__ = ["StandardMixin"]
 
 Tensor = Any
-
-_MATMUL_NATIVE = frozenset(np.dtype(c) for c in "fdFDbhilqBHILQ")  # dtypes whose products NumPy's matmul keeps
-
 
 def _plain_int(value: Any) -> bool:
     return type(value) is int
@@ -158,7 +155,7 @@ class StandardMixin:
         except (TypeError, ValueError) as error:
             reraise_as(ArgumentTypeError if isinstance(error, TypeError) else ValueError, "roll", error)
 
-    @kernel(fast=native_call(np.matmul, np.ndarray, _MATMUL_NATIVE, 2))  # two arrays of one dtype: NumPy's own call, in C
+    @kernel(fast=fast_call(np.matmul, weak_numbers=False))  # two arrays of one dtype: NumPy's own call
     def matmul(self, x1: Tensor, x2: Tensor) -> Tensor:
         """`numpy.matmul` in the common type (the plan casts the operands to it); see `Backend.matmul`."""
         same = isinstance(x1, np.ndarray) and isinstance(x2, np.ndarray) and x1.dtype == x2.dtype and get_precision() is None

@@ -17,7 +17,7 @@ import pytest
 
 import bk
 from bk import DType, _context
-from bk._dispatch import _reset_owner_cache
+from bk._choose import _reset_owner_cache
 
 # A fake framework: a module that defines a tensor type. `{name}` is substituted.
 FAKE_FRAMEWORK = '''

@@ -2,7 +2,7 @@
 
 from . import hookspecs
 from ._context import context_backend, get_precision, precision, set_global_precision
-from ._dispatch import (
+from ._choose import (
     backend,
     backends,
     choose_backend,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ._backend import Backend
-from ._dispatch import backend as backend_by_name
-from ._dispatch import choose_backend, default_backend
+from ._choose import backend as backend_by_name
+from ._choose import choose_backend, default_backend
 from ._plugins import REGISTRY
 
 __all__ = ["convert"]

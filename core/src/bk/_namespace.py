@@ -75,7 +75,7 @@ def array_namespace(*arrays: Any, api_version: str | None = None) -> types.Modul
     if not arrays:
         raise TypeError("array_namespace() needs arrays, a bk.Backend or a backend name such as 'torch'")
     from ._backend import Backend
-    from ._dispatch import backend, choose_backend
+    from ._choose import backend, choose_backend
 
     first = arrays[0]
     if len(arrays) == 1 and isinstance(first, str):

@@ -444,7 +444,7 @@ def _loaded_backends() -> list[Backend]:
 
 
 def _resolve(backends: Sequence[Backend | str] | None) -> list[Backend]:
-    from ._dispatch import backend as by_name
+    from ._choose import backend as by_name
 
     if backends is None:
         return _loaded_backends()

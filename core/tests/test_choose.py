@@ -159,7 +159,7 @@ def test_set_global_default_backend(frameworks):
 
 def test_ownership_is_cached_per_type(frameworks):
     fakea, _ = frameworks
-    from bk._dispatch import _OWNERS
+    from bk._choose import _OWNERS
 
     bk.choose_backend(fakea.Tensor([1]))
     assert _OWNERS[fakea.Tensor].name == "fakea"

@@ -34,6 +34,10 @@ def _fast_backend(**declarations):
         def floordiv(self, a, b):
             return np.floor_divide(a, b)
 
+        @kernel(fast=framework_call(np.where, np.ndarray, 3))
+        def where(self, condition, x=None, y=None):
+            return np.where(condition, x, y)
+
     return Fast
 
 
@@ -55,6 +59,19 @@ def test_the_fast_call_serves_where_the_plan_takes_no_step():
     with pytest.raises(OverflowError, match="^add: "):
         b.add(i8, 300)
     assert b.add(flags, flags).dtype == np.int32 and b.add(i8, 2.5).dtype == np.float32
+
+
+def test_the_choice_is_served_for_a_bool_condition_and_operands_the_plan_leaves_alone():
+    cls = _fast_backend()
+    b = cls()
+    f32, i8, flags = np.ones(3, np.float32), np.ones(3, np.int8), np.array([True, False, True])
+    assert _served(cls, b, "where", flags, f32, f32) and _served(cls, b, "where", flags, i8, i8)
+    assert _served(cls, b, "where", flags, f32, 0.5) and _served(cls, b, "where", flags, 0.5, f32)  # a weak float, either side
+    assert not _served(cls, b, "where", f32, f32, f32)  # a float condition: the plan makes it bool
+    assert not _served(cls, b, "where", flags, i8, 0.5)  # an int and a float: the plan gives the default float
+    assert not _served(cls, b, "where", flags, i8, 2)  # Python ints: the plan wraps those beyond the dtype
+    assert not _served(cls, b, "where", flags, f32, np.ones(3))  # two dtypes: the plan promotes
+    assert b.where(flags, i8, 0.5).dtype == np.float32 and b.where(f32, f32, f32).dtype == np.float32
 
 
 def test_a_declared_gap_changes_the_fast_call_with_the_plan():
@@ -83,8 +100,18 @@ def test_a_rule_changed_in_one_place_changes_every_road():
 
 
 def test_framework_call_refuses_what_cannot_hold():
-    with pytest.raises(ValueError, match="arity must be 1 or 2"):
-        framework_call(np.add, np.ndarray, 3)
+    with pytest.raises(ValueError, match="arity must be 1, 2 or 3"):
+        framework_call(np.add, np.ndarray, 4)
+    with pytest.raises(ValueError, match="arity 3 .* takes no check"):
+        framework_call(np.where, np.ndarray, 3, check=("ndim", 1))
+    with pytest.raises(TypeError, match="caller must be callable"):
+        framework_call(np.add, np.ndarray, 2, caller="UfuncCall")
+    from bk._dispatcher import bind_framework_call
+
+    with pytest.raises(TypeError, match="add: its bk.rules.framework_call takes 1 tensors, the operation 2"):
+        bind_framework_call(framework_call(np.add, np.ndarray, 1), "add")
+    with pytest.raises(TypeError, match="sum: bk.rules.framework_call is for operations of one or two tensors and nothing else"):
+        bind_framework_call(framework_call(np.sum, np.ndarray, 1), "sum")
     with pytest.raises(TypeError, match="a callable and a tensor type"):
         framework_call(np.add, "ndarray", 2)
     with pytest.raises(TypeError, match="check must be None or"):

@@ -40,7 +40,7 @@ def test_records_hold_each_property_stated_once():
     assert operation("add").signature() == "add(a, b)" and operation("add").rule == bk.op_spec("add").rule
     assert operation("not_an_operation") == Operation("not_an_operation")  # a backend's own extra method: no rules
     assert operation("flip").default is not None and operation("sin").default is None  # flip has a generic default
-    assert operation("add").doc and operation("add").allows_framework_call and operation("pow").allows_framework_call and not operation("where").allows_framework_call
+    assert operation("add").doc and operation("add").allows_framework_call and operation("pow").allows_framework_call and operation("where").allows_framework_call and not operation("sum").allows_framework_call
     assert operation("add").operand_dtype(bk.ShapeDtype((2,), bk.DType(bool)), bk.ShapeDtype((2,), bk.DType(bool))) == bk.DType(int, 32)
 
 

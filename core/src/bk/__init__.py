@@ -1,7 +1,6 @@
 """bk: one backend-agnostic array API, with backends installed as plugins."""
 
 from . import hookspecs
-from ._context import context_backend, get_precision, precision, set_global_precision
 from ._choose import (
     backend,
     backends,
@@ -11,6 +10,7 @@ from ._choose import (
     refresh,
     set_global_default_backend,
 )
+from ._context import context_backend, get_precision, precision, set_global_precision
 from ._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, NoBackendFound, ShapeMismatchError, UnsupportedDtypeError
 from ._markers import hookimpl, hookspec
 from ._plugins import API_VERSION, BackendSpec, PluginError, PluginWarning

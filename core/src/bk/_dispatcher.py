@@ -402,19 +402,70 @@ def _python_native_call(
     return native
 
 
+def _python_choice_call(function: Callable[..., Any], tensor_type: type[Any], derive: Callable[..., Any]) -> Callable[..., Any]:
+    """The core's fast call of a choice, `function(condition, x, y)` (`where`), in Python: for a condition of exactly
+    `tensor_type` whose dtype is bool and x and y of one dtype, or one of them a Python float, as the tables that
+    `derive(backend, tensor)` gives for x's (or y's) dtype say; whether a condition's dtype object is bool is asked
+    of the backend once per object."""
+    tables: list[frozenset[Any]] = [frozenset(), frozenset()]  # the dtypes of x and y served; those beside a float
+    seen: set[Any] = set()
+    conditions: dict[Any, bool] = {}
+
+    def attempt(condition: Any, x: Any, y: Any) -> Any:
+        dtypes, floats = tables
+        if type(x) is tensor_type:
+            if type(y) is tensor_type:
+                return function(condition, x, y) if x.dtype == y.dtype and x.dtype in dtypes else NotImplemented
+            return function(condition, x, y) if type(y) is float and x.dtype in floats else NotImplemented
+        return function(condition, x, y) if type(x) is float and type(y) is tensor_type and y.dtype in floats else NotImplemented
+
+    def choice(self: Any, *args: Any) -> Any:
+        if len(args) != 3 or type(args[0]) is not tensor_type:
+            return NotImplemented
+        condition, x, y = args
+        flags = conditions.get(condition.dtype)
+        if flags is None:
+            try:
+                flags = conditions[condition.dtype] = self.dtype(condition).kind is bool
+            except Exception:  # a dtype the backend does not describe: the plan serves it
+                flags = conditions[condition.dtype] = False
+        if not flags:
+            return NotImplemented
+        result = attempt(condition, x, y)
+        tensor = x if type(x) is tensor_type else y if type(y) is tensor_type else None
+        if result is not NotImplemented or tensor is None or tensor.dtype in seen:
+            return result
+        seen.add(tensor.dtype)
+        serves, floats, _ = derive(self, tensor)
+        if serves:
+            tables[0] = tables[0] | {tensor.dtype}
+        if floats:
+            tables[1] = tables[1] | {tensor.dtype}
+        return attempt(condition, x, y) if serves or floats else result
+
+    return choice
+
+
 def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
     """The fast call of `op`'s kernel that `declared` describes (`bk.rules.framework_call`): its tables are derived
     dtype by dtype, the first time a call misses one (`bk._plans.fast_call_entry`)."""
     if not operation(op).allows_framework_call:
         raise TypeError(
-            f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else, whose fast call the core derives "
+            f"{op}: bk.rules.framework_call is for operations of one or two tensors and nothing else (or a condition and two, as "
+            "`where`), whose fast call the core derives "
             "from their plans; write this fast call by hand"
         )
+    takes = len(operation(op).spec.params)  # type: ignore[union-attr]  # (allows_framework_call: it has a spec)
+    if declared.arity != takes:
+        raise TypeError(f"{op}: its bk.rules.framework_call takes {declared.arity} tensors, the operation {takes}")
+    either_side = declared.caller is not None or declared.arity == 3  # (the calls below serve numbers second only)
     derive = functools.partial(
-        fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking, either_side=declared.caller is not None
+        fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking, either_side=either_side
     )
     if declared.caller is not None:  # the plugin's own compiled call, with the tables derived here
         return declared.caller(declared.function, declared.tensor_type, declared.arity, derive)  # type: ignore[no-any-return]
+    if declared.arity == 3:
+        return _python_choice_call(declared.function, declared.tensor_type, derive)
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:
         return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]

@@ -120,12 +120,17 @@ def framework_call(
     or None), asked once per dtype; the Python numbers it gives hold on either side of the tensor. Without it the
     core's own call serves (`_fastplan.NativeCall`, or the same in Python), with the number second only.
 
+    `arity` 3 is a choice, `function(condition, x, y)` (`where`): derived for a bool condition and x and y of
+    one dtype, or one of them a Python float on either side; the core's call of it runs in Python.
+
     Raises:
-        ValueError: for an arity other than 1 or 2.
+        ValueError: for an arity other than 1, 2 or 3, or a `check` with 3.
         TypeError: for a function that is not callable, a tensor type that is not a class, or a bad flag.
     """
-    if arity not in (1, 2):
-        raise ValueError(f"framework_call: arity must be 1 or 2, got {arity!r}")
+    if arity not in (1, 2, 3):
+        raise ValueError(f"framework_call: arity must be 1, 2 or 3, got {arity!r}")
+    if arity == 3 and check is not None:
+        raise ValueError("framework_call: arity 3 (a condition and two operands, as `where`) takes no check")
     if not callable(function) or not isinstance(tensor_type, type):
         raise TypeError(f"framework_call: a callable and a tensor type, got {function!r} and {tensor_type!r}")
     if not isinstance(weak_numbers, bool):

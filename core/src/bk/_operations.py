@@ -198,12 +198,13 @@ class Operation:
     @property
     def allows_framework_call(self) -> bool:
         """Whether a kernel of the operation may declare a derived fast call (`bk.rules.framework_call`): an
-        operation of one or two tensors and nothing else (`add`, `sin`, `pow`, `less`), whose plan per dtype the
-        core can derive from."""
+        operation of one or two tensors and nothing else (`add`, `sin`, `pow`, `less`), or a choice between two
+        by a condition (`where`: three tensors, the last two its operands), whose plan per dtype the core can
+        derive from."""
         spec = self.spec
-        if spec is None or self.convention:  # the core puts the result in its convention after the kernel
-            return False
-        return 1 <= len(spec.params) <= 2 and all(kind == "Tensor" for _, kind in spec.params)
+        if spec is None or self.convention or not all(kind == "Tensor" for _, kind in spec.params):
+            return False  # (a convention: the core puts the result in it after the kernel)
+        return 1 <= len(spec.params) <= 2 or (len(spec.params) == 3 and self.operands == (1, 2))
 
     def operand_dtype(self, *args: Any, **kwargs: Any) -> Any:
         """The dtype the operation's tensor operands compute in for these arguments (`OpSpec.operand_dtype`), or None."""

@@ -676,7 +676,8 @@ def fast_call_entry(
     nothing here restates a rule. Nothing is served for the dtypes and kinds in `lacking` (where the framework's
     function is not the kernel), nor for complex values of an operation whose kernel the core follows with the special
     complex values (the fast call would skip them). With `either_side` the numbers it gives hold before the tensor too
-    (a plugin's `caller` that serves `op(2.0, x)`)."""
+    (a plugin's `caller` that serves `op(2.0, x)`). With `arity` 3 (`where`) the calls have a bool condition first,
+    and no Python int is served."""
     from ._specs import op_spec
 
     nothing = (False, False, None)
@@ -691,15 +692,23 @@ def fast_call_entry(
         return nothing
     spec = op_spec(op)
     positions = tensor_positions(spec, op, record.family)
-    tensors = _takes_no_step(backend, op, spec, positions, (tensor,) * arity, dtype, ())
-    if arity != 2 or not weak_numbers:
+    lead: tuple[Any, ...] = ()
+    if arity == 3:  # a choice (`where`): a bool condition before the two operands
+        try:
+            lead = (backend.as_tensor(np.asarray(True)),)  # 0-d: broadcasts against any tensor
+        except Exception:  # a backend without bools: the plan serves every call
+            return nothing
+    n = len(lead)
+    tensors = _takes_no_step(backend, op, spec, positions, (*lead, *(tensor,) * (arity - n)), dtype, ())
+    if arity - n != 2 or not weak_numbers:
         return tensors, False, None
     orders = (False, True) if either_side else (False,)
     floats = dtype.kind in (float, complex) and all(
-        _takes_no_step(backend, op, spec, positions, (0.5, tensor) if first else (tensor, 0.5), dtype, (0,) if first else (1,)) for first in orders
+        _takes_no_step(backend, op, spec, positions, (*lead, 0.5, tensor) if first else (*lead, tensor, 0.5), dtype, (n,) if first else (n + 1,))
+        for first in orders
     )
     ints = None
-    if dtype.kind in (int, float, complex):
+    if dtype.kind in (int, float, complex) and not lead:
         found = [bounds for first in orders if (bounds := _step_free_ints(backend, op, spec, positions, tensor, dtype, first)) is not None]
         if len(found) == len(orders):  # the ints free of steps in every order
             ints = max(low for low, _ in found), min(high for _, high in found)

@@ -178,6 +178,11 @@ def test_no_dtype_is_listed_by_hand() -> None:
     assert fast(b, f32, 2.0).dtype == np.float32 and fast(b, 2**24, f32).dtype == np.float32
     assert fast(b, f32, 2**24 + 1) is NotImplemented
     assert fast.dtypes == (np.dtype(np.int8), np.dtype(np.float32)) and fast.float_scalars == (np.dtype(np.float32),)
+    where = bind_framework_call(declared["where"].fast, "where")  # a bool condition and two operands
+    assert where(b, f32, f32, f32) is NotImplemented  # a float condition: the plan makes it bool
+    assert where(b, flags, 0.5, f32).dtype == np.float32 and where(b, flags, i8, i8).dtype == np.int8
+    assert where(b, flags, i8, 2) is NotImplemented  # no Python int is served beside a choice
+    assert where.dtypes == (np.dtype(np.float32), np.dtype(np.int8)) and where.int_scalars == ()
 
 
 def test_called_like_any_method(b: NumPyBackend) -> None:

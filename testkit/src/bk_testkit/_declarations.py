@@ -65,13 +65,20 @@ def _differ(public: Outcome, plan: Outcome) -> bool:
 
 def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
     """Calls that exercise a derived fast call's whole table: for an elementwise operation, a small tensor of each
-    dtype the backend has, alone (unary), beside itself, and beside a Python float and a Python int on either side (binary)."""
+    dtype the backend has, alone (unary), beside itself, and beside a Python float and a Python int on either side (binary),
+    and chosen between by a bool condition (`where`)."""
     from bk._operations import operation
 
-    family = operation(op).family
-    if family not in ("unary", "binary"):
+    record = operation(op)
+    family = record.family
+    choice = record.allows_framework_call and len(record.spec.params) == 3  # type: ignore[union-attr]  # `where`
+    if family not in ("unary", "binary") and not choice:
         return []
     found: list[tuple[str, list[Any]]] = []
+    try:
+        condition = backend.as_tensor(np.asarray([True, False, True])) if choice else None
+    except Exception:  # a backend without bools: nothing to probe
+        return []
     for dtype in ALL_DTYPES:
         values = np.asarray([True, False, True]) if dtype.kind is bool else np.asarray([-1.5, 0.0, 2.25]) + (0j if dtype.kind is complex else 0)
         if dtype.kind is int and not dtype.signed:
@@ -83,7 +90,10 @@ def probes(backend: bk.Backend, op: str) -> list[tuple[str, list[Any]]]:
         if backend.dtype(x) != dtype:
             continue
         name = f"{dtype.name}[3]"
-        if family == "unary":
+        if choice:
+            found += [(f"{op}(bool[3], {name}, {name})", [condition, x, x]), (f"{op}(bool[3], {name}, 0.5)", [condition, x, 0.5])]
+            found += [(f"{op}(bool[3], 0.5, {name})", [condition, 0.5, x]), (f"{op}(bool[3], {name}, 3)", [condition, x, 3])]
+        elif family == "unary":
             found.append((f"{op}({name})", [x]))
         else:
             found += [(f"{op}({name}, {name})", [x, x]), (f"{op}({name}, 0.5)", [x, 0.5]), (f"{op}({name}, 3)", [x, 3])]

@@ -8,13 +8,13 @@
  *   float on either side where the array's dtype is in its table of floats; for an array and a Python int on
  *   either side where the array's dtype is in its table of ints and the int lies in that dtype's bounds
  *   (NumPy 2 treats a Python number as weak, NEP 50, as bk's rules do);
- * - `arity` 3: `numpy.where(condition, x, y)` for an array condition and arrays x and y of one dtype in the
+ * - `arity` 3: `numpy.where(condition, x, y)` for a bool array condition and arrays x and y of one dtype in the
  *   table of arrays, or one of them an array whose dtype is in the table of floats and the other a Python float.
  * The tables are not written by hand: they start empty, and the first time a call misses with an array of a
  * dtype not asked about yet, `derive(backend, array)` gives `(arrays, floats, ints)` for that dtype
- * (`bk.rules.framework_call(..., caller=...)`, whose core derives them from the operation's plans: serves one
- * array or two of it; a Python float beside it; the `(low, high)` of the Python ints beside it, or None), and
- * the call is tried again. `derive` None (`where`, whose tables the plugin states) keeps the tables given.
+ * (`bk.rules.framework_call(..., caller=UfuncCall)`, whose core derives them from the operation's plans: serves
+ * one array or two of it; a Python float beside it; the `(low, high)` of the Python ints beside it, or None),
+ * and the call is tried again.
  * A ValueError or OverflowError of an array and a number is left to the plan (which names the bk error); any
  * other failure is raised for the core to explain, as the kernel's would be.
  * In Python the same test costs as much as a ufunc on ten elements (two attribute reads and a frame), which is
@@ -46,7 +46,8 @@ typedef struct {
     PyObject_HEAD
     PyObject *ufunc;
     PyObject *ndarray;
-    PyObject *derive;         /* learns a dtype's entries on its first miss, or NULL: the tables as given */
+    PyObject *derive;         /* learns a dtype's entries on its first miss */
+    PyObject *condition;      /* `numpy.dtype(bool)`, the dtype of `where`'s condition (arity 3), or NULL */
     PyObject *dtypes;         /* tuple: the dtype objects of the arrays served */
     PyObject *float_scalars;  /* tuple: the dtypes of an array that a Python float joins weakly */
     PyObject *int_scalars;    /* tuple: the dtypes of an array that a Python int in `low[i]..high[i]` joins */
@@ -126,7 +127,7 @@ try_call(UfuncCall *self, PyObject *const *args, Py_ssize_t nargs, PyObject **ar
         return position(self->dtypes, DESCR(args[0])) >= 0 ? call_ufunc(self, args, 1) : Py_NewRef(Py_NotImplemented);
     }
     PyObject *a = args[nargs - 2], *b = args[nargs - 1];  /* `where`: x and y after the condition */
-    if (self->arity == 3 && (PyObject *)Py_TYPE(args[0]) != ndarray) {
+    if (self->arity == 3 && ((PyObject *)Py_TYPE(args[0]) != ndarray || DESCR(args[0]) != self->condition)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
     int a_array = (PyObject *)Py_TYPE(a) == ndarray, b_array = (PyObject *)Py_TYPE(b) == ndarray;
@@ -242,7 +243,7 @@ ufunc_call_vectorcall(UfuncCall *self, PyObject *const *args, size_t nargsf, PyO
     }
     PyObject *array;
     PyObject *result = try_call(self, args + 1, nargs - 1, &array);
-    if (result != Py_NotImplemented || self->derive == NULL || array == NULL) {
+    if (result != Py_NotImplemented || array == NULL) {
         return result;
     }
     int learned = learn(self, args[0], array);
@@ -257,30 +258,17 @@ ufunc_call_vectorcall(UfuncCall *self, PyObject *const *args, size_t nargsf, PyO
     return try_call(self, args + 1, nargs - 1, &array);
 }
 
-/* A tuple of the dtype objects `table` holds (compared by identity), or NULL with an error set. */
-static PyObject *
-dtype_table(PyObject *table)
-{
-    if (table == NULL) {
-        return PyTuple_New(0);
-    }
-    return PySequence_Tuple(table);
-}
-
 static PyObject *
 ufunc_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"ufunc", "ndarray", "arity", "derive", "dtypes", "float_scalars", NULL};
-    PyObject *ufunc, *ndarray, *derive = Py_None, *dtypes = NULL, *float_scalars = NULL;
+    static char *keywords[] = {"ufunc", "ndarray", "arity", "derive", NULL};
+    PyObject *ufunc, *ndarray, *derive;
     int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOi|OOO", keywords, &ufunc, &ndarray, &arity, &derive, &dtypes, &float_scalars)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOiO", keywords, &ufunc, &ndarray, &arity, &derive)) {
         return NULL;
     }
-    if (!PyCallable_Check(ufunc) || !PyType_Check(ndarray) || arity < 1 || arity > 3 || (derive != Py_None && !PyCallable_Check(derive))
-        || (derive != Py_None && (dtypes != NULL || float_scalars != NULL || arity == 3))) {
-        PyErr_SetString(PyExc_TypeError,
-                        "UfuncCall(ufunc, ndarray, arity, derive=None, dtypes=(), float_scalars=()): a callable, a type, 1 to 3 "
-                        "arguments, and either derive (arity 1 or 2) or the tables");
+    if (!PyCallable_Check(ufunc) || !PyType_Check(ndarray) || arity < 1 || arity > 3 || !PyCallable_Check(derive)) {
+        PyErr_SetString(PyExc_TypeError, "UfuncCall(ufunc, ndarray, arity, derive): a callable, a type, 1 to 3 arguments, a callable");
         return NULL;
     }
     UfuncCall *self = (UfuncCall *)type->tp_alloc(type, 0);
@@ -289,14 +277,25 @@ ufunc_call_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->ufunc = Py_NewRef(ufunc);
     self->ndarray = Py_NewRef(ndarray);
-    self->derive = derive != Py_None ? Py_NewRef(derive) : NULL;
-    self->dtypes = dtype_table(dtypes);
-    self->float_scalars = dtype_table(float_scalars);
+    self->derive = Py_NewRef(derive);
+    self->dtypes = PyTuple_New(0);
+    self->float_scalars = PyTuple_New(0);
     self->int_scalars = PyTuple_New(0);
     self->seen = PyDict_New();
     if (self->dtypes == NULL || self->float_scalars == NULL || self->int_scalars == NULL || self->seen == NULL) {
         Py_DECREF(self);
         return NULL;
+    }
+    if (arity == 3) {  /* `where`'s condition: bool, whose dtype object NumPy keeps one of */
+        PyObject *numpy = PyImport_ImportModule("numpy");
+        PyObject *dtype = numpy != NULL ? PyObject_GetAttrString(numpy, "dtype") : NULL;
+        self->condition = dtype != NULL ? PyObject_CallOneArg(dtype, (PyObject *)&PyBool_Type) : NULL;
+        Py_XDECREF(dtype);
+        Py_XDECREF(numpy);
+        if (self->condition == NULL) {
+            Py_DECREF(self);
+            return NULL;
+        }
     }
     self->arity = arity;
     self->ufunc_call = PyVectorcall_Function(ufunc);
@@ -310,6 +309,7 @@ ufunc_call_traverse(UfuncCall *self, visitproc visit, void *arg)
     Py_VISIT(self->ufunc);
     Py_VISIT(self->ndarray);
     Py_VISIT(self->derive);
+    Py_VISIT(self->condition);
     Py_VISIT(self->dtypes);
     Py_VISIT(self->float_scalars);
     Py_VISIT(self->int_scalars);
@@ -324,6 +324,7 @@ ufunc_call_clear(UfuncCall *self)
     Py_CLEAR(self->ufunc);
     Py_CLEAR(self->ndarray);
     Py_CLEAR(self->derive);
+    Py_CLEAR(self->condition);
     Py_CLEAR(self->dtypes);
     Py_CLEAR(self->float_scalars);
     Py_CLEAR(self->int_scalars);

@@ -50,12 +50,6 @@ Tensor = Any
 _ADD_REDUCE: Final = np.add.reduce
 _MAX_REDUCE: Final = np.maximum.reduce
 _MIN_REDUCE: Final = np.minimum.reduce
-_BOOL: Final = np.dtype(bool)
-# The dtypes of `where`'s fast call (the core derives the tables of the fast calls of one or two arrays, not of
-# `where`'s three): every dtype, since NumPy's `where` keeps the one of x and y; both of NumPy's int64 objects ('l'
-# and 'q'), compared by identity; a Python float beside a float or complex array, which keeps its dtype (NEP 50).
-_NUMERIC: Final = tuple({id(d): d for d in map(np.dtype, "fdiqlefFDbhBHILQ")}.values())
-_INEXACT: Final = tuple(d for d in _NUMERIC if d.kind in "fc")
 
 FLOAT_FUNCTIONS: Final = frozenset((
     "sqrt", "exp", "sin", "arcsin", "cos", "arccos", "tan", "arctan", "sinh", "arcsinh", "cosh", "arccosh", "tanh", "arctanh",
@@ -113,14 +107,6 @@ def fast_call(ufunc: Any, arity: int = 2, weak_numbers: bool = True) -> Any:
 _LACKING: Final = (DType(float, 16, brain=True),)
 """The dtypes whose ufuncs are not the kernels' call: ml_dtypes' bfloat16 does not take a Python float weakly
 (`bfloat16 array + 1.5` is float32), so the plan converts the number first."""
-
-
-def _where_fast() -> Any:
-    """The fast call of `where`: `numpy.where(condition, x, y)` for an ndarray condition and ndarrays x and y of one
-    dtype (or one a float array and the other a Python float), compiled only; the core's plan serves it otherwise."""
-    if _FASTOPS is None:
-        return None
-    return _FASTOPS.UfuncCall(np.where, np.ndarray, 3, dtypes=(*_NUMERIC, _BOOL), float_scalars=_INEXACT)
 
 
 def _array(x: Any) -> Any:
@@ -395,7 +381,7 @@ class MathMixin:
         shape = x.shape if x.shape == y.shape else np.broadcast_shapes(x.shape, y.shape)
         return np.divide(x, y, out=np.zeros(shape, x.dtype), where=y != 0)  # divides only where y != 0: no warnings to silence
 
-    @kernel(fast=_where_fast())
+    @kernel(fast=fast_call(np.where, arity=3))
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (of the dtype the plan gives both); without `x` and `y` the
         `(nnz, ndims)` indices of true elements."""

@@ -256,16 +256,6 @@ def _widened(x: Any) -> Any:
 _ACCUMULATORS: dict[Any, Any] = {}  # tf.DType -> the tf.DType it sums in, None where that is itself
 
 
-def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
-    """The fast call of `where` (`bk.rules.kernel(fast=...)`): `tf.where` of an eager bool `condition` and two eager
-    tensors of one numeric dtype; `NotImplemented` for every other call, which the plan serves (Python numbers
-    converted, an int beyond an integer branch wrapped as `numpy.where` does)."""
-    if type(condition) is not _EAGER or condition.dtype != tf.bool or type(x) is not _EAGER or type(y) is not _EAGER:
-        return NotImplemented
-    numeric = x.dtype.is_bool or x.dtype.is_integer or x.dtype.is_floating or x.dtype.is_complex
-    return tf.where(condition, x, y) if x.dtype == y.dtype and numeric else NotImplemented
-
-
 def _log_base(base: float) -> Callable[[Any], Any]:
     def apply(x: Any) -> Any:
         if x.dtype.is_complex:  # part by part: a complex division turns log(0) = -inf + 0j into -inf + nan j
@@ -403,7 +393,7 @@ class MathMixin:
             return tf.where(zero, tf.zeros((), x.dtype), _divide(x, tf.where(zero, tf.ones((), y.dtype), y)))
         return tf.math.divide_no_nan(x, y)
 
-    @kernel(fast=_where_fast)
+    @kernel(fast=framework_call(tf.where, _EAGER, 3, weak_numbers=False))  # TensorFlow's where converts a Python float alone
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` holds, else `y` (of one dtype: the plan's); without `x` and `y` the `(nnz, ndims)`
         int64 indices of true elements. TensorFlow takes only bool conditions: others count where they are not 0."""

@@ -31,7 +31,6 @@ __all__ = ["BINARY_OPERATORS", "OperatorsMixin"]
 
 Tensor = Any
 
-_FLOATS = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64})
 _COMPLEX = frozenset({torch.complex64, torch.complex128})
 # PyTorch adds complex tensors as `a + 1 * b` in some kernels (broadcasting, a 0-d left operand), so
 # an infinite `b` gains a NaN imaginary part (`(inf+0j) * 1`); NumPy adds the parts separately.
@@ -68,16 +67,6 @@ def _operator(op: str, function: Callable[[Any, Any], Any], doc: str, fast: Any 
 # `add` and `sub` of complex values are the kernel's, part by part (PyTorch adds complex values as `a + 1 * b`, and an
 # infinite part gains a NaN, `_PARTWISE`); uint64 `pow` and `shift_bits_right` are the kernel's too (`_unsigned`: PyTorch
 # has no kernel of them). Their fast calls leave those dtypes to the plan (`framework_call(..., lacking=...)`).
-
-
-def _where_fast(self: Any, condition: Any, x: Any = None, y: Any = None) -> Any:
-    """The fast call of `where` (`bk.rules.kernel(fast=...)`): `torch.where` for a bool condition and two tensors of one
-    dtype, or a float tensor and a Python float (which keeps its dtype, in PyTorch too); else the plan."""
-    if type(condition) is not torch.Tensor or type(x) is not torch.Tensor or condition.dtype is not torch.bool:
-        return NotImplemented
-    if (type(y) is torch.Tensor and x.dtype is y.dtype) or (type(y) is float and x.dtype in _FLOATS):
-        return torch.where(condition, x, y)
-    return NotImplemented
 
 
 BINARY_OPERATORS: tuple[str, ...] = (
@@ -177,7 +166,7 @@ class OperatorsMixin:
 
     # ------------------------------------------------------------ where and clip
 
-    @kernel(fast=_where_fast)
+    @kernel(fast=framework_call(torch.where, torch.Tensor, 3))  # a bool condition: the dtypes derived from the plans
     def where(self, condition: Tensor, x: Tensor = None, y: Tensor = None) -> Tensor:
         """`x` where `condition` is true, else `y` (the plan gives both in their common type);
         `where(condition)` gives the `(nnz, ndims)` indices of true elements."""

@@ -455,7 +455,7 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
             "`where`), whose fast call the core derives "
             "from their plans; write this fast call by hand"
         )
-    takes = len(operation(op).spec.params)  # type: ignore[union-attr]  # (allows_framework_call: it has a spec)
+    takes = len(operation(op).spec.params)  # (allows_framework_call: it has a spec)
     if declared.arity != takes:
         raise TypeError(f"{op}: its bk.rules.framework_call takes {declared.arity} tensors, the operation {takes}")
     either_side = declared.caller is not None or declared.arity == 3  # (the calls below serve numbers second only)

@@ -22,8 +22,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from bk import DType, normalize_axes, normalize_axis
-from bk.rules import check_nonempty, framework_call, kernel
-from bk.rules import clip as clip_rule
+from bk.rules import check_nonempty, framework_call, kernel, limit
 from bk.rules import quantile as quantile_rule
 
 from ._needs import needs
@@ -195,8 +194,9 @@ class MathMixin:
 
     @needs("maximum", "minimum")
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
-        return clip_rule(self, self._native(x, "clip"), minimum, maximum)
+        """The backend's `maximum` then `minimum` (`bk.rules.limit`) of `x` and the bounds the core's rule prepared
+        (`bk.rules.clip`, run by the plan around this kernel: one dtype, number bounds within it)."""
+        return limit(self, self._native(x, "clip"), minimum, maximum)
 
     # ------------------------------------------------------------ elementwise: real and imaginary parts
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
 from bk.rules import check_nonnegative, framework_call, kernel, native_call, numpy_accumulation_type, wrap_indices
-from bk.rules import clip as clip_rule
 from bk.rules import quantile as quantile_rule
 
 Tensor = Any
@@ -230,8 +229,9 @@ class MathMixin:
         return _nan_first(jnp.minimum, a, b)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
-        return clip_rule(self, self._t(x), minimum, maximum, _clip_kernel)
+        """`_clip_kernel` of `x` and the bounds the core's rule prepared (`bk.rules.clip`, run by the plan around this
+        kernel: one dtype, number bounds within it)."""
+        return _clip_kernel(self._t(x), minimum, maximum)
 
     def gamma_inc_l(self, a: Tensor, x: Tensor) -> Tensor:
         """P(a, x); P(0, x > 0) is 1, as SciPy (JAX gives NaN)."""

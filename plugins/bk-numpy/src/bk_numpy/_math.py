@@ -35,7 +35,6 @@ from bk import (
     to_numpy_dtype,
 )
 from bk.rules import SETTINGS as _GLOBALS
-from bk.rules import clip as clip_rule
 from bk.rules import framework_call, kernel
 from bk.rules import quantile as quantile_rule
 
@@ -390,8 +389,9 @@ class MathMixin:
         return np.where(condition, x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`: `numpy.clip` behind the core's rule (`bk.rules`)."""
-        return clip_rule(self, _keep_ints(x), minimum, maximum, np.clip)
+        """`numpy.clip` of `x` and the bounds the core's rule prepared (`bk.rules.clip`, run by the plan around this
+        kernel: one dtype, number bounds within it)."""
+        return np.clip(_keep_ints(x), minimum, maximum)
 
     # ------------------------------------------------------------ unary functions
 

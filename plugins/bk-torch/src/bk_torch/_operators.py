@@ -22,7 +22,6 @@ from typing import Any
 import torch
 
 from bk import DType
-from bk.rules import clip as clip_rule
 from bk.rules import framework_call, kernel, limit
 
 from ._math import _UINT64, _WIDE_UNSIGNED, _narrowed
@@ -176,8 +175,9 @@ class OperatorsMixin:
         return torch.where(condition if condition.dtype == torch.bool else condition.to(torch.bool), x, y)
 
     def clip(self, x: Tensor, minimum: Any, maximum: Any) -> Tensor:
-        """`x` limited to `[minimum, maximum]` in the dtype of `x`, for bounds of any kind (the core's rule, `bk.rules`)."""
-        return clip_rule(self, self._t(x), minimum, maximum, self._clamp)
+        """`torch.clamp` (`_clamp`) of `x` and the bounds the core's rule prepared (`bk.rules.clip`, run by the plan
+        around this kernel: one dtype, number bounds within it)."""
+        return self._clamp(self._t(x), minimum, maximum)
 
     def _clamp(self, x: torch.Tensor, low: Any, high: Any) -> Tensor:
         """`torch.clamp` where PyTorch has it (not for uint16-uint64) and the bounds are Python numbers other than

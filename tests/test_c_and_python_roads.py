@@ -1,6 +1,6 @@
 """The C front and the pure-Python road give the same plans and the same results (issue 38, point 4).
 
-The dispatcher's C front (`_fastplan.c`: a call's key, the plan lookup, the direct call, `NativeCall`,
+The dispatcher's C front (`_fastplan.c`: a call's key, the plan lookup, the direct call, `DirectCall`,
 `Shortcut`) and bk-numpy's C operators (`_fastops.c`) only accelerate: the pure-Python road
 (`BK_PURE_PYTHON=1 BK_NUMPY_PURE_PYTHON=1`) is the reference. Each road runs in its own interpreter
 (`tests/roads_worker.py`; the road is chosen when the backend classes are built) on the testkit's
@@ -32,7 +32,7 @@ from bk import _dispatcher
 WORKER = Path(__file__).with_name("roads_worker.py")
 PURE = {"BK_PURE_PYTHON": "1", "BK_NUMPY_PURE_PYTHON": "1"}
 BACKENDS = [name for name in ("numpy", "torch") if name in bk.backends()]
-THOROUGH = {"numpy": True, "torch": False}  # torch's calls cost more; its fast calls are fewer kinds (NativeCall)
+THOROUGH = {"numpy": True, "torch": False}  # torch's calls cost more; its fast calls are fewer kinds (DirectCall)
 
 pytestmark = pytest.mark.skipif(not _dispatcher.C_FRONT, reason="bk-core was built without the dispatcher's C front: there is one road only")
 

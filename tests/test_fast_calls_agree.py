@@ -1,6 +1,6 @@
 """Every fast call agrees with its plan (issue 38, point 5), on every backend that declares fast calls.
 
-A kernel's fast call (`bk.rules.kernel(fast=...)`: `framework_call`, `native_call`, bk-numpy's C operators) is tried before the
+A kernel's fast call (`bk.rules.kernel(fast=...)`: `framework_call`, `listed_call`, bk-numpy's C operators) is tried before the
 plan and serves the calls it knows the framework already computes as bk's rules say; everything else
 takes the plan. For the testkit's generated calls of each such operation, this runs the fast call
 alone, and wherever it served the call (a result or an error, not `NotImplemented`) compares the public

@@ -357,7 +357,7 @@ class _FastMinimal(Minimal):
         _FastMinimal.calls.append("kernel")
         return np.zeros_like(x)
 
-    @bk.rules.kernel(fast=bk.rules.native_call(np.sin, np.ndarray, [np.dtype(np.float32), np.dtype(np.float64)], 1))
+    @bk.rules.kernel(fast=bk.rules.listed_call(np.sin, np.ndarray, [np.dtype(np.float32), np.dtype(np.float64)], 1))
     def sin(self, x):
         _FastMinimal.calls.append("kernel")
         return np.sin(x)
@@ -381,8 +381,8 @@ def test_a_fast_path_serves_its_case_and_leaves_the_rest_to_the_plan():
 
 
 @pytest.fixture(params=["C", "Python"])
-def native_front(request, monkeypatch):
-    """`bk._dispatcher`, its `native_call` built in C (where the front is built) or in Python."""
+def c_front(request, monkeypatch):
+    """`bk._dispatcher`, its `listed_call` built in C (where the front is built) or in Python."""
     from bk import _dispatcher
 
     if request.param == "C" and not _dispatcher.C_FRONT:
@@ -392,11 +392,11 @@ def native_front(request, monkeypatch):
     return _dispatcher
 
 
-def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(native_front):
-    _dispatcher = native_front
+def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(c_front):
+    _dispatcher = c_front
     f32, f64 = np.dtype(np.float32), np.dtype(np.float64)
-    unary = _dispatcher.native_call(np.negative, np.ndarray, [f32], 1)
-    binary = _dispatcher.native_call(np.add, np.ndarray, [f32, f64], 2, float_dtypes=[f32])
+    unary = _dispatcher.listed_call(np.negative, np.ndarray, [f32], 1)
+    binary = _dispatcher.listed_call(np.add, np.ndarray, [f32, f64], 2, float_dtypes=[f32])
     x, y = np.ones(2, np.float32), np.ones(2, np.float64)
     np.testing.assert_array_equal(unary(None, x), [-1.0, -1.0])
     assert unary(None, y) is NotImplemented and unary(None, [1.0]) is NotImplemented and unary(None, x, x) is NotImplemented
@@ -405,25 +405,25 @@ def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(nat
     for args in ((x, y), (y, 2.0), (2.0, x), (x, 2), (x, True), (x, [1.0, 2.0]), (x,)):
         assert binary(None, *args) is NotImplemented, args
     i8, u8 = np.dtype(np.int8), np.dtype(np.uint8)
-    ints = _dispatcher.native_call(np.add, np.ndarray, [i8, u8], 2, int_dtypes={i8: (-128, 127), u8: (0, 255), f32: (-(2**24), 2**24)})
+    ints = _dispatcher.listed_call(np.add, np.ndarray, [i8, u8], 2, int_dtypes={i8: (-128, 127), u8: (0, 255), f32: (-(2**24), 2**24)})
     a, u = np.ones(2, np.int8), np.ones(2, np.uint8)
     assert ints(None, a, 127).dtype == np.int8 and ints(None, a, -128).dtype == np.int8 and ints(None, u, 255).dtype == np.uint8
     assert ints(None, x, 2**24).dtype == np.float32  # a Python int beside floats: in the range given for them
     for args in ((a, 128), (a, -129), (u, -1), (u, 256), (a, 2**70), (x, 2**24 + 1), (a, 2.0), (3, a)):  # beyond the range: the plan's rules
         assert ints(None, *args) is NotImplemented, args
-    rows = _dispatcher.native_call(np.negative, np.ndarray, [f32], 1, check=("ndim", 1))  # only where x.ndim is 1
+    rows = _dispatcher.listed_call(np.negative, np.ndarray, [f32], 1, check=("ndim", 1))  # only where x.ndim is 1
     np.testing.assert_array_equal(rows(None, x), [-1.0, -1.0])
     assert rows(None, np.ones((2, 2), np.float32)) is NotImplemented
     with pytest.raises(TypeError, match="check"):
-        _dispatcher.native_call(np.negative, np.ndarray, [f32], 1, check="ndim")
+        _dispatcher.listed_call(np.negative, np.ndarray, [f32], 1, check="ndim")
     with pytest.raises(ValueError, match="arity"):
-        _dispatcher.native_call(np.add, np.ndarray, [f32], 3)
-    anything = _dispatcher.native_call(np.zeros_like, np.ndarray, None, 1)  # any dtype: not read
+        _dispatcher.listed_call(np.add, np.ndarray, [f32], 3)
+    anything = _dispatcher.listed_call(np.zeros_like, np.ndarray, None, 1)  # any dtype: not read
     for dtype in (np.int8, np.uint64, np.float16, np.complex64, np.bool_, "datetime64[s]"):
         assert anything(None, np.ones(2, dtype)).dtype == np.dtype(dtype)
     assert anything(None, [1.0]) is NotImplemented  # still only tensors of the type
     with pytest.raises(ValueError, match="one tensor"):
-        _dispatcher.native_call(np.add, np.ndarray, None, 2)
+        _dispatcher.listed_call(np.add, np.ndarray, None, 2)
 
 
 class _Tensor:
@@ -435,14 +435,14 @@ class _Tensor:
         self._dtype = dtype
 
 
-def test_native_call_reads_the_dtype_of_the_type_as_it_is_now_and_finds_dtypes_among_many(native_front, monkeypatch):
-    _dispatcher = native_front
+def test_native_call_reads_the_dtype_of_the_type_as_it_is_now_and_finds_dtypes_among_many(c_front, monkeypatch):
+    _dispatcher = c_front
     many = [f"dtype{i}" for i in range(40)]  # a larger identity table than a framework's dtypes need
-    call = _dispatcher.native_call(lambda x: "native", _Tensor, many, 1)
+    call = _dispatcher.listed_call(lambda x: "native", _Tensor, many, 1)
     for name in ("dtype0", "dtype17", "dtype39", "".join(["dtype", "2"])):  # the last: an equal string, not the same object
         assert call(None, _Tensor(name)) == "native", name
     assert call(None, _Tensor("other")) is NotImplemented
-    few = _dispatcher.native_call(lambda x: "native", _Tensor, ["a", "b"], 1)
+    few = _dispatcher.listed_call(lambda x: "native", _Tensor, ["a", "b"], 1)
     assert few(None, _Tensor("a")) == "native"  # the descriptor found once (in C) ...
     monkeypatch.setattr(_Tensor, "dtype", property(lambda self: "b" if self._dtype == "x" else "zzz"))
     assert few(None, _Tensor("x")) == "native" and few(None, _Tensor("a")) is NotImplemented  # ... and again once the class changes

@@ -127,6 +127,10 @@ def test_the_earlier_declarations_still_load_with_a_deprecation_warning():
             return np.floor(x)
 
     assert OldFast().floor(np.ones(2)) == "fast" and OldFast.declared_kernels()["floor"].fast is not None
+    with pytest.warns(DeprecationWarning, match="native_call is deprecated: use bk.rules.listed_call"):
+        renamed = bk.rules.native_call(np.negative, np.ndarray, [np.dtype(np.float32)], 1)
+    assert type(renamed) is type(bk.rules.listed_call(np.negative, np.ndarray, [np.dtype(np.float32)], 1))
+    assert renamed(None, np.ones(2, np.float32)).tolist() == [-1.0, -1.0] and renamed(None, np.ones(2)) is NotImplemented
 
 
 def test_an_inherited_kernel_declared_anew_is_trusted_as_registered():

@@ -45,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import types
+import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, NoReturn, TypeGuard
@@ -77,7 +78,7 @@ if TYPE_CHECKING:
     from ._backend import Backend
 
 __all__ = [
-    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "bind_framework_call", "dispatch", "native_call", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
+    "C_FRONT", "COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "bind_framework_call", "dispatch", "listed_call", "native_call", "wrap_generic_defaults", "wrap_kernel", "wrap_kernels",
 ]  # fmt: skip
 
 
@@ -320,7 +321,7 @@ C_FRONT: Final = _FASTPLAN is not None
 """Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
 
 
-def native_call(
+def listed_call(
     function: Callable[..., Any],
     tensor_type: type[Any],
     dtypes: Any,
@@ -341,24 +342,35 @@ def native_call(
 
     Prefer `framework_call`, which derives these tables from the specs: a table written here restates the
     rules. It is for a call whose dtypes no spec decides (`zeros_like` of any dtype). In C where the
-    dispatcher's front is built (`_fastplan.NativeCall`: no Python frame at all), else the same test in Python.
+    dispatcher's front is built (`_fastplan.DirectCall`: no Python frame at all), else the same test in Python.
     """
     dtypes, floats = None if dtypes is None else frozenset(dtypes), frozenset(float_dtypes)
     ints = dict(int_dtypes or {})
     if arity not in (1, 2):
-        raise ValueError(f"native_call: arity must be 1 or 2, got {arity!r}")
+        raise ValueError(f"listed_call: arity must be 1 or 2, got {arity!r}")
     if dtypes is None and arity != 1:
-        raise ValueError("native_call: dtypes=None (any dtype) is for one tensor (arity 1)")
-    check_check("native_call", check)
+        raise ValueError("listed_call: dtypes=None (any dtype) is for one tensor (arity 1)")
+    check_check("listed_call", check)
     if _FASTPLAN is not None:
-        return _FASTPLAN.NativeCall(function, tensor_type, dtypes, arity, floats, ints, check)  # type: ignore[no-any-return]
-    return _python_native_call(function, tensor_type, arity, check, [dtypes, floats, ints], None)
+        return _FASTPLAN.DirectCall(function, tensor_type, dtypes, arity, floats, ints, check)  # type: ignore[no-any-return]
+    return _python_direct_call(function, tensor_type, arity, check, [dtypes, floats, ints], None)
 
 
-def _python_native_call(
+def native_call(*args: Any, **kwargs: Any) -> Callable[..., Any]:
+    """Deprecated: `listed_call`, the same fast call under its earlier name ("native" names only the framework's
+    own tensor types)."""
+    warnings.warn(
+        "bk.rules.native_call is deprecated: use bk.rules.listed_call (the same), or bk.rules.framework_call, which derives the dtypes",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return listed_call(*args, **kwargs)
+
+
+def _python_direct_call(
     function: Callable[..., Any], tensor_type: type[Any], arity: int, check: tuple[str, Any] | None, tables: list[Any], derive: Callable[..., Any] | None
 ) -> Callable[..., Any]:
-    """`_fastplan.NativeCall` in Python: `tables` is `[dtypes, float_dtypes, int_dtypes]`; with `derive`, they grow by the
+    """`_fastplan.DirectCall` in Python: `tables` is `[dtypes, float_dtypes, int_dtypes]`; with `derive`, they grow by the
     entries `derive(backend, tensor)` gives the first time a call misses a dtype."""
     name, wanted = check if check is not None else (None, None)
     seen: set[Any] = set()
@@ -468,8 +480,8 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
         return _python_choice_call(declared.function, declared.tensor_type, derive)
     empty: frozenset[Any] = frozenset()
     if _FASTPLAN is not None:
-        return _FASTPLAN.NativeCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]
-    return _python_native_call(declared.function, declared.tensor_type, declared.arity, declared.check, [empty, empty, {}], derive)
+        return _FASTPLAN.DirectCall(declared.function, declared.tensor_type, empty, declared.arity, empty, {}, declared.check, derive)  # type: ignore[no-any-return]
+    return _python_direct_call(declared.function, declared.tensor_type, declared.arity, declared.check, [empty, empty, {}], derive)
 
 
 def dispatch(op: str, kernel: Callable[..., Any], default: bool = False, fast: Callable[..., Any] | None = None) -> Callable[..., Any]:

@@ -785,7 +785,7 @@ identity_build(IdentityTable *table, PyObject *source)
     return 0;
 }
 
-/* A fast path (`bk.rules.fast_path`) that is one framework call: `NativeCall(function, tensor_type, dtypes,
+/* A fast path (`bk.rules.fast_path`) that is one framework call: `DirectCall(function, tensor_type, dtypes,
  * arity, float_dtypes)` called as (backend, *tensors) returns `function(*tensors)` for `arity` tensors (one,
  * or two of equal dtypes) of exactly `tensor_type` whose dtype (`x.dtype`) is in `dtypes` (None, for one tensor:
  * any dtype, not read), and for a tensor and a Python float after it where the tensor's dtype is in
@@ -814,7 +814,7 @@ typedef struct {
     PyObject *seen;          /* dict: the dtypes `derive` was asked about */
     PyObject *dict;
     vectorcallfunc vectorcall;
-} NativeCall;
+} DirectCall;
 
 /* Whether `dtype` is in the frozenset `set`, whose identity table is `table`: by identity first (see
  * `IdentityTable`), then by the set's own lookup (equal dtype objects: array-api-strict makes one per array). */
@@ -854,15 +854,15 @@ cached_attribute(CachedAttribute *cache, PyTypeObject *type, PyObject *x, PyObje
 }
 
 static PyObject *
-native_dtype(NativeCall *self, PyObject *x)
+direct_dtype(DirectCall *self, PyObject *x)
 {
     return cached_attribute(&self->dtype, (PyTypeObject *)self->tensor_type, x, dtype_name);
 }
 
 static int
-native_dtype_in(NativeCall *self, PyObject *x, PyObject *set, const IdentityTable *table, PyObject **dtype)
+direct_dtype_in(DirectCall *self, PyObject *x, PyObject *set, const IdentityTable *table, PyObject **dtype)
 {
-    *dtype = native_dtype(self, x);
+    *dtype = direct_dtype(self, x);
     if (*dtype == NULL) {
         PyErr_Clear();
         return 0;
@@ -872,7 +872,7 @@ native_dtype_in(NativeCall *self, PyObject *x, PyObject *set, const IdentityTabl
 
 /* `function(*args)`, called directly where it has a vectorcall function. */
 static inline PyObject *
-native_function(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
+direct_function(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
 {
     return self->function_call != NULL ? self->function_call(self->function, args, nargs, NULL) : PyObject_Vectorcall(self->function, args, nargs, NULL);
 }
@@ -894,9 +894,9 @@ frozenset_with(PyObject *set, PyObject *item)
 /* Asks `derive(backend, tensor)` about the dtype of `tensor` once and adds its entries to the tables. 1 when the
  * tables changed (the call is worth trying again), 0 when not, -1 with an error set. */
 static int
-native_learn(NativeCall *self, PyObject *backend, PyObject *tensor)
+direct_learn(DirectCall *self, PyObject *backend, PyObject *tensor)
 {
-    PyObject *dtype = native_dtype(self, tensor);
+    PyObject *dtype = direct_dtype(self, tensor);
     if (dtype == NULL) {
         PyErr_Clear();
         return 0;
@@ -914,7 +914,7 @@ native_learn(NativeCall *self, PyObject *backend, PyObject *tensor)
     if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 3) {
         Py_DECREF(entry);
         Py_DECREF(dtype);
-        PyErr_SetString(PyExc_TypeError, "NativeCall: derive(backend, tensor) must return (bool, bool, (low, high) or None)");
+        PyErr_SetString(PyExc_TypeError, "DirectCall: derive(backend, tensor) must return (bool, bool, (low, high) or None)");
         return -1;
     }
     int tensors = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 0)), floats = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 1));
@@ -956,20 +956,20 @@ native_learn(NativeCall *self, PyObject *backend, PyObject *tensor)
     return 1;
 }
 
-static PyObject *native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs);
 
 static PyObject *
-native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+direct_vectorcall(DirectCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     if (kwnames != NULL || nargs != self->arity + 1) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    PyObject *result = native_try(self, args, nargs);
+    PyObject *result = direct_try(self, args, nargs);
     if (result != Py_NotImplemented || self->derive == NULL || (PyObject *)Py_TYPE(args[1]) != self->tensor_type) {
         return result;
     }
-    int learned = native_learn(self, args[0], args[1]);  /* a miss: the dtype may be new */
+    int learned = direct_learn(self, args[0], args[1]);  /* a miss: the dtype may be new */
     if (learned <= 0) {
         if (learned < 0) {
             Py_DECREF(result);
@@ -978,12 +978,12 @@ native_vectorcall(NativeCall *self, PyObject *const *args, size_t nargsf, PyObje
         return result;
     }
     Py_DECREF(result);
-    return native_try(self, args, nargs);
+    return direct_try(self, args, nargs);
 }
 
 /* The call as the tables say: `function(*tensors)`, or NotImplemented. */
 static PyObject *
-native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
+direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
 {
     if (self->check_name != NULL && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         PyObject *value = cached_attribute(&self->check, (PyTypeObject *)self->tensor_type, args[1], self->check_name);
@@ -998,13 +998,13 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         if (self->dtypes == Py_None) {  /* any dtype: `function` gives the spec's result for each */
-            return native_function(self, args + 1, 1);
+            return direct_function(self, args + 1, 1);
         }
         PyObject *dtype;
-        int found = native_dtype_in(self, args[1], self->dtypes, &self->dtype_table, &dtype);
+        int found = direct_dtype_in(self, args[1], self->dtypes, &self->dtype_table, &dtype);
         Py_XDECREF(dtype);
         if (found) {
-            return native_function(self, args + 1, 1);
+            return direct_function(self, args + 1, 1);
         }
         Py_RETURN_NOTIMPLEMENTED;
     }
@@ -1013,9 +1013,9 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
         int a_tensor = (PyObject *)Py_TYPE(a) == self->tensor_type, b_tensor = (PyObject *)Py_TYPE(b) == self->tensor_type;
         if (a_tensor && b_tensor) {
             PyObject *dtype_a, *dtype_b = NULL;
-            int found = native_dtype_in(self, a, self->dtypes, &self->dtype_table, &dtype_a);
+            int found = direct_dtype_in(self, a, self->dtypes, &self->dtype_table, &dtype_a);
             if (found) {
-                dtype_b = native_dtype(self, b);
+                dtype_b = direct_dtype(self, b);
                 if (dtype_b == NULL) {
                     PyErr_Clear();
                 }
@@ -1031,15 +1031,15 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
             Py_XDECREF(dtype_a);
             Py_XDECREF(dtype_b);
             if (found) {
-                return native_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2);
             }
         }
         else if (a_tensor && PyFloat_CheckExact(b)) {  /* the tensor first: frameworks take a number second */
             PyObject *dtype;
-            int found = native_dtype_in(self, a, self->float_dtypes, &self->float_table, &dtype);
+            int found = direct_dtype_in(self, a, self->float_dtypes, &self->float_table, &dtype);
             Py_XDECREF(dtype);
             if (found) {
-                return native_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2);
             }
         }
         else if (a_tensor && PyLong_CheckExact(b) && PyDict_GET_SIZE(self->int_dtypes)) {  /* a weak Python int in the range its tensor's dtype takes */
@@ -1050,7 +1050,7 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
                 Py_RETURN_NOTIMPLEMENTED;
             }
             int found = 0;
-            PyObject *dtype = native_dtype(self, a);
+            PyObject *dtype = direct_dtype(self, a);
             if (dtype == NULL) {
                 PyErr_Clear();
             }
@@ -1068,7 +1068,7 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
             }
             Py_XDECREF(dtype);
             if (found) {
-                return native_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2);
             }
         }
     }
@@ -1076,7 +1076,7 @@ native_try(NativeCall *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *
-native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+direct_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", "derive", NULL};
     PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL, *derive = NULL;
@@ -1086,20 +1086,20 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     derive = derive == Py_None ? NULL : derive;
     if (derive != NULL && (!PyCallable_Check(derive) || !PyFrozenSet_CheckExact(dtypes))) {
-        PyErr_SetString(PyExc_TypeError, "NativeCall: derive must be callable, with dtypes a frozenset (the tables until derived)");
+        PyErr_SetString(PyExc_TypeError, "DirectCall: derive must be callable, with dtypes a frozenset (the tables until derived)");
         return NULL;
     }
     check = check == Py_None ? NULL : check;
     if (check != NULL && !(PyTuple_CheckExact(check) && PyTuple_GET_SIZE(check) == 2 && PyUnicode_Check(PyTuple_GET_ITEM(check, 0)))) {
-        PyErr_SetString(PyExc_TypeError, "NativeCall: check must be None or (attribute name, value)");
+        PyErr_SetString(PyExc_TypeError, "DirectCall: check must be None or (attribute name, value)");
         return NULL;
     }
     if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2
         || !(PyFrozenSet_CheckExact(dtypes) || (dtypes == Py_None && arity == 1))) {
-        PyErr_SetString(PyExc_TypeError, "NativeCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, a frozenset (or None: any dtype, for 1 tensor), 1 or 2 tensors, a frozenset, a dict");
+        PyErr_SetString(PyExc_TypeError, "DirectCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, a frozenset (or None: any dtype, for 1 tensor), 1 or 2 tensors, a frozenset, a dict");
         return NULL;
     }
-    NativeCall *self = (NativeCall *)type->tp_alloc(type, 0);
+    DirectCall *self = (DirectCall *)type->tp_alloc(type, 0);
     if (self == NULL) {
         return NULL;
     }
@@ -1127,12 +1127,12 @@ native_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     self->function_call = PyVectorcall_Function(function);
-    self->vectorcall = (vectorcallfunc)native_vectorcall;
+    self->vectorcall = (vectorcallfunc)direct_vectorcall;
     return (PyObject *)self;
 }
 
 static int
-native_traverse(NativeCall *self, visitproc visit, void *arg)
+direct_traverse(DirectCall *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->function);
     Py_VISIT(self->tensor_type);
@@ -1148,7 +1148,7 @@ native_traverse(NativeCall *self, visitproc visit, void *arg)
 }
 
 static int
-native_clear(NativeCall *self)
+direct_clear(DirectCall *self)
 {
     Py_CLEAR(self->function);
     Py_CLEAR(self->tensor_type);
@@ -1164,37 +1164,37 @@ native_clear(NativeCall *self)
 }
 
 static void
-native_dealloc(NativeCall *self)
+direct_dealloc(DirectCall *self)
 {
     PyObject_GC_UnTrack(self);
-    native_clear(self);
+    direct_clear(self);
     PyMem_Free(self->dtype_table.keys);
     PyMem_Free(self->float_table.keys);
     PyMem_Free(self->int_table.keys);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyMemberDef native_members[] = {
-    {"__vectorcalloffset__", T_PYSSIZET, offsetof(NativeCall, vectorcall), READONLY, NULL},
-    {"__dictoffset__", T_PYSSIZET, offsetof(NativeCall, dict), READONLY, NULL},
-    {"function", T_OBJECT, offsetof(NativeCall, function), READONLY, "the framework's function"},
+static PyMemberDef direct_members[] = {
+    {"__vectorcalloffset__", T_PYSSIZET, offsetof(DirectCall, vectorcall), READONLY, NULL},
+    {"__dictoffset__", T_PYSSIZET, offsetof(DirectCall, dict), READONLY, NULL},
+    {"function", T_OBJECT, offsetof(DirectCall, function), READONLY, "the framework's function"},
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject NativeCallType = {
+static PyTypeObject DirectCallType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "bk._fastplan.NativeCall",
+    .tp_name = "bk._fastplan.DirectCall",
     .tp_doc = "A fast path that is one framework call, for tensors of a type and dtypes.",
-    .tp_basicsize = sizeof(NativeCall),
+    .tp_basicsize = sizeof(DirectCall),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
-    .tp_new = native_new,
-    .tp_dealloc = (destructor)native_dealloc,
-    .tp_traverse = (traverseproc)native_traverse,
-    .tp_clear = (inquiry)native_clear,
+    .tp_new = direct_new,
+    .tp_dealloc = (destructor)direct_dealloc,
+    .tp_traverse = (traverseproc)direct_traverse,
+    .tp_clear = (inquiry)direct_clear,
     .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(NativeCall, vectorcall),
-    .tp_dictoffset = offsetof(NativeCall, dict),
-    .tp_members = native_members,
+    .tp_vectorcall_offset = offsetof(DirectCall, vectorcall),
+    .tp_dictoffset = offsetof(DirectCall, dict),
+    .tp_members = direct_members,
 };
 
 static PyObject *
@@ -1236,7 +1236,7 @@ PyInit__fastplan(void)
     shape_name = PyUnicode_InternFromString("shape");
     dtype_name = PyUnicode_InternFromString("dtype");
     if (precision_free_name == NULL || direct_name == NULL || shape_name == NULL || dtype_name == NULL || PyType_Ready(&DispatchedType) < 0
-        || PyType_Ready(&ShortcutType) < 0 || PyType_Ready(&NativeCallType) < 0) {
+        || PyType_Ready(&ShortcutType) < 0 || PyType_Ready(&DirectCallType) < 0) {
         return NULL;
     }
     PyObject *m = PyModule_Create(&module);
@@ -1244,7 +1244,7 @@ PyInit__fastplan(void)
         return NULL;
     }
     if (PyModule_AddObjectRef(m, "Dispatched", (PyObject *)&DispatchedType) < 0 || PyModule_AddObjectRef(m, "Shortcut", (PyObject *)&ShortcutType) < 0
-        || PyModule_AddObjectRef(m, "NativeCall", (PyObject *)&NativeCallType) < 0) {
+        || PyModule_AddObjectRef(m, "DirectCall", (PyObject *)&DirectCallType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

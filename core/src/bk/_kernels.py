@@ -8,7 +8,7 @@ anything else about itself with `kernel(...)`, on the method:
     @kernel(trusted=True, why="NumPy's reductions apply the accumulation rule with bk.rules")
     def sum(self, value, axis=None, keepdims=False): ...
 
-    @kernel(fast=native_call(torch.add, torch.Tensor, 2))
+    @kernel(fast=listed_call(torch.add, torch.Tensor, 2))
     def add(self, a, b): ...
 
 or, for kernels made after the class exists (generated in a loop, or a lazy framework's recorders),
@@ -55,7 +55,7 @@ class KernelDeclaration:
         fast: The kernel's fast call (`fast(self, *args)`), tried before the plan for a call without
             keywords while no precision is set; `NotImplemented` hands the call to the plan. Declared with
             `bk.rules.framework_call` (one framework call, for the dtypes the core derives from the specs),
-            or `bk.rules.native_call` (dtypes listed by hand), or written by hand. Only for planned kernels.
+            or `bk.rules.listed_call` (dtypes listed by hand), or written by hand. Only for planned kernels.
         explains: A trusted kernel that maps its own failures to the spec's bk errors inline (with
             `bk.explain_failure`) and applies every rule itself, the special complex values
             (`bk._rules.special`) and the conventions of eigenvalues (`bk._rules.conventions`) included, or
@@ -118,7 +118,7 @@ def framework_call(
     an array's dtype from its struct): `caller(function, tensor_type, arity, derive)` returns the fast call, which serves what
     `derive(backend, tensor)` gives for the tensor's dtype, `(tensors, floats, ints)` as above (ints: `(low, high)`
     or None), asked once per dtype; the Python numbers it gives hold on either side of the tensor. Without it the
-    core's own call serves (`_fastplan.NativeCall`, or the same in Python), with the number second only.
+    core's own call serves (`_fastplan.DirectCall`, or the same in Python), with the number second only.
 
     `arity` 3 is a choice, `function(condition, x, y)` (`where`): derived for a bool condition and x and y of
     one dtype, or one of them a Python float on either side; the core's call of it runs in Python.
@@ -162,7 +162,7 @@ def declare(trusted: bool = False, fast: Any = None, explains: bool = False, why
     if explains and not trusted:
         raise TypeError("bk.rules.kernel: explains=True is for a trusted kernel; a planned kernel's failures are explained by its plan")
     if fast is not None and not callable(fast) and not isinstance(fast, FrameworkCall):
-        raise TypeError(f"bk.rules.kernel: fast must be a callable fast call (bk.rules.native_call(...)), got {fast!r}")
+        raise TypeError(f"bk.rules.kernel: fast must be a callable fast call (bk.rules.listed_call(...)), got {fast!r}")
     if fast is not None and trusted:
         raise TypeError("bk.rules.kernel: a trusted kernel is called as it is, so it takes no fast call; declare one of the two")
     if not isinstance(why, str):

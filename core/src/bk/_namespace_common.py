@@ -1,5 +1,5 @@
 """What every adapter of `bk.array_namespace` shares: calling catalogue methods (`bound_method`, `shortcut`),
-shapes, `device=`, the keywords a namespace honours beyond the standard's signatures (`NATIVE_KEYWORDS`) and
+shapes, `device=`, the keywords a namespace honours beyond the standard's signatures (`FRAMEWORK_KEYWORDS`) and
 the error for the others, default dtypes, and the named tuples of results.
 
 The adapters themselves are in `_namespace_creation.py` (creation and data types), `_namespace_adapters.py`
@@ -136,7 +136,7 @@ def refuse_keywords(name: str, keywords: dict[str, Any], backend: str) -> NoRetu
     """The error for keywords outside the standard's signature of `name` that this namespace does not honour."""
     names = ", ".join(repr(k) for k in keywords)
     what = f"keyword {names} is not an argument" if len(keywords) == 1 else f"keywords {names} are not arguments"
-    elsewhere = sorted(b for b, table in NATIVE_KEYWORDS.items() if set(keywords) <= set(table.get(name, ())))
+    elsewhere = sorted(b for b, table in FRAMEWORK_KEYWORDS.items() if set(keywords) <= set(table.get(name, ())))
     hint = f" (the {' and '.join(repr(b) for b in elsewhere)} namespace does)" if elsewhere else ""
     raise ArgumentTypeError(
         f"{name}: {what} of the Array API standard's {name}, and the {backend!r} namespace does not honour "
@@ -168,7 +168,7 @@ def _accumulation_dtype(x_dtype: DType, dtype: DType | None) -> DType:
 
 def _honoured(b: Any, name: str) -> frozenset[str]:
     """The keywords outside the standard's signature of `name` that this backend's namespace takes."""
-    return frozenset(NATIVE_KEYWORDS.get(b.name, {}).get(name, ()))
+    return frozenset(FRAMEWORK_KEYWORDS.get(b.name, {}).get(name, ()))
 
 
 def _checked_keywords(b: Any, name: str, keywords: dict[str, Any], honoured: frozenset[str]) -> None:
@@ -177,7 +177,7 @@ def _checked_keywords(b: Any, name: str, keywords: dict[str, Any], honoured: fro
         refuse_keywords(name, unknown, b.name)
 
 
-NATIVE_KEYWORDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
+FRAMEWORK_KEYWORDS: Final[dict[str, dict[str, tuple[str, ...]]]] = {
     "jax": {
         **dict.fromkeys(("unique_all", "unique_counts", "unique_inverse", "unique_values"), ("size", "fill_value")),
         "nonzero": ("size", "fill_value"),

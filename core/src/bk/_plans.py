@@ -665,7 +665,7 @@ def fast_call_entry(
     backend: Backend, tensor: Any, op: str, arity: int, weak_numbers: bool, lacking: frozenset[Any] = frozenset(), either_side: bool = False
 ) -> tuple[bool, bool, tuple[int, int] | None]:
     """What `op`'s fast call on `backend` serves for tensors of `tensor`'s dtype (`bk.rules.framework_call`), derived from
-    the plans the core compiles for `tensor`: `(tensors, floats, ints)` as `_fastplan.NativeCall` learns them, asked the
+    the plans the core compiles for `tensor`: `(tensors, floats, ints)` as `_fastplan.DirectCall` learns them, asked the
     first time a call's first tensor has a dtype the fast call has not seen (so a dtype the program never made is never
     made here: JAX's 64-bit mode stays as it is).
 

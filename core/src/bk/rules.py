@@ -44,7 +44,8 @@ Declarations
     without a plan, `@kernel(fast=...)` for a planned kernel's fast call, `explains=True` for a trusted kernel
     that maps its own failures), `KernelDeclaration` (what `Backend.declared_kernels()` lists),
     `framework_call` (a fast call that is one framework call, for the dtypes the core derives from the specs
-    and rules on its first call, in C), `native_call` (the same for dtypes listed by hand),
+    and rules on its first call, in C), `listed_call` (the same for dtypes listed by hand; `native_call`, its
+    earlier name, is deprecated: "native" names only the framework's own tensor types),
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
     (the elementwise operations, reductions, `where`, `as_tensor` and `cast`: those a plugin may tune and
@@ -70,7 +71,7 @@ from __future__ import annotations
 from typing import Final
 
 from ._context import GLOBALS
-from ._dispatcher import native_call
+from ._dispatcher import listed_call, native_call
 from ._explain import by_position, check_dtypes, spec_verdict
 from ._kernels import FrameworkCall, KernelDeclaration, explains_failures, fast_path, framework_call, kernel
 from ._linalg import finish as solve_result
@@ -182,6 +183,7 @@ __all__ = [
     "kernel",
     "limit",
     "matrix_operand",
+    "listed_call",
     "native_call",
     "numpy_accumulation_type",
     "only_python_numbers",
@@ -210,7 +212,7 @@ operations whose kernels a plugin may tune and declare trusted (`@kernel(trusted
 (or the core's number rules around `as_tensor`, its checks around `cast`) costs more than the kernel on
 small tensors. Such a kernel applies the rules itself, with the functions of this module. The eager
 first-party plugins trust only their reductions, the conversions and a few unary functions; their
-operators are bare kernels with fast paths (`fast_path`, `native_call`)."""
+operators are bare kernels with fast calls (`kernel(fast=framework_call(...))`)."""
 
 SETTINGS: Final = GLOBALS
 """The context settings object; `SETTINGS.precision_free` is True while no precision is set anywhere."""

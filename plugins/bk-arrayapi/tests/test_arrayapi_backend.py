@@ -64,7 +64,7 @@ def test_operations_return_namespace_arrays(b: ArrayAPIBackend) -> None:
 
 def test_kernels_declare_themselves_with_a_reason(b: ArrayAPIBackend) -> None:
     """Trust is declared on each kernel (`bk.rules.kernel`), with why; the namespace's bare elementwise
-    kernels are planned, behind the fast calls `native_kernels` declares."""
+    kernels are planned, behind the fast calls `namespace_kernels` declares."""
     cls = type(b)
     declared = cls.declared_kernels()
     trusted = {op for op, declaration in declared.items() if declaration.trusted}

@@ -424,7 +424,7 @@ def test_to_device_is_a_node(lazy: bk.Backend) -> None:
         np.testing.assert_array_equal(bk_lazy.compute(node), data)
     x = bk_lazy.Variable((2, 3), "float64", name="x")
     f = bk_lazy.Function([x], (x * 2).to_device("cpu"))
-    assert "to_device = kernel(b, 'to_device')" in f.source
+    assert "to_device = evaluator(b, 'to_device')" in f.source
     np.testing.assert_array_equal(f(data), data * 2)
     params: dict[str, Any] = {}
     source = bk_lazy.get_source(leaf.to_device("cpu"), params)

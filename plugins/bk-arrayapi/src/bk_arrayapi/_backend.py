@@ -44,7 +44,7 @@ from ._devices import list_devices
 from ._dtypes import DTypeMap, default_dtype, python_scalar_dtype
 from ._indexing import IndexingMixin
 from ._linalg import LinalgMixin
-from ._math import MathMixin, native_kernels
+from ._math import MathMixin, namespace_kernels
 from ._needs import missing, needs
 
 __all__ = ["LOADERS", "ArrayAPIBackend", "create_backend", "namespace_of"]
@@ -83,7 +83,7 @@ class ArrayAPIBackend(MathMixin, IndexingMixin, LinalgMixin, Backend):
 
     # Each kernel declares itself where it is defined (`bk.rules.kernel`): `any`, `all`, `real`, `imag`,
     # `as_tensor` and `cast` apply docs/semantics.md themselves and are trusted; the other elementwise kernels
-    # and reductions are bare calls served by the plan (`native_kernels` gives them fast calls).
+    # and reductions are bare calls served by the plan (`namespace_kernels` gives them fast calls).
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
     # The standard's facts, declared once (the core's plan does the rest): it orders no complex values, and
     # these functions take numbers only, no bools (computed as int8).
@@ -609,7 +609,7 @@ def backend_class(xp: Any, namespace: str) -> type[ArrayAPIBackend]:
             attributes[name] = getattr(Backend, name)
             attributes["unsupported"][name] = lacking
     # the bare elementwise kernels calling this namespace's functions, with their fast calls
-    kernels = native_kernels(xp)
+    kernels = namespace_kernels(xp)
     attributes.update({op: kernel for op, kernel in kernels.items() if op not in attributes["unsupported"]})
     cls = type(f"ArrayAPIBackend_{namespace.replace('.', '_')}", (ArrayAPIBackend,), attributes)
     _CLASSES[key] = cls

@@ -5,7 +5,7 @@ functions, planned (they declare nothing but a fast call): the core's plan gives
 take (operands of one dtype, in the dtype the operation computes in: bools added as int32, ints divided as
 floats, small ints summed as int64, ...; Python numbers as arrays), raises the spec's errors before and casts
 their results to the spec's dtype. Each namespace's class calls its own function at once wherever that plan
-would do nothing around it (`native_kernels`: `@bk.rules.kernel(fast=bk.rules.framework_call(...))`, in C; the
+would do nothing around it (`namespace_kernels`: `@bk.rules.kernel(fast=bk.rules.framework_call(...))`, in C; the
 core derives those dtypes from the specs and rules on the first call). `real`, `imag`, `any` and `all` convert
 their operands themselves and are declared trusted (`@bk.rules.kernel(trusted=True, why=...)`).
 
@@ -27,7 +27,7 @@ from bk.rules import quantile as quantile_rule
 
 from ._needs import needs
 
-__all__ = ["MathMixin", "native_kernels"]
+__all__ = ["MathMixin", "namespace_kernels"]
 
 Tensor = Any
 
@@ -75,7 +75,7 @@ def _bare(op: str, function: str, arity: int) -> Callable[..., Any]:
     return needs(function)(operation)
 
 
-def native_kernels(xp: Any) -> dict[str, Callable[..., Any]]:
+def namespace_kernels(xp: Any) -> dict[str, Callable[..., Any]]:
     """The kernels of `_UNARY` and `_BINARY` for one namespace `xp`: its function called directly, planned, with
     a fast call (`bk.rules.kernel(fast=bk.rules.framework_call(...))`) for the arrays (of this namespace's own
     array type) where the plan would do nothing around the function, which the core derives on the first call

@@ -12,7 +12,7 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
-from bk.rules import check_nonnegative, framework_call, kernel, native_call, numpy_accumulation_type, wrap_indices
+from bk.rules import check_nonnegative, framework_call, kernel, listed_call, numpy_accumulation_type, wrap_indices
 from bk.rules import quantile as quantile_rule
 
 Tensor = Any
@@ -301,12 +301,12 @@ class MathMixin:
     # counts outside [0, bits) (`bk._rules.shifts`), which JAX needs not (XLA gives NumPy's results for every
     # count), so two arrays of one integer dtype go to JAX at once. That is what JAX computes, not a rule a spec
     # decides: a derived fast call (`framework_call`) would leave every tensor of counts to the composite.
-    @kernel(fast=native_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
+    @kernel(fast=listed_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`; a count outside `[0, bits)` gives 0, as in NumPy."""
         return jnp.left_shift(a, b)
 
-    @kernel(fast=native_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
+    @kernel(fast=listed_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
         return jnp.right_shift(a, b)

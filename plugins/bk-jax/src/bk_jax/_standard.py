@@ -24,7 +24,7 @@ Tensor = Any
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`."""
+    """Kernels for operations of `bk._catalogue_standard`."""
 
     # Bare kernels (`_math._unary`, `_math._binary`), planned: the plan gives them floats of one dtype; their
     # fast calls are derived by the core (`bk.rules.framework_call`; complex log1p and expm1 take the plan, which

@@ -1,7 +1,7 @@
 """Computing graphs: `compute`, the evaluator shared with `Function`, and `compute_constants`.
 
 Each node is evaluated exactly once, dependencies first, by the bk operation it records on the
-target backend (`kernel` finds the function); an intermediate result is released as soon as its
+target backend (`evaluator` finds the function); an intermediate result is released as soon as its
 last consumer has run.
 """
 
@@ -23,7 +23,7 @@ __all__ = [
     "compute_count",
     "device_count",
     "evaluate",
-    "kernel",
+    "evaluator",
     "leaf_device",
     "move_to_device",
     "on_device",
@@ -179,7 +179,7 @@ def resolve_device(target: Backend, device: Any) -> bk.ComputeDevice:
     raise ValueError(f"to_device: backend {target.name!r} has no device {device!r}; its devices: {listed}")
 
 
-def kernel(target: Backend, name: str) -> Callable[..., Any]:
+def evaluator(target: Backend, name: str) -> Callable[..., Any]:
     """The function that evaluates a node of operation `name` on `target`.
 
     `getitem` (a part of a node with several results) and `call` (a Python callable, see `call`)
@@ -214,7 +214,7 @@ def evaluate(
     for root in roots:
         remaining[id(root)] = remaining.get(id(root), 0) + 1
     values: dict[int, Any] = {}
-    kernels: dict[str, Callable[..., Any]] = {}
+    evaluators: dict[str, Callable[..., Any]] = {}
     current = bk.get_precision()
     device = leaf_device(order, target)
     for node in order:
@@ -232,9 +232,9 @@ def evaluate(
                 cached = node._data = (target, getattr(target, name)(*substitute(node._args, values), **node._kwargs))
             values[key] = cached[1]
         else:
-            function = kernels.get(name)
+            function = evaluators.get(name)
             if function is None:
-                function = kernels[name] = kernel(target, name)
+                function = evaluators[name] = evaluator(target, name)
             args = [values[id(a)] if type(a) is LazyArray else a for a in node._args]
             for i, a in enumerate(args):
                 if type(a) in _CONTAINERS:

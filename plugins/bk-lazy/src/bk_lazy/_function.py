@@ -8,9 +8,9 @@ from typing import Any, Final
 import bk
 from bk import Backend
 
-from ._compute import compute, device_count, kernel, on_device, unbound
+from ._compute import compute, device_count, evaluator, on_device, unbound
 from ._graph import RANDOM, LazyArray, has_any_dtype, node_key, rebuild, structure_of, topological
-from ._plan import Plan
+from ._program import Program
 
 __all__ = ["CODEGEN_LIMIT", "Function"]
 
@@ -48,7 +48,7 @@ class Function:
         "_n_inputs",
         "_nested",
         "_out_structure",
-        "_plan",
+        "_program",
         "_source",
         "_stats",
     )
@@ -89,7 +89,7 @@ class Function:
             fixed = [n for n in order if n._fn_name is None]
             self._constants = [n._data for n in fixed]
             order = [n for n in order if n._fn_name is not None]
-        self._plan = Plan(order, in_nodes, fixed, out_nodes, alias)
+        self._program = Program(order, in_nodes, fixed, out_nodes, alias)
         self._source: str | None = None
         self._stats = (len(order), len(fixed), sum(1 for n in fixed if n._fn_name is not None))
 
@@ -219,20 +219,20 @@ class Function:
 
     def _compile(self, target: Backend, device: Any = None) -> Any:
         constants = [_to(c, target, device) for c in self._constants]
-        plan = self._plan
+        program = self._program
         single = type(self._out_structure) is int  # the function returns that output as it is
-        if len(plan.steps) <= CODEGEN_LIMIT:
+        if len(program.steps) <= CODEGEN_LIMIT:
             params: dict[str, Any] = {}
-            source = plan.source(params, bare=single)
+            source = program.source(params, bare=single)
             self._source = source
             namespace: dict[str, Any] = {}
             exec(compile(source, "<bk_lazy.Function>", "exec"), namespace)
-            function = namespace["make"](target, bk.precision, kernel, *constants, *params.values())
+            function = namespace["make"](target, bk.precision, evaluator, *constants, *params.values())
         else:
-            functions = [kernel(target, op) for op in plan.ops]
+            functions = [evaluator(target, op) for op in program.ops]
 
             def function(*args: Any) -> Any:
-                results = plan.run(functions, args, constants)
+                results = program.run(functions, args, constants)
                 return results[0] if single else results
 
         if self._jit and target.supports("jit_compile"):
@@ -250,7 +250,7 @@ class Function:
         (compiling Python source costs about 25 us per line); their source is written on request.
         """
         if self._source is None:
-            self._source = self._plan.source({}, bare=type(self._out_structure) is int)
+            self._source = self._program.source({}, bare=type(self._out_structure) is int)
         return self._source
 
     def print_source(self) -> None:

@@ -30,7 +30,7 @@ def _plain_int(value: Any) -> bool:
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`."""
+    """Kernels for operations of `bk._catalogue_standard`."""
 
     # ------------------------------------------------------------ creation
 

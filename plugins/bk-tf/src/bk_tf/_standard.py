@@ -23,7 +23,7 @@ _MATMUL_DTYPES: Final = frozenset(
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`."""
+    """Kernels for operations of `bk._catalogue_standard`."""
 
     def log1p(self: Any, x: Tensor) -> Tensor:
         """`tf.math.log1p` of the floats the plan gives (bools and ints in the default float)."""

@@ -26,7 +26,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import INDEX_OPERATIONS, holds_number, int_range, kernel, native_call
+from bk.rules import INDEX_OPERATIONS, holds_number, int_range, kernel, listed_call
 from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
@@ -56,7 +56,7 @@ _CONVERSION: Final = (
     "a conversion that applies bk's rules of Python numbers and of the precision itself, its common cases "
     "inlined: the core's rules around it would cost more than the conversion"
 )  # why `as_tensor` and `cast` are trusted
-# the Python ints a tensor of each dtype holds as they are (`bk.rules.holds_number`; within int64 for `native_call`)
+# the Python ints a tensor of each dtype holds as they are (`bk.rules.holds_number`; within int64 for `listed_call`)
 _FILL_RANGES = {
     native: int_range(dtype) if dtype.kind is int else int_range(_INT64)
     for dtype, native in _TO_TORCH.items()
@@ -409,7 +409,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     # The creation kernels get arguments the plan has checked (sizes that are ints of 0 or more, a
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
-    # small tensor). Their fast calls stay hand-written (`native_call`, `_created`, `_full`): no spec decides
+    # small tensor). Their fast calls stay hand-written (`listed_call`, `_created`, `_full`): no spec decides
     # the dtypes they serve, which `framework_call` derives for elementwise operations only (`zeros_like`
     # serves a tensor of any dtype, `full_like` the fill values a dtype holds as they are).
 
@@ -417,7 +417,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @kernel(fast=native_call(torch.zeros_like, torch.Tensor, None, 1))  # any dtype: the kernel is this call for each
+    @kernel(fast=listed_call(torch.zeros_like, torch.Tensor, None, 1))  # any dtype: the kernel is this call for each
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
@@ -425,7 +425,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @kernel(fast=native_call(torch.ones_like, torch.Tensor, None, 1))
+    @kernel(fast=listed_call(torch.ones_like, torch.Tensor, None, 1))
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
@@ -434,7 +434,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
-    @kernel(fast=native_call(torch.empty_like, torch.Tensor, None, 1, check=("layout", torch.strided)))
+    @kernel(fast=listed_call(torch.empty_like, torch.Tensor, None, 1, check=("layout", torch.strided)))
     def empty_like(self, x: Tensor, dtype: DType | None = None) -> Tensor:
         """`torch.empty_like`: uninitialized values on the device of `x`; see `Backend.empty_like`."""
         if type(x) is not torch.Tensor or x.layout is not torch.strided:
@@ -449,7 +449,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
         result = _full(self, _sizes(shape), fill_value, dtype)  # the fast path's case under a precision; the core's default else
         return super().full(shape, fill_value, dtype) if result is NotImplemented else result
 
-    @kernel(fast=native_call(torch.full_like, torch.Tensor, (), 2, _INEXACT, _FILL_RANGES, check=("layout", torch.strided)))
+    @kernel(fast=listed_call(torch.full_like, torch.Tensor, (), 2, _INEXACT, _FILL_RANGES, check=("layout", torch.strided)))
     def full_like(self, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`torch.full_like` on the device of `x`, for a fill value its dtype (or `dtype`) holds as it is; see `Backend.full_like`."""
         result = _full_like(self, x, fill_value, dtype)  # the fast path's case under a precision; the core's default else

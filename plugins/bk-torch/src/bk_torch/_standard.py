@@ -20,7 +20,7 @@ Tensor = Any
 
 
 class StandardMixin:
-    """Native kernels for operations of `bk._catalogue_standard`. The elementwise ones declare nothing but
+    """Kernels for operations of `bk._catalogue_standard`. The elementwise ones declare nothing but
     their fast call (`bk.rules.kernel`): they are planned, computing on the operands the core's plan gives them
     (floats for `log1p` of ints, the common float of `hypot`, the spec's verdict first), and the calls the plan
     would give them as they are go to PyTorch at once (`bk.rules.framework_call`: the core derives the dtypes)."""

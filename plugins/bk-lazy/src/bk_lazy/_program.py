@@ -1,9 +1,9 @@
-"""`Plan`: the steps of a compiled graph, run by a small interpreter or written as Python source.
+"""`Program`: the steps of a compiled graph, run by a small interpreter or written as Python source.
 
 Values live in numbered slots: the inputs first, then the constants, then one slot per step. A
 step calls one operation with arguments in which `Slot(i)` stands for the value in slot `i`, and
 clears the slots whose last use it was, so intermediate results are released as early as in
-`compute`. Small plans are written as Python source and compiled (the fastest calls); large ones
+`compute`. Small programs are written as Python source and compiled (the fastest calls); large ones
 are interpreted, because compiling Python source costs about 25 us per line.
 """
 
@@ -18,7 +18,7 @@ from bk.rules import by_position
 from ._graph import LazyArray
 from ._source import render
 
-__all__ = ["Plan", "Slot"]
+__all__ = ["Program", "Slot"]
 
 
 class Slot(int):
@@ -53,7 +53,7 @@ def _fill(value: Any, slots: list[Any]) -> Any:
     return value
 
 
-class Plan:
+class Program:
     """The steps computing `outputs` from `inputs` and `constants`.
 
     Args:
@@ -162,7 +162,7 @@ class Plan:
         return names + [f"x{i}" for i in range(len(names), self.n_slots)]
 
     def source(self, params: dict[str, Any], bare: bool = False) -> str:
-        """The factory `make(b, precision, kernel, c0, ..., <params>)` returning the compiled function.
+        """The factory `make(b, precision, evaluator, c0, ..., <params>)` returning the compiled function.
 
         Objects that are not literals are added to `params` (and become factory arguments). The
         function returns a tuple of the outputs; with `bare`, a single output as it is.
@@ -194,8 +194,8 @@ class Plan:
         else:
             body.append(f"return ({outputs})")
         constants = [names[self.n_inputs + i] for i in range(self.n_constants)]
-        lines = [f"def make({', '.join(['b', 'precision', 'kernel', *constants, *params])}):"]
-        lines += [f"    {op} = kernel(b, {op!r})" for op in self.ops if op != "getitem"]
+        lines = [f"def make({', '.join(['b', 'precision', 'evaluator', *constants, *params])}):"]
+        lines += [f"    {op} = evaluator(b, {op!r})" for op in self.ops if op != "getitem"]
         lines.append(f"    def function({', '.join(names[: self.n_inputs])}):")
         lines += [f"        {line}" for line in body]
         lines.append("    return function")
@@ -205,7 +205,7 @@ class Plan:
 def _usable(name: str) -> bool:
     import keyword
 
-    if keyword.iskeyword(name) or name in ("b", "precision", "kernel", "make", "function"):
+    if keyword.iskeyword(name) or name in ("b", "precision", "evaluator", "make", "function"):
         return False
     return not (name[0] in "xca" and name[1:].isdigit())
 

@@ -14,7 +14,7 @@ import pytest
 
 import bk
 from bk import DType, ShapeDtype
-from bk._specs import NO_SPEC, WIDEN, binary, op_specs, register, spec_rule, unary
+from bk._specs import NO_SPEC, WIDEN, binary, op_specs, register, specifies, unary
 
 I8, I32, I64 = DType(int, 8), DType(int, 32), DType(int, 64)
 U8, U64 = DType(int, 8, signed=False), DType(int, 64, signed=False)
@@ -61,7 +61,7 @@ def test_register_refuses_a_second_spec_of_the_same_name():
 
 
 def test_spec_rule_registers_an_infer_function_with_its_argument_kinds():
-    @spec_rule("_test_double", "Twice x, same shape and dtype.")
+    @specifies("_test_double", "Twice x, same shape and dtype.")
     def _double(x: Tensor, factor: int = 2) -> ShapeDtype:
         return bk.ShapeDtype(np.shape(x), DType.as_dtype(x))
 

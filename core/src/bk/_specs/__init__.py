@@ -20,14 +20,14 @@ Registering the spec of a new operation (for core modules that add operations)
 Import from `bk._specs` and register at import time of your module; `bk._specs` loads the
 modules listed in `SPEC_MODULES` (add yours there, so the spec exists before anyone asks)::
 
-    from bk._specs import BOOL_RESULT, FLOAT_RESULT, SAME, binary, reduction, register, spec_rule, unary
+    from bk._specs import BOOL_RESULT, FLOAT_RESULT, SAME, binary, reduction, register, specifies, unary
 
     unary("expm1", FLOAT_RESULT, "exp(x) - 1, elementwise ...")          # one line per operation
     binary("hypot", "sqrt(a**2 + b**2) ...", int_to_float=True, kinds=frozenset({float}))
     binary("less", "x < y ...", result=BOOL_RESULT, check_overflow=False, names=("x", "y"))
     reduction("var", FLOAT_RESULT, "Variance over axis ...", argument="x")
 
-    @spec_rule("trace", rule="Sum of the diagonal ...")
+    @specifies("trace", rule="Sum of the diagonal ...")
     def _trace(x: Tensor, offset: int = 0) -> ShapeDtype:      # the catalogue's arguments
         t = strong(x, "trace")                                  # ArgumentTypeError for non-tensors
         ...
@@ -35,7 +35,7 @@ modules listed in `SPEC_MODULES` (add yours there, so the spec exists before any
 
 - `register(spec, *, replace=False)`: adds an `OpSpec(name, rule, infer, params=None,
   operands=None)`; a second spec of the same name is a `ValueError` unless `replace=True`.
-- `spec_rule(name, rule, *, operands=None, replace=False)`: decorator form of `register`; the
+- `specifies(name, rule, *, operands=None, replace=False)`: decorator form of `register`; the
   infer function's parameter annotations (strings such as `"Tensor"`, `"Axis"`, `"Axes"`,
   `"Shape"`, `"DTypeLike"`, `"int"`) become `OpSpec.params`; `operands` (same arguments, returns
   a `DType` or `None`) becomes `OpSpec.operand_dtype`.
@@ -99,7 +99,7 @@ from ._base import (
     register,
     shape_of,
     single_axis,
-    spec_rule,
+    specifies,
     strong,
 )
 from ._blocks import BOOL_RESULT, FAMILY, FLOAT_RESULT, REAL_RESULT, SAME, WIDEN, binary, reduction, unary, with_signature
@@ -146,7 +146,7 @@ __all__ = [
     "register",
     "shape_of",
     "single_axis",
-    "spec_rule",
+    "specifies",
     "strong",
     "unary",
     "with_signature",

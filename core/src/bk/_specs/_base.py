@@ -48,7 +48,7 @@ __all__ = [
     "promote",
     "reduce_shape",
     "register",
-    "spec_rule",
+    "specifies",
     "strong",
 ]
 
@@ -643,7 +643,7 @@ def register(spec: OpSpec, *, replace: bool = False) -> OpSpec:
     return spec
 
 
-def spec_rule(name: str, rule: str, *, operands: Callable[..., DType | None] | None = None, replace: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def specifies(name: str, rule: str, *, operands: Callable[..., DType | None] | None = None, replace: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: registers the decorated infer function as the spec of operation `name`.
 
     The function takes the operation's arguments (with the catalogue's names and defaults,

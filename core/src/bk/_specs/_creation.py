@@ -21,7 +21,7 @@ from ._base import (
     default_complex,
     default_float,
     int_argument,
-    spec_rule,
+    specifies,
     strong,
 )
 
@@ -32,47 +32,47 @@ DTypeLike = Any
 _INT32: Final = DType(int, 32)
 
 
-@spec_rule("zeros", "A tensor of zeros of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set). Every dtype, bfloat16 and unsigned ints included.")
+@specifies("zeros", "A tensor of zeros of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set). Every dtype, bfloat16 and unsigned ints included.")
 def _zeros(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
     return ShapeDtype(as_shape(shape, "zeros"), as_dtype_arg(dtype, "zeros"))
 
 
-@spec_rule("ones", "A tensor of ones of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set).")
+@specifies("ones", "A tensor of ones of shape (a sequence of non-negative ints; ValueError for a negative size) and dtype, by default the float type of the precision (float32 when none is set).")
 def _ones(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
     return ShapeDtype(as_shape(shape, "ones"), as_dtype_arg(dtype, "ones"))
 
 
-@spec_rule("zeros_like", "Zeros of the shape and dtype of tensor.")
+@specifies("zeros_like", "Zeros of the shape and dtype of tensor.")
 def _zeros_like(tensor: Tensor) -> ShapeDtype:
     return strong(tensor, "zeros_like", "tensor")
 
 
-@spec_rule("ones_like", "Ones of the shape and dtype of tensor.")
+@specifies("ones_like", "Ones of the shape and dtype of tensor.")
 def _ones_like(tensor: Tensor) -> ShapeDtype:
     return strong(tensor, "ones_like", "tensor")
 
 
-@spec_rule("copy", "A copy of tensor: same shape and dtype.")
+@specifies("copy", "A copy of tensor: same shape and dtype.")
 def _copy(tensor: Tensor, only_mutable: bool = False) -> ShapeDtype:
     return strong(tensor, "copy", "tensor")
 
 
-@spec_rule("stop_gradient", "value cut from automatic differentiation: same shape and dtype.")
+@specifies("stop_gradient", "value cut from automatic differentiation: same shape and dtype.")
 def _stop_gradient(value: Tensor) -> ShapeDtype:
     return strong(value, "stop_gradient", "value")
 
 
-@spec_rule("variable", "A mutable variable holding value: same shape and dtype (backends without variables return NotImplemented).")
+@specifies("variable", "A mutable variable holding value: same shape and dtype (backends without variables return NotImplemented).")
 def _variable(value: Tensor) -> ShapeDtype:
     return strong(value, "variable", "value")
 
 
-@spec_rule("allocate_on_device", "tensor on device: same shape and dtype.")
+@specifies("allocate_on_device", "tensor on device: same shape and dtype.")
 def _allocate_on_device(tensor: Tensor, device: Any) -> ShapeDtype:
     return strong(tensor, "allocate_on_device", "tensor")
 
 
-@spec_rule(
+@specifies(
     "range",
     "Evenly spaced values in [start, limit) with step delta (range(n) counts from 0): shape (max(0, ceil((limit - start) / delta)),), as numpy.arange computes it. All arguments ints: values of dtype (int32 by default); any argument a float: floats, of dtype if it is a float dtype, else the float type of the precision (float steps are never truncated). delta 0 or a bound that is not finite raises ValueError, a bound that is not a real number ArgumentTypeError.",
 )
@@ -97,17 +97,17 @@ def _linspace(op: str, number: Any, start: Any = 0, stop: Any = 0) -> ShapeDtype
     return ShapeDtype((count,), default_float())
 
 
-@spec_rule("linspace", "number evenly spaced values from start to stop, both included: shape (number,), the float type of the precision (float32 when none is set). A negative number raises ValueError, a complex bound ArgumentTypeError.")
+@specifies("linspace", "number evenly spaced values from start to stop, both included: shape (number,), the float type of the precision (float32 when none is set). A negative number raises ValueError, a complex bound ArgumentTypeError.")
 def _linspace_spec(start: Any, stop: Any, number: int) -> ShapeDtype:
     return _linspace("linspace", number, start, stop)
 
 
-@spec_rule("linspace_without_last", "number evenly spaced values from start to stop, stop excluded: shape (number,), the float type of the precision. A negative number raises ValueError, a complex bound ArgumentTypeError.")
+@specifies("linspace_without_last", "number evenly spaced values from start to stop, stop excluded: shape (number,), the float type of the precision. A negative number raises ValueError, a complex bound ArgumentTypeError.")
 def _linspace_without_last(start: Any, stop: Any, number: int) -> ShapeDtype:
     return _linspace("linspace_without_last", number, start, stop)
 
 
-@spec_rule(
+@specifies(
     "meshgrid",
     "A tuple of coordinate grids with matrix ('ij') indexing: each of shape (len(c0), len(c1), ...) (inputs are flattened) and the dtype of its own coordinates (Python numbers and lists as as_tensor converts them).",
 )
@@ -117,7 +117,7 @@ def _meshgrid(*coordinates: Tensor) -> tuple[ShapeDtype, ...]:
     return tuple(ShapeDtype(shape, g.dtype) for g in grids)
 
 
-@spec_rule(
+@specifies(
     "random_uniform",
     "Uniform random values in [low, high) of shape and dtype (the float type of the precision by default): ints for int dtypes, independent parts for complex ones. bool and non-numeric dtypes raise ValueError, and so does an empty int range (low >= high) or one beyond the int dtype.",
 )
@@ -145,7 +145,7 @@ def _check_int_range(dtype: DType, low: Any, high: Any) -> None:
         raise ValueError(f"random_uniform: the int range [{first}, {end}) lies beyond {dtype.name} [{smallest}, {largest}]")
 
 
-@spec_rule(
+@specifies(
     "random_normal",
     "Standard normal random values of shape and dtype (the float type of the precision by default); complex dtypes have parts of variance 1/2. bool, int and non-numeric dtypes raise ValueError.",
 )
@@ -173,7 +173,7 @@ def _only_python(x: Any) -> bool:
     return type(x) in (bool, int, float, complex)
 
 
-@spec_rule(
+@specifies(
     "as_tensor",
     "x as a tensor: a Python bool gives bool, an int int64, a float the float type of the precision (float32 when none is set), a complex the matching complex type (complex64, or complex128 at precision 64); nested lists of Python numbers likewise; tensors and NumPy arrays keep their dtype, floats converted to a set precision. None, strings and other objects raise ArgumentTypeError.",
 )
@@ -186,7 +186,7 @@ def _as_tensor_spec(x: Any, convert_external: bool = True) -> ShapeDtype:
     return result
 
 
-@spec_rule(
+@specifies(
     "numpy_call",
     "The outputs f declares: ShapeDtype(output_shapes, output_dtypes), or a tuple of them when output_shapes is a tuple of shapes.",
 )

@@ -21,7 +21,7 @@ from ._base import (
     default_float,
     promote,
     shape_of,
-    spec_rule,
+    specifies,
     strong,
 )
 from ._blocks import BOOL_RESULT, FLOAT_RESULT, REAL_RESULT, SAME, binary, unary
@@ -167,7 +167,7 @@ binary("greater_or_equal", f"x >= y: {_COMPARISON}{_ORDER}", result=BOOL_RESULT,
 _pow_spec = binary("pow", "", register_it=False, bool_as=_INT8, names=("base", "exp"))
 
 
-@spec_rule(
+@specifies(
     "pow",
     f"base ** exp. {_ARITHMETIC} Two bools give int8. An integer result with a negative Python int exponent raises ValueError (integers to negative integer powers); a negative entry of a tensor exponent too, checked on the data (bk.rules.check_integer_power).",
     operands=_pow_spec.operand_dtype,
@@ -188,7 +188,7 @@ def _where_operands(condition: Tensor, x: Tensor = None, y: Tensor = None) -> DT
     return promote("where", (as_operand(x, "where", "x"), as_operand(y, "where", "y")), check_overflow=False)
 
 
-@spec_rule(
+@specifies(
     "where",
     "where(condition, x, y): x where condition holds, else y. The shape broadcasts condition, x and y as in NumPy (ShapeMismatchError otherwise). The dtype is the common type of x and y, Python numbers weak (NEP 50); a Python int outside the range of the other branch's integer dtype wraps, as numpy.where. where(condition) alone gives the (nnz, ndim) int64 indices of true elements (nnz unknown). Only one of x and y: ValueError.",
     operands=_where_operands,
@@ -211,7 +211,7 @@ def _clip_operands(x: Tensor, minimum: Any, maximum: Any) -> DType:
     return SAME(strong(x, "clip", "x").dtype)
 
 
-@spec_rule(
+@specifies(
     "clip",
     "x limited to [minimum, maximum]; the dtype is x's for bounds of any kind (int8 clipped to -1.5 stays int8, bool stays bool; floats take the set precision). The shape broadcasts x and the bounds as in NumPy (ShapeMismatchError otherwise). A bound may be None (no limit).",
     operands=_clip_operands,
@@ -228,7 +228,7 @@ def _clip(x: Tensor, minimum: Any, maximum: Any) -> ShapeDtype:
 # ---------------------------------------------------------------- casts
 
 
-@spec_rule("cast", "x converted to dtype, same shape (float to int truncates toward zero; complex to real keeps the real part, to bool tests != 0).")
+@specifies("cast", "x converted to dtype, same shape (float to int truncates toward zero; complex to real keeps the real part, to bool tests != 0).")
 def _cast(x: Tensor, dtype: DTypeLike) -> ShapeDtype:
     operand = as_operand(x, "cast", "x")
     if dtype is None:
@@ -248,23 +248,23 @@ def _keep_shape(x: Any, op: str) -> ShapeDtype:
     return strong(x, op, "x")
 
 
-@spec_rule("to_float", "x as floats, same shape: the set precision; when none is set floats keep theirs and other dtypes give float32.")
+@specifies("to_float", "x as floats, same shape: the set precision; when none is set floats keep theirs and other dtypes give float32.")
 def _to_float(x: Tensor) -> ShapeDtype:
     operand = _keep_shape(x, "to_float")
     return ShapeDtype(operand.shape, at_precision(operand.dtype) if operand.dtype.kind is float else default_float())
 
 
-@spec_rule("to_int32", "x as int32, same shape.")
+@specifies("to_int32", "x as int32, same shape.")
 def _to_int32(x: Tensor) -> ShapeDtype:
     return ShapeDtype(_keep_shape(x, "to_int32").shape, _INT32)
 
 
-@spec_rule("to_int64", "x as int64, same shape.")
+@specifies("to_int64", "x as int64, same shape.")
 def _to_int64(x: Tensor) -> ShapeDtype:
     return ShapeDtype(_keep_shape(x, "to_int64").shape, INT64)
 
 
-@spec_rule(
+@specifies(
     "to_complex",
     "x as complex values, same shape: the complex type of the set precision; when none is set complex values keep theirs, float64 gives complex128, other floats, bools and ints complex64.",
 )
@@ -274,7 +274,7 @@ def _to_complex(x: Tensor) -> ShapeDtype:
     return ShapeDtype(operand.shape, dtype)
 
 
-@spec_rule(
+@specifies(
     "auto_cast",
     "A tuple: every value (shape kept; a Python number is 0-d) in the common type of all, Python numbers weak (NEP 50). bool_to_int turns an all-bool result into int32; int_to_float an integer result into the default float. A Python int outside the range of an integer result raises OverflowError, unless int_to_float applies.",
 )

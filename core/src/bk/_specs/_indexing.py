@@ -20,7 +20,7 @@ from ._base import (
     promote,
     shape_of,
     single_axis,
-    spec_rule,
+    specifies,
     strong,
 )
 from ._blocks import WIDEN
@@ -55,7 +55,7 @@ def _check_python_indices(value: Any, size: int | None, op: str) -> None:
 # ---------------------------------------------------------------- gather
 
 
-@spec_rule(
+@specifies(
     "gather",
     f"The slices of values at indices along axis: shape values.shape[:axis] + indices.shape + values.shape[axis + 1:], values' dtype. Negative indices count from the end; an index outside [-n, n) raises IndexOutOfRangeError (checked on the data). {_INDEX_KINDS} An axis out of range raises AxisError.",
 )
@@ -67,7 +67,7 @@ def _gather(values: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
     return ShapeDtype((*x.shape[:position], *index.shape, *x.shape[position + 1 :]), x.dtype)
 
 
-@spec_rule("gather_1d", f"values[indices] for 1-D values: shape indices.shape, values' dtype. {_INDEX_KINDS} An index outside [-n, n) raises IndexOutOfRangeError.")
+@specifies("gather_1d", f"values[indices] for 1-D values: shape indices.shape, values' dtype. {_INDEX_KINDS} An index outside [-n, n) raises IndexOutOfRangeError.")
 def _gather_1d(values: Tensor, indices: Tensor) -> ShapeDtype:
     return _gather(values, indices, 0)  # type: ignore[no-any-return]
 
@@ -81,7 +81,7 @@ def _gather_nd(op: str, values: ShapeDtype, index: ShapeDtype) -> ShapeDtype:
     return ShapeDtype((batch, *index.shape[1:-1], values.shape[-1]), values.dtype)
 
 
-@spec_rule(
+@specifies(
     "batched_gather_nd",
     f"(batch, spatial..., channels) values at (batch, any..., ndims) indices give (batch, any..., channels), values' dtype; batch sizes may be 1 on either side (ShapeMismatchError if they differ otherwise), ndims must equal the number of spatial axes (ShapeMismatchError). {_INDEX_KINDS}",
 )
@@ -89,14 +89,14 @@ def _batched_gather_nd(values: Tensor, indices: Tensor) -> ShapeDtype:
     return _gather_nd("batched_gather_nd", strong(values, "batched_gather_nd", "values"), _indices(indices, "batched_gather_nd"))
 
 
-@spec_rule("gather_nd", f"(spatial..., channels) values at (any..., ndims) indices give (any..., channels), values' dtype. {_INDEX_KINDS}")
+@specifies("gather_nd", f"(spatial..., channels) values at (any..., ndims) indices give (any..., channels), values' dtype. {_INDEX_KINDS}")
 def _gather_nd_spec(values: Tensor, indices: Tensor) -> ShapeDtype:
     x, index = strong(values, "gather_nd", "values"), _indices(indices, "gather_nd")
     result = _gather_nd("gather_nd", ShapeDtype((1, *x.shape), x.dtype), ShapeDtype((1, *index.shape), index.dtype))
     return ShapeDtype(result.shape[1:], result.dtype)
 
 
-@spec_rule("batched_gather_1d", f"(batch, spatial) values at (batch, n) indices give (batch, n), values' dtype; batch sizes may be 1 on either side. {_INDEX_KINDS}")
+@specifies("batched_gather_1d", f"(batch, spatial) values at (batch, n) indices give (batch, n), values' dtype; batch sizes may be 1 on either side. {_INDEX_KINDS}")
 def _batched_gather_1d(values: Tensor, indices: Tensor) -> ShapeDtype:
     x, index = strong(values, "batched_gather_1d", "values"), _indices(indices, "batched_gather_1d")
     if x.ndim != 2 or index.ndim != 2:
@@ -131,7 +131,7 @@ _SCATTER: Final = (
 )
 
 
-@spec_rule("scatter", f"A copy of (batch, spatial..., channels) base_grid with (batch or 1, updates or 1, channels or 1) values scattered at (batch or 1, updates, ndims) indices: shape (batch, spatial..., channels). {_SCATTER}")
+@specifies("scatter", f"A copy of (batch, spatial..., channels) base_grid with (batch or 1, updates or 1, channels or 1) values scattered at (batch or 1, updates, ndims) indices: shape (batch, spatial..., channels). {_SCATTER}")
 def _scatter_spec(base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> ShapeDtype:
     base, index = strong(base_grid, "scatter", "base_grid"), _indices(indices, "scatter")
     return _scatter("scatter", base, index, values, mode)
@@ -148,22 +148,22 @@ def _unbatched(op: str, base_grid: Any, indices: Any, values: Any, mode: Any, ba
     return ShapeDtype(base.shape, result.dtype)
 
 
-@spec_rule("scatter_nd", f"Unbatched scatter: (spatial..., channels) base_grid, (updates, ndims) indices, (updates or 1, channels or 1) values; shape of base_grid. {_SCATTER}")
+@specifies("scatter_nd", f"Unbatched scatter: (spatial..., channels) base_grid, (updates, ndims) indices, (updates or 1, channels or 1) values; shape of base_grid. {_SCATTER}")
 def _scatter_nd(base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> ShapeDtype:
     return _unbatched("scatter_nd", base_grid, indices, values, mode, (1, 0), (1, 0), (1, 0))  # type: ignore[arg-type]
 
 
-@spec_rule("scatter_1d_scalar", f"Scatter into a 1-D base_grid: (spatial,), (updates,) indices, (updates or 1,) values; shape of base_grid. {_SCATTER}")
+@specifies("scatter_1d_scalar", f"Scatter into a 1-D base_grid: (spatial,), (updates,) indices, (updates or 1,) values; shape of base_grid. {_SCATTER}")
 def _scatter_1d_scalar(base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> ShapeDtype:
     return _unbatched("scatter_1d_scalar", base_grid, indices, values, mode, (1, 1), (1, 1), (1, 1))  # type: ignore[arg-type]
 
 
-@spec_rule("scatter_nd_scalar", f"Scatter without channels: (spatial...) base_grid, (updates, ndims) indices, (updates or 1,) values; shape of base_grid. {_SCATTER}")
+@specifies("scatter_nd_scalar", f"Scatter without channels: (spatial...) base_grid, (updates, ndims) indices, (updates or 1,) values; shape of base_grid. {_SCATTER}")
 def _scatter_nd_scalar(base_grid: Tensor, indices: Tensor, values: Tensor, mode: str) -> ShapeDtype:
     return _unbatched("scatter_nd_scalar", base_grid, indices, values, mode, (1, 1), (1, 0), (1, 1))  # type: ignore[arg-type]
 
 
-@spec_rule(
+@specifies(
     "indexed_segment_sum",
     "Sums of the segments of (batch, ...) x along axis that start at (batch, segments) indices (numpy.add.reduceat): x's shape with segments along axis; the dtype widens as sum's (bool and small ints give int64 or uint64). Axis 0 (the batch) raises ValueError, a start outside [0, n) IndexOutOfRangeError (checked on the data), an axis out of range AxisError.",
 )
@@ -183,7 +183,7 @@ def _indexed_segment_sum(x: Tensor, indices: Tensor, axis: Axis) -> ShapeDtype:
 # ---------------------------------------------------------------- masks and data-dependent sizes
 
 
-@spec_rule(
+@specifies(
     "boolean_mask",
     "The slices of x along axis where the 1-D bool mask is true: x's shape and dtype with an unknown size along axis (new_length when given, padded with fill_value). A mask of another dtype raises ArgumentTypeError, a mask whose length is not that of the axis IndexOutOfRangeError, an axis out of range AxisError.",
 )
@@ -197,13 +197,13 @@ def _boolean_mask(x: Tensor, mask: Tensor, axis: Axis = 0, new_length: int | Non
     return ShapeDtype(tuple(length if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
 
 
-@spec_rule("nonzero", "The int64 multi-indices of the nonzero elements, shape (nnz, ndim); nnz is unknown (it depends on the data) unless length is given (then cut or padded with fill_value).")
+@specifies("nonzero", "The int64 multi-indices of the nonzero elements, shape (nnz, ndim); nnz is unknown (it depends on the data) unless length is given (then cut or padded with fill_value).")
 def _nonzero(values: Tensor, length: int | None = None, fill_value: int = -1) -> ShapeDtype:
     x = strong(values, "nonzero", "values")
     return ShapeDtype((None if length is None else int_argument(length, "nonzero", "length"), x.ndim), INT64)
 
 
-@spec_rule(
+@specifies(
     "unique",
     "Always a tuple: the sorted unique values (x's dtype; with axis None flattened, size unknown; with an int axis, the unique slices along it, size unknown), then with return_inverse the int64 inverse (one index per element, flat for axis None, else one per slice), then with return_counts the int64 counts (as many as unique values). An axis out of range raises AxisError.",
 )
@@ -228,21 +228,21 @@ def _unique(x: Tensor, return_inverse: bool, return_counts: bool, axis: Axis) ->
 _ORDER: Final = "Complex values order as NumPy (real part, then imaginary part) where the backend has an order, else raise ArgumentTypeError."
 
 
-@spec_rule("sort", f"x sorted ascending along axis (NaN last), same shape and dtype. A 0-d tensor has no axis: AxisError. {_ORDER}")
+@specifies("sort", f"x sorted ascending along axis (NaN last), same shape and dtype. A 0-d tensor has no axis: AxisError. {_ORDER}")
 def _sort(x: Tensor, axis: Axis = -1) -> ShapeDtype:
     operand = strong(x, "sort", "x")
     single_axis("sort", axis, operand.ndim)
     return operand
 
 
-@spec_rule("argsort", f"int64 indices that sort x along axis (stable, NaN last), same shape. A 0-d tensor has no axis: AxisError. {_ORDER}")
+@specifies("argsort", f"int64 indices that sort x along axis (stable, NaN last), same shape. A 0-d tensor has no axis: AxisError. {_ORDER}")
 def _argsort(x: Tensor, axis: Axis = -1) -> ShapeDtype:
     operand = strong(x, "argsort", "x")
     single_axis("argsort", axis, operand.ndim)
     return ShapeDtype(operand.shape, INT64)
 
 
-@spec_rule(
+@specifies(
     "searchsorted",
     f"Insertion indices of search_values into the last axis of sorted_sequence (batched over the leading axes, which broadcast), in dtype (int32 by default): shape: the broadcast leading axes + (search_values.shape[-1],), or search_values.shape for a 1-D sequence. side other than 'left' or 'right' raises ValueError. {_ORDER}",
 )
@@ -272,7 +272,7 @@ def _count_dtype(weights: ShapeDtype | None) -> Any:
     return weights.dtype
 
 
-@spec_rule(
+@specifies(
     "bincount",
     "Counts (int64), or sums of weights (weights' dtype; bool weights count as int64), of each integer in [0, bins) in the 1-D x: shape (bins,). x of another rank, or weights of another shape than x, raise ShapeMismatchError; a negative value raises ValueError (checked on the data).",
 )
@@ -297,7 +297,7 @@ def _weights_fit(op: str, x: ShapeDtype, weights: ShapeDtype | None, broadcast: 
     raise ShapeMismatchError(f"{op}: weights must {fits}, {x.shape}, got {weights.shape}")
 
 
-@spec_rule("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's; weights broadcast to x's shape (ShapeMismatchError if they do not).")
+@specifies("batched_bincount", "bincount of each row of (batch, n) x: shape (batch, bins), dtype as bincount's; weights broadcast to x's shape (ShapeMismatchError if they do not).")
 def _batched_bincount(x: Tensor, weights: Tensor | None, bins: int) -> ShapeDtype:
     operand = strong(x, "batched_bincount", "x")
     count = check_bincount(operand.dtype, bins, "batched_bincount")
@@ -308,7 +308,7 @@ def _batched_bincount(x: Tensor, weights: Tensor | None, bins: int) -> ShapeDtyp
     return ShapeDtype((operand.shape[0], count), _count_dtype(weight))
 
 
-@spec_rule(
+@specifies(
     "histogram1d",
     "Batched weighted histograms of (batch, n) values into (batch, edges) bin_edges: shape (batch, edges - 1), weights' dtype (bool weights count as int64, as bincount's); batch sizes may be 1 (ShapeMismatchError if they differ otherwise).",
 )
@@ -326,7 +326,7 @@ def _histogram1d(values: Tensor, weights: Tensor, bin_edges: Tensor) -> ShapeDty
 # ---------------------------------------------------------------- index conversion
 
 
-@spec_rule(
+@specifies(
     "unravel_index",
     "Multi-indices of flat indices into an array of shape (C order): shape flat_index.shape + (len(shape),), flat_index's dtype. Non-integer indices (bool included) raise ArgumentTypeError, a flat index outside [0, size) ValueError (checked on the data).",
 )
@@ -337,7 +337,7 @@ def _unravel_index(flat_index: Tensor, shape: Any) -> ShapeDtype:
     return ShapeDtype((*index.shape, len(sizes)), index.dtype)
 
 
-@spec_rule(
+@specifies(
     "ravel_multi_index",
     "Flat indices (C order) of (..., len(shape)) multi-indices: shape multi_index.shape[:-1], multi_index's dtype. mode is 'undefined', 'periodic', 'clamp' or an int returned for indices outside; another mode raises ValueError.",
 )

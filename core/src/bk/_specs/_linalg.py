@@ -19,7 +19,7 @@ from ._base import (
     float_of,
     promote,
     real_of,
-    spec_rule,
+    specifies,
     strong,
 )
 
@@ -57,7 +57,7 @@ def _same(op: str, what: str, a: int | None, b: int | None) -> None:
 # ---------------------------------------------------------------- products
 
 
-@spec_rule(
+@specifies(
     "tensordot",
     f"Multiplies and sums a_axes of a with b_axes of b (equal counts and sizes, else ShapeMismatchError): shape a's other axes then b's other axes. {_PRODUCT} An axis out of range raises AxisError.",
 )
@@ -126,7 +126,7 @@ def einsum_subscripts(equation: str, ranks: Sequence[int]) -> tuple[list[str], s
     return inputs, output.replace("...", "".join(free))
 
 
-@spec_rule(
+@specifies(
     "einsum",
     f"Einstein summation (numpy.einsum): letters name axes (sizes must agree, ShapeMismatchError otherwise; '...' axes broadcast, and an explicit output must place them); the output has the letters after '->', or those that appear once, sorted. {_PRODUCT} A malformed equation raises ValueError.",
 )
@@ -161,7 +161,7 @@ def _einsum(equation: str, *tensors: Tensor) -> ShapeDtype:
     return ShapeDtype(shape, _common("einsum", *operands))
 
 
-@spec_rule(
+@specifies(
     "mul_matrix_batched_vector",
     f"A (rows, cols) matrix (dense or sparse) times (batch, cols) vectors gives (batch, rows); cols must agree (ShapeMismatchError). {_PRODUCT}",
 )
@@ -173,7 +173,7 @@ def _mul_matrix_batched_vector(A: Tensor, b: Tensor) -> ShapeDtype:
     return ShapeDtype((vectors.shape[0], matrix.shape[0]), _common("mul_matrix_batched_vector", matrix, vectors))
 
 
-@spec_rule(
+@specifies(
     "linear",
     "A linear operator applied to (batch, n) vectors: a (rows, n) matrix gives (batch, rows) as mul_matrix_batched_vector; a list of matrices (one per batch entry) likewise; for a Python function the size and dtype of the result are what the function returns, so the template keeps the vector's dtype with an unknown size.",
 )
@@ -200,7 +200,7 @@ def _square(op: str, matrix: ShapeDtype, name: str = "matrix") -> None:
     _same(op, f"{name} must be square", matrix.shape[-2], matrix.shape[-1])
 
 
-@spec_rule(
+@specifies(
     "matrix_solve_least_squares",
     "Least-squares solutions of (batch, vec, constraints) systems for (batch, vec, k) right sides: a tuple (solution (batch, constraints, k), residuals (batch, k), rank (batch,) int64, singular_values (batch, min(vec, constraints))); floats of the common type (bool and ints give the default float; residuals and singular values are real).",
 )
@@ -233,22 +233,22 @@ def _triangular(op: str, matrix: Any, rhs: Any) -> ShapeDtype:
     return ShapeDtype(b.shape, _float_common(op, a, b))
 
 
-@spec_rule("solve_triangular_dense", _TRIANGULAR)
+@specifies("solve_triangular_dense", _TRIANGULAR)
 def _solve_triangular_dense(matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> ShapeDtype:
     return _triangular("solve_triangular_dense", matrix, rhs)
 
 
-@spec_rule("solve_triangular", f"solve_triangular_dense or solve_triangular_sparse by the format of matrix. {_TRIANGULAR}")
+@specifies("solve_triangular", f"solve_triangular_dense or solve_triangular_sparse by the format of matrix. {_TRIANGULAR}")
 def _solve_triangular(matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> ShapeDtype:
     return _triangular("solve_triangular", matrix, rhs)
 
 
-@spec_rule("solve_triangular_sparse", f"A sparse (n, n) triangular system. {_TRIANGULAR}")
+@specifies("solve_triangular_sparse", f"A sparse (n, n) triangular system. {_TRIANGULAR}")
 def _solve_triangular_sparse(matrix: Tensor, rhs: Tensor, lower: bool, unit_diagonal: bool) -> ShapeDtype:
     return _triangular("solve_triangular_sparse", matrix, rhs)
 
 
-@spec_rule("matrix_rank_dense", "int64 ranks of (batch..., rows, cols) matrices: shape matrix.shape[:-2].")
+@specifies("matrix_rank_dense", "int64 ranks of (batch..., rows, cols) matrices: shape matrix.shape[:-2].")
 def _matrix_rank_dense(matrix: Tensor, hermitian: bool = False) -> ShapeDtype:
     a = strong(matrix, "matrix_rank_dense", "matrix")
     if a.ndim < 2:
@@ -259,14 +259,14 @@ def _matrix_rank_dense(matrix: Tensor, hermitian: bool = False) -> ShapeDtype:
 _EIG: Final = "always complex: the complex type of the input's precision (bool and ints give the default complex). A matrix that is not square raises ShapeMismatchError."
 
 
-@spec_rule("eigvals", f"Eigenvalues of (batch..., n, n) matrices: shape (batch..., n), {_EIG}")
+@specifies("eigvals", f"Eigenvalues of (batch..., n, n) matrices: shape (batch..., n), {_EIG}")
 def _eigvals(matrix: Tensor) -> ShapeDtype:
     a = strong(matrix, "eigvals", "matrix")
     _square("eigvals", a)
     return ShapeDtype(a.shape[:-1], complex_of(float_of(a.dtype)))
 
 
-@spec_rule("eig", f"A tuple (eigenvalues (batch..., n), eigenvectors (batch..., n, n) as columns), {_EIG}")
+@specifies("eig", f"A tuple (eigenvalues (batch..., n), eigenvectors (batch..., n, n) as columns), {_EIG}")
 def _eig(matrix: Tensor) -> tuple[ShapeDtype, ShapeDtype]:
     a = strong(matrix, "eig", "matrix")
     _square("eig", a)
@@ -274,7 +274,7 @@ def _eig(matrix: Tensor) -> tuple[ShapeDtype, ShapeDtype]:
     return ShapeDtype(a.shape[:-1], dtype), ShapeDtype(a.shape, dtype)
 
 
-@spec_rule(
+@specifies(
     "svd",
     "A tuple (U, S, Vh) of (batch..., m, n) matrices, k = min(m, n): U (batch..., m, m if full_matrices else k), S (batch..., k), Vh (batch..., n if full_matrices else k, n). U and Vh are floats of the input's precision (bool and ints give the default float), S is real.",
 )
@@ -308,17 +308,17 @@ def _fft(op: str, x: Any, axes: Any) -> ShapeDtype:
     return ShapeDtype(operand.shape, complex_of(operand.dtype))
 
 
-@spec_rule("fft", f"n-dimensional FFT over axes: {_FFT}")
+@specifies("fft", f"n-dimensional FFT over axes: {_FFT}")
 def _fft_spec(x: Tensor, axes: Axes) -> ShapeDtype:
     return _fft("fft", x, axes)
 
 
-@spec_rule("ifft", f"n-dimensional inverse FFT over axes: {_FFT}")
+@specifies("ifft", f"n-dimensional inverse FFT over axes: {_FFT}")
 def _ifft(k: Tensor, axes: Axes) -> ShapeDtype:
     return _fft("ifft", k, axes)
 
 
-@spec_rule(
+@specifies(
     "conv",
     "Cross-correlation of (batch, in, spatial...) value with (batch or 1, out, in, kernel...) kernels: (batch, out, spatial...) with zero_padding ('same'), else (batch, out, spatial - kernel + 1...) ('valid'). The dtype is the common type (two bools give int32). Shapes that do not fit raise ShapeMismatchError.",
 )
@@ -346,7 +346,7 @@ def _conv(value: Tensor, kernel: Tensor, zero_padding: bool = True) -> ShapeDtyp
 _EXTRAPOLATIONS: Final = ("undefined", "zeros", "boundary", "periodic", "symmetric", "reflect")
 
 
-@spec_rule(
+@specifies(
     "grid_sample",
     "Linear interpolation of (batch, spatial..., channels) grid at (batch, instance..., ndims) index coordinates: (batch, instance..., channels); batch sizes may be 1. The dtype is the grid's (bool and ints give the default float). ndims must equal the number of spatial axes (ValueError); extrapolation is 'undefined', 'zeros', 'boundary', 'periodic', 'symmetric' or 'reflect' (ValueError otherwise).",
 )
@@ -368,13 +368,13 @@ def _grid_sample(grid: Tensor, coordinates: Tensor, extrapolation: str) -> Shape
 _SPARSE: Final = "The template describes the dense equivalent: shape and the values' dtype."
 
 
-@spec_rule("sparse_coo_tensor", f"A sparse COO tensor of shape from (nnz, ndims) indices and (nnz,) values. {_SPARSE}")
+@specifies("sparse_coo_tensor", f"A sparse COO tensor of shape from (nnz, ndims) indices and (nnz,) values. {_SPARSE}")
 def _sparse_coo_tensor(indices: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     strong(indices, "sparse_coo_tensor", "indices")
     return ShapeDtype(as_shape(shape, "sparse_coo_tensor"), strong(values, "sparse_coo_tensor", "values").dtype)
 
 
-@spec_rule("sparse_coo_tensor_batched", f"Batched COO tensors from (batch, nnz, ndims) indices and (batch, nnz) values: (batch,) + shape. {_SPARSE}")
+@specifies("sparse_coo_tensor_batched", f"Batched COO tensors from (batch, nnz, ndims) indices and (batch, nnz) values: (batch,) + shape. {_SPARSE}")
 def _sparse_coo_tensor_batched(indices: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     index = strong(indices, "sparse_coo_tensor_batched", "indices")
     return ShapeDtype((index.shape[0] if index.ndim else None, *as_shape(shape, "sparse_coo_tensor_batched")), strong(values, "sparse_coo_tensor_batched", "values").dtype)
@@ -384,12 +384,12 @@ def _compressed(op: str, values: Any, shape: Any) -> ShapeDtype:
     return ShapeDtype(as_shape(shape, op), strong(values, op, "values").dtype)
 
 
-@spec_rule("csr_matrix", f"A sparse CSR matrix of shape (rows, cols). {_SPARSE}")
+@specifies("csr_matrix", f"A sparse CSR matrix of shape (rows, cols). {_SPARSE}")
 def _csr_matrix(column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     return _compressed("csr_matrix", values, shape)
 
 
-@spec_rule("csc_matrix", f"A sparse CSC matrix of shape (rows, cols). {_SPARSE}")
+@specifies("csc_matrix", f"A sparse CSC matrix of shape (rows, cols). {_SPARSE}")
 def _csc_matrix(column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     return _compressed("csc_matrix", values, shape)
 
@@ -399,17 +399,17 @@ def _batched_compressed(op: str, values: Any, shape: Any) -> ShapeDtype:
     return ShapeDtype((v.shape[0] if v.ndim else None, *as_shape(shape, op), *v.shape[2:]), v.dtype)
 
 
-@spec_rule("csr_matrix_batched", f"Batched CSR matrices from (batch, nnz) column indices, (batch, rows + 1) row pointers and (batch, nnz, channels...) values: (batch, rows, cols, channels...). {_SPARSE}")
+@specifies("csr_matrix_batched", f"Batched CSR matrices from (batch, nnz) column indices, (batch, rows + 1) row pointers and (batch, nnz, channels...) values: (batch, rows, cols, channels...). {_SPARSE}")
 def _csr_matrix_batched(column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     return _batched_compressed("csr_matrix_batched", values, shape)
 
 
-@spec_rule("csc_matrix_batched", f"Batched CSC matrices: (batch, rows, cols, channels...). {_SPARSE}")
+@specifies("csc_matrix_batched", f"Batched CSC matrices: (batch, rows, cols, channels...). {_SPARSE}")
 def _csc_matrix_batched(column_pointers: Tensor, row_indices: Tensor, values: Tensor, shape: Any) -> ShapeDtype:
     return _batched_compressed("csc_matrix_batched", values, shape)
 
 
-@spec_rule(
+@specifies(
     "mul_coo_dense",
     f"Batched sparse COO (rows, cols) matrices with (batch, nnz, 2) indices and (batch, nnz, channels) values times (batch, cols, channels, dense_cols) dense matrices: (batch, rows, channels, dense_cols). The batch sizes of indices, values and dense are equal or 1 (broadcast); others raise ShapeMismatchError. {_PRODUCT}",
 )
@@ -424,12 +424,12 @@ def _mul_coo_dense(indices: Tensor, values: Tensor, shape: Any, dense: Tensor) -
     return ShapeDtype((batch, rows, d.shape[2], d.shape[3]), promote("mul_coo_dense", (v, d)))
 
 
-@spec_rule("mul_csr_dense", f"Batched CSR matrices times dense matrices, as mul_coo_dense. {_PRODUCT}")
+@specifies("mul_csr_dense", f"Batched CSR matrices times dense matrices, as mul_coo_dense. {_PRODUCT}")
 def _mul_csr_dense(column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: Any, dense: Tensor) -> ShapeDtype:
     return _mul_coo_dense(None, values, shape, dense)  # type: ignore[no-any-return]
 
 
-@spec_rule("coo_to_dense", "Dense (batch,) + shape + (channels,) of (batch, nnz, ndims) indices and (batch, nnz, channels) values, in the values' dtype.")
+@specifies("coo_to_dense", "Dense (batch,) + shape + (channels,) of (batch, nnz, ndims) indices and (batch, nnz, channels) values, in the values' dtype.")
 def _coo_to_dense(indices: Tensor, values: Tensor, shape: Any, contains_duplicates: bool) -> ShapeDtype:
     v = strong(values, "coo_to_dense", "values")
     if v.ndim != 3:
@@ -437,7 +437,7 @@ def _coo_to_dense(indices: Tensor, values: Tensor, shape: Any, contains_duplicat
     return ShapeDtype((v.shape[0], *as_shape(shape, "coo_to_dense"), v.shape[2]), v.dtype)
 
 
-@spec_rule("csr_to_coo", "(batch, nnz, 2) COO indices of (batch, nnz) column indices and (batch, rows + 1) row pointers, in the column indices' dtype.")
+@specifies("csr_to_coo", "(batch, nnz, 2) COO indices of (batch, nnz) column indices and (batch, rows + 1) row pointers, in the column indices' dtype.")
 def _csr_to_coo(column_indices: Tensor, row_pointers: Tensor) -> ShapeDtype:
     c = strong(column_indices, "csr_to_coo", "column_indices", frozenset({int}))
     if c.ndim != 2:
@@ -445,7 +445,7 @@ def _csr_to_coo(column_indices: Tensor, row_pointers: Tensor) -> ShapeDtype:
     return ShapeDtype((*c.shape, 2), c.dtype)
 
 
-@spec_rule("csr_to_dense", "Dense (batch, rows, cols, channels) of batched CSR matrices with (batch, nnz, channels) values, in the values' dtype.")
+@specifies("csr_to_dense", "Dense (batch, rows, cols, channels) of batched CSR matrices with (batch, nnz, channels) values, in the values' dtype.")
 def _csr_to_dense(column_indices: Tensor, row_pointers: Tensor, values: Tensor, shape: Any, contains_duplicates: bool = False) -> ShapeDtype:
     return _coo_to_dense(None, values, shape, contains_duplicates)  # type: ignore[no-any-return]
 

@@ -7,7 +7,7 @@ from typing import Any, Final
 from .._errors import ArgumentTypeError
 from .._rules.indices import check_quantile_input
 from .._rules.reductions import check_nonempty
-from ._base import INT64, ShapeDtype, as_operand, float_of, real_of, shape_of, single_axis, spec_rule, strong
+from ._base import INT64, ShapeDtype, as_operand, float_of, real_of, shape_of, single_axis, specifies, strong
 from ._blocks import BOOL_RESULT, SAME, WIDEN, reduction
 
 Tensor = Any
@@ -56,12 +56,12 @@ _ARG: Final = (
 )
 
 
-@spec_rule("argmax", _ARG.format(what="maximum"))
+@specifies("argmax", _ARG.format(what="maximum"))
 def _argmax(x: Tensor, axis: Axis, keepdims: bool = False) -> ShapeDtype:
     return _arg_reduction("argmax", x, axis, keepdims)
 
 
-@spec_rule("argmin", _ARG.format(what="minimum"))
+@specifies("argmin", _ARG.format(what="minimum"))
 def _argmin(x: Tensor, axis: Axis, keepdims: bool = False) -> ShapeDtype:
     return _arg_reduction("argmin", x, axis, keepdims)
 
@@ -71,7 +71,7 @@ def _widened(x: Tensor, *args: Any, **kwargs: Any) -> Any:
     return WIDEN(strong(x, "cumsum", "x").dtype)
 
 
-@spec_rule(
+@specifies(
     "cumsum",
     f"Cumulative sum along axis (one int, negative from the end), same shape: {_WIDENS}. axis None raises ArgumentTypeError, an axis out of range AxisError.",
     operands=_widened,
@@ -84,7 +84,7 @@ def _cumsum(x: Tensor, axis: Axis) -> ShapeDtype:
     return ShapeDtype(operand.shape, WIDEN(operand.dtype))
 
 
-@spec_rule(
+@specifies(
     "quantile",
     "Quantiles (linear interpolation) along the last axis, shaped quantiles.shape + x.shape[:-1], as floats (bool and ints give the default float). A 0-d x has no last axis: AxisError; complex values: ArgumentTypeError; an empty last axis: ValueError.",
 )

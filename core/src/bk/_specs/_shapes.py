@@ -17,7 +17,7 @@ from ._base import (
     check_kinds,
     int_argument,
     promote,
-    spec_rule,
+    specifies,
     strong,
 )
 
@@ -40,7 +40,7 @@ def _product(sizes: Any) -> int | None:
 # ---------------------------------------------------------------- reshape, transpose, expand_dims
 
 
-@spec_rule(
+@specifies(
     "reshape",
     f"value with a new shape of the same size; one size may be -1 and is inferred (unknown when a size of value is unknown). Sizes that do not fit raise ShapeMismatchError; two -1 or another negative size ValueError. {_KEEP}",
 )
@@ -65,13 +65,13 @@ def _reshape(value: Tensor, shape: Shape) -> ShapeDtype:
     return ShapeDtype(tuple(sizes), x.dtype)
 
 
-@spec_rule("flatten", f"x as a 1-D tensor of all its elements (C order). {_KEEP}")
+@specifies("flatten", f"x as a 1-D tensor of all its elements (C order). {_KEEP}")
 def _flatten(x: Tensor) -> ShapeDtype:
     operand = strong(x, "flatten", "x")
     return ShapeDtype((_product(operand.shape),), operand.dtype)
 
 
-@spec_rule(
+@specifies(
     "transpose",
     f"tensor with its dimensions permuted: result axis i is input axis axes[i] (negative from the end). An axis out of range or named twice, or a permutation of the wrong length, raises AxisError. {_KEEP}",
 )
@@ -85,7 +85,7 @@ def _transpose(tensor: Tensor, axes: Axes) -> ShapeDtype:
     return ShapeDtype(tuple(x.shape[a] for a in order), x.dtype)
 
 
-@spec_rule(
+@specifies(
     "expand_dims",
     f"a with number new dimensions of size 1 inserted at axis (in [-ndim - 1, ndim]; AxisError outside). A negative number raises ValueError. {_KEEP}",
 )
@@ -115,7 +115,7 @@ def _same_size(sizes: list[int | None]) -> bool:
     return len(known) <= 1
 
 
-@spec_rule(
+@specifies(
     "stack",
     "Stacks tensors of one shape along a new axis (in [-ndim - 1, ndim]). The dtype is their common type (bk.combine_types; floats take the set precision). Different shapes raise ShapeMismatchError, an axis out of range AxisError, no tensors ValueError.",
 )
@@ -129,7 +129,7 @@ def _stack(values: Any, axis: Axis = 0) -> ShapeDtype:
     return ShapeDtype((*shape[:position], len(operands), *shape[position:]), promote("stack", operands))
 
 
-@spec_rule(
+@specifies(
     "concat",
     "Concatenates tensors along an existing axis; the other sizes must match (ShapeMismatchError), as must the ranks. The dtype is their common type (bk.combine_types; floats take the set precision). 0-d tensors have no axis: AxisError; no tensors: ValueError.",
 )
@@ -150,7 +150,7 @@ def _concat(values: Any, axis: Axis) -> ShapeDtype:
     return ShapeDtype(tuple(shape), promote("concat", operands))
 
 
-@spec_rule(
+@specifies(
     "unstack",
     f"A tuple of the slices of tensor along axis (shape without that axis, or with size 1 if keepdims), one per element of that axis (its size must be known). An axis out of range raises AxisError. {_KEEP}",
 )
@@ -167,7 +167,7 @@ def _unstack(tensor: Tensor, axis: Axis = 0, keepdims: bool = False) -> tuple[Sh
 # ---------------------------------------------------------------- tile, repeat, pad, flip
 
 
-@spec_rule(
+@specifies(
     "tile",
     f"Repeats the whole tensor multiples[i] times along axis i; fewer multiples than axes apply to the last axes, extra multiples add outer axes (numpy.tile). A negative multiple raises ValueError. {_KEEP}",
 )
@@ -182,7 +182,7 @@ def _tile(value: Tensor, multiples: Shape) -> ShapeDtype:
     return ShapeDtype(tuple(None if n is None else n * m for n, m in zip(shape, reps, strict=True)), x.dtype)
 
 
-@spec_rule(
+@specifies(
     "tile_to",
     f"Tiles x along axis until it has size elements there; size must be a multiple of the current size (ValueError otherwise); an axis out of range raises AxisError. {_KEEP}",
 )
@@ -196,7 +196,7 @@ def _tile_to(x: Tensor, axis: Axis, size: int) -> ShapeDtype:
     return ShapeDtype(tuple(size if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
 
 
-@spec_rule(
+@specifies(
     "repeat",
     f"Repeats each element along axis repeats[i] times (an int repeats all alike). The size along axis is new_length when given, else known only for an int or a list of repeats (it depends on a tensor's values). An axis out of range raises AxisError, a repeats list of the wrong length ValueError. {_KEEP}",
 )
@@ -245,7 +245,7 @@ def _pad_widths(pad_width: Any, ndim: int, op: str) -> list[tuple[int, int]]:
     return widths
 
 
-@spec_rule(
+@specifies(
     "pad",
     f"Pads every axis i by pad_width[i] = (lower, upper): the size grows by lower + upper; a 0-d tensor takes no pairs and is returned as it is. Modes: 'constant' (with constant_values), 'boundary', 'periodic' (or 'circular'), 'symmetric', 'reflect'; another mode raises ValueError, widths of the wrong count or negative ValueError, and so does widening an empty axis in a mode other than 'constant'. {_KEEP}",
 )
@@ -272,7 +272,7 @@ def _python_int_fits(op: str, name: str, value: Any, dtype: Any) -> None:
             raise OverflowError(f"{op}: {name} {value} does not fit {dtype.name} [{low}, {high}]")
 
 
-@spec_rule("pad_to", f"x padded with fill_value or cropped along axis to new_size (AxisError for an axis out of range). {_KEEP}")
+@specifies("pad_to", f"x padded with fill_value or cropped along axis to new_size (AxisError for an axis out of range). {_KEEP}")
 def _pad_to(x: Tensor, axis: Axis, new_size: int, fill_value: Any) -> ShapeDtype:
     operand = strong(x, "pad_to", "x")
     _python_int_fits("pad_to", "fill_value", fill_value, operand.dtype)
@@ -283,7 +283,7 @@ def _pad_to(x: Tensor, axis: Axis, new_size: int, fill_value: Any) -> ShapeDtype
     return ShapeDtype(tuple(size if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
 
 
-@spec_rule("flip", f"value reversed along axes (an int, a sequence of ints, or None for every axis), same shape. An axis out of range or named twice raises AxisError. {_KEEP}")
+@specifies("flip", f"value reversed along axes (an int, a sequence of ints, or None for every axis), same shape. An axis out of range or named twice raises AxisError. {_KEEP}")
 def _flip(value: Tensor, axes: Axes) -> ShapeDtype:
     x = strong(value, "flip", "value")
     normalize_axes(axes, x.ndim, "flip")
@@ -369,7 +369,7 @@ def index_shape(shape: tuple[int | None, ...], index: Any, op: str) -> tuple[int
 _ADVANCED: Final = object()
 
 
-@spec_rule(
+@specifies(
     "multi_slice",
     f"tensor[slices] for a tuple of slices (negative steps too), ints (negative from the end), None, Ellipsis and integer tensors (NumPy indexing). An int outside [-n, n) raises IndexOutOfRangeError. {_KEEP}",
 )
@@ -378,14 +378,14 @@ def _multi_slice(tensor: Tensor, slices: Any) -> ShapeDtype:
     return ShapeDtype(index_shape(x.shape, slices, "multi_slice"), x.dtype)
 
 
-@spec_rule("batch_gather", f"The entries batches (an int or a list of ints) of the first axis: shape (len(batches), ...), the other axes kept. An entry outside [-n, n) raises IndexOutOfRangeError. {_KEEP}")
+@specifies("batch_gather", f"The entries batches (an int or a list of ints) of the first axis: shape (len(batches), ...), the other axes kept. An entry outside [-n, n) raises IndexOutOfRangeError. {_KEEP}")
 def _batch_gather(tensor: Tensor, batches: Any) -> ShapeDtype:
     x = strong(tensor, "batch_gather", "tensor")
     entries = [batches] if type(batches) is int else batches
     return ShapeDtype(index_shape(x.shape, (entries, Ellipsis), "batch_gather"), x.dtype)
 
 
-@spec_rule(
+@specifies(
     "gather_by_component_indices",
     f"values[component_indices] (NumPy indexing with one index per leading axis). {_KEEP}",
 )
@@ -394,7 +394,7 @@ def _gather_by_component_indices(values: Tensor, *component_indices: Any) -> Sha
     return ShapeDtype(index_shape(x.shape, tuple(component_indices), "gather_by_component_indices"), x.dtype)
 
 
-@spec_rule(
+@specifies(
     "get_diagonal",
     f"The diagonals (offset above the main one, negative below) of (batch, rows, cols, channels) matrices as (batch, diagonal, channels). {_KEEP}",
 )

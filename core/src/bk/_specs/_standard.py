@@ -30,7 +30,7 @@ from ._base import (
     promote,
     real_of,
     reduce_shape,
-    spec_rule,
+    specifies,
     strong,
 )
 from ._blocks import BOOL_RESULT, FLOAT_RESULT, SAME, WIDEN, binary, reduction, unary
@@ -50,7 +50,7 @@ _NO_BOOL: Final = frozenset({int, float, complex})
 # ---------------------------------------------------------------- creation
 
 
-@spec_rule("eye", "A (n_rows, n_cols) matrix (n_cols defaults to n_rows) with ones on diagonal k and zeros elsewhere, of dtype (the float type of the precision by default). Sizes and k must be ints (ArgumentTypeError); a negative size raises ValueError.")
+@specifies("eye", "A (n_rows, n_cols) matrix (n_cols defaults to n_rows) with ones on diagonal k and zeros elsewhere, of dtype (the float type of the precision by default). Sizes and k must be ints (ArgumentTypeError); a negative size raises ValueError.")
 def _eye(n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DTypeLike = None) -> ShapeDtype:
     rows = int_argument(n_rows, "eye", "n_rows")
     cols = rows if n_cols is None else int_argument(n_cols, "eye", "n_cols")
@@ -72,24 +72,24 @@ def _fill_dtype(fill_value: Any, dtype: Any, op: str) -> DType:
     return result
 
 
-@spec_rule("full", "A tensor of shape filled with fill_value (a number; ArgumentTypeError otherwise), of dtype; by default the dtype as_tensor(fill_value) has (bool, int64, the float or complex type of the precision). A Python int outside the range of an integer dtype raises OverflowError; a negative size ValueError.")
+@specifies("full", "A tensor of shape filled with fill_value (a number; ArgumentTypeError otherwise), of dtype; by default the dtype as_tensor(fill_value) has (bool, int64, the float or complex type of the precision). A Python int outside the range of an integer dtype raises OverflowError; a negative size ValueError.")
 def _full(shape: Shape, fill_value: Any, dtype: DTypeLike = None) -> ShapeDtype:
     sizes = as_shape(shape, "full")
     return ShapeDtype(sizes, _fill_dtype(fill_value, dtype, "full"))
 
 
-@spec_rule("full_like", "A tensor of the shape of x filled with fill_value, of dtype (by default that of x). A Python int outside the range of an integer dtype raises OverflowError.")
+@specifies("full_like", "A tensor of the shape of x filled with fill_value, of dtype (by default that of x). A Python int outside the range of an integer dtype raises OverflowError.")
 def _full_like(x: Tensor, fill_value: Any, dtype: DTypeLike = None) -> ShapeDtype:
     operand = strong(x, "full_like", "x")
     return ShapeDtype(operand.shape, _fill_dtype(fill_value, dtype if dtype is not None else operand.dtype, "full_like"))
 
 
-@spec_rule("empty", "A tensor of shape with unspecified values, of dtype (the float type of the precision by default); a negative size raises ValueError.")
+@specifies("empty", "A tensor of shape with unspecified values, of dtype (the float type of the precision by default); a negative size raises ValueError.")
 def _empty(shape: Shape, dtype: DTypeLike = None) -> ShapeDtype:
     return ShapeDtype(as_shape(shape, "empty"), as_dtype_arg(dtype, "empty"))
 
 
-@spec_rule("empty_like", "A tensor of the shape of x with unspecified values, of dtype (by default that of x).")
+@specifies("empty_like", "A tensor of the shape of x with unspecified values, of dtype (by default that of x).")
 def _empty_like(x: Tensor, dtype: DTypeLike = None) -> ShapeDtype:
     operand = strong(x, "empty_like", "x")
     return ShapeDtype(operand.shape, operand.dtype if dtype is None else as_dtype_arg(dtype, "empty_like"))
@@ -102,19 +102,19 @@ def _matrices(x: Tensor, op: str) -> ShapeDtype:
     return operand
 
 
-@spec_rule("tril", f"x with the elements above diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
+@specifies("tril", f"x with the elements above diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
 def _tril(x: Tensor, k: int = 0) -> ShapeDtype:
     int_argument(k, "tril", "k")
     return _matrices(x, "tril")
 
 
-@spec_rule("triu", f"x with the elements below diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
+@specifies("triu", f"x with the elements below diagonal k of the matrices in its last two axes set to zero; same shape. Rank below 2 raises ShapeMismatchError. {_KEEP}")
 def _triu(x: Tensor, k: int = 0) -> ShapeDtype:
     int_argument(k, "triu", "k")
     return _matrices(x, "triu")
 
 
-@spec_rule("diag", f"Square matrices (..., n + |k|, n + |k|) with the vectors (..., n) of x on diagonal k. A 0-d x raises ShapeMismatchError. {_KEEP}")
+@specifies("diag", f"Square matrices (..., n + |k|, n + |k|) with the vectors (..., n) of x on diagonal k. A 0-d x raises ShapeMismatchError. {_KEEP}")
 def _diag(x: Tensor, k: int = 0) -> ShapeDtype:
     operand = strong(x, "diag", "x")
     offset = abs(int_argument(k, "diag", "k"))
@@ -150,7 +150,7 @@ def _axis_list(axes: Any, ndim: int, op: str) -> list[int]:
     return result
 
 
-@spec_rule("moveaxis", f"x with the axes source moved to the positions destination (ints or sequences of the same length; ValueError otherwise), the other axes in order. An axis out of range or named twice raises AxisError. {_KEEP}")
+@specifies("moveaxis", f"x with the axes source moved to the positions destination (ints or sequences of the same length; ValueError otherwise), the other axes in order. An axis out of range or named twice raises AxisError. {_KEEP}")
 def _moveaxis(x: Tensor, source: Axes, destination: Axes) -> ShapeDtype:
     operand = strong(x, "moveaxis", "x")
     src, dst = _axis_list(source, operand.ndim, "moveaxis"), _axis_list(destination, operand.ndim, "moveaxis")
@@ -162,7 +162,7 @@ def _moveaxis(x: Tensor, source: Axes, destination: Axes) -> ShapeDtype:
     return ShapeDtype(tuple(operand.shape[a] for a in order), operand.dtype)
 
 
-@spec_rule("roll", f"x shifted cyclically by shift along axis (None: the flattened tensor), same shape. An axis out of range raises AxisError; shift and axis sequences of different lengths (neither of length 1) ValueError. {_KEEP}")
+@specifies("roll", f"x shifted cyclically by shift along axis (None: the flattened tensor), same shape. An axis out of range raises AxisError; shift and axis sequences of different lengths (neither of length 1) ValueError. {_KEEP}")
 def _roll(x: Tensor, shift: Any, axis: Axes = None) -> ShapeDtype:
     operand = strong(x, "roll", "x")
     shifts = shift if isinstance(shift, (list, tuple)) else (shift,)
@@ -176,13 +176,13 @@ def _roll(x: Tensor, shift: Any, axis: Axes = None) -> ShapeDtype:
     return operand
 
 
-@spec_rule("matrix_transpose", f"x with its last two axes swapped. Rank below 2 raises ShapeMismatchError. {_KEEP}")
+@specifies("matrix_transpose", f"x with its last two axes swapped. Rank below 2 raises ShapeMismatchError. {_KEEP}")
 def _matrix_transpose(x: Tensor) -> ShapeDtype:
     operand = _matrices(x, "matrix_transpose")
     return ShapeDtype((*operand.shape[:-2], operand.shape[-1], operand.shape[-2]), operand.dtype)
 
 
-@spec_rule("squeeze", f"x without the size-1 axes axis (None: every size-1 axis). An axis whose size is not 1 raises ShapeMismatchError, one out of range or named twice AxisError. {_KEEP}")
+@specifies("squeeze", f"x without the size-1 axes axis (None: every size-1 axis). An axis whose size is not 1 raises ShapeMismatchError, one out of range or named twice AxisError. {_KEEP}")
 def _squeeze(x: Tensor, axis: Axes = None) -> ShapeDtype:
     operand = strong(x, "squeeze", "x")
     axes = normalize_axes(axis, operand.ndim, "squeeze")
@@ -201,12 +201,12 @@ def _broadcast_to_shape(operand: ShapeDtype, target: tuple[int, ...], op: str) -
     return ShapeDtype(target, operand.dtype)
 
 
-@spec_rule("broadcast_to", f"x repeated along its size-1 and new leading axes to shape. A shape x does not broadcast to raises ShapeMismatchError. {_KEEP}")
+@specifies("broadcast_to", f"x repeated along its size-1 and new leading axes to shape. A shape x does not broadcast to raises ShapeMismatchError. {_KEEP}")
 def _broadcast_to(x: Tensor, shape: Shape) -> ShapeDtype:
     return _broadcast_to_shape(strong(x, "broadcast_to", "x"), as_shape(shape, "broadcast_to"), "broadcast_to")
 
 
-@spec_rule("broadcast_arrays", "A tuple of the tensors broadcast to their common shape, each keeping its dtype. Shapes that do not broadcast raise ShapeMismatchError.")
+@specifies("broadcast_arrays", "A tuple of the tensors broadcast to their common shape, each keeping its dtype. Shapes that do not broadcast raise ShapeMismatchError.")
 def _broadcast_arrays(*arrays: Tensor) -> tuple[ShapeDtype, ...]:
     operands = [strong(a, "broadcast_arrays", "arrays") for a in arrays]
     shape = broadcast_shapes("broadcast_arrays", *[o.shape for o in operands]) if operands else ()
@@ -234,17 +234,17 @@ def _widened(x: Tensor, *args: Any, **kwargs: Any) -> Any:
     return WIDEN(strong(x, "cumulative_sum", "x").dtype)
 
 
-@spec_rule("cumulative_sum", "Cumulative sums along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as sum.", operands=_widened)
+@specifies("cumulative_sum", "Cumulative sums along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as sum.", operands=_widened)
 def _cumulative_sum(x: Tensor, axis: Axis = None, include_initial: bool = False) -> ShapeDtype:
     return _cumulative("cumulative_sum", x, axis, include_initial)
 
 
-@spec_rule("cumulative_prod", "Cumulative products along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as prod.", operands=_widened)
+@specifies("cumulative_prod", "Cumulative products along axis (None only for 1-D x; AxisError otherwise), one element longer with include_initial. Bool and narrow ints widen to 64 bits, as prod.", operands=_widened)
 def _cumulative_prod(x: Tensor, axis: Axis = None, include_initial: bool = False) -> ShapeDtype:
     return _cumulative("cumulative_prod", x, axis, include_initial)
 
 
-@spec_rule("diff", "The n-th difference along axis, after prepend and append (tensors or numbers, weak) are joined to x: the size along axis shrinks by n (to 0 at least). The common type of the parts, at the set precision when anything is computed; bools give bools (x[i + 1] != x[i]). A 0-d x raises AxisError, a negative n ValueError.")
+@specifies("diff", "The n-th difference along axis, after prepend and append (tensors or numbers, weak) are joined to x: the size along axis shrinks by n (to 0 at least). The common type of the parts, at the set precision when anything is computed; bools give bools (x[i + 1] != x[i]). A 0-d x raises AxisError, a negative n ValueError.")
 def _diff(x: Tensor, axis: Axis = -1, n: int = 1, prepend: Any = None, append: Any = None) -> ShapeDtype:
     operand = strong(x, "diff", "x")
     position = normalize_axis(axis, operand.ndim, "diff")
@@ -273,14 +273,14 @@ def _diff(x: Tensor, axis: Axis = -1, n: int = 1, prepend: Any = None, append: A
     return ShapeDtype(tuple(size if i == position else s for i, s in enumerate(operand.shape)), dtype)
 
 
-@spec_rule("isin", "Bools of the shape of x: whether each element equals an element of test_elements (any shape); NaN is in nothing.")
+@specifies("isin", "Bools of the shape of x: whether each element equals an element of test_elements (any shape); NaN is in nothing.")
 def _isin(x: Tensor, test_elements: Tensor, invert: bool = False) -> ShapeDtype:
     operand = strong(x, "isin", "x")
     strong(test_elements, "isin", "test_elements")
     return ShapeDtype(operand.shape, BOOL)
 
 
-@spec_rule("matmul", "The matrix product as numpy.matmul: matrices in the last two axes, batch axes broadcast, a 1-D argument is a vector whose axis is dropped; the common type (bools raise ArgumentTypeError). A 0-d argument, different inner sizes or batches that do not broadcast raise ShapeMismatchError.")
+@specifies("matmul", "The matrix product as numpy.matmul: matrices in the last two axes, batch axes broadcast, a 1-D argument is a vector whose axis is dropped; the common type (bools raise ArgumentTypeError). A 0-d argument, different inner sizes or batches that do not broadcast raise ShapeMismatchError.")
 def _matmul(x1: Tensor, x2: Tensor) -> ShapeDtype:
     a, b = strong(x1, "matmul", "x1"), strong(x2, "matmul", "x2")
     dtype = promote("matmul", (a, b))
@@ -295,7 +295,7 @@ def _matmul(x1: Tensor, x2: Tensor) -> ShapeDtype:
     return ShapeDtype((*batch, *a.shape[-2:-1], *(b.shape[-1:] if b.ndim > 1 else ())), dtype)
 
 
-@spec_rule("take_along_axis", f"The elements of x at indices (integers of the rank of x; negative from the end) along axis; the other axes broadcast. Different ranks or axes that do not broadcast raise ShapeMismatchError, float indices ArgumentTypeError, an index outside [-n, n) IndexOutOfRangeError. {_KEEP}")
+@specifies("take_along_axis", f"The elements of x at indices (integers of the rank of x; negative from the end) along axis; the other axes broadcast. Different ranks or axes that do not broadcast raise ShapeMismatchError, float indices ArgumentTypeError, an index outside [-n, n) IndexOutOfRangeError. {_KEEP}")
 def _take_along_axis(x: Tensor, indices: Tensor, axis: Axis = -1) -> ShapeDtype:
     operand = strong(x, "take_along_axis", "x")
     index = strong(indices, "take_along_axis", "indices")
@@ -315,7 +315,7 @@ reduction("var", lambda dtype: real_of(FLOAT_RESULT(dtype)), "Population varianc
 # ---------------------------------------------------------------- extras
 
 
-@spec_rule("kron", "The Kronecker product as numpy.kron: the lower rank is padded with leading size-1 axes; axis i has size a.shape[i] * b.shape[i]. The common type of a and b.")
+@specifies("kron", "The Kronecker product as numpy.kron: the lower rank is padded with leading size-1 axes; axis i has size a.shape[i] * b.shape[i]. The common type of a and b.")
 def _kron(a: Tensor, b: Tensor) -> ShapeDtype:
     left, right = strong(a, "kron", "a"), strong(b, "kron", "b")
     dtype = promote("kron", (left, right))
@@ -325,7 +325,7 @@ def _kron(a: Tensor, b: Tensor) -> ShapeDtype:
     return ShapeDtype(tuple(None if x is None or y is None else x * y for x, y in zip(sa, sb, strict=True)), dtype)
 
 
-@spec_rule("isclose", "Bools of the broadcast shape: |a - b| <= atol + rtol * |b|, infinities close only to themselves, NaN to nothing (to NaN with equal_nan). Shapes that do not broadcast raise ShapeMismatchError.")
+@specifies("isclose", "Bools of the broadcast shape: |a - b| <= atol + rtol * |b|, infinities close only to themselves, NaN to nothing (to NaN with equal_nan). Shapes that do not broadcast raise ShapeMismatchError.")
 def _isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> ShapeDtype:
     left, right = as_operand(a, "isclose", "a"), as_operand(b, "isclose", "b")
     promote("isclose", (left, right), check_overflow=False)
@@ -333,13 +333,13 @@ def _isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equ
     return ShapeDtype(broadcast_shapes("isclose", *shapes) if shapes else (), BOOL)
 
 
-@spec_rule("allclose", "A 0-d bool: whether isclose(a, b, rtol, atol, equal_nan) holds everywhere (true for no elements).")
+@specifies("allclose", "A 0-d bool: whether isclose(a, b, rtol, atol, equal_nan) holds everywhere (true for no elements).")
 def _allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> ShapeDtype:
     _isclose(a, b)
     return ShapeDtype((), BOOL)
 
 
-@spec_rule("logsumexp", "log(sum(exp(x), axis)) without overflow, as floats (bool and int give the default float); -inf for no elements. Complex values raise ArgumentTypeError.")
+@specifies("logsumexp", "log(sum(exp(x), axis)) without overflow, as floats (bool and int give the default float); -inf for no elements. Complex values raise ArgumentTypeError.")
 def _logsumexp(x: Tensor, axis: Axes = None, keepdims: bool = False) -> ShapeDtype:
     operand = strong(x, "logsumexp", "x", _REAL)
     shape, _ = reduce_shape("logsumexp", operand.shape, axis, keepdims)

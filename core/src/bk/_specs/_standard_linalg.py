@@ -23,7 +23,7 @@ from ._base import (
     op_spec,
     real_of,
     reduce_shape,
-    spec_rule,
+    specifies,
     strong,
 )
 
@@ -66,13 +66,13 @@ def _without(shape: tuple[int | None, ...], axis: int) -> tuple[int | None, ...]
 # ---------------------------------------------------------------- decompositions
 
 
-@spec_rule("cholesky", f"Cholesky factors of (..., n, n) Hermitian positive-definite matrices, same shape: {_FLOAT}. {_MATRIX} A matrix that is not positive definite raises ValueError (when computed).")
+@specifies("cholesky", f"Cholesky factors of (..., n, n) Hermitian positive-definite matrices, same shape: {_FLOAT}. {_MATRIX} A matrix that is not positive definite raises ValueError (when computed).")
 def _cholesky(x: Tensor, upper: bool = False) -> ShapeDtype:
     t = _matrices("cholesky", x, square=True)
     return ShapeDtype(t.shape, float_of(t.dtype))
 
 
-@spec_rule("qr", f"A tuple (Q, R) of (..., m, n) matrices, k = min(m, n): mode 'reduced' gives Q (..., m, k), R (..., k, n); 'complete' Q (..., m, m), R (..., m, n); {_FLOAT}. Another mode raises ValueError, fewer than 2 axes ShapeMismatchError.")
+@specifies("qr", f"A tuple (Q, R) of (..., m, n) matrices, k = min(m, n): mode 'reduced' gives Q (..., m, k), R (..., k, n); 'complete' Q (..., m, m), R (..., m, n); {_FLOAT}. Another mode raises ValueError, fewer than 2 axes ShapeMismatchError.")
 def _qr(x: Tensor, mode: str = "reduced") -> tuple[ShapeDtype, ShapeDtype]:
     if mode not in ("reduced", "complete"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete' but got {mode!r}")
@@ -83,20 +83,20 @@ def _qr(x: Tensor, mode: str = "reduced") -> tuple[ShapeDtype, ShapeDtype]:
     return ShapeDtype((*batch, m, k), dtype), ShapeDtype((*batch, k, n), dtype)
 
 
-@spec_rule("eigh", f"A tuple (eigenvalues (..., n) ascending, {_REAL}; eigenvectors (..., n, n) as columns) of Hermitian matrices: {_FLOAT}. {_MATRIX}")
+@specifies("eigh", f"A tuple (eigenvalues (..., n) ascending, {_REAL}; eigenvectors (..., n, n) as columns) of Hermitian matrices: {_FLOAT}. {_MATRIX}")
 def _eigh(x: Tensor) -> tuple[ShapeDtype, ShapeDtype]:
     t = _matrices("eigh", x, square=True)
     dtype = float_of(t.dtype)
     return ShapeDtype(t.shape[:-1], real_of(dtype)), ShapeDtype(t.shape, dtype)
 
 
-@spec_rule("eigvalsh", f"Eigenvalues (..., n) of Hermitian matrices, ascending, {_REAL} ({_FLOAT}). {_MATRIX}")
+@specifies("eigvalsh", f"Eigenvalues (..., n) of Hermitian matrices, ascending, {_REAL} ({_FLOAT}). {_MATRIX}")
 def _eigvalsh(x: Tensor) -> ShapeDtype:
     t = _matrices("eigvalsh", x, square=True)
     return ShapeDtype(t.shape[:-1], real_of(float_of(t.dtype)))
 
 
-@spec_rule("svdvals", f"Singular values (..., min(m, n)) of (..., m, n) matrices, descending, {_REAL} ({_FLOAT}). Fewer than 2 axes raise ShapeMismatchError.")
+@specifies("svdvals", f"Singular values (..., min(m, n)) of (..., m, n) matrices, descending, {_REAL} ({_FLOAT}). Fewer than 2 axes raise ShapeMismatchError.")
 def _svdvals(x: Tensor) -> ShapeDtype:
     t = _matrices("svdvals", x)
     return ShapeDtype((*t.shape[:-2], _min(*t.shape[-2:])), real_of(float_of(t.dtype)))
@@ -105,13 +105,13 @@ def _svdvals(x: Tensor) -> ShapeDtype:
 # ---------------------------------------------------------------- inverses and solvers
 
 
-@spec_rule("inv", f"Inverses of (..., n, n) matrices, same shape: {_FLOAT}. {_MATRIX} A singular matrix raises ValueError (when computed).")
+@specifies("inv", f"Inverses of (..., n, n) matrices, same shape: {_FLOAT}. {_MATRIX} A singular matrix raises ValueError (when computed).")
 def _inv(x: Tensor) -> ShapeDtype:
     t = _matrices("inv", x, square=True)
     return ShapeDtype(t.shape, float_of(t.dtype))
 
 
-@spec_rule(
+@specifies(
     "solve",
     f"Solves x1 @ result = x2 for (..., n, n) x1: a 1-D x2 (n,) gives (..., n); an x2 (..., n, k) gives (broadcast batch..., n, k). The dtype is the common float type ({_FLOAT}). Rows that do not fit or batches that do not broadcast raise ShapeMismatchError; a singular matrix ValueError (when computed).",
 )
@@ -129,32 +129,32 @@ def _solve(x1: Tensor, x2: Tensor) -> ShapeDtype:
     return ShapeDtype((*batch, *b.shape[-2:]), dtype)
 
 
-@spec_rule("det", f"Determinants (...) of (..., n, n) matrices: {_FLOAT}. {_MATRIX}")
+@specifies("det", f"Determinants (...) of (..., n, n) matrices: {_FLOAT}. {_MATRIX}")
 def _det(x: Tensor) -> ShapeDtype:
     t = _matrices("det", x, square=True)
     return ShapeDtype(t.shape[:-2], float_of(t.dtype))
 
 
-@spec_rule("slogdet", f"A tuple (sign, logabsdet), each (...), of (..., n, n) matrices: sign of the float type ({_FLOAT}), logabsdet {_REAL}. {_MATRIX}")
+@specifies("slogdet", f"A tuple (sign, logabsdet), each (...), of (..., n, n) matrices: sign of the float type ({_FLOAT}), logabsdet {_REAL}. {_MATRIX}")
 def _slogdet(x: Tensor) -> tuple[ShapeDtype, ShapeDtype]:
     t = _matrices("slogdet", x, square=True)
     dtype = float_of(t.dtype)
     return ShapeDtype(t.shape[:-2], dtype), ShapeDtype(t.shape[:-2], real_of(dtype))
 
 
-@spec_rule("pinv", f"Pseudo-inverses (..., n, m) of (..., m, n) matrices: {_FLOAT}. Fewer than 2 axes raise ShapeMismatchError.")
+@specifies("pinv", f"Pseudo-inverses (..., n, m) of (..., m, n) matrices: {_FLOAT}. Fewer than 2 axes raise ShapeMismatchError.")
 def _pinv(x: Tensor, rtol: Any = None) -> ShapeDtype:
     t = _matrices("pinv", x)
     return ShapeDtype((*t.shape[:-2], t.shape[-1], t.shape[-2]), float_of(t.dtype))
 
 
-@spec_rule("matrix_rank", "int64 ranks (...) of (..., m, n) matrices. Fewer than 2 axes raise ShapeMismatchError.")
+@specifies("matrix_rank", "int64 ranks (...) of (..., m, n) matrices. Fewer than 2 axes raise ShapeMismatchError.")
 def _matrix_rank(x: Tensor, rtol: Any = None) -> ShapeDtype:
     t = _matrices("matrix_rank", x)
     return ShapeDtype(t.shape[:-2], INT64)
 
 
-@spec_rule(
+@specifies(
     "matrix_power",
     "x to the integer power n, same shape and dtype (integer matrices stay integers for n >= 0; floats take the set precision). n that is not an int, or a negative n with bool or integer matrices, raises ArgumentTypeError; non-square matrices ShapeMismatchError.",
 )
@@ -169,7 +169,7 @@ def _matrix_power(x: Tensor, n: int) -> ShapeDtype:
 # ---------------------------------------------------------------- norms
 
 
-@spec_rule(
+@specifies(
     "vector_norm",
     f"Vector norms over axis (None: all; an int or a tuple), keepdims keeps the reduced axes with size 1; {_REAL} ({_FLOAT}). ord is a number (else ValueError); ord=-inf over no elements raises ValueError; an axis out of range raises AxisError.",
 )
@@ -182,7 +182,7 @@ def _vector_norm(x: Tensor, axis: Axes = None, keepdims: bool = False, ord: Any 
     return ShapeDtype(shape, real_of(float_of(t.dtype)))
 
 
-@spec_rule(
+@specifies(
     "matrix_norm",
     f"Matrix norms (...) of (..., m, n) matrices ((..., 1, 1) with keepdims); {_REAL} ({_FLOAT}). ord is 'fro', 'nuc', 1, -1, 2, -2, inf or -inf (else ValueError); matrices without elements raise ValueError where the norm is a minimum of nothing (ord -2; -1 without columns; -inf without rows); fewer than 2 axes raise ShapeMismatchError.",
 )
@@ -198,7 +198,7 @@ def _matrix_norm(x: Tensor, keepdims: bool = False, ord: Any = "fro") -> ShapeDt
 # ---------------------------------------------------------------- products and diagonals
 
 
-@spec_rule("outer", "Outer product (n, m) of 1-D vectors (n,) and (m,), in the dtype mul gives them. Other ranks raise ShapeMismatchError.")
+@specifies("outer", "Outer product (n, m) of 1-D vectors (n,) and (m,), in the dtype mul gives them. Other ranks raise ShapeMismatchError.")
 def _outer(x1: Tensor, x2: Tensor) -> ShapeDtype:
     a, b = strong(x1, "outer", "x1"), strong(x2, "outer", "x2")
     if a.ndim != 1 or b.ndim != 1:
@@ -207,7 +207,7 @@ def _outer(x1: Tensor, x2: Tensor) -> ShapeDtype:
     return ShapeDtype((a.shape[0], b.shape[0]), dtype)
 
 
-@spec_rule(
+@specifies(
     "cross",
     "Cross products of 3-element vectors along a negative axis (the other axes broadcast): the broadcast shape, in the dtype mul and sub give. A size other than 3 raises ShapeMismatchError, a non-negative axis or one beyond a rank AxisError.",
 )
@@ -223,7 +223,7 @@ def _cross(x1: Tensor, x2: Tensor, axis: Axis = -1) -> ShapeDtype:
     return ShapeDtype(tuple(shape), dtype)
 
 
-@spec_rule("diagonal", "Diagonals (..., k) of (..., m, n) matrices at offset (0 main, positive above, negative below; k is 0 past the edge), in x's dtype (floats take the set precision). Fewer than 2 axes raise ShapeMismatchError.")
+@specifies("diagonal", "Diagonals (..., k) of (..., m, n) matrices at offset (0 main, positive above, negative below; k is 0 past the edge), in x's dtype (floats take the set precision). Fewer than 2 axes raise ShapeMismatchError.")
 def _diagonal(x: Tensor, offset: int = 0) -> ShapeDtype:
     t = _matrices("diagonal", x)
     offset = int_argument(offset, "diagonal", "offset")
@@ -232,7 +232,7 @@ def _diagonal(x: Tensor, offset: int = 0) -> ShapeDtype:
     return ShapeDtype((*t.shape[:-2], count), at_precision(t.dtype))
 
 
-@spec_rule("trace", "Sums (...) of the diagonals at offset of (..., m, n) matrices: the dtype sum gives (bool and narrow ints widen to int64), or dtype when given (cast first).")
+@specifies("trace", "Sums (...) of the diagonals at offset of (..., m, n) matrices: the dtype sum gives (bool and narrow ints widen to int64), or dtype when given (cast first).")
 def _trace(x: Tensor, offset: int = 0, dtype: DTypeLike = None) -> ShapeDtype:
     diagonal = _diagonal(x, offset)
     if dtype is not None:
@@ -241,7 +241,7 @@ def _trace(x: Tensor, offset: int = 0, dtype: DTypeLike = None) -> ShapeDtype:
     return result
 
 
-@spec_rule(
+@specifies(
     "vecdot",
     "Dot products sum(conj(x1) * x2) along a negative axis (the other axes broadcast): the common dtype (bk.combine_types, integers keep their width). Lengths that differ raise ShapeMismatchError, an axis that is not negative or beyond a rank AxisError.",
 )
@@ -282,22 +282,22 @@ def _transform(op: str, x: Any, s: Any, axes: Any, norm: str, kind: str) -> Shap
 _SIZES: Final = "s gives the lengths of the transformed axes (zero-padded or trimmed; -1 keeps one; lengths below 1 raise ValueError), axes the axes (None: all, or the last len(s)); an axis out of range raises AxisError"
 
 
-@spec_rule("fftn", f"n-dimensional FFT: x's shape with the lengths s at axes, complex of x's precision (bool, ints and float32 and narrower give complex64; a set precision applies). {_SIZES}; {_NORM}.")
+@specifies("fftn", f"n-dimensional FFT: x's shape with the lengths s at axes, complex of x's precision (bool, ints and float32 and narrower give complex64; a set precision applies). {_SIZES}; {_NORM}.")
 def _fftn(x: Tensor, s: Any = None, axes: Axes = None, norm: str = "backward") -> ShapeDtype:
     return _transform("fftn", x, s, axes, norm, "complex")
 
 
-@spec_rule("ifftn", f"n-dimensional inverse FFT: x's shape with the lengths s at axes, complex of x's precision. {_SIZES}; {_NORM}.")
+@specifies("ifftn", f"n-dimensional inverse FFT: x's shape with the lengths s at axes, complex of x's precision. {_SIZES}; {_NORM}.")
 def _ifftn(x: Tensor, s: Any = None, axes: Axes = None, norm: str = "backward") -> ShapeDtype:
     return _transform("ifftn", x, s, axes, norm, "complex")
 
 
-@spec_rule("rfftn", f"n-dimensional FFT of real values: as fftn, but the last transformed axis keeps n//2 + 1 frequencies; complex of x's precision (ints give the default complex). Complex x raises ArgumentTypeError. {_SIZES}; {_NORM}.")
+@specifies("rfftn", f"n-dimensional FFT of real values: as fftn, but the last transformed axis keeps n//2 + 1 frequencies; complex of x's precision (ints give the default complex). Complex x raises ArgumentTypeError. {_SIZES}; {_NORM}.")
 def _rfftn(x: Tensor, s: Any = None, axes: Axes = None, norm: str = "backward") -> ShapeDtype:
     return _transform("rfftn", x, s, axes, norm, "real")
 
 
-@spec_rule("irfftn", f"Inverse of rfftn: the lengths s (default: the input's, and 2 (m - 1) for the last transformed axis), real of x's precision. {_SIZES}; {_NORM}.")
+@specifies("irfftn", f"Inverse of rfftn: the lengths s (default: the input's, and 2 (m - 1) for the last transformed axis), real of x's precision. {_SIZES}; {_NORM}.")
 def _irfftn(x: Tensor, s: Any = None, axes: Axes = None, norm: str = "backward") -> ShapeDtype:
     return _transform("irfftn", x, s, axes, norm, "inverse-real")
 
@@ -306,22 +306,22 @@ def _one(n: Any) -> Any:
     return None if n is None else (n,)
 
 
-@spec_rule("rfft", f"1-D FFT of real values along axis, n//2 + 1 frequencies (n: the transform length, default the axis's), complex of x's precision. Complex x raises ArgumentTypeError; {_NORM}.")
+@specifies("rfft", f"1-D FFT of real values along axis, n//2 + 1 frequencies (n: the transform length, default the axis's), complex of x's precision. Complex x raises ArgumentTypeError; {_NORM}.")
 def _rfft(x: Tensor, n: Any = None, axis: Axis = -1, norm: str = "backward") -> ShapeDtype:
     return _transform("rfft", x, _one(n), (axis,), norm, "real")
 
 
-@spec_rule("irfft", f"Inverse of rfft along axis: n real values (default 2 (m - 1)), real of x's precision; {_NORM}.")
+@specifies("irfft", f"Inverse of rfft along axis: n real values (default 2 (m - 1)), real of x's precision; {_NORM}.")
 def _irfft(x: Tensor, n: Any = None, axis: Axis = -1, norm: str = "backward") -> ShapeDtype:
     return _transform("irfft", x, _one(n), (axis,), norm, "inverse-real")
 
 
-@spec_rule("hfft", f"FFT of a Hermitian-symmetric signal given by its first half, along axis: n real values (default 2 (m - 1)), real of x's precision; {_NORM}.")
+@specifies("hfft", f"FFT of a Hermitian-symmetric signal given by its first half, along axis: n real values (default 2 (m - 1)), real of x's precision; {_NORM}.")
 def _hfft(x: Tensor, n: Any = None, axis: Axis = -1, norm: str = "backward") -> ShapeDtype:
     return _transform("hfft", x, _one(n), (axis,), norm, "inverse-real")
 
 
-@spec_rule("ihfft", f"Inverse of hfft along axis: n//2 + 1 complex values of real x's precision. Complex x raises ArgumentTypeError; {_NORM}.")
+@specifies("ihfft", f"Inverse of hfft along axis: n//2 + 1 complex values of real x's precision. Complex x raises ArgumentTypeError; {_NORM}.")
 def _ihfft(x: Tensor, n: Any = None, axis: Axis = -1, norm: str = "backward") -> ShapeDtype:
     return _transform("ihfft", x, _one(n), (axis,), norm, "real")
 
@@ -335,13 +335,13 @@ def _frequencies(op: str, n: Any, size: int, dtype: Any) -> ShapeDtype:
     return ShapeDtype((size,), result)
 
 
-@spec_rule("fftfreq", "Sample frequencies (n,) of an n-point FFT with spacing d, of dtype (default: the default float). n below 1 raises ValueError, a dtype that is not a real float ArgumentTypeError.")
+@specifies("fftfreq", "Sample frequencies (n,) of an n-point FFT with spacing d, of dtype (default: the default float). n below 1 raises ValueError, a dtype that is not a real float ArgumentTypeError.")
 def _fftfreq(n: int, d: float = 1.0, dtype: DTypeLike = None) -> ShapeDtype:
     n = int_argument(n, "fftfreq", "n")
     return _frequencies("fftfreq", n, n, dtype)
 
 
-@spec_rule("rfftfreq", "Non-negative sample frequencies (n//2 + 1,) of rfft of n points with spacing d, of dtype (default: the default float). n below 1 raises ValueError.")
+@specifies("rfftfreq", "Non-negative sample frequencies (n//2 + 1,) of rfft of n points with spacing d, of dtype (default: the default float). n below 1 raises ValueError.")
 def _rfftfreq(n: int, d: float = 1.0, dtype: DTypeLike = None) -> ShapeDtype:
     n = int_argument(n, "rfftfreq", "n")
     return _frequencies("rfftfreq", n, n // 2 + 1, dtype)
@@ -353,12 +353,12 @@ def _shift(op: str, x: Any, axes: Any) -> ShapeDtype:
     return ShapeDtype(t.shape, at_precision(t.dtype))
 
 
-@spec_rule("fftshift", "x rolled by half its length along axes (None: all), same shape and dtype (floats take the set precision). An axis out of range raises AxisError.")
+@specifies("fftshift", "x rolled by half its length along axes (None: all), same shape and dtype (floats take the set precision). An axis out of range raises AxisError.")
 def _fftshift(x: Tensor, axes: Axes = None) -> ShapeDtype:
     return _shift("fftshift", x, axes)
 
 
-@spec_rule("ifftshift", "The inverse of fftshift, same shape and dtype. An axis out of range raises AxisError.")
+@specifies("ifftshift", "The inverse of fftshift, same shape and dtype. An axis out of range raises AxisError.")
 def _ifftshift(x: Tensor, axes: Axes = None) -> ShapeDtype:
     return _shift("ifftshift", x, axes)
 

@@ -418,42 +418,47 @@ def _python_choice_call(function: Callable[..., Any], tensor_type: type[Any], de
     """The core's fast call of a choice, `function(condition, x, y)` (`where`), in Python: for a condition of exactly
     `tensor_type` whose dtype is bool and x and y of one dtype, or one of them a Python float, as the tables that
     `derive(backend, tensor)` gives for x's (or y's) dtype say; whether a condition's dtype object is bool is asked
-    of the backend once per object."""
-    tables: list[frozenset[Any]] = [frozenset(), frozenset()]  # the dtypes of x and y served; those beside a float
+    of the backend once per object. The served call reads each dtype once and calls nothing else."""
+    dtypes: set[Any] = set()  # the dtypes of x and y served (grown in place: the closure reads them directly)
+    floats: set[Any] = set()  # those served beside a Python float
     seen: set[Any] = set()
     conditions: dict[Any, bool] = {}
 
-    def attempt(condition: Any, x: Any, y: Any) -> Any:
-        dtypes, floats = tables
-        if type(x) is tensor_type:
-            if type(y) is tensor_type:
-                return function(condition, x, y) if x.dtype == y.dtype and x.dtype in dtypes else NotImplemented
-            return function(condition, x, y) if type(y) is float and x.dtype in floats else NotImplemented
-        return function(condition, x, y) if type(x) is float and type(y) is tensor_type and y.dtype in floats else NotImplemented
-
     def choice(self: Any, *args: Any) -> Any:
+        if len(args) == 3:
+            condition, x, y = args
+            if type(condition) is tensor_type and conditions.get(condition.dtype) is True:
+                if type(x) is tensor_type:
+                    dtype = x.dtype
+                    if type(y) is tensor_type:
+                        if dtype in dtypes and y.dtype == dtype:
+                            return function(condition, x, y)
+                    elif type(y) is float and dtype in floats:
+                        return function(condition, x, y)
+                elif type(x) is float and type(y) is tensor_type and y.dtype in floats:
+                    return function(condition, x, y)
+        return learn(self, args)
+
+    def learn(self: Any, args: tuple[Any, ...]) -> Any:
+        """A call the tables do not serve: learn its condition's and its operand's dtype once, then try again."""
         if len(args) != 3 or type(args[0]) is not tensor_type:
             return NotImplemented
         condition, x, y = args
-        flags = conditions.get(condition.dtype)
-        if flags is None:
+        if condition.dtype not in conditions:
             try:
-                flags = conditions[condition.dtype] = self.dtype(condition).kind is bool
+                conditions[condition.dtype] = self.dtype(condition).kind is bool
             except Exception:  # a dtype the backend does not describe: the plan serves it
-                flags = conditions[condition.dtype] = False
-        if not flags:
-            return NotImplemented
-        result = attempt(condition, x, y)
+                conditions[condition.dtype] = False
         tensor = x if type(x) is tensor_type else y if type(y) is tensor_type else None
-        if result is not NotImplemented or tensor is None or tensor.dtype in seen:
-            return result
+        if tensor is None or tensor.dtype in seen or not conditions[condition.dtype]:
+            return NotImplemented
         seen.add(tensor.dtype)
-        serves, floats, _ = derive(self, tensor)
+        serves, served_floats, _ = derive(self, tensor)
         if serves:
-            tables[0] = tables[0] | {tensor.dtype}
-        if floats:
-            tables[1] = tables[1] | {tensor.dtype}
-        return attempt(condition, x, y) if serves or floats else result
+            dtypes.add(tensor.dtype)
+        if served_floats:
+            floats.add(tensor.dtype)
+        return choice(self, *args) if serves or served_floats else NotImplemented
 
     return choice
 

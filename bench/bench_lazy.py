@@ -101,9 +101,9 @@ class _Eager:
     """An eager backend's operations under the names `_mixed` calls."""
 
     def __init__(self, backend: bk.Backend) -> None:
-        from bk_lazy._compute import kernel
+        from bk_lazy._compute import evaluator
 
-        self.matmul = kernel(backend, "matmul")
+        self.matmul = evaluator(backend, "matmul")
         self.tanh, self.add, self.transpose, self.sum = backend.tanh, backend.add, backend.transpose, backend.sum
 
 

@@ -60,7 +60,7 @@ def test_register_refuses_a_second_spec_of_the_same_name():
         unary("sin", WIDEN, "again")
 
 
-def test_spec_rule_registers_an_infer_function_with_its_argument_kinds():
+def test_specifies_registers_an_infer_function_with_its_argument_kinds():
     @specifies("_test_double", "Twice x, same shape and dtype.")
     def _double(x: Tensor, factor: int = 2) -> ShapeDtype:
         return bk.ShapeDtype(np.shape(x), DType.as_dtype(x))

@@ -241,6 +241,16 @@ ufunc_call_vectorcall(UfuncCall *self, PyObject *const *args, size_t nargsf, PyO
     if (kwnames != NULL || nargs != self->arity + 1) {  /* (backend, *args) */
         Py_RETURN_NOTIMPLEMENTED;
     }
+    if (nargs == 3) {  /* the common calls, one array or two of one dtype the table holds: nothing else is looked at */
+        PyObject *a = args[1], *b = args[2];
+        if ((PyObject *)Py_TYPE(a) == self->ndarray && (PyObject *)Py_TYPE(b) == self->ndarray && DESCR(a) == DESCR(b)
+            && position(self->dtypes, DESCR(a)) >= 0) {
+            return call_ufunc(self, args + 1, 2);
+        }
+    }
+    else if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->ndarray && position(self->dtypes, DESCR(args[1])) >= 0) {
+        return call_ufunc(self, args + 1, 1);
+    }
     PyObject *array;
     PyObject *result = try_call(self, args + 1, nargs - 1, &array);
     if (result != Py_NotImplemented || array == NULL) {

@@ -43,7 +43,8 @@ def _spy_class():
         "take_along_axis": bare("take_along_axis", lambda x, indices, axis: np.take_along_axis(x, np.clip(indices, -x.shape[axis], x.shape[axis] - 1), axis)),
         "scatter_nd_scalar": bare("scatter_nd_scalar", _dropping_scatter),
     }
-    return type("Recording", (numpy_backend,), {**kernels, "checked_indices": frozenset()}), seen  # bare kernels: the core checks indices
+    declared = {"checked_indices": frozenset(), "shifts_every_count": False}  # bare kernels: the core checks indices and shift counts
+    return type("Recording", (numpy_backend,), {**kernels, **declared}), seen
 
 
 def _dropping_scatter(base_grid, indices, values, mode):
@@ -140,6 +141,19 @@ def test_a_kernel_only_sees_shift_counts_in_range(spy, dt, op, reference):
     for name, args in seen:
         if name == op:
             assert np.all((np.asarray(args[1]) >= 0) & (np.asarray(args[1]) < bits)), args[1]
+
+
+def test_a_backend_whose_shifts_take_every_count_gets_tensors_of_counts_as_they_are():
+    """`Backend.shifts_every_count`: no composite around a tensor of counts (the framework gives NumPy's results), but
+    a Python int count outside `[0, bits)` still takes it."""
+    cls, seen = _spy_class()
+    backend = type("EveryCount", (cls,), {"shifts_every_count": True})()
+    a, counts = _shift_cases(np.int8)
+    backend.shift_bits_left(a, counts)
+    assert [np.asarray(args[1]).tolist() for name, args in seen if name == "shift_bits_left"] == [counts.tolist()]
+    seen.clear()
+    np.testing.assert_array_equal(np.asarray(backend.shift_bits_left(a, 9)), np.left_shift(a, np.int8(9)))
+    assert all(np.min(args[1]) >= 0 and np.max(args[1]) < 8 for name, args in seen if name == "shift_bits_left")
 
 
 @pytest.mark.parametrize(("low", "high", "dtype"), [(2, 2, bk.DType(int, 64)), (3, 2, bk.DType(int, 32)), (0, 300, bk.DType(int, 8)), (-1, 5, bk.DType(int, 8, signed=False))])

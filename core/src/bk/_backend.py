@@ -113,6 +113,14 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
     `bk.rules.check_indices`. For every other one the core checks the indices on the data before the kernel
     (`IndexOutOfRangeError`), as some frameworks clamp, drop or wrap such an index (JAX's gathers clamp)."""
 
+    shifts_every_count: ClassVar[bool] = False
+    """Whether the framework's shifts (`shift_bits_left`, `shift_bits_right`) give NumPy's result for every count
+    in the tensor of counts, negative or beyond the width (0, or -1 for a negative value shifted right), as
+    NumPy's and XLA's do. Then the core puts no composite of those counts around the kernel, and the kernel's
+    fast call (`bk.rules.framework_call`) serves two tensors of one integer dtype; a Python int count outside
+    `[0, bits)` still takes the composite. False (the default): the kernel sees only counts in range, as C's and
+    PyTorch's shifts need. The testkit's `edge-shift-counts` case checks the claim."""
+
     complex_unordered: ClassVar[frozenset[str]] = frozenset()
     """The ordering operations (`bk.rules.ORDERING`: `max`, `sort`, `argmax`, `maximum`, ...) that this
     backend's framework cannot apply to complex values, declared once (PyTorch's `argmax`, TensorFlow's

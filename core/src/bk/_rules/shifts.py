@@ -26,13 +26,14 @@ _NEEDS: Final = ("greater_or_equal", "greater_than", "or_", "where")
 
 
 def shift_rule(backend: Backend, op: str, dtype: DType | None, count: Any) -> bool:
-    """Whether a call of `op` computed in `dtype` needs the composite: an integer shift by a tensor of counts, or by a
-    Python int outside `[0, bits)` (one in range reaches the kernel as it is)."""
+    """Whether a call of `op` computed in `dtype` needs the composite: an integer shift by a tensor of counts (unless
+    the backend declares `shifts_every_count`), or by a Python int outside `[0, bits)` (one in range reaches the kernel
+    as it is)."""
     if op not in SHIFTS or dtype is None or dtype.kind is not int or not all(backend.supports(n) for n in _NEEDS):
         return False
     if type(count) is int:
         return not 0 <= count < int(dtype.bits or 64)
-    return True
+    return not type(backend).shifts_every_count
 
 
 def shift_counts(backend: Backend, op: str, shift: Callable[[Any, Any], Any], x: Any, count: Any) -> Any:

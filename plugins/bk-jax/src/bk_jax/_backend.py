@@ -99,6 +99,7 @@ class JaxBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseMix
     # Trusted kernels (`@kernel(trusted=True, why=...)` where each is defined): the reductions (`_math`),
     # `as_tensor` and `cast`; the elementwise operations and `where` are bare kernels behind the core's plan.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
+    shifts_every_count = True  # XLA's shifts give NumPy's results for counts outside [0, bits)
     lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}  # XLA's CPU decompositions have no half kernels: float32
 
     float64_supported = not x64_locked_off()  # decided when the backend loads

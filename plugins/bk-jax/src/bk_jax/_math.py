@@ -12,7 +12,7 @@ import jax.scipy.special as jss
 import numpy as np
 
 from bk import DType, from_numpy_dtype, normalize_axes
-from bk.rules import check_nonnegative, framework_call, kernel, listed_call, numpy_accumulation_type, wrap_indices
+from bk.rules import check_nonnegative, framework_call, kernel, numpy_accumulation_type, wrap_indices
 from bk.rules import quantile as quantile_rule
 
 Tensor = Any
@@ -27,9 +27,6 @@ _PAD_MODES: Final = {
 }
 _INT64: Final = DType(int, 64)
 _ARRAY: Final = type(jnp.zeros(()))  # the concrete type of eager arrays (`jax.Array` is abstract; tracers take the plan)
-_INTEGERS: Final = frozenset(
-    np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
-)
 _REAL_FLOATS: Final = frozenset(np.dtype(t) for t in (np.float16, jnp.bfloat16, np.float32, np.float64))
 _INEXACT: Final = _REAL_FLOATS | frozenset(np.dtype(t) for t in (np.complex64, np.complex128))
 
@@ -297,16 +294,14 @@ class MathMixin:
         """`a // b`, rounded down (the plan answers integer divisors of 0)."""
         return jnp.floor_divide(a, b)
 
-    # The shifts' fast calls stay hand-written: for a tensor of counts the plan runs the core's composite of
-    # counts outside [0, bits) (`bk._rules.shifts`), which JAX needs not (XLA gives NumPy's results for every
-    # count), so two arrays of one integer dtype go to JAX at once. That is what JAX computes, not a rule a spec
-    # decides: a derived fast call (`framework_call`) would leave every tensor of counts to the composite.
-    @kernel(fast=listed_call(jnp.left_shift, _ARRAY, _INTEGERS, 2))
+    # XLA's shifts give NumPy's results for every count (`JAXBackend.shifts_every_count`), so the plan of a tensor of
+    # counts takes no composite and the fast calls are derived as the other operators'.
+    @kernel(fast=framework_call(jnp.left_shift, _ARRAY, 2))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`; a count outside `[0, bits)` gives 0, as in NumPy."""
         return jnp.left_shift(a, b)
 
-    @kernel(fast=listed_call(jnp.right_shift, _ARRAY, _INTEGERS, 2))
+    @kernel(fast=framework_call(jnp.right_shift, _ARRAY, 2))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b` (arithmetic for signed ints); a count outside `[0, bits)` gives 0, or -1 for negative `a`, as in NumPy."""
         return jnp.right_shift(a, b)

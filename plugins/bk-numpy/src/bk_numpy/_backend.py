@@ -96,6 +96,7 @@ class NumPyBackend(StandardMixin, MathMixin, IndexingMixin, LinalgMixin, SparseM
     # are trusted; the bare kernels (binary operators, `where`, functions of floats) take the core's plan,
     # most with a fast call in front.
     checked_indices = INDEX_OPERATIONS  # its gathers and scatters refuse an index outside its dimension themselves
+    shifts_every_count = True  # NumPy's shifts are the reference for counts outside [0, bits)
     # NumPy's linalg has no half kernels: float32
     lacking_kernels = {"matrix_solve_least_squares": frozenset({DType(float, 16), DType(float, 16, brain=True)})}
 

@@ -316,10 +316,12 @@ class MathMixin:
         """Logical or bitwise `a ^ b`."""
         return np.bitwise_xor(a, b)
 
+    @kernel(fast=fast_call(np.left_shift))
     def shift_bits_left(self, a: Tensor, b: Tensor) -> Tensor:
         """`a << b`."""
         return np.left_shift(a, b)
 
+    @kernel(fast=fast_call(np.right_shift))
     def shift_bits_right(self, a: Tensor, b: Tensor) -> Tensor:
         """`a >> b`."""
         return np.right_shift(a, b)

@@ -11,7 +11,9 @@ generated calls of every operation (on numpy as many as `testkit diff` draws, on
   (bit for bit; random operations are unseeded, so only their dtypes and shapes);
 - every call signature that both roads planned: the same plan, step by step;
 - a signature only one road planned was served by a fast path on the other road, which only an
-  operation with a fast path may do.
+  operation with a fast path may do;
+- every call of `bk.array_namespace`'s functions in `roads_worker._namespace_cases`, which the C road sends
+  through `_fastplan.Shortcut` where it can and the Python road through the adapters: the same outcome.
 """
 
 from __future__ import annotations
@@ -108,3 +110,20 @@ def test_the_c_front_and_the_python_road_compile_the_same_plans(roads: tuple[str
     assert compared > (1000 if THOROUGH[backend] else 200)
     assert not differences, f"{len(differences)} plans differ:\n" + "\n".join(differences[:20])
     assert not one_sided, f"signatures planned on one road only, for operations without a fast path: {one_sided}"
+
+
+def test_the_namespace_gives_the_same_on_both_roads(roads: tuple[str, dict[str, Any], dict[str, Any]]) -> None:
+    """`_fastplan.Shortcut` (the namespace's direct call of the catalogue operation, C road) against the adapters
+    (Python road): the same error class and message, or the same dtype, shape and values, with and without a precision."""
+    _, c_road, python_road = roads
+    assert c_road["shortcuts"] and not python_road["shortcuts"], "the C road serves some namespace functions by a Shortcut, the Python road none"
+    assert "zeros" in c_road["shortcuts"] and "sum" in c_road["shortcuts"]
+    differences = []
+    for (label, first), (label2, second) in zip(c_road["namespace"], python_road["namespace"], strict=True):
+        assert label == label2
+        if first[:3] != second[:3]:
+            differences.append(f"{label}: C {first[:3]} / Python {second[:3]}")
+        elif first[0] == "values" and first[3] is not None and (problem := _same_values(label, [first[3]], [second[3]])) is not None:
+            differences.append(f"{label}: {problem[:300]}")
+    assert len(c_road["namespace"]) > 70 and any(outcome[0] == "error" for _, outcome in c_road["namespace"])
+    assert not differences, f"{len(differences)} namespace calls differ:\n" + "\n".join(differences)

@@ -131,3 +131,22 @@ def test_creation_defaults_to_float32_whatever_precision_bk_is_set_to(xp, precis
         np.testing.assert_allclose(_np(xp, xp.linspace(0.0, 1.0, 5)), np.linspace(0.0, 1.0, 5), atol=1e-7)
         assert xp.linspace(0.0, 1.0, 5, dtype=xp.float64).dtype == xp.float64
         assert xp.linspace(0.0, 1.0, 4, endpoint=False).shape == (4,)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda xp: xp.zeros(2.5), "zeros"),
+        (lambda xp: xp.ones(None), "ones"),
+        (lambda xp: xp.empty(2.5, dtype=xp.float32), "empty"),
+        (lambda xp: xp.full(2.5, 1.0), "full"),
+        (lambda xp: xp.reshape(xp.zeros(4), 4.0), "reshape"),
+        (lambda xp: xp.broadcast_to(xp.zeros(1), 2.5), "broadcast_to"),
+    ],
+    ids=["zeros", "ones", "empty", "full", "reshape", "broadcast_to"],
+)
+def test_a_shape_that_is_no_int_nor_sequence_gets_the_operations_bk_error(xp, call, name: str) -> None:
+    """Not Python's "'float' object is not iterable": the namespace hands the value to the operation's spec, which
+    names the operation and what is wrong, with the same class on every backend."""
+    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: shape must"):
+        call(xp)

@@ -77,7 +77,14 @@ def shortcut(
 
 
 def _as_shape(shape: Any) -> tuple[int, ...]:
-    return (shape,) if isinstance(shape, int) else tuple(shape)
+    """A namespace's shape argument (an int or a sequence of ints) as the catalogue's tuple; anything else as a 1-tuple,
+    whose element the operation's spec then names (`zeros: shape must hold ints, got float 2.5`)."""
+    if type(shape) is int:
+        return (shape,)
+    try:
+        return tuple(shape)
+    except TypeError:  # not a sequence (a float, a NumPy int): the spec decides
+        return (shape,)
 
 
 def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> Any:

@@ -17,6 +17,7 @@ from ._namespace_common import (
     _FLOAT32,
     _INT64,
     Factory,
+    _as_shape,
     _default_dtype,
     _placer,
     _shape_of,
@@ -125,7 +126,7 @@ def _filled(op: str) -> Factory:
         def filled(shape: Any, *, dtype: Any = None, device: Any = None, **keywords: Any) -> Any:
             if keywords:
                 refuse_keywords(op, keywords, b.name)
-            result = make((shape,) if type(shape) is int else tuple(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
+            result = make(_as_shape(shape), _FLOAT32 if dtype is None else lookup(dtype, op))
             return result if device is None else place.new(result, device, op)
 
         return shortcut(filled, 1, make, (_FLOAT32,), shape_at=0, dtypes=ns._dtypes, dtype_at=0)  # zeros(n), zeros(n, dtype=xp.int8)
@@ -175,7 +176,7 @@ def _full(b: Any, ns: Any) -> Callable[..., Any]:
             target = ns.as_dtype(dtype, "full")
         if target is not _FLOAT32:
             fill_value = _exact(fill_value, target)
-        result = kernel((shape,) if type(shape) is int else tuple(shape), fill_value, target)
+        result = kernel(_as_shape(shape), fill_value, target)
         return result if device is None else place.new(result, device, "full")
 
     return shortcut(full, 2, kernel, (_FLOAT32,), shape_at=0, kinds=(None, float))  # full(n, 2.0): the default float

@@ -142,11 +142,15 @@ def test_creation_defaults_to_float32_whatever_precision_bk_is_set_to(xp, precis
         (lambda xp: xp.full(2.5, 1.0), "full"),
         (lambda xp: xp.reshape(xp.zeros(4), 4.0), "reshape"),
         (lambda xp: xp.broadcast_to(xp.zeros(1), 2.5), "broadcast_to"),
+        (lambda xp: xp.permute_dims(xp.zeros((2, 3)), 1.5), "permute_dims"),
+        (lambda xp: xp.tile(xp.zeros(2), 2.5), "tile"),
+        (lambda xp: xp.tensordot(xp.zeros((2, 2)), xp.zeros((2, 2)), axes=1.5), "tensordot"),
+        (lambda xp: xp.repeat(xp.zeros(2), 1.5), "repeat"),
     ],
-    ids=["zeros", "ones", "empty", "full", "reshape", "broadcast_to"],
+    ids=["zeros", "ones", "empty", "full", "reshape", "broadcast_to", "permute_dims", "tile", "tensordot", "repeat"],
 )
-def test_a_shape_that_is_no_int_nor_sequence_gets_the_operations_bk_error(xp, call, name: str) -> None:
+def test_a_shape_or_axes_of_the_wrong_kind_get_the_operations_bk_error(xp, call, name: str) -> None:
     """Not Python's "'float' object is not iterable": the namespace hands the value to the operation's spec, which
     names the operation and what is wrong, with the same class on every backend."""
-    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: shape must"):
+    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: (shape|axes|repetitions|repeats) must"):
         call(xp)

@@ -28,6 +28,7 @@ from ._namespace_common import (
     _kept,
     _shape_of,
     bound_method,
+    int_sequence,
     refuse_keywords,
     shortcut,
 )
@@ -312,7 +313,7 @@ def _permute_dims(b: Any, ns: Any) -> Callable[..., Any]:
     def permute_dims(x: Any, /, axes: tuple[int, ...], **keywords: Any) -> Any:
         if keywords:
             refuse_keywords(permute_dims.__name__, keywords, b.name)
-        return kernel(x, tuple(axes))
+        return kernel(x, int_sequence(axes, "permute_dims", "axes"))
 
     return permute_dims
 
@@ -346,7 +347,7 @@ def _tile(b: Any, ns: Any) -> Callable[..., Any]:
     def tile(x: Any, repetitions: tuple[int, ...], /, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords(tile.__name__, keywords, b.name)
-        reps = tuple(repetitions)
+        reps = (repetitions,) if isinstance(repetitions, int) else int_sequence(repetitions, "tile", "repetitions")  # an int: as NumPy's tile
         missing = len(b.staticshape(x)) - len(reps)
         return kernel(x, (1,) * missing + reps if missing > 0 else reps)
 

@@ -87,6 +87,15 @@ def _as_shape(shape: Any) -> tuple[int, ...]:
         return (shape,)
 
 
+def int_sequence(value: Any, op: str, what: str) -> tuple[Any, ...]:
+    """`value`, a sequence (of ints, which the operation's spec checks), as a tuple; anything else raises
+    `bk.ArgumentTypeError` naming `op` (not Python's "'float' object is not iterable")."""
+    try:
+        return tuple(value)
+    except TypeError:
+        raise ArgumentTypeError(f"{op}: {what} must be a tuple of ints, got {type(value).__name__} {value!r}") from None
+
+
 def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> Any:
     """`result` of a reduction over `axis` reshaped as with keepdims."""
     axes = normalize_axes(axis, len(shape), op)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ._axes import normalize_axes
+from ._errors import ArgumentTypeError
 from ._namespace_common import (
     _FLOAT32,
     Factory,
@@ -33,7 +34,12 @@ def _matmul_tensordot(b: Any, ns: Any) -> Callable[..., Any]:
                 raise ValueError(f"tensordot: axes must be non-negative, not {axes}")
             n1 = len(b.staticshape(x1))
             return kernel(x1, list(range(n1 - axes, n1)), x2, list(range(axes)))
-        return kernel(x1, list(axes[0]), x2, list(axes[1]))
+        try:
+            first, second = axes
+            pair = list(first), list(second)
+        except (TypeError, ValueError):  # not a pair of sequences: the spec would never see it
+            raise ArgumentTypeError(f"tensordot: axes must be an int or a pair of sequences of axes, got {axes!r}") from None
+        return kernel(x1, pair[0], x2, pair[1])
 
     return tensordot
 

@@ -10,7 +10,6 @@ from .._axes import normalize_axes, normalize_axis
 from .._errors import ArgumentTypeError, AxisError, IndexOutOfRangeError, ShapeMismatchError
 from .._rules.indices import index_axes, is_array_index
 from ._base import (
-    INTEGER_KINDS,
     ShapeDtype,
     as_operand,
     broadcast_shapes,
@@ -198,7 +197,7 @@ def _tile_to(x: Tensor, axis: Axis, size: int) -> ShapeDtype:
 
 @specifies(
     "repeat",
-    f"Repeats each element along axis repeats[i] times (an int repeats all alike). The size along axis is new_length when given, else known only for an int or a list of repeats (it depends on a tensor's values). An axis out of range raises AxisError, a repeats list of the wrong length ValueError. {_KEEP}",
+    f"Repeats each element along axis repeats[i] times (an int repeats all alike). The size along axis is new_length when given, else known only for an int or a list of repeats (it depends on a tensor's values). An axis out of range raises AxisError, a repeats list of the wrong length ValueError, repeats that are no ints (a Python float or bool, a bool or float tensor) ArgumentTypeError. {_KEEP}",
 )
 def _repeat(x: Tensor, repeats: Any, axis: Axis, new_length: int | None = None) -> ShapeDtype:
     operand = strong(x, "repeat", "x")
@@ -221,10 +220,11 @@ def _repeat(x: Tensor, repeats: Any, axis: Axis, new_length: int | None = None) 
             length = sum(repeats)
     else:
         counts = as_operand(repeats, "repeat", "repeats")
-        if isinstance(counts, ShapeDtype):
-            check_kinds("repeat", counts.dtype, INTEGER_KINDS, "repeats")
-            if counts.ndim > 1 or (counts.ndim == 1 and size is not None and counts.shape[0] not in (1, size, None)):
-                raise ValueError(f"repeat: repeats of shape {counts.shape} for an axis of size {size}")
+        if not isinstance(counts, ShapeDtype):  # a Python float, complex or bool: frameworks truncate, refuse or count it
+            raise ArgumentTypeError(f"repeat: repeats must be an int, a sequence of ints or an integer tensor, got {type(repeats).__name__} {repeats!r}")
+        check_kinds("repeat", counts.dtype, frozenset({int}), "repeats")  # the standard: an integer array (TensorFlow has no bool repeats)
+        if counts.ndim > 1 or (counts.ndim == 1 and size is not None and counts.shape[0] not in (1, size, None)):
+            raise ValueError(f"repeat: repeats of shape {counts.shape} for an axis of size {size}")
         length = None
     return ShapeDtype(tuple(length if i == position else n for i, n in enumerate(operand.shape)), operand.dtype)
 

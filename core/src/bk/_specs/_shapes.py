@@ -76,11 +76,14 @@ def _flatten(x: Tensor) -> ShapeDtype:
 )
 def _transpose(tensor: Tensor, axes: Axes) -> ShapeDtype:
     x = strong(tensor, "transpose", "tensor")
-    order = [normalize_axis(a, x.ndim, "transpose") for a in axes]
+    if not hasattr(axes, "__iter__") or isinstance(axes, str):
+        raise ArgumentTypeError(f"transpose: axes must be a sequence of ints (a permutation), got {type(axes).__name__} {axes!r}")
+    items = tuple(axes)
+    order = [normalize_axis(a, x.ndim, "transpose") for a in items]
     if len(set(order)) != len(order):
-        raise AxisError(f"transpose: repeated axis in {tuple(axes)}")
+        raise AxisError(f"transpose: repeated axis in {items}")
     if len(order) != x.ndim:
-        raise AxisError(f"transpose: axes {tuple(axes)} do not match a tensor of rank {x.ndim}; name every axis once")
+        raise AxisError(f"transpose: axes {items} do not match a tensor of rank {x.ndim}; name every axis once")
     return ShapeDtype(tuple(x.shape[a] for a in order), x.dtype)
 
 

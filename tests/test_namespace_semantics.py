@@ -146,11 +146,13 @@ def test_creation_defaults_to_float32_whatever_precision_bk_is_set_to(xp, precis
         (lambda xp: xp.tile(xp.zeros(2), 2.5), "tile"),
         (lambda xp: xp.tensordot(xp.zeros((2, 2)), xp.zeros((2, 2)), axes=1.5), "tensordot"),
         (lambda xp: xp.repeat(xp.zeros(2), 1.5), "repeat"),
+        (lambda xp: xp.std(xp.zeros(2), correction="a"), "std"),
+        (lambda xp: xp.var(xp.zeros(2), correction=None), "var"),
     ],
-    ids=["zeros", "ones", "empty", "full", "reshape", "broadcast_to", "permute_dims", "tile", "tensordot", "repeat"],
+    ids=["zeros", "ones", "empty", "full", "reshape", "broadcast_to", "permute_dims", "tile", "tensordot", "repeat", "std", "var"],
 )
 def test_a_shape_or_axes_of_the_wrong_kind_get_the_operations_bk_error(xp, call, name: str) -> None:
     """Not Python's "'float' object is not iterable": the namespace hands the value to the operation's spec, which
     names the operation and what is wrong, with the same class on every backend."""
-    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: (shape|axes|repetitions|repeats) must"):
+    with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: (shape|axes|repetitions|repeats|correction) must"):
         call(xp)

@@ -28,6 +28,7 @@ from ._namespace_common import (
     _kept,
     _shape_of,
     bound_method,
+    check_correction,
     int_sequence,
     refuse_keywords,
     shortcut,
@@ -149,6 +150,7 @@ def _spread(squared: bool) -> Factory:
         def spread(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
             if keywords:
                 refuse_keywords(spread.__name__, keywords, b.name)
+            check_correction(correction, "var" if squared else "std")
             result = std(x, axis, keepdims)
             if squared:
                 result = b.mul(result, result)

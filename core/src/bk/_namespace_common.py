@@ -96,6 +96,12 @@ def int_sequence(value: Any, op: str, what: str) -> tuple[Any, ...]:
         raise ArgumentTypeError(f"{op}: {what} must be a tuple of ints, got {type(value).__name__} {value!r}") from None
 
 
+def check_correction(correction: Any, op: str) -> None:
+    """Raises `bk.ArgumentTypeError` naming `op` (`std`, `var`) unless `correction` is a Python int or float."""
+    if type(correction) not in (int, float):  # a string, a tensor, None, a bool: named, not Python's comparison error
+        raise ArgumentTypeError(f"{op}: correction must be a real number (a Python int or float), got {type(correction).__name__} {correction!r}")
+
+
 def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> Any:
     """`result` of a reduction over `axis` reshaped as with keepdims."""
     axes = normalize_axes(axis, len(shape), op)

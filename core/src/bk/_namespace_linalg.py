@@ -17,6 +17,7 @@ from ._namespace_common import (
     SVDResult,
     _placer,
     _shape_of,
+    check_correction,
     refuse_keywords,
 )
 
@@ -215,6 +216,7 @@ def _var(b: Any, ns: Any) -> Callable[..., Any]:
     def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: bool = False, **keywords: Any) -> Any:
         if keywords:
             refuse_keywords(var.__name__, keywords, b.name)
+        check_correction(correction, "var")
         result = kernel(x, axis, keepdims)
         return _corrected(b, result, x, axis, correction, "var") if correction else result
 

@@ -33,6 +33,14 @@ def test_as_tensor_refuses_a_value_with_no_bk_dtype(b, what, value):
         b.as_tensor(value)
 
 
+@pytest.mark.parametrize("value", [[[1.0], [1.0, 2.0]], [1.0, [2.0]], [[[1], [2]], [[1], [2, 3]]], ([1, 2], (3,))], ids=repr)
+def test_as_tensor_refuses_a_ragged_nested_sequence_alike_everywhere(b, value):
+    """NumPy raised its own ValueError, PyTorch a TypeError: now `bk.ShapeMismatchError` (a ValueError) naming the operation."""
+    with pytest.raises(bk.ShapeMismatchError, match=r"^as_tensor: x is a ragged nested sequence"):
+        b.as_tensor(value)
+    assert b.staticshape(b.as_tensor([[1.0, 2.0], (3.0, 4.0)])) == (2, 2)
+
+
 @pytest.mark.parametrize(("what", "value"), NO_DTYPE[3:9], ids=[w for w, _ in NO_DTYPE[3:9]])
 def test_cast_refuses_a_value_with_no_bk_dtype(b, what, value):
     with pytest.raises(bk.ArgumentTypeError, match=r"^cast: "):

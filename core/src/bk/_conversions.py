@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 import numpy as np
 
 from ._dtype import DType, from_numpy_dtype
-from ._errors import ArgumentTypeError, UnsupportedDtypeError, check_tensor_argument
+from ._errors import ArgumentTypeError, ShapeMismatchError, UnsupportedDtypeError, check_tensor_argument
 from ._explain import explain_failure
 from ._kernels import WRAPPED as _WRAPPED
 from ._kernels import raw_kernel
@@ -38,6 +38,7 @@ def ruled_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
             return apply_number_rules(self, x, kernel(self, x, convert_external))
         except Exception as error:
             _absent_dtype(self, "as_tensor", x, error)
+            refuse_ragged("as_tensor", x, error)
             raise
 
     setattr(as_tensor, _WRAPPED, kernel)
@@ -52,10 +53,28 @@ def checked_as_tensor(kernel: Callable[..., Any]) -> Callable[..., Any]:
     def as_tensor(self: Backend, x: Any, convert_external: bool = True) -> Any:
         if x.__class__ is not float:
             check_convertible(x, "as_tensor")
-        return kernel(self, x, convert_external)
+        try:
+            return kernel(self, x, convert_external)
+        except Exception as error:
+            refuse_ragged("as_tensor", x, error)
+            raise
 
     setattr(as_tensor, _WRAPPED, kernel)
     return as_tensor
+
+
+def refuse_ragged(op: str, x: Any, error: BaseException) -> None:
+    """After a conversion of `x` failed: raises `bk.ShapeMismatchError` naming `op` when `x` is a ragged nested list
+    or tuple (rows of different lengths, or numbers beside rows), which every framework refuses in its own words."""
+    if (x.__class__ is list or x.__class__ is tuple) and _ragged(x):
+        raise ShapeMismatchError(f"{op}: x is a ragged nested sequence (its rows differ in length); give rows of one length") from error
+
+
+def _ragged(x: Any) -> bool:
+    rows = [isinstance(item, (list, tuple)) for item in x]
+    if not any(rows):
+        return False
+    return not all(rows) or len({len(item) for item in x}) > 1 or any(_ragged(item) for item in x)
 
 
 def _cast_dtype(dtype: Any) -> Any:

@@ -98,6 +98,9 @@ FLAGS = [
     ("diff", "n", lambda b: b.diff(b.ones((3,)), -1, "1")),
     ("expand_dims", "number", lambda b: b.expand_dims(b.ones((3,)), 0, True)),
     ("searchsorted", "side", lambda b: b.searchsorted(b.ones((3,)), b.ones((2,)), 1)),
+    ("sum", "keepdims", lambda b: b.sum(True, keepdims="yes")),  # a keyword left unbound, a 0-d Python value: was served
+    ("mean", "keepdims", lambda b: b.mean(2.0, keepdims="yes")),
+    ("max", "keepdims", lambda b: b.max(b.ones(()), keepdims=1)),
     ("transpose", "axes", lambda b: b.transpose(b.ones((2, 3)), 1.5)),  # was Python's "'float' object is not iterable"
     ("transpose", "axes", lambda b: b.transpose(b.ones((3,)), 0)),
     ("repeat", "repeats", lambda b: b.repeat(b.ones((3,)), 1.5, 0)),  # PyTorch truncated it, NumPy raised its own TypeError

@@ -90,13 +90,17 @@ def _wrap(op: str, kernel: Callable[..., Any]) -> Callable[..., Any]:
 
     spec = op_specs().get(op)
     flags = spec.quick_checks if spec is not None else ()  # keepdims of a trusted reduction: no plan checks its type
+    names = tuple(name for name, _ in spec.params) if spec is not None else ()
 
     @functools.wraps(kernel)
     def checked(self: Backend, *args: Any, **kwargs: Any) -> Any:
         if kwargs and spec is not None:  # the catalogue's keywords, whatever the kernel names its parameters
             args, kwargs = positional(spec, args, kwargs)
         for index, accepted in flags:
-            if index < len(args) and args[index].__class__ not in accepted:
+            if index < len(args):
+                if args[index].__class__ not in accepted:
+                    spec.check_arguments(args, kwargs)  # type: ignore[union-attr]
+            elif kwargs and names[index] in kwargs and kwargs[names[index]].__class__ not in accepted:  # a keyword left unbound
                 spec.check_arguments(args, kwargs)  # type: ignore[union-attr]
         try:
             return kernel(self, *args, **kwargs)

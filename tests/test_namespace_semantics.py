@@ -156,3 +156,10 @@ def test_a_shape_or_axes_of_the_wrong_kind_get_the_operations_bk_error(xp, call,
     names the operation and what is wrong, with the same class on every backend."""
     with pytest.raises(bk.ArgumentTypeError, match=rf"^{name}: (shape|axes|repetitions|repeats|correction) must"):
         call(xp)
+
+
+def test_a_numpy_scalar_correction_is_a_real_number(xp) -> None:
+    x = xp.asarray([1.0, 2.0, 3.0, 4.0])
+    expected = np.var([1.0, 2.0, 3.0, 4.0], ddof=1)
+    assert abs(float(_np(xp, xp.var(x, correction=np.float64(1.0)))) - expected) < 1e-5
+    assert abs(float(_np(xp, xp.std(x, correction=np.int64(1)))) - np.sqrt(expected)) < 1e-5

@@ -400,7 +400,7 @@ def _python_direct_call(
                 return function(a, b)
         return NotImplemented
 
-    def native(self: Any, *args: Any) -> Any:
+    def direct(self: Any, *args: Any) -> Any:
         result = attempt(args)
         if result is not NotImplemented or derive is None or len(args) != arity or type(args[0]) is not tensor_type or args[0].dtype in seen:
             return result
@@ -415,7 +415,7 @@ def _python_direct_call(
             tables[2] = {**tables[2], dtype: bounds}
         return attempt(args) if serves or floats or bounds is not None else result
 
-    return native
+    return direct
 
 
 def _python_choice_call(function: Callable[..., Any], tensor_type: type[Any], derive: Callable[..., Any]) -> Callable[..., Any]:
@@ -479,7 +479,7 @@ def bind_framework_call(declared: FrameworkCall, op: str) -> Callable[..., Any]:
     takes = len(operation(op).spec.params)  # (allows_framework_call: it has a spec)
     if declared.arity != takes:
         raise TypeError(f"{op}: its bk.rules.framework_call takes {declared.arity} tensors, the operation {takes}")
-    either_side = declared.caller is not None or declared.arity == 3  # (the calls below serve numbers second only)
+    either_side = declared.caller is not None or declared.arity == 3  # DirectCall alone serves a number second only
     derive = functools.partial(
         fast_call_entry, op=op, arity=declared.arity, weak_numbers=declared.weak_numbers, lacking=declared.lacking, either_side=either_side
     )

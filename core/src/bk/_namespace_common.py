@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
 from collections import namedtuple
 from collections.abc import Callable
 from typing import Any, Final, NoReturn
@@ -97,9 +98,10 @@ def int_sequence(value: Any, op: str, what: str) -> tuple[Any, ...]:
 
 
 def check_correction(correction: Any, op: str) -> None:
-    """Raises `bk.ArgumentTypeError` naming `op` (`std`, `var`) unless `correction` is a Python int or float."""
-    if type(correction) not in (int, float):  # a string, a tensor, None, a bool: named, not Python's comparison error
-        raise ArgumentTypeError(f"{op}: correction must be a real number (a Python int or float), got {type(correction).__name__} {correction!r}")
+    """Raises `bk.ArgumentTypeError` naming `op` (`std`, `var`) unless `correction` is a real number (a Python or NumPy
+    int or float)."""
+    if not isinstance(correction, numbers.Real):  # a string, a tensor, None: named, not Python's comparison error
+        raise ArgumentTypeError(f"{op}: correction must be a real number (an int or a float), got {type(correction).__name__} {correction!r}")
 
 
 def _kept(b: Any, result: Any, shape: tuple[int, ...], axis: Any, op: str) -> Any:

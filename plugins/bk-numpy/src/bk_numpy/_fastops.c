@@ -55,7 +55,6 @@ typedef struct {
     PyObject *seen;           /* dict: the dtypes `derive` was asked about */
     int arity;
     vectorcallfunc ufunc_call;  /* the ufunc's vectorcall function, called directly, or NULL */
-    PyObject *dict;
     vectorcallfunc vectorcall;
 } UfuncCall;
 
@@ -324,7 +323,6 @@ ufunc_call_traverse(UfuncCall *self, visitproc visit, void *arg)
     Py_VISIT(self->float_scalars);
     Py_VISIT(self->int_scalars);
     Py_VISIT(self->seen);
-    Py_VISIT(self->dict);
     return 0;
 }
 
@@ -339,7 +337,6 @@ ufunc_call_clear(UfuncCall *self)
     Py_CLEAR(self->float_scalars);
     Py_CLEAR(self->int_scalars);
     Py_CLEAR(self->seen);
-    Py_CLEAR(self->dict);
     return 0;
 }
 
@@ -361,7 +358,6 @@ ufunc_call_repr(UfuncCall *self)
 
 static PyMemberDef ufunc_call_members[] = {
     {"__vectorcalloffset__", T_PYSSIZET, offsetof(UfuncCall, vectorcall), READONLY, NULL},
-    {"__dictoffset__", T_PYSSIZET, offsetof(UfuncCall, dict), READONLY, NULL},
     {"function", T_OBJECT, offsetof(UfuncCall, ufunc), READONLY, "the ufunc"},
     {"dtypes", T_OBJECT, offsetof(UfuncCall, dtypes), READONLY, "the dtypes of the arrays served, as learned so far"},
     {"float_scalars", T_OBJECT, offsetof(UfuncCall, float_scalars), READONLY, "the dtypes an array keeps beside a Python float"},
@@ -382,7 +378,6 @@ static PyTypeObject UfuncCallType = {
     .tp_call = PyVectorcall_Call,
     .tp_vectorcall_offset = offsetof(UfuncCall, vectorcall),
     .tp_repr = (reprfunc)ufunc_call_repr,
-    .tp_dictoffset = offsetof(UfuncCall, dict),
     .tp_members = ufunc_call_members,
 };
 

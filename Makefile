@@ -20,7 +20,7 @@ REPORTS := .reports
 # pytest workers for `make test` (pytest-xdist): the machines CI runs on have 2 cores
 PYTEST_JOBS ?= 2
 
-.PHONY: all demo docs test test-pure-python test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint dist clean venv arrayapi-suite arrayapi-extra-suite
+.PHONY: all demo docs test test-pure-python test-core test-numpy test-torch test-jax test-tf test-arrayapi test-testkit certify bench lint signatures dist clean venv arrayapi-suite arrayapi-extra-suite
 
 all: test
 
@@ -103,6 +103,11 @@ arrayapi-extra-suite: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy core/src
+
+# writes core/src/bk/_operation_signatures.pyi, the type checkers' view of Backend's operations, from their
+# definitions (after changing an operation's signature or docstring; a core test fails while it is out of step)
+signatures: $(STAMP)
+	$(PY) -m bk._stub
 
 dist: $(STAMP)
 	rm -rf dist && mkdir -p dist

@@ -210,7 +210,10 @@ CORE_LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("specs", ("bk._specs",)),
     ("registry", ("bk._operations",)),
     ("call path", ("bk._explain", "bk._conversions", "bk._plans", "bk._dispatcher")),
-    ("catalogue", ("bk._catalogue_core", "bk._catalogue_dtypes", "bk._catalogue_linalg", "bk._catalogue_standard", "bk._defaults", "bk._defaults_algorithms", "bk._linalg", "bk._minimize", "bk._solve")),
+    ("catalogue", (
+        "bk._catalogue_core", "bk._catalogue_algorithms", "bk._catalogue_dtypes", "bk._catalogue_linalg", "bk._catalogue_shapes", "bk._catalogue_standard",
+        "bk._defaults", "bk._defaults_algorithms", "bk._linalg", "bk._minimize", "bk._solve",
+    )),
     ("backend", ("bk._backend",)),
 )  # fmt: skip
 

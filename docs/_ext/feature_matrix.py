@@ -42,9 +42,10 @@ GENERATED_MEANING = {
 }
 CAPABILITIES = "capabilities"
 _BANNER = re.compile(r"^\s*# -{10,}\s*(.+?)\s*$")
-_REFERENCE_MODULES = ("_backend", "_catalogue_core", "_defaults", "_defaults_algorithms")
-"""The core modules of `bk.Backend` and its reference catalogue (the required set, the catalogue's
-signatures, the generic defaults); the Array API mixins are the other modules that define features."""
+_REFERENCE_MODULES = ("_catalogue_core", "_catalogue_algorithms", "_defaults", "_defaults_algorithms")
+"""The core modules of the reference catalogue (the required set and the catalogue's signatures, whose
+banners give the topics' order, then the generic defaults); the Array API standard's modules are the other
+modules that define operations (`bk._operations.defined_in`)."""
 
 
 def certify(report: Path) -> dict[str, Any]:
@@ -73,9 +74,9 @@ def label(status: str) -> str:
 
 def topics() -> dict[str, str]:
     """Feature id -> the topic banner it sits under in the source of the module that defines it: the
-    reference catalogue (`bk._catalogue_core`, whose banners give the topics' order, with its generic
-    defaults in `bk._defaults` and `bk._defaults_algorithms` and the required set in `bk._backend`)
-    or an Array API mixin (`"elementwise maths"`, `"decompositions"`, ...)."""
+    reference catalogue (`bk._catalogue_core` and `bk._catalogue_algorithms`, whose banners give the
+    topics' order, with its generic defaults in `bk._defaults` and `bk._defaults_algorithms`) or an
+    Array API standard's module (`"elementwise maths"`, `"decompositions"`, ...)."""
     import importlib
 
     import bk
@@ -100,11 +101,11 @@ def topics() -> dict[str, str]:
             continue
         before = [name for start, name in banners(filename) if start <= code.co_firstlineno and name != "helpers" and not name.startswith("helpers ")]
         topic = before[-1] if before else CAPABILITIES
-        if filename in reference:  # the reference's catalogue first, then the Array API mixins
+        if filename in reference:  # the reference's catalogue first, then the Array API standard's modules
             placed.append((0, rank.get(topic, len(rank)), feature, topic))
         else:
-            mixins = 1 + sum(1 for seen in files if seen not in reference)
-            placed.append((1, mixins * 100_000 + code.co_firstlineno, feature, topic))
+            standard = 1 + sum(1 for seen in files if seen not in reference)  # the Array API modules, in the order met
+            placed.append((1, standard * 100_000 + code.co_firstlineno, feature, topic))
     return {feature: topic for _, _, feature, topic in sorted(placed)}  # in source order: topics keep the classes' order
 
 

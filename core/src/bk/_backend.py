@@ -2,31 +2,46 @@
 
 `Backend` holds what is not an operation: identity and context, the class attributes a plugin
 declares (`float64_supported`, `native_types`, `kernel_errors`, ...), `features()` and
-`supports()`, and the wrapping of a subclass's kernels (`__init_subclass__`). The operations are
-defined by mixins, one module each, so that each can be read on its own: the catalogue's signatures
+`supports()`, and the wrapping of a subclass's kernels (`__init_subclass__`). Its operations are
+built from the registry (`bk._operations.definitions`): each is defined once, as a function, in one of
+the catalogue's modules, so that each module can be read on its own: the catalogue's signatures
 (`_catalogue_core.py`: the required set and the optional operations), the generic defaults
 (`_defaults.py`, `_defaults_algorithms.py`) and the Array API standard's operations
-(`_catalogue_standard.py`, `_catalogue_dtypes.py`, `_catalogue_linalg.py`). Operations follow
-`phiml.backend` in name, arguments and meaning; see `_features.py` for how each method declares
-whether it is required, a generic default, or an optional feature, and `bk._specs` for the rule of each.
+(`_catalogue_standard.py`, `_catalogue_dtypes.py`, `_catalogue_linalg.py`). Type checkers and editors
+read them from the generated stub `_operation_signatures.pyi`. Operations follow `phiml.backend` in
+name, arguments and meaning; see `_features.py` for how each definition declares whether it is
+required, a generic default, or an optional feature, and `bk._specs` for the rule of each.
 """
 
 from __future__ import annotations
 
 import sys
-from abc import ABC
+from abc import ABC, update_abstractmethods
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from . import _context
-from ._catalogue_linalg import StandardLinalgMixin
-from ._catalogue_standard import StandardOpsMixin
-from ._defaults_algorithms import AlgorithmDefaultsMixin
+from . import (
+    _catalogue_algorithms,
+    _catalogue_core,
+    _catalogue_dtypes,
+    _catalogue_linalg,
+    _catalogue_shapes,
+    _catalogue_standard,
+    _context,
+    _defaults,
+    _defaults_algorithms,
+)
 from ._device import ComputeDevice
 from ._dtype import DType
 from ._entrypoints import PLUGIN_MODULES
 from ._errors import ArgumentTypeError, ShapeMismatchError, check_tensor_argument, did_you_mean
 from ._features import CAPABILITIES, native_of, uses_of
+from ._operations import register_definitions
+
+if TYPE_CHECKING:  # the operations' signatures, generated from their definitions (`python -m bk._stub`)
+    from ._operation_signatures import Operations as _Catalogue
+else:  # at runtime the operations are set on `Backend` from the registry, below the class
+    _Catalogue = ABC
 
 __all__ = ["Backend"]
 
@@ -40,7 +55,7 @@ _INFRASTRUCTURE: Final = frozenset(
 )
 
 
-class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC):
+class Backend(_Catalogue):
     """A numerics library seen through one common API.
 
     Subclasses implement the required set (`is_tensor`, `as_tensor`, `is_available`, `numpy`,
@@ -356,6 +371,16 @@ class Backend(AlgorithmDefaultsMixin, StandardOpsMixin, StandardLinalgMixin, ABC
         if declared is not None:
             return bool(declared) and all(_defines(t, dunder) for t in declared)
         return any(_defines(t, dunder) for t in _inferred_native_types(getattr(self, "_name", "")))
+
+
+# Every operation is a method of `Backend`, defined once in the catalogue's modules (in reading order) and
+# registered with the registry (`bk._operations`).
+_CATALOGUE: Final = (
+    _catalogue_core, _catalogue_algorithms, _defaults, _defaults_algorithms, _catalogue_standard, _catalogue_shapes, _catalogue_dtypes, _catalogue_linalg,
+)  # fmt: skip
+for _name, _definition in register_definitions(_CATALOGUE).items():
+    setattr(Backend, _name, _definition)
+update_abstractmethods(Backend)  # type: ignore[type-abstract]  # the required set is abstract
 
 
 # ---------------------------------------------------------------- helpers

@@ -247,21 +247,21 @@ def _owned(cls: type, name: str, method: Any) -> Any:
 
 
 def wrap_generic_defaults(base: type, catalogue: tuple[str, ...]) -> None:
-    """Puts the dispatcher in front of the core's own generic defaults (on the mixin that defines each, so
-    every backend inherits the same dispatched method and `supports()` still sees the base class's
-    default): a default is served exactly as a plugin's kernel, and a mistake raises its own operation's
-    error, not the first inner operation's."""
+    """Puts the dispatcher in front of the core's own generic defaults (on `Backend`, so every backend
+    inherits the same dispatched method and `supports()` still sees the base class's default): a default
+    is served exactly as a plugin's kernel, and a mistake raises its own operation's error, not the first
+    inner operation's. Each is named `Backend.<name>`, where pickle finds it; the registry keeps the
+    definition itself."""
     from ._features import uses_of
     for name in catalogue:
         method: Any = getattr(base, name, None)
         if not _is_plain_function(method) or uses_of(method) is None:
             continue
-        owner = next(k for k in base.__mro__ if name in vars(k))  # the defaults' module keeps the method
         record = operation(name)
         if record.guarded:
-            setattr(owner, name, _guarded(name, method))
+            setattr(base, name, _owned(base, name, _guarded(name, method)))
         elif not record.infrastructure and record.spec is not None:
-            setattr(owner, name, dispatch(name, method, default=True))
+            setattr(base, name, _owned(base, name, dispatch(name, method, default=True)))
 
 
 def _guarded(op: str, default: Callable[..., Any]) -> Callable[..., Any]:

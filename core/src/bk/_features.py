@@ -2,7 +2,7 @@
 
 Every public method of `Backend` is a *feature*. In the base class it is one of:
 
-- required: abstract; every backend implements it.
+- `@required`: abstract; every backend implements it.
 - `@generic(*uses, native=(...))`: a default built from the listed catalogue operations, and
   from the listed Python operators (dunder methods such as `'__and__'` or `'__getitem__'`) of the
   backend's native tensor type. It is supported when every operation in `uses` is supported and
@@ -65,10 +65,22 @@ def generic(*uses: str, native: tuple[str, ...] = ()) -> Callable[[F], F]:
     return mark
 
 
+def required(function: F) -> F:
+    """Marks an operation of the required set: abstract (`abc.abstractmethod`'s mark), every backend implements it."""
+    setattr(function, "__isabstractmethod__", True)  # noqa: B010  (the attribute `abc` reads)
+    return function
+
+
 def optional(function: F) -> F:
     """Marks a base-class method that a backend must override to support the feature."""
     setattr(function, USES_ATTR, None)
     return function
+
+
+def defines_operation(function: Any) -> bool:
+    """Whether `function` is the definition of a catalogue operation: required (abstract), `@optional` or
+    `@generic` (the registry, `bk._operations.definitions`, collects these from the catalogue's modules)."""
+    return hasattr(function, USES_ATTR) or bool(getattr(function, "__isabstractmethod__", False))
 
 
 def uses_of(function: Any) -> tuple[str, ...] | None:

@@ -1,8 +1,16 @@
-"""The registry of operations: one record (`Operation`) per operation of the catalogue.
+"""The registry of operations: one record (`Operation`) per operation of the catalogue, and `Backend`'s
+operations built from it.
+
+Each operation is defined once, as a function of the backend and its arguments, in one of the catalogue's
+modules (the signatures of the required set and of the optional operations, the generic defaults, the
+Array API standard's operations); `bk._backend` registers them here (`register_definitions`) and gives
+`Backend` each as its method; `definitions()` lists them. The type checkers' view of those methods is the generated stub
+`_operation_signatures.pyi` (`python -m bk._stub` writes it; a test keeps it in step).
 
 A record holds what the core knows about an operation, whatever backend computes it:
 
-- its name, documentation (`doc`), signature and generic default (`default`, if the core has one), its spec
+- its name, definition (`definition`: signature, documentation, `doc`, and generic default, `default`, if the
+  core has one), its spec
   (`bk._specs`: the accepted arguments, the result's shape and dtype, the error of each mistake, and
   `operand_dtype`, the dtype its operands compute in) or, for the operations that are no array operation,
   the reason it has none (`no_spec`);
@@ -26,24 +34,64 @@ is stated. This module imports no backend class.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import Any, Final
 
 from ._errors import IndexOutOfRangeError
-from ._features import uses_of
-from ._kernels import WRAPPED, core_backend
+from ._features import defines_operation, uses_of
 from ._rules.compare import COMPARISONS
 from ._rules.conventions import CONVENTIONS
 from ._rules.division import ZERO_DIVISORS
 from ._rules.indices import INDEX_OPERATIONS
 from ._rules.special import SPECIAL_VALUES
 
-__all__ = ["COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "SEQUENCE", "Operation", "operation", "operations"]
+__all__ = ["COMMON_OPERANDS", "DATA_ERRORS", "ORDERING", "SEQUENCE", "Operation", "collect_definitions", "defined_in", "definitions", "register_definitions", "operation", "operations"]
 
 SEQUENCE: Final = (-1,)
 """`Operation.operands` of an operation whose operands are the tensors of its first argument (a sequence)."""
+
+# ---------------------------------------------------------------- the definitions
+
+_DEFINITIONS: dict[str, Callable[..., Any]] = {}
+_DEFINED_IN: list[ModuleType] = []
+
+
+def collect_definitions(modules: Sequence[ModuleType]) -> dict[str, Callable[..., Any]]:
+    """The operations `modules` define, by name, in the order of `modules` and then of the source: each public
+    function of a module marked as an operation (`bk._features.defines_operation`: `@required`, `@optional` or
+    `@generic`). An operation defined twice raises `TypeError`."""
+    found: dict[str, Callable[..., Any]] = {}
+    for module in modules:
+        for name, value in vars(module).items():
+            if name.startswith("_") or not inspect.isfunction(value) or value.__module__ != module.__name__ or not defines_operation(value):
+                continue
+            if name in found:
+                raise TypeError(f"the operation {name!r} is defined twice: in {found[name].__module__} and in {module.__name__}")
+            found[name] = value
+    return found
+
+
+def register_definitions(modules: Sequence[ModuleType]) -> Mapping[str, Callable[..., Any]]:
+    """Called once by `bk._backend` with the catalogue's modules, in reading order (the topic banners of
+    `_catalogue_core` and `_catalogue_algorithms` first), before it builds `Backend` from what this returns:
+    the modules below `Backend` ask for the definitions here instead of importing the modules above them."""
+    _DEFINITIONS.update(collect_definitions(modules))
+    _DEFINED_IN[:] = modules
+    return definitions()
+
+
+def definitions() -> Mapping[str, Callable[..., Any]]:
+    """Every operation's definition, by name: the function `Backend` gets as its method (once `bk` is imported)."""
+    return MappingProxyType(_DEFINITIONS)
+
+
+def defined_in() -> tuple[ModuleType, ...]:
+    """The modules that define the operations, in the catalogue's reading order."""
+    return tuple(_DEFINED_IN)
+
 
 # ---------------------------------------------------------------- the declarations
 
@@ -182,18 +230,22 @@ class Operation:
         return spec.rule if spec is not None else (self.no_spec or "")
 
     @property
+    def definition(self) -> Callable[..., Any] | None:
+        """The operation's definition (`definitions()`): its signature, documentation and body, the method
+        `Backend` gets; None for a name no catalogue module defines (a backend's own extra method)."""
+        return definitions().get(self.name)
+
+    @property
     def doc(self) -> str:
-        """The catalogue's documentation of the operation (the first paragraph of `bk.Backend.<name>`'s docstring)."""
-        method = getattr(core_backend(), self.name, None)
-        return (getattr(method, "__doc__", None) or "").strip().split("\n\n")[0]
+        """The catalogue's documentation of the operation (the first paragraph of its definition's docstring)."""
+        return (getattr(self.definition, "__doc__", None) or "").strip().split("\n\n")[0]
 
     @property
     def default(self) -> Any:
         """The core's generic default of the operation (a function of the backend and the arguments, built from
         other operations, see `bk._features.generic`), or None when a backend must bring its own kernel."""
-        method = getattr(core_backend(), self.name, None)
-        method = getattr(method, WRAPPED, method)
-        return method if uses_of(method) is not None else None
+        definition = self.definition
+        return definition if uses_of(definition) is not None else None
 
     @property
     def allows_framework_call(self) -> bool:
@@ -222,7 +274,7 @@ def operations() -> Mapping[str, Operation]:
     """Every operation's record, by name: those with a spec and those the specs list as no array operation."""
     from ._specs import FAMILY, NO_SPEC, op_specs
 
-    names = sorted({*op_specs(), *NO_SPEC, *INFRASTRUCTURE, *GUARDED, *DATA_ERRORS, *ORDERING, *COMMON_OPERANDS})
+    names = sorted({*definitions(), *op_specs(), *NO_SPEC, *INFRASTRUCTURE, *GUARDED, *DATA_ERRORS, *ORDERING, *COMMON_OPERANDS})
     return MappingProxyType(
         {
             name: Operation(

@@ -28,6 +28,7 @@ import numpy as np
 
 import bk
 from bk._features import CAPABILITIES, uses_of
+from bk._operations import defined_in
 
 from ._catalogue import describe_feature
 from ._version import __version__
@@ -410,9 +411,10 @@ def feature_topics() -> dict[str, list[str]]:
     defines it, capabilities last.
 
     The reference catalogue's topics come first, in the order of the banners of `bk._catalogue_core`
-    (its generic defaults, in `bk._defaults` and `bk._defaults_algorithms`, sit under the same
-    banners); then the topics of the Array API mixins, in the order of `bk.Backend`'s bases. A
-    mixin's operation under a banner of the same name joins that topic (`eye` joins "creation").
+    and `bk._catalogue_algorithms` (its generic defaults, in `bk._defaults` and
+    `bk._defaults_algorithms`, sit under the same banners); then the topics of the Array API
+    standard's modules, in the registry's order (`bk._operations.defined_in`). An operation of
+    those under a banner of the same name joins that topic (`eye` joins "creation").
     Falls back to one group, "operations", where the source of bk-core cannot be read.
     """
     methods = [f for f in bk.Backend.features() if f not in CAPABILITIES]
@@ -432,15 +434,16 @@ def feature_topics() -> dict[str, list[str]]:
         before = [title for number, title in banners(code[feature].co_filename) if number < code[feature].co_firstlineno]
         return before[-1] if before else "operations"
 
-    catalogue = code["cast"].co_filename, code.get("zeros", code["cast"]).co_filename  # the required set, the catalogue's signatures
-    rank = {title: i for i, title in enumerate(dict.fromkeys(title for filename in catalogue for _, title in banners(filename)))}
+    modules = [inspect.getfile(module) for module in defined_in()]  # the catalogue's signatures first, then the defaults
+    order = {filename: i for i, filename in enumerate(modules)}
+    rank = {title: i for i, title in enumerate(dict.fromkeys(title for filename in modules[:2] for _, title in banners(filename)))}
 
     def position(feature: str) -> tuple[int, int, int, int]:
-        owner = next((i for i, klass in enumerate(bk.Backend.__mro__) if feature in vars(klass)), len(bk.Backend.__mro__))
+        module = order.get(code[feature].co_filename, len(order))
         title = topic(feature)
-        if title in rank:  # the catalogue's signatures first, then the defaults (its subclasses)
-            return 0, rank[title], -owner, code[feature].co_firstlineno
-        return 1, owner, 0, code[feature].co_firstlineno
+        if title in rank:  # the catalogue's signatures first, then the defaults
+            return 0, rank[title], module, code[feature].co_firstlineno
+        return 1, module, 0, code[feature].co_firstlineno
 
     topics: dict[str, list[str]] = {}
     for feature in sorted(methods, key=position):

@@ -87,6 +87,16 @@ def compare_beyond_range(backend: Backend, op: str, left: Any, right: Any) -> An
     return filled_bool(backend, tensor, constant)
 
 
+def greater_beyond_range(backend: Backend, left: Any, right: Any, error: OverflowError) -> Any:
+    """`left > right` or `left >= right` (the same here) where one side is a Python int outside the range of the
+    integer tensor on the other side (the generic defaults' `greater_than` and `greater_or_equal`, after
+    `auto_cast` refused the int): a constant; without a tensor beside the int, `auto_cast`'s `error`."""
+    result = compare_beyond_range(backend, "greater_than", left, right)
+    if result is None:
+        raise error
+    return result
+
+
 def filled_bool(backend: Backend, like: Any, value: bool) -> Any:
     """A bool tensor of the shape of `like` holding `value` everywhere: `full_like` where the backend has it,
     else a NumPy array made a tensor (`as_tensor`), for backends with only the required set."""

@@ -12,6 +12,12 @@ Argument kinds
     `only_python_numbers`: which values are weak Python numbers (NEP 50); `axes_tuple`: axes given as
     an int or a sequence; `check_convertible`: the refusal of values with no bk dtype (strings,
     objects, datetimes, `float128`, ints beyond int64), which the core runs in front of every `as_tensor` and `cast`
+The Array API standard's arguments (as the core's generic defaults take them)
+    `tensor_operand` (a tensor argument as a native tensor, named in the error of anything else),
+    `dtype_argument` (a `dtype=` as a `DType`), `fill_tensor` (a fill value as a 0-d tensor of a dtype),
+    `cumulative_axis` (`axis=None` of a cumulative operation), `inexact_operand` (an operand as floats of the
+    current precision): each takes the backend and the operation's name, for kernels that take the standard's
+    arguments as the defaults do.
 Promotion
     `KINDS`, `weak_result`, `raise_kind`, `scalar_dtype`, `int_range`, `check_python_ints`: the dtype of
     tensors beside Python numbers, and the range check of Python ints.
@@ -70,6 +76,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from ._catalogue_shapes import _cumulative_axis as cumulative_axis
+from ._catalogue_standard import _dtype_param as dtype_argument
+from ._catalogue_standard import _fill as fill_tensor
+from ._catalogue_standard import _inexact_operand as inexact_operand
+from ._catalogue_standard import _std_tensor as tensor_operand
 from ._context import GLOBALS
 from ._dispatcher import listed_call, native_call
 from ._explain import by_position, check_dtypes, spec_verdict
@@ -133,20 +144,20 @@ __all__ = [
     "HOT_OPERATIONS",
     "INDEX_OPERATIONS",
     "KINDS",
-    "FrameworkCall",
-    "KernelDeclaration",
     "ORDERING",
     "PYTHON_NUMBERS",
     "PYTHON_REALS",
     "SETTINGS",
     "ZERO_DIVISORS",
+    "FrameworkCall",
+    "KernelDeclaration",
     "accumulation_type",
     "advanced_index",
     "array_key_layout",
     "axes_tuple",
     "by_position",
-    "check_convertible",
     "check_bincount",
+    "check_convertible",
     "check_counted_values",
     "check_device",
     "check_dtypes",
@@ -162,17 +173,21 @@ __all__ = [
     "compare_beyond_range",
     "comparison_constant",
     "compute_dtype",
+    "cumulative_axis",
     "declared_gaps",
     "divide_integers",
+    "dtype_argument",
     "einsum_subscripts",
     "explains_failures",
     "extrapolate_index",
     "fast_path",
     "fft_sizes",
     "fill_dtype",
+    "fill_tensor",
     "framework_call",
     "holds_number",
     "index_needs_cast",
+    "inexact_operand",
     "int_range",
     "int_uniform_bounds",
     "integer_power_rule",
@@ -182,8 +197,8 @@ __all__ = [
     "is_real_scalar",
     "kernel",
     "limit",
-    "matrix_operand",
     "listed_call",
+    "matrix_operand",
     "native_call",
     "numpy_accumulation_type",
     "only_python_numbers",
@@ -200,6 +215,7 @@ __all__ = [
     "solve_result",
     "solve_setup",
     "spec_verdict",
+    "tensor_operand",
     "unravel_index",
     "weak_result",
     "wrap_indices",

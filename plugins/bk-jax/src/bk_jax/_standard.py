@@ -13,7 +13,16 @@ from typing import Any
 import jax.numpy as jnp
 
 from bk import DType, normalize_axes
-from bk.rules import accumulation_type, framework_call, kernel
+from bk.rules import (
+    accumulation_type,
+    cumulative_axis,
+    dtype_argument,
+    fill_tensor,
+    framework_call,
+    inexact_operand,
+    kernel,
+    tensor_operand,
+)
 
 from ._indexing import _index_array
 from ._math import _ARRAY, _binary, _unary
@@ -45,40 +54,40 @@ class StandardMixin:
 
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """`jax.numpy.matmul` in the common type; see `Backend.matmul`."""
-        a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
+        a, b = self.auto_cast(tensor_operand(self, x1, "matmul", "x1"), tensor_operand(self, x2, "matmul", "x2"))
         return jnp.matmul(a, b)
 
     def roll(self: Any, x: Tensor, shift: int | Sequence[int], axis: int | Sequence[int] | None = None) -> Tensor:
         """`jax.numpy.roll`; see `Backend.roll`."""
-        x = self._std_tensor(x, "roll")
+        x = tensor_operand(self, x, "roll")
         shifts = tuple(shift) if isinstance(shift, Sequence) else (shift,)
         axes = None if axis is None else tuple(axis) if isinstance(axis, Sequence) else (axis,)
         return jnp.roll(x, shift if axes is None else shifts if len(shifts) > 1 else shifts[0], axes)
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`jax.numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""
-        x = self._std_tensor(x, "tril")
+        x = tensor_operand(self, x, "tril")
         if type(k) is not int:
             return super().tril(x, k)
         return jnp.tril(x, k)
 
     def triu(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`jax.numpy.triu` of the matrices in the last two axes; see `Backend.triu`."""
-        x = self._std_tensor(x, "triu")
+        x = tensor_operand(self, x, "triu")
         if type(k) is not int:
             return super().triu(x, k)
         return jnp.triu(x, k)
 
     def diag(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`jax.numpy.diag` of a vector; batches of vectors through the generic default."""
-        x = self._std_tensor(x, "diag")
+        x = tensor_operand(self, x, "diag")
         if x.ndim != 1 or type(k) is not int:
             return super().diag(x, k)
         return jnp.diag(x, k)
 
     def take_along_axis(self: Any, x: Tensor, indices: Tensor, axis: int = -1) -> Tensor:
         """`jax.numpy.take_along_axis`; indices checked eagerly (IndexOutOfRangeError), see `Backend.take_along_axis`."""
-        x, indices = self._std_tensor(x, "take_along_axis"), self._std_tensor(indices, "take_along_axis", "indices")
+        x, indices = tensor_operand(self, x, "take_along_axis"), tensor_operand(self, indices, "take_along_axis", "indices")
         if not jnp.issubdtype(indices.dtype, jnp.integer):  # empty float indices (`[]`): the generic casts them
             return super().take_along_axis(x, indices, axis)
         indices = _index_array(self, indices, x.shape[axis], "take_along_axis")
@@ -89,17 +98,17 @@ class StandardMixin:
         sizes = (shape,) if type(shape) is int else tuple(shape) if isinstance(shape, (tuple, list)) else None
         if sizes is None or not all(type(n) is int for n in sizes):
             return super().full(shape, fill_value, dtype)
-        return jnp.broadcast_to(self._fill(fill_value, self._dtype_param(dtype, "full"), "full"), sizes)
+        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(self, dtype, "full"), "full"), sizes)
 
     def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`fill_value` broadcast to the shape of `x`; see `Backend.full_like`."""
-        x = self._std_tensor(x, "full_like")
-        return jnp.broadcast_to(self._fill(fill_value, self._dtype_param(dtype, "full_like") or self.dtype(x), "full_like"), x.shape)
+        x = tensor_operand(self, x, "full_like")
+        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(self, dtype, "full_like") or self.dtype(x), "full_like"), x.shape)
 
     def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`jax.numpy.cumprod` with the widening of `prod`; see `Backend.cumulative_prod`."""
-        x = self._std_tensor(x, "cumulative_prod")
-        axis = self._cumulative_axis(x, axis, "cumulative_prod")
+        x = tensor_operand(self, x, "cumulative_prod")
+        axis = cumulative_axis(self, x, axis, "cumulative_prod")
         kind = self.dtype(x).kind
         x = self.to_float(x) if kind is float else self.to_complex(x) if kind is complex else self.cast(x, accumulation_type(self.dtype(x)))
         result = jnp.cumprod(x, axis=axis)
@@ -112,6 +121,6 @@ class StandardMixin:
         """`jax.scipy.special.logsumexp` of floats; see `Backend.logsumexp`."""
         from jax.scipy.special import logsumexp
 
-        x = self._inexact_operand(x, "logsumexp", complex_ok=False)
+        x = inexact_operand(self, x, "logsumexp", complex_ok=False)
         axes = normalize_axes(axis, x.ndim, "logsumexp")
         return logsumexp(x, axis=axes, keepdims=keepdims)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from bk.rules import tensor_operand
+
 from ._framework import tf
 
 __all__ = ["StandardMixin"]
@@ -65,7 +67,7 @@ class StandardMixin:
 
     def matmul(self: Any, x1: Tensor, x2: Tensor) -> Tensor:
         """`tf.linalg.matmul` with NumPy's rules for vectors; see `Backend.matmul`."""
-        a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
+        a, b = self.auto_cast(tensor_operand(self, x1, "matmul", "x1"), tensor_operand(self, x2, "matmul", "x2"))
         dtype = a.dtype
         vector_a, vector_b = a.shape.rank == 1, b.shape.rank == 1
         if vector_a:

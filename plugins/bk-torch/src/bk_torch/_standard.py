@@ -10,7 +10,7 @@ from typing import Any
 import torch
 
 from bk import ShapeDtype
-from bk.rules import framework_call, kernel, spec_verdict
+from bk.rules import framework_call, kernel, spec_verdict, tensor_operand
 
 from ._math import _WIDE_UNSIGNED
 
@@ -71,7 +71,7 @@ class StandardMixin:
             and x2.layout is torch.strided and x1.dtype not in _WIDE_UNSIGNED and x1.device == x2.device
         ):  # fmt: skip
             return torch.matmul(x1, x2)  # the plan gives a kernel one dtype: the common case, PyTorch's own
-        a, b = self.auto_cast(self._std_tensor(x1, "matmul", "x1"), self._std_tensor(x2, "matmul", "x2"))
+        a, b = self.auto_cast(tensor_operand(self, x1, "matmul", "x1"), tensor_operand(self, x2, "matmul", "x2"))
         if (
             a.layout is not torch.strided or b.layout is not torch.strided
         ):  # the spec's check skips sparse tensors: their dense templates

@@ -40,7 +40,7 @@ _BOOL: Final = DType(bool)
 _INT64: Final = DType(int, 64)
 
 
-# `self` is a `Backend`: the defaults call its catalogue operations.
+# `self` is the `Backend` (typed `Any` here): the defaults call its catalogue operations.
 
 # ------------------------------------------------------------ helpers
 

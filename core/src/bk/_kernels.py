@@ -218,7 +218,7 @@ def raw_kernel(backend: Any, name: str) -> Callable[..., Any]:
     return getattr(method, WRAPPED, method).__get__(backend)  # type: ignore[no-any-return]
 
 
-_CORE: list[type] = []  # `bk.Backend` and the classes it derives from, once bk._backend defined it
+_CORE: list[type] = []  # `bk.Backend` and the classes it derives from (`ABC`), once bk._backend defined it
 
 
 def register_core(base: type) -> None:
@@ -232,7 +232,7 @@ def core_backend() -> type:
 
 
 def is_core(owner: type) -> bool:
-    """Whether `owner` is `bk.Backend` or one of the core's classes it derives from (catalogue, generic defaults)."""
+    """Whether `owner` is `bk.Backend` (whose operations are the core's definitions) or a class it derives from (`ABC`)."""
     return owner in _CORE
 
 

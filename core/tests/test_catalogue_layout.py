@@ -41,6 +41,10 @@ def test_backend_is_built_from_the_registry():
         assert operation(name).definition is definition
         assert operation(name).default is (definition if uses_of(definition) is not None else None)
     assert {f.__module__ for f in definitions().values()} == {m.__name__ for m in defined_in()}
+    import pickle
+
+    for name in ("tile_to", "reshape", "linear_solve"):  # a dispatched default, an optional one, a guarded default
+        assert pickle.loads(pickle.dumps(getattr(bk.Backend, name))) is getattr(bk.Backend, name), name
     assert defined_in()[:2] == CATALOGUE  # the reading order: the catalogue's topics first
 
 

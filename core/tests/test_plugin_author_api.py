@@ -38,3 +38,30 @@ def test_kernel_helpers_raise_bk_errors_naming_the_operation():
         except ValueError as error:
             bk.reraise_as(bk.ShapeMismatchError, "reshape", error)
     assert isinstance(raised.value.__cause__, ValueError)
+
+
+def test_the_standards_argument_helpers_convert_and_name_the_operation():
+    """`bk.rules`' helpers of the Array API standard's arguments, which the generic defaults and the first-party
+    kernels share: each converts what the defaults take and refuses the rest with the operation's bk error."""
+    import numpy as np
+
+    from bk import DType, rules
+
+    b = bk.backend("numpy")
+    x = rules.tensor_operand(b, [1.0, 2.0], "flip")
+    assert isinstance(x, np.ndarray) and rules.tensor_operand(b, x, "flip") is x
+    assert rules.dtype_argument("float32", "full") == DType(float, 32) and rules.dtype_argument(None, "full") is None
+    assert b.dtype(rules.fill_tensor(b, 3, DType(int, 8), "full")) == DType(int, 8)
+    assert b.dtype(rules.inexact_operand(b, np.arange(3), "sinc")).kind is float
+    assert rules.cumulative_axis(b, x, None, "cumulative_sum") == 0 and rules.cumulative_axis(b, x, -1, "cumulative_sum") == 0
+    for call, op in (
+        (lambda: rules.tensor_operand(b, "ab", "flip"), "flip"),
+        (lambda: rules.dtype_argument("float99", "full"), "full"),
+        (lambda: rules.fill_tensor(b, "one", None, "full"), "full"),
+    ):
+        with pytest.raises(bk.ArgumentTypeError, match=op):
+            call()
+    with pytest.raises(OverflowError):
+        rules.fill_tensor(b, 300, DType(int, 8), "full")
+    with pytest.raises(bk.AxisError, match="cumulative_sum"):
+        rules.cumulative_axis(b, np.ones((2, 2)), None, "cumulative_sum")

@@ -215,8 +215,8 @@ def count_nonzero(self: Any, x: Tensor, axis: int | Sequence[int] | None = None,
     return self.sum(self.cast(x, _BOOL), axis, keepdims=keepdims)
 
 
-def _cumulative_axis(self: Any, x: Tensor, axis: Any, op: str) -> int:
-    ndim = len(self.staticshape(x))
+def _cumulative_axis(backend: Any, x: Tensor, axis: Any, op: str) -> int:
+    ndim = len(backend.staticshape(x))
     if axis is None:
         if ndim != 1:
             from ._errors import AxisError

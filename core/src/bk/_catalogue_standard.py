@@ -45,14 +45,14 @@ _INT64: Final = DType(int, 64)
 # ------------------------------------------------------------ helpers
 
 
-def _std_tensor(self: Any, x: Tensor, op: str, name: str = "x") -> Tensor:
+def _std_tensor(backend: Any, x: Tensor, op: str, name: str = "x") -> Tensor:
     """`x` as a native tensor: native tensors as they are (keeping their dtype under a precision,
     as the shape operations do), Python numbers and lists through `as_tensor`."""
     check_tensor_argument(x, op, name)
-    return x if self.is_tensor(x, only_native=True) else self.as_tensor(x)
+    return x if backend.is_tensor(x, only_native=True) else backend.as_tensor(x)
 
 
-def _dtype_param(self: Any, dtype: Any, op: str) -> DType | None:
+def _dtype_param(dtype: Any, op: str) -> DType | None:
     """A `dtype` argument as a `DType` (names and NumPy dtypes too, as `DType.as_dtype`); `None` stays."""
     if dtype is None or isinstance(dtype, DType):
         return dtype
@@ -62,17 +62,17 @@ def _dtype_param(self: Any, dtype: Any, op: str) -> DType | None:
         raise ArgumentTypeError(f"{op}: dtype must be a bk.DType, got {dtype!r} ({error})") from None
 
 
-def _inexact_operand(self: Any, x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
+def _inexact_operand(backend: Any, x: Tensor, op: str, complex_ok: bool = True) -> Tensor:
     """`x` as floats of the current precision (bools and ints the default float); complex kept or refused."""
-    x = _std_tensor(self, x, op)
-    kind = self.dtype(x).kind
+    x = _std_tensor(backend, x, op)
+    kind = backend.dtype(x).kind
     if kind is complex:
         if not complex_ok:
-            check_dtypes(self, op, x)  # the spec's error
-        return self.to_complex(x)
+            check_dtypes(backend, op, x)  # the spec's error
+        return backend.to_complex(x)
     if kind in (bool, int, float):
-        return self.to_float(x)
-    raise ArgumentTypeError(f"{op}: takes numbers, not {self.dtype(x)} values")
+        return backend.to_float(x)
+    raise ArgumentTypeError(f"{op}: takes numbers, not {backend.dtype(x)} values")
 
 
 def _inexact_pair(self: Any, x1: Tensor, x2: Tensor, op: str) -> tuple[Tensor, Tensor]:
@@ -119,7 +119,7 @@ def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DT
     n_rows = _int_arg(n_rows, "eye", "n_rows")
     n_cols = n_rows if n_cols is None else _int_arg(n_cols, "eye", "n_cols")
     k = _int_arg(k, "eye", "k")
-    dtype = _dtype_param(self, dtype, "eye")
+    dtype = _dtype_param(dtype, "eye")
     if n_rows < 0 or n_cols < 0:
         raise ValueError(f"eye: sizes must be 0 or more, got n_rows={n_rows}, n_cols={n_cols}")
     rows = self.expand_dims(self.range(n_rows, dtype=_INT64), -1)
@@ -127,7 +127,7 @@ def eye(self: Any, n_rows: int, n_cols: int | None = None, k: int = 0, dtype: DT
     return self.cast(self.equal(self.sub(cols, rows), k), dtype or self.float_type)
 
 
-def _fill(self: Any, fill_value: Any, dtype: DType | None, op: str) -> Tensor:
+def _fill(backend: Any, fill_value: Any, dtype: DType | None, op: str) -> Tensor:
     """`fill_value` as a 0-d tensor of `dtype` (by default the type `as_tensor` gives it)."""
     if not isinstance(fill_value, numbers.Number) or isinstance(fill_value, (str, bytes)):
         raise ArgumentTypeError(
@@ -139,15 +139,15 @@ def _fill(self: Any, fill_value: Any, dtype: DType | None, op: str) -> Tensor:
     )
     if dtype is not None and inexact and dtype.precision != 32:
         try:  # converted once, at the dtype: a float filling float64 is not rounded through the default float32
-            return self.cast(self.as_tensor(np.asarray(fill_value, to_numpy_dtype(dtype))), dtype)
+            return backend.cast(backend.as_tensor(np.asarray(fill_value, to_numpy_dtype(dtype))), dtype)
         except TypeError:  # a dtype NumPy has not (bfloat16 without ml_dtypes): rounded as as_tensor does
             pass
-    value = self.as_tensor(fill_value)
+    value = backend.as_tensor(fill_value)
     if dtype is None:
         return value
     if isinstance(fill_value, int) and not isinstance(fill_value, bool) and dtype.kind is int:
         check_python_ints(dtype, [fill_value], op)  # OverflowError, as NumPy 2
-    return self.cast(value, dtype)
+    return backend.cast(value, dtype)
 
 
 @generic("as_tensor", "cast", "dtype", "ones", "where")
@@ -166,7 +166,7 @@ def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None =
         OverflowError: for a Python int outside the range of an integer `dtype`.
     """
     shape = _shape_arg(shape, "full")
-    value = _fill(self, fill_value, _dtype_param(self, dtype, "full"), "full")
+    value = _fill(self, fill_value, _dtype_param(dtype, "full"), "full")
     return self.cast(self.where(self.ones(shape, _BOOL), value, value), self.dtype(value))  # where applies a set precision
 
 
@@ -179,7 +179,7 @@ def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None)
         OverflowError: for a Python int outside the range of an integer dtype.
     """
     x = _std_tensor(self, x, "full_like")
-    value = _fill(self, fill_value, _dtype_param(self, dtype, "full_like") or self.dtype(x), "full_like")
+    value = _fill(self, fill_value, _dtype_param(dtype, "full_like") or self.dtype(x), "full_like")
     return self.cast(self.where(self.cast(self.ones_like(x), _BOOL), value, value), self.dtype(value))
 
 
@@ -194,7 +194,7 @@ def empty(self: Any, shape: Sequence[int], dtype: DType | None = None) -> Tensor
     Raises:
         ValueError: for a negative size.
     """
-    return self.zeros(_shape_arg(shape, "empty"), _dtype_param(self, dtype, "empty") or self.float_type)
+    return self.zeros(_shape_arg(shape, "empty"), _dtype_param(dtype, "empty") or self.float_type)
 
 
 @generic("zeros_like", "cast")
@@ -202,7 +202,7 @@ def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
     """A tensor of the shape of `x` with unspecified values (this default gives zeros), of `dtype`
     (by default that of `x`)."""
     zeros = self.zeros_like(_std_tensor(self, x, "empty_like"))
-    return zeros if dtype is None else self.cast(zeros, _dtype_param(self, dtype, "empty_like"))
+    return zeros if dtype is None else self.cast(zeros, _dtype_param(dtype, "empty_like"))
 
 
 def _triangle(self: Any, x: Tensor, k: int, op: str) -> Tensor:

@@ -56,6 +56,7 @@ SEQUENCE: Final = (-1,)
 # ---------------------------------------------------------------- the definitions
 
 _DEFINITIONS: dict[str, Callable[..., Any]] = {}
+_DEFINITIONS_VIEW: Final = MappingProxyType(_DEFINITIONS)
 _DEFINED_IN: list[ModuleType] = []
 
 
@@ -80,12 +81,12 @@ def register_definitions(modules: Sequence[ModuleType]) -> Mapping[str, Callable
     the modules below `Backend` ask for the definitions here instead of importing the modules above them."""
     _DEFINITIONS.update(collect_definitions(modules))
     _DEFINED_IN[:] = modules
-    return definitions()
+    return _DEFINITIONS_VIEW
 
 
 def definitions() -> Mapping[str, Callable[..., Any]]:
     """Every operation's definition, by name: the function `Backend` gets as its method (once `bk` is imported)."""
-    return MappingProxyType(_DEFINITIONS)
+    return _DEFINITIONS_VIEW
 
 
 def defined_in() -> tuple[ModuleType, ...]:
@@ -233,7 +234,7 @@ class Operation:
     def definition(self) -> Callable[..., Any] | None:
         """The operation's definition (`definitions()`): its signature, documentation and body, the method
         `Backend` gets; None for a name no catalogue module defines (a backend's own extra method)."""
-        return definitions().get(self.name)
+        return _DEFINITIONS.get(self.name)
 
     @property
     def doc(self) -> str:

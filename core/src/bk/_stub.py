@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import inspect
 import sys
 import textwrap
@@ -46,6 +47,7 @@ class Operations(ABC):
 _LITERALS: Final = (ast.Constant, ast.UnaryOp, ast.Tuple)
 
 
+@functools.cache
 def _module_names(module: Any) -> dict[str, str]:
     """The import statement (as the stub writes it) of each top-level name of a definitions' module."""
     tree = ast.parse(inspect.getsource(module))
@@ -65,11 +67,9 @@ def _module_names(module: Any) -> dict[str, str]:
     return names
 
 
-def _default(node: ast.expr | None) -> ast.expr | None:
+def _default(node: ast.expr) -> ast.expr:
     """A default as the stub writes it: a literal as it is, anything else `...`."""
-    if node is None or (
-        isinstance(node, _LITERALS) and all(isinstance(n, (*_LITERALS, ast.expr_context, ast.unaryop)) for n in ast.walk(node))
-    ):
+    if isinstance(node, _LITERALS) and all(isinstance(n, (*_LITERALS, ast.expr_context, ast.unaryop)) for n in ast.walk(node)):
         return node
     return ast.Constant(value=...)
 
@@ -84,8 +84,8 @@ def _method(function: Callable[..., Any], imports: set[str]) -> str:
     args = node.args
     first = (args.posonlyargs or args.args)[0]
     first.annotation = None
-    args.defaults = [d for d in map(_default, args.defaults) if d is not None]
-    args.kw_defaults = [_default(d) for d in args.kw_defaults]
+    args.defaults = [_default(d) for d in args.defaults]
+    args.kw_defaults = [None if d is None else _default(d) for d in args.kw_defaults]  # None: a keyword without default
     annotations = [
         a.annotation
         for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)

@@ -16,8 +16,8 @@ The Array API standard's arguments (as the core's generic defaults take them)
     `tensor_operand` (a tensor argument as a native tensor, named in the error of anything else),
     `dtype_argument` (a `dtype=` as a `DType`), `fill_tensor` (a fill value as a 0-d tensor of a dtype),
     `cumulative_axis` (`axis=None` of a cumulative operation), `inexact_operand` (an operand as floats of the
-    current precision): each takes the backend and the operation's name, for kernels that take the standard's
-    arguments as the defaults do.
+    current precision): each takes the operation's name, and all but `dtype_argument` the backend first, for
+    kernels that take the standard's arguments as the defaults do.
 Promotion
     `KINDS`, `weak_result`, `raise_kind`, `scalar_dtype`, `int_range`, `check_python_ints`: the dtype of
     tensors beside Python numbers, and the range check of Python ints.

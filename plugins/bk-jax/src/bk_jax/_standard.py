@@ -98,12 +98,12 @@ class StandardMixin:
         sizes = (shape,) if type(shape) is int else tuple(shape) if isinstance(shape, (tuple, list)) else None
         if sizes is None or not all(type(n) is int for n in sizes):
             return super().full(shape, fill_value, dtype)
-        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(self, dtype, "full"), "full"), sizes)
+        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(dtype, "full"), "full"), sizes)
 
     def full_like(self: Any, x: Tensor, fill_value: Any, dtype: DType | None = None) -> Tensor:
         """`fill_value` broadcast to the shape of `x`; see `Backend.full_like`."""
         x = tensor_operand(self, x, "full_like")
-        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(self, dtype, "full_like") or self.dtype(x), "full_like"), x.shape)
+        return jnp.broadcast_to(fill_tensor(self, fill_value, dtype_argument(dtype, "full_like") or self.dtype(x), "full_like"), x.shape)
 
     def cumulative_prod(self: Any, x: Tensor, axis: int | None = None, include_initial: bool = False) -> Tensor:
         """`jax.numpy.cumprod` with the widening of `prod`; see `Backend.cumulative_prod`."""

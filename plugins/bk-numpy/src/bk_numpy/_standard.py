@@ -39,7 +39,7 @@ class StandardMixin:
         if dtype is not None and type(n_rows) is int and type(k) is int and (n_cols is None or type(n_cols) is int):
             return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype))  # the plan has checked the arguments
         if _plain_int(n_rows) and (n_cols is None or _plain_int(n_cols)) and _plain_int(k):
-            return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype_argument(self, dtype, "eye") or self.float_type))
+            return np.eye(n_rows, n_cols, k, to_numpy_dtype(dtype_argument(dtype, "eye") or self.float_type))
         return super().eye(n_rows, n_cols, k, dtype)
 
     def full(self: Any, shape: Sequence[int], fill_value: Any, dtype: DType | None = None) -> Tensor:
@@ -71,7 +71,7 @@ class StandardMixin:
             return np.empty(shape, to_numpy_dtype(dtype))  # the plan has checked the sizes
         sizes = (shape,) if _plain_int(shape) else tuple(shape) if isinstance(shape, (tuple, list)) else None
         if sizes is not None and all(_plain_int(s) for s in sizes):
-            return np.empty(sizes, to_numpy_dtype(dtype_argument(self, dtype, "empty") or self.float_type))
+            return np.empty(sizes, to_numpy_dtype(dtype_argument(dtype, "empty") or self.float_type))
         return super().empty(shape, dtype)
 
     def empty_like(self: Any, x: Tensor, dtype: DType | None = None) -> Tensor:
@@ -79,7 +79,7 @@ class StandardMixin:
         if type(x) is np.ndarray:
             return np.empty_like(x, None if dtype is None else to_numpy_dtype(dtype))  # the plan has checked `dtype`
         x = _tensor_arg(x, "empty_like")
-        return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(dtype_argument(self, dtype, "empty_like")))
+        return np.empty_like(x, dtype=None if dtype is None else to_numpy_dtype(dtype_argument(dtype, "empty_like")))
 
     def tril(self: Any, x: Tensor, k: int = 0) -> Tensor:
         """`numpy.tril` of the matrices in the last two axes; see `Backend.tril`."""

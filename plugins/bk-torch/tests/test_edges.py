@@ -137,6 +137,7 @@ def test_sparse_product_uses_a_cached_csr_copy(b: bk.Backend) -> None:
 
     cached = _CSR_CACHE[id(coo)][2]
     assert cached.layout == torch.sparse_csr
+    assert cached.crow_indices().dtype == cached.col_indices().dtype == torch.int32  # fit: PyTorch's products read them faster
     b.mul_matrix_batched_vector(coo, b.as_tensor(vectors))
     assert _CSR_CACHE[id(coo)][2] is cached  # converted once
     copied = copy.deepcopy(coo)  # the cache is no attribute: CSR tensors cannot be deep-copied

@@ -7,7 +7,6 @@ import PyTorch; `bk_torch` and `bk_torch.plugin` do not.
 
 from __future__ import annotations
 
-import functools
 import numbers
 import sys
 from collections.abc import Sequence
@@ -48,9 +47,8 @@ _FILLS = frozenset((bool, int, float, complex))
 _NUMBERS = frozenset((bool, int, float))
 _REALS = frozenset((int, float))
 _F32_MAX: Final = 3.4028234663852886e38  # linspace bounds beyond float32 compute in float64 (torch refuses them)
-_INEXACT = frozenset(
-    (torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128)
-)  # a list of these only converts at once (complex values: the general path)  # fill values a fast path takes (the plan converts the others)
+# the dtypes a Python float fills as it is (NEP 50: a weak float takes the dtype of an inexact tensor)
+_INEXACT = frozenset(native for dtype, native in _TO_TORCH.items() if dtype.kind is float or dtype.kind is complex)
 _BOUND = 2**62  # Python ints of a range below it count in int64 without overflow
 _CONVERSION: Final = (
     "a conversion that applies bk's rules of Python numbers and of the precision itself, its common cases "
@@ -64,14 +62,19 @@ _FILL_RANGES = {
 }
 
 
-def _created(factory: Any, backend: Any, shape: Any, dtype: Any = None) -> Any:
-    """The fast call of `zeros`, `ones` and `empty` (`bk.rules.kernel(fast=...)`, bound to `factory` by `functools.partial`):
-    `factory(*sizes, dtype, device)` for a tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's
-    call of the kernel)."""
-    torch_dtype = _TO_TORCH.get(dtype)
-    if type(shape) is not tuple or torch_dtype is None:
-        return NotImplemented
-    return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
+def _creator(factory: Any) -> Any:
+    """The fast call of `zeros`, `ones` or `empty` (`bk.rules.kernel(fast=...)`): `factory(*sizes, dtype, device)`
+    for a tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's call of the kernel). A plain
+    function for each factory: a `functools.partial` in front costs a tenth of the call."""
+
+    def created(backend: Any, shape: Any, dtype: Any = None) -> Any:
+        torch_dtype = _TO_TORCH.get(dtype)
+        if type(shape) is not tuple or torch_dtype is None:
+            return NotImplemented
+        return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
+
+    created.__qualname__ = created.__name__ = f"{factory.__name__}_fast_call"
+    return created
 
 
 def _full(backend: Any, shape: Any, fill_value: Any, dtype: Any = None) -> Any:
@@ -107,18 +110,21 @@ def _int64_range(backend: Any, start: Any, limit: Any = None, delta: Any = 1, dt
     and never an empty range of the other sign, which PyTorch refuses); else NotImplemented (`range_plan`)."""
     if limit is None:
         start, limit = 0, start
-    if not (
+    if (
         dtype is _INT64
         and type(start) is int
         and type(limit) is int
         and type(delta) is int
-        and delta != 0
-        and (limit - start) * delta >= 0
+        and -_BOUND < start < _BOUND
+        and -_BOUND < limit < _BOUND
+        and (0 < delta < _BOUND if start <= limit else -_BOUND < delta < 0)  # a step towards the limit (or an empty range)
     ):
-        return NotImplemented
-    if not (-_BOUND < start < _BOUND and -_BOUND < limit < _BOUND and -_BOUND < delta < _BOUND):
-        return NotImplemented
-    return torch.arange(start, limit, delta, dtype=torch.int64, device=backend._default_device.ref)
+        return _arange(start, limit, delta, dtype=_TORCH_INT64, device=backend._default_device.ref)
+    return NotImplemented
+
+
+_arange: Final = torch.arange
+_TORCH_INT64: Final = torch.int64
 
 
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):
@@ -409,11 +415,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     # The creation kernels get arguments the plan has checked (sizes that are ints of 0 or more, a
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
-    # small tensor). Their fast calls stay hand-written (`listed_call`, `_created`, `_full`): no spec decides
+    # small tensor). Their fast calls stay hand-written (`listed_call`, `_creator`, `_full`): no spec decides
     # the dtypes they serve, which `framework_call` derives for elementwise operations only (`zeros_like`
     # serves a tensor of any dtype, `full_like` the fill values a dtype holds as they are).
 
-    @kernel(fast=functools.partial(_created, torch.zeros))
+    @kernel(fast=_creator(torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
@@ -421,7 +427,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
-    @kernel(fast=functools.partial(_created, torch.ones))
+    @kernel(fast=_creator(torch.ones))
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
@@ -429,7 +435,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
-    @kernel(fast=functools.partial(_created, torch.empty))
+    @kernel(fast=_creator(torch.empty))
     def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)

@@ -476,10 +476,20 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
     if entry is not None and entry[0]() is matrix and entry[1] == key:
         return entry[2]
     with _QuietSparseBeta():
-        converted = (matrix.coalesce() if matrix.layout == torch.sparse_coo else matrix).to_sparse_csr().to(dtype)
+        converted = _narrow_indices((matrix.coalesce() if matrix.layout == torch.sparse_coo else matrix).to_sparse_csr().to(dtype))
     identity = id(matrix)
     _CSR_CACHE[identity] = (weakref.ref(matrix, lambda _, identity=identity: _CSR_CACHE.pop(identity, None)), key, converted)
     return converted
+
+
+def _narrow_indices(csr: torch.Tensor) -> torch.Tensor:
+    """A CSR matrix with int32 indices where they fit: PyTorch's CPU product of a vector reads them in two thirds of
+    the time of int64 ones (the CG of a 128x128 Poisson problem), with the same results and errors for every dtype."""
+    if csr.crow_indices().dtype is torch.int32 or max(*csr.shape, csr._nnz()) >= 2**31:
+        return csr
+    return torch.sparse_csr_tensor(
+        csr.crow_indices().to(torch.int32), csr.col_indices().to(torch.int32), csr.values(), csr.shape, device=csr.device, check_invariants=False
+    )
 
 
 # id(matrix) -> (weak reference to the matrix, (version, dtype), its CSR copy); entries leave with their matrix

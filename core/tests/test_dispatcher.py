@@ -426,6 +426,62 @@ def test_native_call_takes_tensors_of_its_dtypes_and_weak_numbers_after_them(c_f
         _dispatcher.listed_call(np.add, np.ndarray, None, 2)
 
 
+def test_factory_call_creates_for_a_tuple_shape_and_a_mapped_dtype(c_front):
+    _dispatcher = c_front
+    f32, i8 = bk.DType(float, 32), bk.DType(int, 8)
+    seen = []
+
+    def factory(*sizes, **keywords):
+        seen.append((sizes, keywords))
+        return "made"
+
+    class Place:
+        ref = "device0"
+
+    class Owner:
+        place = Place()
+
+    plain = _dispatcher.factory_call(factory, {f32: "float32"})
+    assert plain(None, (2, 3), f32) == "made" and seen.pop() == (((2, 3),), {"dtype": "float32"})
+    apart = _dispatcher.factory_call(factory, {f32: "float32", i8: "int8"}, sizes_apart=True, device="place.ref")
+    assert apart(Owner(), (2, 3), i8) == "made" and seen.pop() == ((2, 3), {"dtype": "int8", "device": "device0"})
+    assert apart(Owner(), (), f32) == "made" and seen.pop() == (((),), {"dtype": "float32", "device": "device0"})  # a 0-d shape
+    for args in (((2,), None), ([2], f32), ((2,), bk.DType(float, 64)), ((2,), [1]), ((2,),), ((2,), f32, f32)):
+        assert apart(Owner(), *args) is NotImplemented, args  # no dtype, a list, a dtype not mapped, unhashable, other arity
+    assert apart(object(), (2,), f32) is NotImplemented  # a backend without the device attribute: the plan
+    assert not seen
+    with pytest.raises(ValueError, match="factory_call"):
+        _dispatcher.factory_call(factory, {}, device="place..ref")
+    failing = _dispatcher.factory_call(lambda *sizes, **keywords: np.zeros(sizes, keywords["dtype"]), {f32: np.float32}, sizes_apart=True)
+    with pytest.raises(ValueError, match="negative"):  # the factory's own error, for the dispatcher to explain
+        failing(None, (-1,), f32)
+
+
+def test_a_factory_call_serves_zeros_behind_the_plan(c_front):
+    _dispatcher = c_front
+    calls = []
+
+    def factory(shape, dtype):
+        calls.append("fast")
+        return np.zeros(shape, dtype)
+
+    class Creating(Minimal):
+        @bk.rules.kernel(fast=_dispatcher.factory_call(factory, {bk.DType(float, 32): np.float32}))
+        def zeros(self, shape, dtype=None):
+            calls.append("kernel")
+            return np.zeros(shape, bk.to_numpy_dtype(dtype or self.float_type))
+
+    b = Creating()
+    assert b.zeros((2,), bk.DType(float, 32)).dtype == np.float32 and calls == ["fast"]
+    calls.clear()
+    assert b.zeros((2,), bk.DType(int, 8)).dtype == np.int8 and calls == ["kernel"]  # a dtype not mapped: the plan
+    calls.clear()
+    with bk.precision(64):
+        assert b.zeros((2,), bk.DType(float, 32)).dtype == np.float32 and calls == ["kernel"]  # a precision set: the plan, never the fast call
+    with pytest.raises(ValueError, match="zeros"):  # the factory's error, explained as the operation's
+        b.zeros((-1,), bk.DType(float, 32))
+
+
 class _Tensor:
     """A tensor type whose `dtype` is a property of the class, as PyTorch's is a getter."""
 

@@ -360,6 +360,52 @@ def listed_call(
     return _python_direct_call(function, tensor_type, arity, check, [dtypes, floats, ints], None)
 
 
+def factory_call(
+    function: Callable[..., Any], dtypes: Mapping[Any, Any], *, sizes_apart: bool = False, device: str | None = None
+) -> Callable[..., Any]:
+    """A fast call (`bk.rules.kernel(fast=...)`) of a creation operation `op(shape, dtype)` (`zeros`, `ones`,
+    `empty`) that is one call of the framework's factory: `function(shape, dtype=dtypes[dtype])` for a tuple
+    `shape` and a `DType` that `dtypes` maps to the framework's dtype. With `sizes_apart`, the sizes are passed one
+    by one, `function(*shape, ...)` (a 0-d shape as `()`; PyTorch parses them faster than a tuple); with `device`,
+    a dotted path of the backend's attributes (`"_default_device.ref"`), `device=` that attribute, read at each call.
+    `NotImplemented` for every other call (a list as shape, no dtype), which the plan serves.
+
+    The factory's own errors (a negative size) are explained as the kernel's would be. In C where the
+    dispatcher's front is built (`_fastplan.DirectCall`: no Python frame, which costs a fifth of `torch.zeros(10)`),
+    else the same in Python.
+    """
+    table = dict(dtypes)
+    path = tuple(device.split(".")) if device else ()
+    if not callable(function) or not all(path):
+        raise ValueError(f"factory_call: needs a callable and a dotted attribute path as device, got {function!r} and {device!r}")
+    if _FASTPLAN is not None:
+        return _FASTPLAN.DirectCall(function, None, table, 0, sizes_apart=sizes_apart, device=path or None)  # type: ignore[no-any-return]
+
+    def factory(backend: Any, *args: Any) -> Any:
+        if len(args) != 2 or type(args[0]) is not tuple:
+            return NotImplemented
+        shape, dtype = args
+        try:
+            native = table.get(dtype)
+        except TypeError:  # an unhashable dtype argument: the plan says what is wrong
+            return NotImplemented
+        if native is None:
+            return NotImplemented
+        if path:
+            where = backend
+            try:
+                for name in path:
+                    where = getattr(where, name)
+            except AttributeError:
+                return NotImplemented
+            if sizes_apart and shape:
+                return function(*shape, dtype=native, device=where)
+            return function(shape, dtype=native, device=where)
+        return function(*shape, dtype=native) if sizes_apart and shape else function(shape, dtype=native)
+
+    return factory
+
+
 def native_call(*args: Any, **kwargs: Any) -> Callable[..., Any]:
     """Deprecated: `listed_call`, the same fast call under its earlier name ("native" names only the framework's
     own tensor types)."""

@@ -795,7 +795,12 @@ identity_build(IdentityTable *table, PyObject *source)
  * NotImplemented for everything else. With `derive` (a callable), the tables start empty and grow: the first time
  * a call's first tensor has a dtype not asked about yet, `derive(backend, tensor)` returns `(tensors, floats, ints)`
  * for its dtype (serves one or two tensors of it; a Python float beside it; the `(low, high)` of the Python ints
- * beside it, or None), the tables take them, and the call is tried again (`bk.rules.framework_call`). */
+ * beside it, or None), the tables take them, and the call is tried again (`bk.rules.framework_call`).
+ * With `arity` 0 it is the fast call of a creation operation `op(shape, dtype)` (`bk.rules.factory_call`): called as
+ * (backend, shape, dtype) for a tuple `shape` and a `dtype` that is a key of `dtypes` (a dict: `DType` -> the
+ * framework's dtype), it returns `function(shape, dtype=dtypes[dtype])`, the sizes apart with `sizes_apart`
+ * (`function(*shape, ...)`, a 0-d shape as `()`), with `device` (a tuple of attribute names) `device=` the backend's
+ * attribute at that path, read at each call. */
 typedef struct {
     PyObject_HEAD
     PyObject *function;
@@ -812,6 +817,9 @@ typedef struct {
     CachedAttribute check;   /* `x.<check_name>` */
     PyObject *derive;        /* learns a dtype's entries the first time a call misses it, or NULL (tables by hand) */
     PyObject *seen;          /* dict: the dtypes `derive` was asked about */
+    PyObject *device_path;   /* arity 0: the tuple of attribute names of the backend's device, or NULL */
+    PyObject *kwnames;       /* arity 0: ("dtype",) or ("dtype", "device") */
+    int sizes_apart;         /* arity 0: the shape's sizes as positional arguments */
     PyObject *dict;
     vectorcallfunc vectorcall;
 } DirectCall;
@@ -872,9 +880,9 @@ direct_dtype_in(DirectCall *self, PyObject *x, PyObject *set, const IdentityTabl
 
 /* `function(*args)`, called directly where it has a vectorcall function. */
 static inline PyObject *
-direct_function(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
+direct_function(DirectCall *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    return self->function_call != NULL ? self->function_call(self->function, args, nargs, NULL) : PyObject_Vectorcall(self->function, args, nargs, NULL);
+    return self->function_call != NULL ? self->function_call(self->function, args, nargs, kwnames) : PyObject_Vectorcall(self->function, args, nargs, kwnames);
 }
 
 /* A new frozenset: `set` with `item`. */
@@ -958,12 +966,65 @@ direct_learn(DirectCall *self, PyObject *backend, PyObject *tensor)
 
 static PyObject *direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs);
 
+/* The creation call of (backend, shape, dtype) (`arity` 0): `function(shape or *sizes, dtype=..., device=...)`, or
+ * NotImplemented for a shape that is no tuple, a dtype `dtypes` does not map, or a device path the backend lacks. */
+static PyObject *
+factory_try(DirectCall *self, PyObject *const *args)
+{
+    PyObject *shape = args[1];
+    if (!PyTuple_CheckExact(shape)) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *native = identity_find(&self->dtype_table, args[2]);  /* borrowed; DTypes are interned */
+    if (native == NULL) {
+        native = PyDict_GetItemWithError(self->dtypes, args[2]);
+        if (native == NULL) {
+            PyErr_Clear();  /* an unhashable dtype argument: the plan says what is wrong */
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+    }
+    Py_ssize_t sizes = PyTuple_GET_SIZE(shape);
+    PyObject *stack[MAX_ARGS + 2];
+    Py_ssize_t positional = 1;
+    if (self->sizes_apart && sizes > 0) {
+        if (sizes > MAX_ARGS) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        for (Py_ssize_t i = 0; i < sizes; i++) {
+            stack[i] = PyTuple_GET_ITEM(shape, i);
+        }
+        positional = sizes;
+    }
+    else {
+        stack[0] = shape;
+    }
+    stack[positional] = native;
+    PyObject *device = NULL;
+    if (self->device_path != NULL) {
+        device = Py_NewRef(args[0]);
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->device_path) && device != NULL; i++) {
+            Py_SETREF(device, PyObject_GetAttr(device, PyTuple_GET_ITEM(self->device_path, i)));
+        }
+        if (device == NULL) {
+            PyErr_Clear();
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        stack[positional + 1] = device;
+    }
+    PyObject *result = direct_function(self, stack, positional, self->kwnames);
+    Py_XDECREF(device);
+    return result;
+}
+
 static PyObject *
 direct_vectorcall(DirectCall *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if (kwnames != NULL || nargs != self->arity + 1) {
+    if (kwnames != NULL || nargs != (self->arity ? self->arity + 1 : 3)) {
         Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (self->arity == 0) {
+        return factory_try(self, args);
     }
     PyObject *result = direct_try(self, args, nargs);
     if (result != Py_NotImplemented || self->derive == NULL || (PyObject *)Py_TYPE(args[1]) != self->tensor_type) {
@@ -998,13 +1059,13 @@ direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (nargs == 2 && (PyObject *)Py_TYPE(args[1]) == self->tensor_type) {
         if (self->dtypes == Py_None) {  /* any dtype: `function` gives the spec's result for each */
-            return direct_function(self, args + 1, 1);
+            return direct_function(self, args + 1, 1, NULL);
         }
         PyObject *dtype;
         int found = direct_dtype_in(self, args[1], self->dtypes, &self->dtype_table, &dtype);
         Py_XDECREF(dtype);
         if (found) {
-            return direct_function(self, args + 1, 1);
+            return direct_function(self, args + 1, 1, NULL);
         }
         Py_RETURN_NOTIMPLEMENTED;
     }
@@ -1031,7 +1092,7 @@ direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
             Py_XDECREF(dtype_a);
             Py_XDECREF(dtype_b);
             if (found) {
-                return direct_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2, NULL);
             }
         }
         else if (a_tensor && PyFloat_CheckExact(b)) {  /* the tensor first: frameworks take a number second */
@@ -1039,7 +1100,7 @@ direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
             int found = direct_dtype_in(self, a, self->float_dtypes, &self->float_table, &dtype);
             Py_XDECREF(dtype);
             if (found) {
-                return direct_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2, NULL);
             }
         }
         else if (a_tensor && PyLong_CheckExact(b) && PyDict_GET_SIZE(self->int_dtypes)) {  /* a weak Python int in the range its tensor's dtype takes */
@@ -1068,7 +1129,7 @@ direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
             }
             Py_XDECREF(dtype);
             if (found) {
-                return direct_function(self, args + 1, 2);
+                return direct_function(self, args + 1, 2, NULL);
             }
         }
     }
@@ -1078,14 +1139,26 @@ direct_try(DirectCall *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 direct_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", "derive", NULL};
-    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL, *derive = NULL;
-    int arity;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|O!O!OO", keywords, &function, &tensor_type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check, &derive)) {
+    static char *keywords[] = {"function", "tensor_type", "dtypes", "arity", "float_dtypes", "int_dtypes", "check", "derive", "sizes_apart", "device", NULL};
+    PyObject *function, *tensor_type, *dtypes, *float_dtypes = NULL, *int_dtypes = NULL, *check = NULL, *derive = NULL, *device = NULL;
+    int arity, sizes_apart = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOi|O!O!OOpO", keywords, &function, &tensor_type, &dtypes, &arity, &PyFrozenSet_Type, &float_dtypes, &PyDict_Type, &int_dtypes, &check, &derive,
+                                     &sizes_apart, &device)) {
         return NULL;
     }
     derive = derive == Py_None ? NULL : derive;
-    if (derive != NULL && (!PyCallable_Check(derive) || !PyFrozenSet_CheckExact(dtypes))) {
+    device = device == Py_None ? NULL : device;
+    if (arity == 0) {  /* a creation call: (backend, shape, dtype) */
+        int names = device == NULL || PyTuple_CheckExact(device);
+        for (Py_ssize_t i = 0; names && device != NULL && i < PyTuple_GET_SIZE(device); i++) {
+            names = PyUnicode_CheckExact(PyTuple_GET_ITEM(device, i));
+        }
+        if (!PyCallable_Check(function) || !PyDict_CheckExact(dtypes) || !names || derive != NULL || (check != NULL && check != Py_None)) {
+            PyErr_SetString(PyExc_TypeError, "DirectCall(function, None, dtypes, 0, sizes_apart=False, device=None): a callable, a dict DType -> dtype, a tuple of attribute names");
+            return NULL;
+        }
+    }
+    else if (derive != NULL && (!PyCallable_Check(derive) || !PyFrozenSet_CheckExact(dtypes))) {
         PyErr_SetString(PyExc_TypeError, "DirectCall: derive must be callable, with dtypes a frozenset (the tables until derived)");
         return NULL;
     }
@@ -1094,8 +1167,9 @@ direct_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "DirectCall: check must be None or (attribute name, value)");
         return NULL;
     }
-    if (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2
-        || !(PyFrozenSet_CheckExact(dtypes) || (dtypes == Py_None && arity == 1))) {
+    if (arity != 0
+        && (!PyCallable_Check(function) || !PyType_Check(tensor_type) || arity < 1 || arity > 2
+            || !(PyFrozenSet_CheckExact(dtypes) || (dtypes == Py_None && arity == 1)))) {
         PyErr_SetString(PyExc_TypeError, "DirectCall(function, tensor_type, dtypes, arity, float_dtypes=frozenset(), int_dtypes={}): a callable, a type, a frozenset (or None: any dtype, for 1 tensor), 1 or 2 tensors, a frozenset, a dict");
         return NULL;
     }
@@ -1105,13 +1179,16 @@ direct_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->function = Py_NewRef(function);
     self->tensor_type = Py_NewRef(tensor_type);
-    self->dtypes = Py_NewRef(dtypes);
+    self->dtypes = arity == 0 ? PyDict_Copy(dtypes) : Py_NewRef(dtypes);
     self->arity = arity;
     self->float_dtypes = float_dtypes != NULL ? Py_NewRef(float_dtypes) : PyFrozenSet_New(NULL);
     self->int_dtypes = int_dtypes != NULL ? PyDict_Copy(int_dtypes) : PyDict_New();
     self->check_name = check != NULL ? Py_NewRef(PyTuple_GET_ITEM(check, 0)) : NULL;
     self->check_value = check != NULL ? Py_NewRef(PyTuple_GET_ITEM(check, 1)) : NULL;
-    if (self->float_dtypes == NULL || self->int_dtypes == NULL) {
+    self->sizes_apart = sizes_apart;
+    self->device_path = Py_XNewRef(device);
+    self->kwnames = device != NULL ? Py_BuildValue("(ss)", "dtype", "device") : Py_BuildValue("(s)", "dtype");
+    if (self->dtypes == NULL || self->float_dtypes == NULL || self->int_dtypes == NULL || self->kwnames == NULL) {
         Py_DECREF(self);
         return NULL;
     }
@@ -1143,6 +1220,8 @@ direct_traverse(DirectCall *self, visitproc visit, void *arg)
     Py_VISIT(self->check_value);
     Py_VISIT(self->derive);
     Py_VISIT(self->seen);
+    Py_VISIT(self->device_path);
+    Py_VISIT(self->kwnames);
     Py_VISIT(self->dict);
     return 0;
 }
@@ -1159,6 +1238,8 @@ direct_clear(DirectCall *self)
     Py_CLEAR(self->check_value);
     Py_CLEAR(self->derive);
     Py_CLEAR(self->seen);
+    Py_CLEAR(self->device_path);
+    Py_CLEAR(self->kwnames);
     Py_CLEAR(self->dict);
     return 0;
 }

@@ -51,7 +51,9 @@ Declarations
     that maps its own failures), `KernelDeclaration` (what `Backend.declared_kernels()` lists),
     `framework_call` (a fast call that is one framework call, for the dtypes the core derives from the specs
     and rules on its first call, in C), `listed_call` (the same for dtypes listed by hand; `native_call`, its
-    earlier name, is deprecated: "native" names only the framework's own tensor types),
+    earlier name, is deprecated: "native" names only the framework's own tensor types), `factory_call` (the
+    fast call of `zeros`, `ones` or `empty`: one call of the framework's factory for a tuple shape and a `DType`
+    it has, in C),
     `ORDERING` (the operations a backend may list in `Backend.complex_unordered`), `COMMON_OPERANDS`
     (the operations whose tensor operands the core casts to their common type), `HOT_OPERATIONS`
     (the elementwise operations, reductions, `where`, `as_tensor` and `cast`: those a plugin may tune and
@@ -82,7 +84,7 @@ from ._catalogue_standard import _fill as fill_tensor
 from ._catalogue_standard import _inexact_operand as inexact_operand
 from ._catalogue_standard import _std_tensor as tensor_operand
 from ._context import GLOBALS
-from ._dispatcher import listed_call, native_call
+from ._dispatcher import factory_call, listed_call, native_call
 from ._explain import by_position, check_dtypes, spec_verdict
 from ._kernels import FrameworkCall, KernelDeclaration, explains_failures, fast_path, framework_call, kernel
 from ._linalg import finish as solve_result
@@ -180,6 +182,7 @@ __all__ = [
     "einsum_subscripts",
     "explains_failures",
     "extrapolate_index",
+    "factory_call",
     "fast_path",
     "fft_sizes",
     "fill_dtype",

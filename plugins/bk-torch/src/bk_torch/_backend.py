@@ -25,7 +25,7 @@ from bk import (
     get_precision,
     to_numpy_dtype,
 )
-from bk.rules import INDEX_OPERATIONS, holds_number, int_range, kernel, listed_call
+from bk.rules import INDEX_OPERATIONS, factory_call, holds_number, int_range, kernel, listed_call
 from bk.rules import SETTINGS as _SETTINGS
 
 from ._autodiff import AutodiffMixin
@@ -62,19 +62,11 @@ _FILL_RANGES = {
 }
 
 
-def _creator(factory: Any) -> Any:
-    """The fast call of `zeros`, `ones` or `empty` (`bk.rules.kernel(fast=...)`): `factory(*sizes, dtype, device)`
-    for a tuple shape and a `DType` PyTorch has, else NotImplemented (the plan's call of the kernel). A plain
-    function for each factory: a `functools.partial` in front costs a tenth of the call."""
-
-    def created(backend: Any, shape: Any, dtype: Any = None) -> Any:
-        torch_dtype = _TO_TORCH.get(dtype)
-        if type(shape) is not tuple or torch_dtype is None:
-            return NotImplemented
-        return factory(*(shape or ((),)), dtype=torch_dtype, device=backend._default_device.ref)
-
-    created.__qualname__ = created.__name__ = f"{factory.__name__}_fast_call"
-    return created
+def _created(factory: Any) -> Any:
+    """The fast call of `zeros`, `ones` and `empty`: `factory(*sizes, dtype=, device=)` on the default device for a
+    tuple shape and a `DType` PyTorch has (`bk.rules.factory_call`, in C: a Python fast call's frame costs a fifth
+    of `torch.zeros(10)`); every other call takes the plan."""
+    return factory_call(factory, _TO_TORCH, sizes_apart=True, device="_default_device.ref")
 
 
 def _full(backend: Any, shape: Any, fill_value: Any, dtype: Any = None) -> Any:
@@ -415,11 +407,11 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
 
     # The creation kernels get arguments the plan has checked (sizes that are ints of 0 or more, a
     # `DType`): each is one PyTorch call, the dtype looked up inline (a helper call costs as much as a
-    # small tensor). Their fast calls stay hand-written (`listed_call`, `_creator`, `_full`): no spec decides
+    # small tensor). Their fast calls stay hand-written (`listed_call`, `factory_call`, `_full`): no spec decides
     # the dtypes they serve, which `framework_call` derives for elementwise operations only (`zeros_like`
     # serves a tensor of any dtype, `full_like` the fill values a dtype holds as they are).
 
-    @kernel(fast=_creator(torch.zeros))
+    @kernel(fast=_created(torch.zeros))
     def zeros(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.zeros(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
@@ -427,7 +419,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def zeros_like(self, tensor: Tensor) -> Tensor:
         return torch.zeros_like(self._t(tensor))
 
-    @kernel(fast=_creator(torch.ones))
+    @kernel(fast=_created(torch.ones))
     def ones(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         return torch.ones(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)
 
@@ -435,7 +427,7 @@ class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, Index
     def ones_like(self, tensor: Tensor) -> Tensor:
         return torch.ones_like(self._t(tensor))
 
-    @kernel(fast=_creator(torch.empty))
+    @kernel(fast=_created(torch.empty))
     def empty(self, shape: Sequence[int], dtype: DType | None = None) -> Tensor:
         """`torch.empty`: uninitialized values; see `Backend.empty`."""
         return torch.empty(*_size_args(shape), dtype=self._new_dtype(dtype), device=self._default_device.ref)

@@ -371,8 +371,8 @@ def factory_call(
     `NotImplemented` for every other call (a list as shape, no dtype), which the plan serves.
 
     The factory's own errors (a negative size) are explained as the kernel's would be. In C where the
-    dispatcher's front is built (`_fastplan.DirectCall`: no Python frame, which costs a fifth of `torch.zeros(10)`),
-    else the same in Python.
+    dispatcher's front is built (`_fastplan.DirectCall`: no Python frame, which costs a fifth of `torch.zeros(10)`;
+    a shape of more than 8 sizes apart takes the plan there), else the same in Python.
     """
     table = dict(dtypes)
     path = tuple(device.split(".")) if device else ()
@@ -386,22 +386,12 @@ def factory_call(
             return NotImplemented
         shape, dtype = args
         try:
-            native = table.get(dtype)
-        except TypeError:  # an unhashable dtype argument: the plan says what is wrong
+            keywords = {"dtype": table[dtype]}
+            if path:
+                keywords["device"] = functools.reduce(getattr, path, backend)
+        except (KeyError, TypeError, AttributeError):  # no dtype, one not mapped or unhashable, no device: the plan
             return NotImplemented
-        if native is None:
-            return NotImplemented
-        if path:
-            where = backend
-            try:
-                for name in path:
-                    where = getattr(where, name)
-            except AttributeError:
-                return NotImplemented
-            if sizes_apart and shape:
-                return function(*shape, dtype=native, device=where)
-            return function(shape, dtype=native, device=where)
-        return function(*shape, dtype=native) if sizes_apart and shape else function(shape, dtype=native)
+        return function(*shape, **keywords) if sizes_apart and shape else function(shape, **keywords)
 
     return factory
 

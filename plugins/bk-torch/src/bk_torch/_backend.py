@@ -111,12 +111,8 @@ def _int64_range(backend: Any, start: Any, limit: Any = None, delta: Any = 1, dt
         and -_BOUND < limit < _BOUND
         and (0 < delta < _BOUND if start <= limit else -_BOUND < delta < 0)  # a step towards the limit (or an empty range)
     ):
-        return _arange(start, limit, delta, dtype=_TORCH_INT64, device=backend._default_device.ref)
+        return torch.arange(start, limit, delta, dtype=torch.int64, device=backend._default_device.ref)
     return NotImplemented
-
-
-_arange: Final = torch.arange
-_TORCH_INT64: Final = torch.int64
 
 
 class TorchBackend(StandardMixin, OperatorsMixin, SolversMixin, MathMixin, IndexingMixin, LinalgMixin, AutodiffMixin, Backend):

@@ -485,7 +485,7 @@ def _csr_for_products(matrix: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
 def _narrow_indices(csr: torch.Tensor) -> torch.Tensor:
     """A CSR matrix with int32 indices where they fit: PyTorch's CPU product of a vector reads them in two thirds of
     the time of int64 ones (the CG of a 128x128 Poisson problem), with the same results and errors for every dtype."""
-    if csr.crow_indices().dtype is torch.int32 or max(*csr.shape, csr._nnz()) >= 2**31:
+    if csr.crow_indices().dtype is torch.int32 or max(*csr.shape, csr.col_indices().numel()) >= 2**31:
         return csr
     return torch.sparse_csr_tensor(
         csr.crow_indices().to(torch.int32), csr.col_indices().to(torch.int32), csr.values(), csr.shape, device=csr.device, check_invariants=False

@@ -54,7 +54,7 @@ certify: $(STAMP)
 	@mkdir -p $(REPORTS)
 	BK_ARRAYAPI=$(ARRAYAPI) $(BIN)/testkit certify --all --json $(REPORTS)/certify-all.json --markdown $(REPORTS)/certify-all.md
 
-# The pure-Python road, the reference that the C front (bk-core's `_fastplan.c`, bk-numpy's `_fastops.c`) only
+# The pure-Python road, the reference that the C front (bk-core's `_fastplan*.c`, bk-numpy's `_fastops.c`) only
 # accelerates: the core's and bk-numpy's tests and bk-numpy's certification with both turned off at run time
 # (tests/test_c_and_python_roads.py compares the two roads call by call).
 PURE_PYTHON := BK_PURE_PYTHON=1 BK_NUMPY_PURE_PYTHON=1

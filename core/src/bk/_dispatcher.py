@@ -305,7 +305,7 @@ def _is_plain_function(method: Any) -> TypeGuard[types.FunctionType]:
 
 
 def _load_fast_plan() -> Any:
-    """The C front of `dispatch` (`_fastplan.c`: the key and the plan lookup of a call in C), or None.
+    """The C front of `dispatch` (`_fastplan*.c`: the key, the plan lookup and the direct calls in C), or None.
 
     It is built at install time where a C compiler is found (core/hatch_build.py); without it, or
     with `BK_PURE_PYTHON=1`, the same path runs in Python, with the same plans and results."""
@@ -322,7 +322,7 @@ def _load_fast_plan() -> Any:
 
 _FASTPLAN: Final = _load_fast_plan()
 C_FRONT: Final = _FASTPLAN is not None
-"""Whether the dispatcher's key and plan lookup run in C (`_fastplan.c`)."""
+"""Whether the dispatcher's key, plan lookup and direct calls run in C (`_fastplan*.c`)."""
 
 
 def listed_call(

@@ -3,7 +3,7 @@
  *
  * - _fastplan_lookup.c: the key and the lookup. `Dispatched`, the method `dispatch(op, kernel)` puts in front of
  *   a kernel, builds a call's signature key as the Python dispatcher does, finds its plan in the operation's plan
- *   cache and calls the kernel directly where the plan is identities; a kernel's fast call comes first.
+ *   cache and calls the kernel directly where that plan is a plan of identities; a kernel's fast call comes first.
  * - _fastplan_direct.c: the direct call. `DirectCall`, a kernel's fast call that is one framework call
  *   (`bk.rules.framework_call`, `listed_call`, `factory_call`), tests its operands against its tables, which the
  *   core derives from the plans.

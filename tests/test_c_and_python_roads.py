@@ -1,7 +1,8 @@
 """The C front and the pure-Python road give the same plans and the same results (issue 38, point 4).
 
 The dispatcher's C front (`_fastplan*.c`: a call's key and the plan lookup, `_fastplan_lookup.c`; the direct
-call, `DirectCall`, `_fastplan_direct.c`; the namespace's direct call, `Shortcut`, `_fastplan_namespace.c`) and bk-numpy's C operators (`_fastops.c`) only accelerate: the pure-Python road
+call, `DirectCall`, `_fastplan_direct.c`; the namespace's direct call, `Shortcut`, `_fastplan_namespace.c`)
+and bk-numpy's C operators (`_fastops.c`) only accelerate: the pure-Python road
 (`BK_PURE_PYTHON=1 BK_NUMPY_PURE_PYTHON=1`) is the reference. Each road runs in its own interpreter
 (`tests/roads_worker.py`; the road is chosen when the backend classes are built) on the testkit's
 generated calls of every operation (on numpy as many as `testkit diff` draws, on torch as many as

@@ -474,8 +474,8 @@ direct_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->check_value = check != NULL ? Py_NewRef(PyTuple_GET_ITEM(check, 1)) : NULL;
     self->sizes_apart = sizes_apart;
     self->device_path = Py_XNewRef(device);
-    self->kwnames = device != NULL ? Py_BuildValue("(ss)", "dtype", "device") : Py_BuildValue("(s)", "dtype");
-    if (self->dtypes == NULL || self->float_dtypes == NULL || self->int_dtypes == NULL || self->kwnames == NULL) {
+    self->kwnames = arity != 0 ? NULL : device != NULL ? Py_BuildValue("(ss)", "dtype", "device") : Py_BuildValue("(s)", "dtype");
+    if (self->dtypes == NULL || self->float_dtypes == NULL || self->int_dtypes == NULL || (arity == 0 && self->kwnames == NULL)) {
         Py_DECREF(self);
         return NULL;
     }
